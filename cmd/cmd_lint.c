@@ -1,0 +1,137 @@
+/* cmd_lint.c - `jobfix lint`: lint job specs and files, print the findings */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exit.h"
+#include "jobfix/jobfix.h"
+
+static void print_help(void)
+{
+	printf("usage: jobfix lint [options] PATH...\n\n"
+	       "PATH is a job spec (*.yaml, *.yml), or a Python (*.py) or shell (*.sh) file\n"
+	       "linted alone with the rules that need no job.\n\n"
+	       "options:\n"
+	       "  --format FORMAT     text (default), concise or json\n"
+	       "  --fail-on SEVERITY  exit 1 on findings of at least error, warning (default)\n"
+	       "                      or note\n"
+	       "  --color WHEN        auto (default: when stdout is a terminal and NO_COLOR is\n"
+	       "                      unset), always or never\n"
+	       "  -q, --quiet         print no summary line\n"
+	       "  -h, --help          show this help\n\n"
+	       "exit status: 0 nothing at or above --fail-on, 1 findings, 2 jobfix could not\n"
+	       "do its job (bad options, unreadable path)\n");
+}
+
+/* The value of option `name` at argv[*i] (`--name=v` or `--name v`), or NULL. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+int cmd_lint(int argc, char **argv)
+{
+	jf_format format = JF_FORMAT_TEXT;
+	jf_severity fail_on = JF_SEV_WARNING;
+	int color = -1, quiet = 0, npaths = 0;
+	char **paths = calloc((size_t)argc, sizeof(char *));
+	int only_paths = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (only_paths || a[0] != '-' || !a[1]) {
+			paths[npaths++] = argv[i];
+		} else if (!strcmp(a, "--")) {
+			only_paths = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			free(paths);
+			print_help();
+			return finish_stdout(JF_EXIT_OK);
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			quiet = 1;
+		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
+			if (!strcmp(v, "text"))
+				format = JF_FORMAT_TEXT;
+			else if (!strcmp(v, "concise"))
+				format = JF_FORMAT_CONCISE;
+			else if (!strcmp(v, "json"))
+				format = JF_FORMAT_JSON;
+			else {
+				free(paths);
+				return usage_error("lint ", "unknown format '%s' (text, concise, json)", v);
+			}
+		} else if ((v = option_value(argc, argv, &i, "--fail-on", &missing))) {
+			if (!strcmp(v, "error"))
+				fail_on = JF_SEV_ERROR;
+			else if (!strcmp(v, "warning"))
+				fail_on = JF_SEV_WARNING;
+			else if (!strcmp(v, "note"))
+				fail_on = JF_SEV_NOTE;
+			else {
+				free(paths);
+				return usage_error("lint ", "unknown severity '%s' (error, warning, note)", v);
+			}
+		} else if ((v = option_value(argc, argv, &i, "--color", &missing))) {
+			if (!strcmp(v, "auto"))
+				color = -1;
+			else if (!strcmp(v, "always"))
+				color = 1;
+			else if (!strcmp(v, "never"))
+				color = 0;
+			else {
+				free(paths);
+				return usage_error("lint ", "unknown color mode '%s' (auto, always, never)", v);
+			}
+		} else {
+			free(paths);
+			if (missing)
+				return usage_error("lint ", "option '%s' needs a value", a);
+			return usage_error("lint ", "unknown option '%s'", a);
+		}
+	}
+	if (!npaths) {
+		free(paths);
+		return usage_error("lint ", "no PATH given");
+	}
+	if (color < 0) {
+		const char *no = getenv("NO_COLOR");
+		color = isatty(STDOUT_FILENO) && !(no && *no);
+	}
+	jf_options opts = JF_OPTIONS_INIT;
+	jf_linter *l = jf_linter_new(&opts);
+	int rc = JF_EXIT_OK;
+	for (int i = 0; i < npaths; i++) {
+		if (jf_linter_lint(l, paths[i]) < 0) {
+			fprintf(stderr, "jobfix: error: %s\n", jf_linter_error(l));
+			rc = JF_EXIT_ERROR;
+		}
+	}
+	if (jf_linter_write(l, stdout, format, color) < 0)
+		rc = JF_EXIT_ERROR;
+	size_t failing = jf_linter_count(l, fail_on);
+	if (!quiet && format == JF_FORMAT_TEXT) {
+		size_t e = jf_linter_count(l, JF_SEV_ERROR);
+		size_t w = jf_linter_count(l, JF_SEV_WARNING) - e;
+		size_t n = jf_linter_count(l, JF_SEV_NOTE) - e - w;
+		if (e + w + n)
+			fprintf(stderr, "jobfix: %zu error%s, %zu warning%s, %zu note%s\n", e,
+			        e == 1 ? "" : "s", w, w == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	}
+	if (rc == JF_EXIT_OK && failing)
+		rc = JF_EXIT_FINDINGS;
+	jf_linter_free(l);
+	free(paths);
+	return finish_stdout(rc);
+}

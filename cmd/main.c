@@ -1,0 +1,68 @@
+/* main.c - the jobfix command: dispatch to subcommands */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exit.h"
+#include "jobfix/jobfix.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *help;
+} commands[] = {
+	{ "lint", cmd_lint, "lint job specs, Python and shell files" },
+	{ "rules", cmd_rules, "list every rule: id, name, severity, category, summary" },
+};
+
+static void print_help(void)
+{
+	printf("jobfix - a linter for deep-learning training jobs\n\n"
+	       "usage: jobfix <command> [options] [args]\n\n"
+	       "commands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		printf("  %-8s %s\n", commands[i].name, commands[i].help);
+	printf("\noptions:\n"
+	       "  -h, --help     show this help\n"
+	       "  --version      show the version\n\n"
+	       "'jobfix lint --help' shows the options of lint.\n");
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("jobfix: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'jobfix %s--help'\n", cmd ? cmd : "");
+	return JF_EXIT_ERROR;
+}
+
+int finish_stdout(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("jobfix: error: cannot write the output");
+		return JF_EXIT_ERROR;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage_error(NULL, "no command given");
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		print_help();
+		return finish_stdout(JF_EXIT_OK);
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("jobfix %s\n", JF_VERSION);
+		return finish_stdout(JF_EXIT_OK);
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (!strcmp(commands[i].name, cmd))
+			return commands[i].fn(argc - 1, argv + 1);
+	return usage_error(NULL, "unknown command '%s'", cmd);
+}

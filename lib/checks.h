@@ -1,0 +1,27 @@
+/* checks.h - the C side of the rules: command analysis, import following, checks and hooks */
+#ifndef JF_CHECKS_H
+#define JF_CHECKS_H
+
+#include "lint.h"
+
+/** Finds the launch and entry scripts of the job's command and loads them (command.c). */
+void jf_command_analyze(jf_ctx *ctx);
+/** Loads the local modules that the job's Python files import (imports.c). */
+void jf_imports_follow(jf_ctx *ctx);
+/** Reports JF301 for a unit that does not parse (syntax.c). */
+void jf_check_syntax(jf_ctx *ctx, const jf_unit *unit);
+
+/** The rule's message with its {{captures}} filled from `m`; caller frees. */
+char *jf_rule_message(const jf_rule *rule, const jf_match *m, const jf_unit *unit);
+/** The text of capture `name` of `m`, or NULL; caller frees. */
+char *jf_match_text(const jf_unit *unit, const jf_match *m, const char *capture);
+
+/* C checks and query hooks named in checks.def. */
+void jf_check_pip_install(jf_ctx *ctx, const jf_rule *rule);
+void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m);
+void jf_hook_tf_variable_scope(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit,
+                               const jf_match *m);
+void jf_hook_tf_session_run(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit,
+                            const jf_match *m);
+
+#endif

@@ -1,0 +1,899 @@
+/* command.c - following the job's command: launch scripts, Python entry scripts, pip installs
+ *
+ * The command (a bash program inside the job spec) and every launch script it
+ * runs are walked in order, statement by statement. The walk tracks what a
+ * linter can know for sure: the working folder (`cd`), variables with literal
+ * values (assignments, `export`, `${X:-default}`, the job's `env`), files the
+ * job produces itself (git clone, downloads, redirections), active virtual
+ * environments. Whatever is not known stays unknown, and nothing is reported
+ * on an unknown.
+ */
+#include <stdlib.h>
+
+#include "checks.h"
+#include "path.h"
+
+#define MAX_SCRIPT_DEPTH 8
+
+/* Container root used when the spec has no `workdir`: the code folder is the
+ * working folder, at a place no absolute path in the job can name. */
+#define CODE_ROOT "/\x01code"
+
+typedef struct {
+	char *name;
+	char *value; /* NULL: set, but to something unknown */
+	bool exported;
+} var;
+
+typedef struct shell {
+	jf_ctx *ctx;
+	jf_unit *unit;
+	char *cwd; /* container path; NULL when unknown */
+	JF_ARRAY(var) vars;
+	JF_ARRAY(char *) produced; /* container paths the job creates itself */
+	bool produced_unknown;     /* something was produced where jobfix cannot tell */
+	bool venv;                 /* a virtualenv or conda env is active */
+	int depth;
+} shell;
+
+static const char *workdir(const jf_ctx *ctx)
+{
+	return ctx->job->workdir.value ? ctx->job->workdir.value : CODE_ROOT;
+}
+
+/* Variables */
+
+static var *find_var(shell *sh, const char *name)
+{
+	for (size_t i = sh->vars.size; i-- > 0;)
+		if (!strcmp(sh->vars.items[i].name, name))
+			return &sh->vars.items[i];
+	return NULL;
+}
+
+static void set_var(shell *sh, const char *name, const char *value, bool exported)
+{
+	var *v = find_var(sh, name);
+	if (!v) {
+		var nv = { jf_xstrdup(name), NULL, false };
+		jf_array_push(&sh->vars, nv);
+		v = jf_array_last(&sh->vars);
+	}
+	free(v->value);
+	v->value = value ? jf_xstrdup(value) : NULL;
+	v->exported |= exported;
+}
+
+/* The value of $name: NULL when unknown. `*known_unset` tells an unset variable. */
+static const char *lookup(shell *sh, const char *name, bool *unset)
+{
+	*unset = false;
+	var *v = find_var(sh, name);
+	if (v)
+		return v->value;
+	const jf_named_path *e = jf_job_env(sh->ctx->job, name);
+	if (e)
+		return e->path;
+	/* Not set by the job; the image or the platform may still set it. */
+	*unset = true;
+	return NULL;
+}
+
+/* Words */
+
+static bool expand(shell *sh, TSNode n, jf_buf *out);
+
+static bool expand_children(shell *sh, TSNode n, jf_buf *out)
+{
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++)
+		if (!expand(sh, ts_node_named_child(n, i), out))
+			return false;
+	return true;
+}
+
+static bool expand_name(shell *sh, TSNode name_node, jf_buf *out)
+{
+	char *name = jf_node_text(sh->unit, name_node);
+	bool unset;
+	const char *v = lookup(sh, name, &unset);
+	free(name);
+	if (!v)
+		return false;
+	jf_buf_adds(out, v);
+	return true;
+}
+
+/* ${X}, ${X:-default}, ${X-default}, ${X:=default}, ${X=default} */
+static bool expand_braces(shell *sh, TSNode n, jf_buf *out)
+{
+	TSNode name = ts_node_named_child(n, 0);
+	TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+	if (ts_node_is_null(name) || strcmp(ts_node_type(name), "variable_name"))
+		return false;
+	if (ts_node_is_null(op))
+		return ts_node_named_child_count(n) == 1 && expand_name(sh, name, out);
+	char *o = jf_node_text(sh->unit, op);
+	bool defaulting = !strcmp(o, ":-") || !strcmp(o, "-") || !strcmp(o, ":=") || !strcmp(o, "=");
+	bool assigns = o[strlen(o) - 1] == '=';
+	free(o);
+	if (!defaulting)
+		return false;
+	char *vname = jf_node_text(sh->unit, name);
+	bool unset;
+	const char *v = lookup(sh, vname, &unset);
+	bool ok = false;
+	if (v && *v) {
+		jf_buf_adds(out, v);
+		ok = true;
+	} else if (unset) {
+		/* Unset in the job: only a default the image cannot override is certain,
+		 * and the image may set it; take the default as the job author meant it. */
+		jf_buf d = JF_BUF_INIT;
+		ok = true;
+		for (uint32_t i = 1; i < ts_node_named_child_count(n) && ok; i++) {
+			TSNode c = ts_node_named_child(n, i);
+			ok = expand(sh, c, &d);
+		}
+		if (ok) {
+			jf_buf_add(out, d.buf, d.len);
+			if (assigns)
+				set_var(sh, vname, d.buf, false);
+		}
+		jf_buf_release(&d);
+	}
+	free(vname);
+	return ok;
+}
+
+/* Appends the value of word `n` to `out`; false when it is not known. */
+static bool expand(shell *sh, TSNode n, jf_buf *out)
+{
+	const char *t = ts_node_type(n);
+	const char *src = sh->unit->src->data;
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	if (!strcmp(t, "word") || !strcmp(t, "number") || !strcmp(t, "string_content")) {
+		for (uint32_t i = a; i < b; i++) {
+			char c = src[i];
+			if (c == '*' || c == '?' || c == '[' || (c == '~' && i == a))
+				return false; /* globs and ~ expand at run time */
+			if (c == '\\' && i + 1 < b)
+				c = src[++i];
+			jf_buf_addc(out, c);
+		}
+		return true;
+	}
+	if (!strcmp(t, "raw_string")) {
+		if (b - a >= 2)
+			jf_buf_add(out, src + a + 1, b - a - 2);
+		return true;
+	}
+	if (!strcmp(t, "string") || !strcmp(t, "concatenation"))
+		return expand_children(sh, n, out);
+	if (!strcmp(t, "simple_expansion")) {
+		TSNode name = ts_node_named_child(n, 0);
+		return !ts_node_is_null(name) && !strcmp(ts_node_type(name), "variable_name") &&
+		       expand_name(sh, name, out);
+	}
+	if (!strcmp(t, "expansion"))
+		return expand_braces(sh, n, out);
+	return false;
+}
+
+/* The value of a word as a new string, or NULL when unknown. */
+static char *word_value(shell *sh, TSNode n)
+{
+	jf_buf b = JF_BUF_INIT;
+	if (!expand(sh, n, &b)) {
+		jf_buf_release(&b);
+		return NULL;
+	}
+	return jf_buf_detach(&b, NULL);
+}
+
+typedef struct {
+	TSNode node;
+	char *value; /* NULL when unknown */
+} word;
+
+typedef JF_ARRAY(word) words;
+
+static void words_release(words *w)
+{
+	for (size_t i = 0; i < w->size; i++)
+		free(w->items[i].value);
+	jf_array_release(w);
+}
+
+static bool word_is(const words *w, size_t i, const char *s)
+{
+	return i < w->size && w->items[i].value && !strcmp(w->items[i].value, s);
+}
+
+static bool word_starts(const words *w, size_t i, const char *s)
+{
+	return i < w->size && w->items[i].value && jf_str_starts(w->items[i].value, s);
+}
+
+/* The last path component of the word, or "" when unknown. */
+static const char *word_base(const words *w, size_t i)
+{
+	if (i >= w->size || !w->items[i].value)
+		return "";
+	const char *s = strrchr(w->items[i].value, '/');
+	return s ? s + 1 : w->items[i].value;
+}
+
+/* Paths */
+
+static char *container_path(shell *sh, const char *p)
+{
+	if (p[0] == '/')
+		return jf_path_normalize(p);
+	if (!sh->cwd)
+		return NULL;
+	return jf_path_join(sh->cwd, p);
+}
+
+static void produce(shell *sh, const char *p)
+{
+	char *c = p ? container_path(sh, p) : NULL;
+	if (c)
+		jf_array_push(&sh->produced, c);
+	else
+		sh->produced_unknown = true;
+}
+
+static bool is_produced(const shell *sh, const char *cpath)
+{
+	if (sh->produced_unknown)
+		return true;
+	const char *base = strrchr(cpath, '/');
+	base = base ? base + 1 : cpath;
+	for (size_t i = 0; i < sh->produced.size; i++) {
+		const char *p = sh->produced.items[i];
+		const char *pb = strrchr(p, '/');
+		if (jf_path_under(cpath, p) || !strcmp(pb ? pb + 1 : p, base))
+			return true;
+	}
+	return false;
+}
+
+/* Scripts */
+
+static void walk(shell *sh, TSNode n);
+static void run_words(shell *sh, words *w, size_t i, TSNode cmd);
+
+typedef enum { SCRIPT_SHELL, SCRIPT_PYTHON } script_kind;
+
+static void shell_init(shell *sh, jf_ctx *ctx, jf_unit *unit, const char *cwd, int depth)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->ctx = ctx;
+	sh->unit = unit;
+	sh->cwd = cwd ? jf_xstrdup(cwd) : NULL;
+	sh->depth = depth;
+}
+
+static void shell_release(shell *sh)
+{
+	for (size_t i = 0; i < sh->vars.size; i++) {
+		free(sh->vars.items[i].name);
+		free(sh->vars.items[i].value);
+	}
+	jf_array_release(&sh->vars);
+	for (size_t i = 0; i < sh->produced.size; i++)
+		free(sh->produced.items[i]);
+	jf_array_release(&sh->produced);
+	free(sh->cwd);
+}
+
+/* Walks a launch script in a child shell that inherits the exported state. */
+static void run_launch_script(shell *sh, jf_unit *u, bool same_shell)
+{
+	if (same_shell) {
+		jf_unit *saved = sh->unit;
+		sh->unit = u;
+		sh->depth++;
+		walk(sh, ts_tree_root_node(u->tree));
+		sh->depth--;
+		sh->unit = saved;
+		return;
+	}
+	shell child;
+	shell_init(&child, sh->ctx, u, sh->cwd, sh->depth + 1);
+	for (size_t i = 0; i < sh->vars.size; i++)
+		if (sh->vars.items[i].exported)
+			set_var(&child, sh->vars.items[i].name, sh->vars.items[i].value, true);
+	child.venv = sh->venv;
+	child.produced_unknown = sh->produced_unknown;
+	for (size_t i = 0; i < sh->produced.size; i++)
+		jf_array_push(&child.produced, jf_xstrdup(sh->produced.items[i]));
+	walk(&child, ts_tree_root_node(u->tree));
+	shell_release(&child);
+}
+
+/* A script named by word `i`: found and loaded, or reported as missing. */
+static void script(shell *sh, const words *w, size_t i, script_kind kind, bool same_shell)
+{
+	jf_ctx *ctx = sh->ctx;
+	const word *wd = &w->items[i];
+	if (!wd->value || !*wd->value)
+		return;
+	char *cpath = container_path(sh, wd->value);
+	if (!cpath)
+		return;
+	const char *rel = jf_path_under(cpath, workdir(ctx));
+	if (!rel || !*rel || sh->depth >= MAX_SCRIPT_DEPTH) {
+		free(cpath); /* outside the code folder: the image's business */
+		return;
+	}
+	char *local = jf_path_join(ctx->job->code_dir, rel);
+	char *display = jf_path_join(ctx->job->code_display, rel);
+	const char *what = kind == SCRIPT_SHELL ? "launch script" : "entry script";
+	bool is_dir = jf_path_is_dir(local);
+	if (is_dir || !jf_path_is_file(local)) {
+		if (!is_produced(sh, cpath)) {
+			jf_diag *d = jf_ctx_report(ctx, "JF102", sh->unit, jf_node_span(wd->node),
+			                           is_dir ? "%s '%s' is a folder, not a file"
+			                                  : "%s '%s' does not exist",
+			                           what, display);
+			if (strcmp(cpath, wd->value) && strcmp(workdir(ctx), CODE_ROOT))
+				jf_diag_relate(d, ctx->job->spec, ctx->job->workdir.span,
+				               "'%s' resolves to '%s' in the container", wd->value, cpath);
+		}
+	} else {
+		char *cdir = jf_path_dirname(cpath);
+		jf_unit *u = jf_ctx_find(ctx, local);
+		bool fresh = !u;
+		if (!u)
+			u = jf_ctx_load(ctx, local, display,
+			                kind == SCRIPT_SHELL ? JF_LANG_BASH : JF_LANG_PYTHON,
+			                kind == SCRIPT_SHELL ? JF_ROLE_LAUNCH : JF_ROLE_ENTRY, cdir,
+			                sh->depth + 1);
+		free(cdir);
+		/* A launch script is walked once per job: each file is read once. */
+		if (u && kind == SCRIPT_SHELL && (fresh || same_shell) && u->lang == JF_LANG_BASH)
+			run_launch_script(sh, u, same_shell);
+	}
+	free(local);
+	free(display);
+	free(cpath);
+}
+
+/* A Python module run with -m: loaded when it is local, silent otherwise. */
+static void module(shell *sh, const char *mod)
+{
+	if (!sh->cwd)
+		return;
+	const char *rel = jf_path_under(sh->cwd, workdir(sh->ctx));
+	if (!rel)
+		return;
+	jf_buf p = JF_BUF_INIT;
+	for (const char *c = mod; *c; c++)
+		jf_buf_addc(&p, *c == '.' ? '/' : *c);
+	const char *suffixes[] = { ".py", "/__main__.py" };
+	for (int k = 0; k < 2; k++) {
+		char *relmod = jf_xasprintf("%s%s%s%s", rel, *rel ? "/" : "", p.buf, suffixes[k]);
+		char *local = jf_path_join(sh->ctx->job->code_dir, relmod);
+		if (jf_path_is_file(local)) {
+			char *display = jf_path_join(sh->ctx->job->code_display, relmod);
+			jf_ctx_load(sh->ctx, local, display, JF_LANG_PYTHON, JF_ROLE_ENTRY, sh->cwd,
+			            sh->depth + 1);
+			free(display);
+			k = 2;
+		}
+		free(local);
+		free(relmod);
+	}
+	jf_buf_release(&p);
+}
+
+/* Launchers: which options are flags (take no value); the rest take one value. */
+static const char *const torchrun_flags[] = { "--standalone", "--no-python", "--no_python",
+	"--run-path", "--run_path", "--module", "-m", "--use-env", "--use_env", "--no-python",
+	"--tee-all", NULL };
+static const char *const deepspeed_flags[] = { "--no_local_rank", "--no_python", "--module",
+	"--force_multi", "--no_ssh_check", "--save_pid", "--elastic_training", "--bind_cores_to_rank",
+	"--no_ssh", "--enable_each_rank_log", NULL };
+static const char *const accelerate_flags[] = { "--multi_gpu", "--cpu", "--tpu", "--use_deepspeed",
+	"--use_fsdp", "--use_megatron_lm", "-m", "--module", "--no_python", "--debug", "-q",
+	"--quiet", "--same_network", "--rdzv_conf", "--fp16", "--use_cpu", "--dynamo_use_fullgraph",
+	"--dynamo_use_dynamic", "--tpu_use_cluster", "--downcast_bf16", NULL };
+static const char *const mpirun_flags[] = { "--allow-run-as-root", "-allow-run-as-root",
+	"--oversubscribe", "-oversubscribe", "--tag-output", "-tag-output", "--timestamp-output",
+	"-v", "--verbose", "-q", "--quiet", "--report-bindings", "-report-bindings", "--display-map",
+	"-display-map", "-bind-to-core", "-bind-to-socket", "--noprefix", "-noprefix", "-l", NULL };
+static const char *const mpirun_pairs[] = { "-mca", "--mca", "-gmca", "--gmca", NULL };
+static const char *const horovod_flags[] = { "--gloo", "--mpi", "--jsm", "--verbose",
+	"--disable-cache", "--tcp", "--log-without-timestamp", "--elastic", "--check-build",
+	"-cb", "--log-hide-timestamp", NULL };
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(list[i], s))
+			return true;
+	return false;
+}
+
+/* Skips launcher options from word i; returns the index of the first
+ * non-option word, or SIZE_MAX when an unknown word makes it unclear. */
+static size_t skip_options(const words *w, size_t i, const char *const *flags,
+                           const char *const *pairs)
+{
+	while (i < w->size) {
+		const char *s = w->items[i].value;
+		if (!s)
+			return SIZE_MAX;
+		if (s[0] != '-' || !s[1])
+			return i;
+		if (!strcmp(s, "--"))
+			return i + 1;
+		if (strchr(s, '=') || in_list(flags, s))
+			i++;
+		else if (pairs && in_list(pairs, s))
+			i += 3;
+		else
+			i += 2;
+	}
+	return i;
+}
+
+static bool is_python(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	if (!jf_str_starts(base, "python"))
+		return false;
+	base += 6;
+	if (!*base)
+		return true;
+	if (*base++ != '3')
+		return false;
+	if (!*base)
+		return true;
+	if (*base++ != '.')
+		return false;
+	for (; *base; base++)
+		if (*base < '0' || *base > '9')
+			return false;
+	return true;
+}
+
+static bool pip_exempt_env(shell *sh)
+{
+	const char *names[] = { "PIP_USER", "PIP_TARGET", "PIP_PREFIX", "VIRTUAL_ENV" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		bool unset;
+		const char *v = lookup(sh, names[i], &unset);
+		if (!unset && (i > 0 || !v || strcmp(v, "0")))
+			return true;
+	}
+	return false;
+}
+
+/* `pip install ...` from word i (just after "install"). */
+static void pip_install(shell *sh, const words *w, size_t i, TSNode cmd, bool explicit_path)
+{
+	static const char *const exempt[] = { "--user", "--target", "-t", "--prefix", "--root",
+		                              "--dry-run", "--help", "-h", "--download", NULL };
+	if (sh->venv || explicit_path || pip_exempt_env(sh))
+		return;
+	for (; i < w->size; i++) {
+		const char *s = w->items[i].value;
+		if (!s)
+			continue;
+		for (size_t k = 0; exempt[k]; k++)
+			if (!strcmp(s, exempt[k]) || (jf_str_starts(s, exempt[k]) && s[strlen(exempt[k])] == '='))
+				return;
+		if (s[0] == '-' && s[1] != '-' && strchr(s + 1, 't'))
+			return; /* -t DIR among short options */
+	}
+	jf_pip_fact f = { sh->unit->src, jf_node_span(cmd) };
+	if (sh->unit->origin_src) {
+		f.src = sh->unit->origin_src;
+		f.span = sh->unit->origin;
+	}
+	jf_array_push(&sh->ctx->pip_installs, f);
+}
+
+/* A python invocation from word i (the interpreter). */
+static void python(shell *sh, const words *w, size_t i, TSNode cmd)
+{
+	for (i++; i < w->size; i++) {
+		const char *s = w->items[i].value;
+		if (!s)
+			return;
+		if (!strcmp(s, "-m")) {
+			if (!word_is(w, i + 1, "pip"))
+				break;
+			if (word_is(w, i + 2, "install"))
+				pip_install(sh, w, i + 3, cmd, false);
+			return;
+		}
+		if (!strcmp(s, "-c") || !strcmp(s, "-"))
+			return;
+		if (!strcmp(s, "-W") || !strcmp(s, "-X")) {
+			i++;
+			continue;
+		}
+		if (s[0] == '-')
+			continue;
+		script(sh, w, i, SCRIPT_PYTHON, false);
+		return;
+	}
+	if (i + 1 >= w->size || !w->items[i + 1].value)
+		return;
+	const char *mod = w->items[i + 1].value;
+	if (!strcmp(mod, "torch.distributed.launch") || !strcmp(mod, "torch.distributed.run")) {
+		size_t k = skip_options(w, i + 2, torchrun_flags, NULL);
+		if (k < w->size && !jf_str_ends(w->items[k].value ? w->items[k].value : "", ".sh"))
+			script(sh, w, k, SCRIPT_PYTHON, false);
+		return;
+	}
+	module(sh, mod);
+}
+
+static void launcher(shell *sh, const words *w, size_t i, const char *const *flags)
+{
+	for (size_t k = i; k < w->size; k++)
+		if (word_is(w, k, "-m") || word_is(w, k, "--module") || word_is(w, k, "--no_python") ||
+		    word_is(w, k, "--no-python"))
+			return; /* a module or a non-Python program: not a script path */
+	size_t k = skip_options(w, i, flags, NULL);
+	if (k < w->size)
+		script(sh, w, k, SCRIPT_PYTHON, false);
+}
+
+static void cd(shell *sh, const words *w, size_t i)
+{
+	char *dir = NULL;
+	if (i < w->size && word_is(w, i, "-P"))
+		i++;
+	if (i < w->size && w->items[i].value && strcmp(w->items[i].value, "-"))
+		dir = container_path(sh, w->items[i].value);
+	free(sh->cwd);
+	sh->cwd = dir;
+}
+
+/* Runs the command whose name is word i. */
+static void run_words(shell *sh, words *w, size_t i, TSNode cmd)
+{
+	while (i < w->size) {
+		const char *name = w->items[i].value;
+		if (!name)
+			return;
+		/* Wrappers that run the rest of the line. */
+		if (!strcmp(name, "exec") || !strcmp(name, "nohup") || !strcmp(name, "time") ||
+		    !strcmp(name, "command")) {
+			i++;
+			continue;
+		}
+		if (!strcmp(name, "env")) {
+			for (i++; i < w->size && w->items[i].value &&
+			          (w->items[i].value[0] == '-' || strchr(w->items[i].value, '='));
+			     i++)
+				;
+			continue;
+		}
+		if (!strcmp(name, "stdbuf")) {
+			for (i++; i < w->size && word_starts(w, i, "-");)
+				i++;
+			continue;
+		}
+		if (!strcmp(name, "timeout")) {
+			for (i++; i < w->size && word_starts(w, i, "-");)
+				i++;
+			i++; /* the duration */
+			continue;
+		}
+		if (!strcmp(name, "sudo"))
+			return; /* runs as root: nothing the rules here can say */
+		break;
+	}
+	if (i >= w->size || !w->items[i].value)
+		return;
+	const char *name = w->items[i].value;
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+
+	if (!strcmp(name, "cd") || !strcmp(name, "pushd")) {
+		cd(sh, w, i + 1);
+	} else if (!strcmp(name, "source") || !strcmp(name, ".")) {
+		if (jf_str_ends(word_base(w, i + 1), "activate") || word_is(w, i + 1, "activate"))
+			sh->venv = true;
+		else if (i + 1 < w->size)
+			script(sh, w, i + 1, SCRIPT_SHELL, true);
+	} else if ((!strcmp(base, "conda") || !strcmp(base, "mamba") || !strcmp(base, "micromamba")) &&
+	           word_is(w, i + 1, "activate")) {
+		sh->venv = true;
+	} else if (!strcmp(name, "bash") || !strcmp(name, "sh") || !strcmp(name, "zsh") ||
+	           !strcmp(name, "dash") || !strcmp(name, "/bin/bash") || !strcmp(name, "/bin/sh")) {
+		size_t k = i + 1;
+		for (; k < w->size && word_starts(w, k, "-"); k++)
+			if (word_is(w, k, "-c") || word_is(w, k, "-s"))
+				return;
+		if (k < w->size)
+			script(sh, w, k, SCRIPT_SHELL, false);
+	} else if (strchr(name, '/') && jf_str_ends(name, ".sh")) {
+		script(sh, w, i, SCRIPT_SHELL, false);
+	} else if (strchr(name, '/') && jf_str_ends(name, ".py")) {
+		script(sh, w, i, SCRIPT_PYTHON, false);
+	} else if (is_python(name)) {
+		python(sh, w, i, cmd);
+	} else if (!strcmp(base, "pip") || !strcmp(base, "pip3") || jf_str_starts(base, "pip3.")) {
+		if (word_is(w, i + 1, "install"))
+			pip_install(sh, w, i + 2, cmd, strchr(name, '/') != NULL);
+	} else if (!strcmp(name, "torchrun")) {
+		launcher(sh, w, i + 1, torchrun_flags);
+	} else if (!strcmp(name, "deepspeed")) {
+		launcher(sh, w, i + 1, deepspeed_flags);
+	} else if (!strcmp(name, "accelerate") && word_is(w, i + 1, "launch")) {
+		launcher(sh, w, i + 2, accelerate_flags);
+	} else if (!strcmp(name, "horovodrun")) {
+		size_t k = skip_options(w, i + 1, horovod_flags, NULL);
+		if (k < w->size)
+			run_words(sh, w, k, cmd);
+	} else if (!strcmp(name, "mpirun") || !strcmp(name, "mpiexec")) {
+		size_t k = skip_options(w, i + 1, mpirun_flags, mpirun_pairs);
+		if (k < w->size)
+			run_words(sh, w, k, cmd);
+	} else if (!strcmp(name, "git") && word_is(w, i + 1, "clone")) {
+		size_t k = i + 2, pos = 0;
+		const char *dir = NULL, *url = NULL;
+		for (; k < w->size; k++) {
+			const char *s = w->items[k].value;
+			if (!s) {
+				sh->produced_unknown = true;
+				return;
+			}
+			if (s[0] == '-') {
+				if (!strchr(s, '=') && (!strcmp(s, "-b") || !strcmp(s, "--branch") ||
+				                        !strcmp(s, "--depth") || !strcmp(s, "-o") ||
+				                        !strcmp(s, "--origin") || !strcmp(s, "-c") ||
+				                        !strcmp(s, "--config") || !strcmp(s, "--reference")))
+					k++;
+				continue;
+			}
+			if (pos++ == 0)
+				url = s;
+			else
+				dir = s;
+		}
+		if (dir) {
+			produce(sh, dir);
+		} else if (url) {
+			const char *slash = strrchr(url, '/');
+			char *repo = jf_xstrdup(slash ? slash + 1 : url);
+			if (jf_str_ends(repo, ".git"))
+				repo[strlen(repo) - 4] = '\0';
+			produce(sh, repo);
+			free(repo);
+		}
+	} else if (!strcmp(base, "wget") || !strcmp(base, "curl") || !strcmp(base, "aws") ||
+	           !strcmp(base, "gsutil") || !strcmp(base, "azcopy") || !strcmp(base, "rsync") ||
+	           !strcmp(base, "scp") || !strcmp(base, "cp") || !strcmp(base, "mv") ||
+	           !strcmp(base, "ln") || !strcmp(base, "tar") || !strcmp(base, "unzip") ||
+	           !strcmp(base, "touch") || !strcmp(base, "hdfs") || !strcmp(base, "huggingface-cli") ||
+	           !strcmp(base, "make") || !strcmp(base, "mkdir") || !strcmp(base, "install")) {
+		/* Anything these name may be created here; a download without an
+		 * explicit name creates the last component of its URL. */
+		for (size_t k = i + 1; k < w->size; k++) {
+			const char *s = w->items[k].value;
+			if (!s) {
+				sh->produced_unknown = true;
+				continue;
+			}
+			if (s[0] == '-')
+				continue;
+			const char *slash = strstr(s, "://") ? strrchr(s, '/') : NULL;
+			produce(sh, slash ? slash + 1 : s);
+		}
+		if (!strcmp(base, "tar") || !strcmp(base, "unzip") || !strcmp(base, "make"))
+			sh->produced_unknown = true; /* archives and builds create what they hold */
+	}
+}
+
+/* Assignments: `X=v`, `export X=v`, `declare -x X=v`, `local X=v`. */
+static void assignment(shell *sh, TSNode n, bool exported)
+{
+	TSNode name = ts_node_child_by_field_name(n, "name", 4);
+	TSNode value = ts_node_child_by_field_name(n, "value", 5);
+	if (ts_node_is_null(name) || strcmp(ts_node_type(name), "variable_name"))
+		return;
+	char *vname = jf_node_text(sh->unit, name);
+	char *v = ts_node_is_null(value) ? jf_xstrdup("") : word_value(sh, value);
+	set_var(sh, vname, v, exported);
+	free(vname);
+	free(v);
+}
+
+static void declaration(shell *sh, TSNode n)
+{
+	char *kw = jf_node_text(sh->unit, ts_node_child(n, 0));
+	bool exported = jf_str_starts(kw, "export");
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		const char *t = ts_node_type(c);
+		if (!strcmp(t, "variable_assignment")) {
+			assignment(sh, c, exported);
+		} else if (!strcmp(t, "variable_name") && exported) {
+			char *vname = jf_node_text(sh->unit, c);
+			var *v = find_var(sh, vname);
+			if (v)
+				v->exported = true;
+			free(vname);
+		} else if (jf_node_is(sh->unit, c, "-x")) {
+			exported = true;
+		}
+	}
+	free(kw);
+}
+
+static void command(shell *sh, TSNode n)
+{
+	words w = { 0 };
+	uint32_t count = ts_node_named_child_count(n);
+	bool only_assignments = true;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		const char *t = ts_node_type(c);
+		if (!strcmp(t, "variable_assignment") || !strcmp(t, "file_redirect") ||
+		    !strcmp(t, "herestring_redirect"))
+			continue;
+		if (!strcmp(t, "command_name"))
+			c = ts_node_named_child(c, 0);
+		only_assignments = false;
+		word wd = { c, word_value(sh, c) };
+		jf_array_push(&w, wd);
+	}
+	/* Prefix assignments (`X=1 cmd`) apply to the command only. */
+	if (!only_assignments && w.size)
+		run_words(sh, &w, 0, n);
+	words_release(&w);
+}
+
+static void redirect(shell *sh, TSNode n)
+{
+	TSNode dest = ts_node_child_by_field_name(n, "destination", 11);
+	if (ts_node_is_null(dest))
+		return;
+	char *op = jf_node_text(sh->unit, ts_node_child(n, 0));
+	bool writes = strchr(op, '>') != NULL;
+	free(op);
+	if (!writes)
+		return;
+	char *v = word_value(sh, dest);
+	produce(sh, v);
+	free(v);
+}
+
+static void walk(shell *sh, TSNode n)
+{
+	const char *t = ts_node_type(n);
+	if (!strcmp(t, "command")) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+			TSNode c = ts_node_named_child(n, i);
+			if (!strcmp(ts_node_type(c), "file_redirect"))
+				redirect(sh, c);
+		}
+		command(sh, n);
+		return;
+	}
+	if (!strcmp(t, "variable_assignment")) {
+		assignment(sh, n, false);
+		return;
+	}
+	if (!strcmp(t, "declaration_command")) {
+		declaration(sh, n);
+		return;
+	}
+	if (!strcmp(t, "file_redirect")) {
+		redirect(sh, n);
+		return;
+	}
+	if (!strcmp(t, "function_definition") || !strcmp(t, "heredoc_body") ||
+	    !strcmp(t, "command_substitution") || !strcmp(t, "process_substitution"))
+		return;
+	bool scoped = !strcmp(t, "subshell");
+	char *saved = scoped && sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
+	bool had_cwd = sh->cwd != NULL;
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++)
+		walk(sh, ts_node_named_child(n, i));
+	if (scoped) {
+		free(sh->cwd);
+		sh->cwd = had_cwd ? saved : NULL;
+	}
+}
+
+/* The command's bash: byte ranges of the YAML scalar, so positions are the YAML file's. */
+static jf_unit *command_unit(jf_ctx *ctx)
+{
+	jf_job *j = ctx->job;
+	yaml_node_t *n = j->command;
+	jf_source *spec = (jf_source *)j->spec;
+	const char *value = (const char *)n->data.scalar.value;
+	size_t vlen = n->data.scalar.length;
+	uint32_t start = jf_source_byte_from_yaml(spec, n->start_mark.line, n->start_mark.column);
+	uint32_t end = jf_source_byte_from_yaml(spec, n->end_mark.line, n->end_mark.column);
+	JF_ARRAY(TSRange) ranges = { 0 };
+	jf_buf seen = JF_BUF_INIT;
+	yaml_scalar_style_t style = n->data.scalar.style;
+
+	if (style == YAML_PLAIN_SCALAR_STYLE || style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+	    style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
+		uint32_t a = start, b = end;
+		if (style != YAML_PLAIN_SCALAR_STYLE && b - a >= 2) {
+			a++;
+			b--;
+		}
+		TSRange r = { { 0, 0 }, { 0, 0 }, a, b };
+		jf_array_push(&ranges, r);
+		jf_buf_add(&seen, spec->data + a, b - a);
+	} else {
+		/* Block scalar: after the indicator line, each line without its indentation. */
+		uint32_t line = jf_source_line_of(spec, start) + 1;
+		uint32_t indent = UINT32_MAX;
+		for (uint32_t l = line; l < spec->nlines && spec->lines[l] < end; l++) {
+			jf_span ls = jf_source_line_span(spec, l);
+			uint32_t k = ls.start;
+			while (k < ls.end && spec->data[k] == ' ')
+				k++;
+			if (k == ls.end)
+				continue; /* blank lines do not set the indentation */
+			if (indent == UINT32_MAX)
+				indent = k - ls.start;
+			if (k - ls.start < indent)
+				break;
+			uint32_t a = ls.start + indent;
+			uint32_t b = l + 1 < spec->nlines ? spec->lines[l + 1] : spec->len;
+			if (b > end)
+				b = end;
+			TSRange r = { { 0, 0 }, { 0, 0 }, a, b };
+			jf_array_push(&ranges, r);
+			jf_buf_add(&seen, spec->data + a, b - a);
+		}
+	}
+	/* Use the ranges only when they hold exactly the value (no escapes, no folding). */
+	bool exact = seen.len >= vlen && !memcmp(seen.buf, value, vlen);
+	for (size_t k = vlen; exact && k < seen.len; k++)
+		exact = seen.buf[k] == '\n' || seen.buf[k] == ' ';
+	jf_unit *u;
+	if (exact && ranges.size) {
+		for (size_t k = 0; k < ranges.size; k++) {
+			TSRange *r = &ranges.items[k];
+			jf_pos a = jf_source_pos(spec, r->start_byte), b = jf_source_pos(spec, r->end_byte);
+			r->start_point = (TSPoint){ a.line - 1, r->start_byte - spec->lines[a.line - 1] };
+			r->end_point = (TSPoint){ b.line - 1, r->end_byte - spec->lines[b.line - 1] };
+		}
+		u = jf_ctx_add_embedded(ctx, spec, ranges.items, (uint32_t)ranges.size, JF_LANG_BASH,
+		                        JF_ROLE_COMMAND, NULL, (jf_span){ 0, 0 });
+	} else {
+		jf_source *copy = jf_ctx_keep(ctx, jf_source_from_string(spec->path, value, vlen));
+		u = jf_ctx_add_embedded(ctx, copy, NULL, 0, JF_LANG_BASH, JF_ROLE_COMMAND, spec,
+		                        j->command_span);
+	}
+	jf_array_release(&ranges);
+	jf_buf_release(&seen);
+	return u;
+}
+
+void jf_command_analyze(jf_ctx *ctx)
+{
+	jf_job *j = ctx->job;
+	if (!j->command || !j->code_dir || !jf_path_is_dir(j->code_dir))
+		return;
+	jf_unit *u = command_unit(ctx);
+	if (!u)
+		return;
+	shell sh;
+	shell_init(&sh, ctx, u, workdir(ctx), 0);
+	for (size_t i = 0; i < j->env.size; i++)
+		set_var(&sh, j->env.items[i].name, j->env.items[i].path, true);
+	walk(&sh, ts_tree_root_node(u->tree));
+	shell_release(&sh);
+	jf_imports_follow(ctx);
+}

@@ -1,0 +1,52 @@
+/* diag.h - the one diagnostic type and the report that collects them
+ *
+ * A finding from a query rule, a C check and a YAML parse error are all a
+ * jf_diag: a rule, a severity, a primary span in a source, related spans and
+ * an optional help override. Messages are owned by the diagnostic; sources
+ * are borrowed and must outlive the report.
+ */
+#ifndef JF_DIAG_H
+#define JF_DIAG_H
+
+#include "jobfix/jobfix.h"
+#include "source.h"
+
+typedef struct jf_rule jf_rule;
+
+typedef struct {
+	const jf_source *src;
+	jf_span span;
+	char *message;
+} jf_related;
+
+typedef struct {
+	const jf_rule *rule;
+	jf_severity severity;
+	const jf_source *src;
+	jf_span span;
+	char *message;
+	char *help; /* NULL: the rule's help */
+	JF_ARRAY(jf_related) related;
+} jf_diag;
+
+typedef struct {
+	JF_ARRAY(jf_diag) diags;
+} jf_report;
+
+/**
+ * Adds a diagnostic of `rule` at `span` of `src` with the rule's severity.
+ * Returns it; the pointer is valid until the next jf_report_add().
+ */
+jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *src,
+                       jf_span span, const char *fmt, ...) JF_PRINTF(5, 6);
+void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
+	JF_PRINTF(4, 5);
+void jf_diag_set_help(jf_diag *self, const char *fmt, ...) JF_PRINTF(2, 3);
+/** Sorts by file, position and rule, and drops exact duplicates. */
+void jf_report_finish(jf_report *self);
+void jf_report_release(jf_report *self);
+
+/** Renders every diagnostic into `out`. */
+void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool color);
+
+#endif

@@ -1,0 +1,469 @@
+/* lint.c - the linter: loading and parsing files once, running the rules over them */
+#include "lint.h"
+
+#include <errno.h>
+#include <time.h>
+
+#include "checks.h"
+#include "path.h"
+
+/* Parsing stops after this long on one file (pathological input). */
+#define JF_PARSE_BUDGET_SECONDS 5.0
+
+static void *ts_malloc(size_t n)
+{
+	return jf_xmalloc(n);
+}
+
+static void *ts_calloc(size_t n, size_t size)
+{
+	return jf_xcalloc(n, size);
+}
+
+static void *ts_realloc(void *p, size_t n)
+{
+	return jf_xrealloc(p, n);
+}
+
+jf_linter *jf_linter_new(const jf_options *opts)
+{
+	static bool allocator_set;
+	if (!allocator_set) {
+		ts_set_allocator(ts_malloc, ts_calloc, ts_realloc, free);
+		allocator_set = true;
+	}
+	jf_linter *l = jf_xcalloc(1, sizeof(*l));
+	jf_options defaults = JF_OPTIONS_INIT;
+	l->opts = opts ? *opts : defaults;
+	return l;
+}
+
+void jf_linter_free(jf_linter *self)
+{
+	if (!self)
+		return;
+	jf_report_release(&self->report);
+	for (size_t i = 0; i < self->sources.size; i++)
+		jf_source_free(self->sources.items[i]);
+	jf_array_release(&self->sources);
+	for (int i = 0; i < JF_LANG_COUNT; i++)
+		if (self->parsers[i])
+			ts_parser_delete(self->parsers[i]);
+	free(self->error);
+	free(self);
+}
+
+const char *jf_linter_error(const jf_linter *self)
+{
+	return self->error ? self->error : "";
+}
+
+static int set_error(jf_linter *l, int code, const char *fmt, ...) JF_PRINTF(3, 4);
+static int set_error(jf_linter *l, int code, const char *fmt, ...)
+{
+	jf_buf b = JF_BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	jf_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	free(l->error);
+	l->error = jf_buf_detach(&b, NULL);
+	return code;
+}
+
+jf_source *jf_ctx_keep(jf_ctx *ctx, jf_source *src)
+{
+	jf_array_push(&ctx->linter->sources, src);
+	return src;
+}
+
+static jf_diag *vreport(jf_ctx *ctx, const char *rule_id, const jf_source *src, jf_span span,
+                        const char *fmt, va_list ap)
+{
+	const jf_rule *rule = jf_rules_find(rule_id);
+	if (!rule)
+		JF_BUG("no rule %s", rule_id);
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_vaddf(&b, fmt, ap);
+	jf_diag *d = jf_report_add(&ctx->linter->report, rule, src, span, "%s", b.buf);
+	jf_buf_release(&b);
+	return d;
+}
+
+jf_diag *jf_ctx_report_at(jf_ctx *ctx, const char *rule_id, const jf_source *src, jf_span span,
+                          const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	jf_diag *d = vreport(ctx, rule_id, src, span, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+jf_diag *jf_ctx_report(jf_ctx *ctx, const char *rule_id, const jf_unit *unit, jf_span span,
+                       const char *fmt, ...)
+{
+	va_list ap;
+	const jf_source *src = unit->src;
+	if (unit->origin_src) {
+		src = unit->origin_src;
+		span = unit->origin;
+	}
+	va_start(ap, fmt);
+	jf_diag *d = vreport(ctx, rule_id, src, span, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+char *jf_node_text(const jf_unit *unit, TSNode n)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	if (b > unit->src->len || a > b)
+		return jf_xstrdup("");
+	return jf_xstrndup(unit->src->data + a, b - a);
+}
+
+bool jf_node_is(const jf_unit *unit, TSNode n, const char *s)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	size_t len = strlen(s);
+	return b - a == len && memcmp(unit->src->data + a, s, len) == 0;
+}
+
+static TSParser *parser_for(jf_linter *l, jf_lang lang)
+{
+	if (!l->parsers[lang]) {
+		l->parsers[lang] = ts_parser_new();
+		if (!ts_parser_set_language(l->parsers[lang], jf_lang_ts(lang)))
+			JF_BUG("tree-sitter cannot load the %s grammar", jf_lang_name(lang));
+	}
+	return l->parsers[lang];
+}
+
+typedef struct {
+	const jf_source *src;
+	struct timespec start;
+	unsigned calls;
+} parse_input;
+
+static const char *read_source(void *payload, uint32_t byte, TSPoint pos, uint32_t *n)
+{
+	const parse_input *in = payload;
+	(void)pos;
+	if (byte >= in->src->len) {
+		*n = 0;
+		return "";
+	}
+	*n = in->src->len - byte;
+	return in->src->data + byte;
+}
+
+static bool parse_progress(TSParseState *state)
+{
+	parse_input *in = state->payload;
+	if (++in->calls % 64)
+		return false;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double s = (double)(now.tv_sec - in->start.tv_sec) +
+	           (double)(now.tv_nsec - in->start.tv_nsec) / 1e9;
+	return s > JF_PARSE_BUDGET_SECONDS; /* true cancels the parse */
+}
+
+/* Parses `src` (or only `ranges` of it); NULL when the time budget ran out. */
+static TSTree *parse(jf_linter *l, jf_lang lang, const jf_source *src, const TSRange *ranges,
+                     uint32_t nranges)
+{
+	TSParser *p = parser_for(l, lang);
+	parse_input in = { src, { 0, 0 }, 0 };
+	clock_gettime(CLOCK_MONOTONIC, &in.start);
+	ts_parser_set_included_ranges(p, ranges, nranges);
+	TSInput input = { &in, read_source, TSInputEncodingUTF8, NULL };
+	TSParseOptions opts = { &in, parse_progress };
+	TSTree *t = ts_parser_parse_with_options(p, NULL, input, opts);
+	ts_parser_reset(p);
+	ts_parser_set_included_ranges(p, NULL, 0);
+	return t;
+}
+
+static jf_unit *add_unit(jf_ctx *ctx, jf_source *src, jf_lang lang, jf_role role, TSTree *tree)
+{
+	jf_unit *u = jf_xcalloc(1, sizeof(*u));
+	u->src = src;
+	u->lang = lang;
+	u->role = role;
+	u->tree = tree;
+	jf_array_push(&ctx->units, u);
+	return u;
+}
+
+jf_unit *jf_ctx_find(const jf_ctx *ctx, const char *fs_path)
+{
+	for (size_t i = 0; i < ctx->units.size; i++)
+		if (ctx->units.items[i]->fs_path && !strcmp(ctx->units.items[i]->fs_path, fs_path))
+			return ctx->units.items[i];
+	return NULL;
+}
+
+jf_unit *jf_ctx_load(jf_ctx *ctx, const char *fs_path, const char *display_path, jf_lang lang,
+                     jf_role role, const char *container_dir, int depth)
+{
+	jf_unit *u = jf_ctx_find(ctx, fs_path);
+	if (u)
+		return u;
+	jf_source *src = jf_ctx_keep(ctx, jf_source_load(fs_path, display_path));
+	TSTree *tree = NULL;
+	switch (src->status) {
+	case JF_SOURCE_OK:
+		tree = parse(ctx->linter, lang, src, NULL, 0);
+		break;
+	case JF_SOURCE_BINARY:
+		jf_ctx_report_at(ctx, "JF301", src, (jf_span){ 0, 0 },
+		                 lang == JF_LANG_PYTHON
+		                         ? "'%s' holds NUL bytes: Python refuses it as source code"
+		                         : "'%s' holds NUL bytes: it is a binary file, not a shell script",
+		                 display_path);
+		return NULL;
+	case JF_SOURCE_TOO_LARGE:
+		jf_ctx_report_at(ctx, "JF005", src, (jf_span){ 0, 0 },
+		                 "'%s' is not linted: it is larger than %u MiB", display_path,
+		                 JF_SOURCE_MAX_BYTES >> 20);
+		return NULL;
+	case JF_SOURCE_UNREADABLE:
+		jf_ctx_report_at(ctx, "JF005", src, (jf_span){ 0, 0 }, "'%s' is not linted: %s",
+		                 display_path, strerror(src->err));
+		return NULL;
+	default:
+		return NULL;
+	}
+	if (!tree) {
+		jf_ctx_report_at(ctx, "JF005", src, (jf_span){ 0, 0 },
+		                 "'%s' is not linted: parsing took longer than %.0f seconds", display_path,
+		                 JF_PARSE_BUDGET_SECONDS);
+		return NULL;
+	}
+	u = add_unit(ctx, src, lang, role, tree);
+	u->fs_path = jf_xstrdup(fs_path);
+	u->container_dir = container_dir ? jf_xstrdup(container_dir) : NULL;
+	u->depth = depth;
+	jf_check_syntax(ctx, u);
+	return u;
+}
+
+jf_unit *jf_ctx_add_embedded(jf_ctx *ctx, jf_source *src, const TSRange *ranges, uint32_t n,
+                             jf_lang lang, jf_role role, const jf_source *origin_src,
+                             jf_span origin)
+{
+	TSTree *tree = parse(ctx->linter, lang, src, ranges, n);
+	if (!tree)
+		return NULL;
+	jf_unit *u = add_unit(ctx, src, lang, role, tree);
+	u->origin_src = origin_src;
+	u->origin = origin;
+	jf_check_syntax(ctx, u);
+	return u;
+}
+
+static void unit_free(jf_unit *u)
+{
+	ts_tree_delete(u->tree);
+	free(u->fs_path);
+	free(u->container_dir);
+	free(u->import_root);
+	free(u);
+}
+
+/* Query rules */
+
+static char *fill_template(const char *tmpl, const jf_match *m, const jf_unit *unit);
+
+typedef struct {
+	jf_ctx *ctx;
+	const jf_rule *rule;
+	const jf_unit *unit;
+} match_env;
+
+/* The message template with each {{capture}} replaced by its text (one line, shortened). */
+char *jf_rule_message(const jf_rule *rule, const jf_match *m, const jf_unit *unit)
+{
+	return fill_template(rule->message, m, unit);
+}
+
+/* Strips the prefix letters and quotes of a string literal in place. */
+static void unquote(char *text, const char *type)
+{
+	if (strcmp(type, "string") && strcmp(type, "raw_string"))
+		return;
+	size_t p = strspn(text, "rRbBuUfF");
+	size_t len = strlen(text + p), q = 0;
+	if (len >= 6 && (!strncmp(text + p, "\"\"\"", 3) || !strncmp(text + p, "'''", 3)))
+		q = 3;
+	else if (len >= 2 && (text[p] == '"' || text[p] == '\''))
+		q = 1;
+	memmove(text, text + p + q, len - 2 * q);
+	text[len - 2 * q] = '\0';
+}
+
+static char *fill_template(const char *tmpl, const jf_match *m, const jf_unit *unit)
+{
+	jf_buf b = JF_BUF_INIT;
+	for (const char *p = tmpl; *p;) {
+		const char *open = strstr(p, "{{");
+		const char *close = open ? strstr(open, "}}") : NULL;
+		if (!open || !close) {
+			jf_buf_adds(&b, p);
+			break;
+		}
+		jf_buf_add(&b, p, (size_t)(open - p));
+		char name[64];
+		size_t n = (size_t)(close - open - 2);
+		snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), open + 2);
+		TSNode node = jf_match_get(m, name);
+		if (!ts_node_is_null(node)) {
+			char *text = jf_node_text(unit, node);
+			unquote(text, ts_node_type(node));
+			size_t len = strcspn(text, "\n");
+			if (len > 60)
+				len = 57;
+			jf_buf_add(&b, text, len);
+			if (len < strlen(text))
+				jf_buf_adds(&b, "...");
+			free(text);
+		}
+		p = close + 2;
+	}
+	return jf_buf_detach(&b, NULL);
+}
+
+static void on_match(void *data, const jf_match *m)
+{
+	match_env *env = data;
+	if (env->rule->hook) {
+		env->rule->hook(env->ctx, env->rule, env->unit, m);
+		return;
+	}
+	TSNode at = jf_match_get(m, "finding");
+	if (ts_node_is_null(at))
+		return;
+	char *msg = fill_template(env->rule->message, m, env->unit);
+	jf_ctx_report(env->ctx, env->rule->info.id, env->unit, jf_node_span(at), "%s", msg);
+	free(msg);
+}
+
+static int run_queries(jf_ctx *ctx, const jf_unit *unit)
+{
+	for (size_t i = 0; i < jf_rules_size(); i++) {
+		const jf_rule *r = jf_rules_at(i);
+		if (r->job_only && !ctx->job)
+			continue;
+		const char *err;
+		const jf_query *q = jf_rule_query(r, unit->lang, &err);
+		if (err)
+			return set_error(ctx->linter, JF_EQUERY, "%s", err);
+		if (!q)
+			continue;
+		match_env env = { ctx, r, unit };
+		jf_query_run(q, ts_tree_root_node(unit->tree), unit->src->data, on_match, &env);
+	}
+	return 0;
+}
+
+char *jf_match_text(const jf_unit *unit, const jf_match *m, const char *capture)
+{
+	TSNode n = jf_match_get(m, capture);
+	return ts_node_is_null(n) ? NULL : jf_node_text(unit, n);
+}
+
+/* Linting */
+
+static jf_lang lang_of_file(const char *path)
+{
+	if (jf_str_ends(path, ".py"))
+		return JF_LANG_PYTHON;
+	if (jf_str_ends(path, ".sh") || jf_str_ends(path, ".bash"))
+		return JF_LANG_BASH;
+	if (jf_str_ends(path, ".yaml") || jf_str_ends(path, ".yml"))
+		return JF_LANG_YAML;
+	FILE *f = fopen(path, "rb");
+	char line[128] = "";
+	if (f) {
+		if (!fgets(line, sizeof line, f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if (jf_str_starts(line, "#!")) {
+		if (strstr(line, "python"))
+			return JF_LANG_PYTHON;
+		if (strstr(line, "sh"))
+			return JF_LANG_BASH;
+	}
+	return JF_LANG_NONE;
+}
+
+int jf_linter_lint(jf_linter *self, const char *path)
+{
+	const char *err;
+	if (jf_rules_init(&err))
+		return set_error(self, JF_EQUERY, "%s", err);
+	if (jf_path_is_dir(path))
+		return set_error(self, JF_EIO, "cannot lint '%s': Is a directory", path);
+	if (!jf_path_is_file(path)) {
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			return set_error(self, JF_EIO, "cannot read '%s': %s", path, strerror(errno));
+		fclose(f);
+	}
+	jf_lang lang = lang_of_file(path);
+	if (lang == JF_LANG_NONE)
+		return set_error(self, JF_ENOTFOUND,
+		                 "cannot tell what '%s' is: name job specs *.yaml, Python *.py and "
+		                 "shell scripts *.sh",
+		                 path);
+	jf_ctx ctx = { 0 };
+	ctx.linter = self;
+	int rc = 0;
+	if (lang == JF_LANG_YAML) {
+		ctx.job = jf_job_load(&ctx, path, path);
+		if (!ctx.job)
+			rc = JF_EIO;
+		else
+			jf_command_analyze(&ctx);
+	} else {
+		char *dir = jf_path_dirname(path);
+		if (!jf_ctx_load(&ctx, path, path, lang, JF_ROLE_FILE, NULL, 0) && !self->report.diags.size)
+			rc = set_error(self, JF_EIO, "cannot read '%s'", path);
+		free(dir);
+	}
+	for (size_t i = 0; i < ctx.units.size && !rc; i++)
+		rc = run_queries(&ctx, ctx.units.items[i]);
+	for (size_t i = 0; i < jf_rules_size() && !rc; i++) {
+		const jf_rule *r = jf_rules_at(i);
+		if (r->check && (ctx.job || !r->job_only))
+			r->check(&ctx, r);
+	}
+	for (size_t i = 0; i < ctx.units.size; i++)
+		unit_free(ctx.units.items[i]);
+	jf_array_release(&ctx.units);
+	jf_array_release(&ctx.pip_installs);
+	jf_job_free(ctx.job);
+	return rc;
+}
+
+size_t jf_linter_count(const jf_linter *self, jf_severity min)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < self->report.diags.size; i++)
+		n += self->report.diags.items[i].severity >= min;
+	return n;
+}
+
+int jf_linter_write(jf_linter *self, FILE *out, jf_format format, int color)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_report_finish(&self->report);
+	jf_report_render(&self->report, &b, format, color != 0);
+	size_t n = fwrite(b.buf, 1, b.len, out);
+	int rc = n == b.len ? 0 : JF_EIO;
+	jf_buf_release(&b);
+	return rc;
+}

@@ -1,0 +1,95 @@
+/* lint.h - the context of one lint: the job, its files and their trees
+ *
+ * A jf_ctx lives for one jf_linter_lint() call. It owns the sources and the
+ * trees of every file it reads (each file read and parsed once) and the job
+ * spec; diagnostics go into the linter's report, which borrows the sources,
+ * so the linter keeps them until it is freed.
+ */
+#ifndef JF_LINT_H
+#define JF_LINT_H
+
+#include <tree_sitter/api.h>
+
+#include "diag.h"
+#include "job.h"
+#include "rules.h"
+
+typedef enum {
+	JF_ROLE_FILE,    /* linted alone */
+	JF_ROLE_COMMAND, /* the job spec's `command` */
+	JF_ROLE_LAUNCH,  /* a shell script the command runs */
+	JF_ROLE_ENTRY,   /* a Python script the command or a launch script runs */
+	JF_ROLE_MODULE,  /* a local module an entry script imports */
+} jf_role;
+
+struct jf_unit {
+	jf_source *src;      /* borrowed from the context */
+	jf_lang lang;
+	TSTree *tree;
+	jf_role role;
+	char *fs_path;       /* on this machine; NULL for the command */
+	char *container_dir; /* its folder in the container, or NULL when unknown */
+	/* The command in a YAML value jobfix could not map byte for byte (escapes,
+	 * folding) is parsed from a copy; its findings point at the value. */
+	const jf_source *origin_src;
+	jf_span origin;
+	int depth;           /* of launch scripts / imports */
+	char *import_root;   /* sys.path[0] on this machine, for Python units */
+};
+
+struct jf_linter {
+	jf_options opts;
+	jf_report report;
+	JF_ARRAY(jf_source *) sources; /* every source a diagnostic may point into */
+	TSParser *parsers[JF_LANG_COUNT];
+	char *error;
+};
+
+/* A `pip install` that writes into the system site-packages: no --user,
+ * --target, --prefix or --root, no active virtualenv, no PIP_USER. */
+typedef struct {
+	const jf_source *src;
+	jf_span span;
+} jf_pip_fact;
+
+struct jf_ctx {
+	jf_linter *linter;
+	jf_job *job; /* NULL when a file is linted alone */
+	JF_ARRAY(jf_unit *) units;
+	/* Facts found by the command analysis, for the C checks. */
+	JF_ARRAY(jf_pip_fact) pip_installs;
+};
+
+/** Reads a file once per lint; returns the unit, or NULL after reporting why not. */
+jf_unit *jf_ctx_load(jf_ctx *ctx, const char *fs_path, const char *display_path, jf_lang lang,
+                     jf_role role, const char *container_dir, int depth);
+/**
+ * A unit over `ranges` of an already loaded source (the job's command). With
+ * `origin_src`, its findings are reported at `origin` of that source instead.
+ */
+jf_unit *jf_ctx_add_embedded(jf_ctx *ctx, jf_source *src, const TSRange *ranges, uint32_t n,
+                             jf_lang lang, jf_role role, const jf_source *origin_src,
+                             jf_span origin);
+/** The unit already loaded from `fs_path`, or NULL. */
+jf_unit *jf_ctx_find(const jf_ctx *ctx, const char *fs_path);
+/** Keeps `src` alive for the linter's lifetime; returns it. */
+jf_source *jf_ctx_keep(jf_ctx *ctx, jf_source *src);
+
+/** Reports a finding of `rule_id` at `span` of `unit` (mapped through its origin). */
+jf_diag *jf_ctx_report(jf_ctx *ctx, const char *rule_id, const jf_unit *unit, jf_span span,
+                       const char *fmt, ...) JF_PRINTF(5, 6);
+/** Reports a finding at `span` of `src` directly. */
+jf_diag *jf_ctx_report_at(jf_ctx *ctx, const char *rule_id, const jf_source *src, jf_span span,
+                          const char *fmt, ...) JF_PRINTF(5, 6);
+
+static inline jf_span jf_node_span(TSNode n)
+{
+	return (jf_span){ ts_node_start_byte(n), ts_node_end_byte(n) };
+}
+
+/** The text of `n` in `unit`'s source as a new string; caller frees. */
+char *jf_node_text(const jf_unit *unit, TSNode n);
+/** Whether the text of `n` equals `s`. */
+bool jf_node_is(const jf_unit *unit, TSNode n, const char *s);
+
+#endif

@@ -1,0 +1,100 @@
+/* rules.h - the rule table: query rules from queries/<lang>/<id>-<name>.scm and C checks
+ *
+ * One table, built once per process from the embedded query files (their
+ * comment headers carry the metadata) and from checks.def (the C checks), is
+ * the single source of truth for linting, `jobfix rules` and the docs.
+ *
+ * A query rule's header:
+ *   ; id: JF101
+ *   ; name: hard-coded-local-path
+ *   ; severity: error                 (error | warning | note)
+ *   ; category: Path Not Found        (a category of PAPER.md)
+ *   ; summary: one line for listings
+ *   ; message: {{path}} ...           ({{capture}} is replaced by the captured text)
+ *   ; help: how to fix it
+ *   ; check: local-path               (optional: a C hook that sees each match)
+ *   ; scope: job                      (optional: only when linting a whole job)
+ * Without `check:` every match's @finding becomes a diagnostic.
+ */
+#ifndef JF_RULES_H
+#define JF_RULES_H
+
+#include <tree_sitter/api.h>
+
+#include "diag.h"
+
+typedef struct jf_ctx jf_ctx;
+typedef struct jf_unit jf_unit;
+typedef struct jf_query jf_query;
+
+typedef struct {
+	const char *name; /* capture name */
+	TSNode node;
+} jf_capture;
+
+typedef struct {
+	const jf_capture *items;
+	size_t size;
+} jf_match;
+
+/** A C hook: called for each match of its rule's query in `unit`. */
+typedef void (*jf_hook_fn)(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit,
+                           const jf_match *match);
+/** A C check: called once per lint of a job or a file. */
+typedef void (*jf_check_fn)(jf_ctx *ctx, const jf_rule *rule);
+
+struct jf_rule {
+	jf_rule_info info;   /* must stay first: jf_rules_get() hands it out */
+	const char *message; /* template with {{capture}} */
+	bool job_only;       /* needs a job spec */
+	jf_hook_fn hook;     /* query rules with `check:` */
+	jf_check_fn check;   /* C checks */
+	/* A rule may have one query file per language, with identical headers. */
+	struct jf_rule_query {
+		const char *path; /* "python/JF101-hard-coded-local-path.scm", or NULL */
+		const char *text;
+		uint32_t len;
+		uint32_t body_offset; /* where the patterns start, after the header */
+		jf_query *compiled;   /* compiled on first use, once per process */
+	} queries[JF_LANG_COUNT];
+	char languages[32];  /* "python, bash" */
+};
+
+/** Builds the table once; returns 0 or JF_EQUERY with the message in *err (static). */
+int jf_rules_init(const char **err);
+size_t jf_rules_size(void);
+const jf_rule *jf_rules_at(size_t i);
+/** The rule with this id ("JF101") or name, or NULL. */
+const jf_rule *jf_rules_find(const char *id_or_name);
+
+/** The compiled `<lang>/facts.scm`, compiled once; NULL (and *err) when it does not compile. */
+const jf_query *jf_facts_query(jf_lang lang, const char **err);
+
+/* Query compilation and matching (query.c). */
+const TSLanguage *jf_lang_ts(jf_lang lang);
+const char *jf_lang_name(jf_lang lang);
+
+/**
+ * Compiles `text` for `lang`, with predicates checked and regexes compiled.
+ * On failure returns NULL and sets *err to a message with the line:col in
+ * `path`; caller frees *err.
+ */
+jf_query *jf_query_compile(jf_lang lang, const char *path, const char *text, uint32_t len,
+                           uint32_t body_offset, char **err);
+void jf_query_free(jf_query *self);
+
+typedef void (*jf_match_fn)(void *data, const jf_match *match);
+/** Runs the query over `root`, calling `fn` for each match whose predicates hold. */
+void jf_query_run(const jf_query *self, TSNode root, const char *text, jf_match_fn fn, void *data);
+
+/** The first node captured as `name`, or a null node. */
+TSNode jf_match_get(const jf_match *m, const char *name);
+
+/**
+ * The compiled query of `rule` for `lang`, compiling it on first use; NULL when
+ * the rule has none for `lang`. A query that does not compile is a bug caught
+ * by the test suite; at run time it sets *err (static until the next call).
+ */
+const jf_query *jf_rule_query(const jf_rule *rule, jf_lang lang, const char **err);
+
+#endif

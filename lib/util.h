@@ -1,0 +1,74 @@
+/* util.h - allocation, the growable string buffer and the typed dynamic array
+ *
+ * Invariants of jf_buf (as git's strbuf):
+ *  - `buf` is never NULL: a fresh buffer points at the shared empty string;
+ *  - `buf` is always NUL-terminated, `buf[len] == '\0'`;
+ *  - jf_buf_detach() is the only way to take ownership of the bytes.
+ *
+ * Out of memory aborts the process with a message: jobfix is a command-line
+ * tool and has nothing better to do (as cmark and jq).
+ */
+#ifndef JF_UTIL_H
+#define JF_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JF_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+void *jf_xmalloc(size_t n);
+void *jf_xcalloc(size_t count, size_t size);
+void *jf_xrealloc(void *p, size_t n);
+char *jf_xstrdup(const char *s);
+char *jf_xstrndup(const char *s, size_t n);
+/** A freshly allocated formatted string; caller frees with free(). */
+char *jf_xasprintf(const char *fmt, ...) JF_PRINTF(1, 2);
+
+typedef struct {
+	char *buf;
+	size_t len, alloc;
+} jf_buf;
+
+extern char jf_buf__empty[];
+#define JF_BUF_INIT { jf_buf__empty, 0, 0 }
+
+void jf_buf_grow(jf_buf *b, size_t extra);
+void jf_buf_add(jf_buf *b, const char *s, size_t n);
+void jf_buf_adds(jf_buf *b, const char *s);
+void jf_buf_addc(jf_buf *b, char c);
+void jf_buf_addf(jf_buf *b, const char *fmt, ...) JF_PRINTF(2, 3);
+void jf_buf_vaddf(jf_buf *b, const char *fmt, va_list ap) JF_PRINTF(2, 0);
+/** Appends `s` as a JSON string literal, quotes included; invalid UTF-8 becomes U+FFFD. */
+void jf_buf_add_json_str(jf_buf *b, const char *s, size_t n);
+void jf_buf_truncate(jf_buf *b, size_t len);
+/** Hands over the bytes (always heap memory); the buffer is reset. Caller frees. */
+char *jf_buf_detach(jf_buf *b, size_t *len_out);
+void jf_buf_release(jf_buf *b);
+
+/* A typed dynamic array: `typedef JF_ARRAY(int) int_array;`, zero-initialised. */
+#define JF_ARRAY(T) struct { T *items; size_t size, cap; }
+#define jf_array_grow(a, n)                                                        \
+	jf_array__grow((void **)&(a)->items, &(a)->cap, (a)->size + (n), sizeof(*(a)->items))
+#define jf_array_push(a, v) (jf_array_grow(a, 1), (a)->items[(a)->size++] = (v))
+#define jf_array_get(a, i) (jf_array__check((i), (a)->size), &(a)->items[(i)])
+#define jf_array_last(a) jf_array_get(a, (a)->size - 1)
+#define jf_array_release(a) (free((a)->items), (a)->items = NULL, (a)->size = (a)->cap = 0)
+
+void jf_array__grow(void **items, size_t *cap, size_t need, size_t elem);
+void jf_array__check(size_t i, size_t size);
+
+/* Small string helpers. */
+bool jf_str_starts(const char *s, const char *prefix);
+bool jf_str_ends(const char *s, const char *suffix);
+/** Levenshtein distance, capped at `max + 1`. */
+size_t jf_edit_distance(const char *a, const char *b, size_t max);
+
+#define JF_BUG(...) jf__bug(__FILE__, __LINE__, __VA_ARGS__)
+_Noreturn void jf__bug(const char *file, int line, const char *fmt, ...) JF_PRINTF(3, 4);
+
+#endif
