@@ -13,6 +13,9 @@ void jf_check_syntax(jf_ctx *ctx, const jf_unit *unit);
 
 /** The rule's message with its {{captures}} filled from `m`; caller frees. */
 char *jf_rule_message(const jf_rule *rule, const jf_match *m, const jf_unit *unit);
+/** The same with capture `capture` shown as `value`; caller frees. */
+char *jf_rule_message_with(const jf_rule *rule, const jf_match *m, const jf_unit *unit,
+                           const char *capture, const char *value);
 /** The text of capture `name` of `m`, or NULL; caller frees. */
 char *jf_match_text(const jf_unit *unit, const jf_match *m, const char *capture);
 

@@ -58,8 +58,13 @@ static bool is_null(const yaml_node_t *n)
 
 static void wrong_type(loader *L, const yaml_node_t *n, const char *key, const char *want)
 {
-	jf_ctx_report_at(L->ctx, "JF003", L->job->spec, node_span(L->job, n),
-	                 "'%s' must be %s, not %s", key, want, is_null(n) ? "empty" : type_name(n));
+	const char *s = scalar(n);
+	if (s && !is_null(n))
+		jf_ctx_report_at(L->ctx, "JF003", L->job->spec, node_span(L->job, n),
+		                 "'%s' must be %s, not '%s'", key, want, s);
+	else
+		jf_ctx_report_at(L->ctx, "JF003", L->job->spec, node_span(L->job, n),
+		                 "'%s' must be %s, not %s", key, want, is_null(n) ? "empty" : type_name(n));
 }
 
 /* A string field: any scalar (numbers too, as YAML gives `python: 3.10` as a float). */
@@ -82,7 +87,7 @@ static bool get_count(loader *L, const yaml_node_t *n, const char *key, long *ou
 	char *end = NULL;
 	long v = s ? strtol(s, &end, 10) : -1;
 	if (!s || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s || *end || v < 0) {
-		wrong_type(L, n, key, "a whole number");
+		wrong_type(L, n, key, "a whole number (0 or more, unquoted)");
 		return false;
 	}
 	*out = v;
@@ -104,6 +109,9 @@ static void unknown_key(loader *L, const yaml_node_t *k, const char *where,
 			best_d = d;
 		}
 	}
+	for (size_t i = 0; name && !best && known[i]; i++)
+		if (strlen(known[i]) >= 3 && jf_str_starts(name, known[i]))
+			best = known[i];
 	jf_diag *d = jf_ctx_report_at(L->ctx, "JF002", L->job->spec, node_span(L->job, k),
 	                              "unknown key '%s' in %s", name ? name : "?", where);
 	if (best)
@@ -249,9 +257,9 @@ static bool top_pair(loader *L, const char *key, yaml_node_t *k, yaml_node_t *v,
 	if (!strcmp(key, "version")) {
 		long ver = 0;
 		if (get_count(L, v, "version", &ver) && ver != 1)
-			jf_ctx_report_at(L->ctx, "JF003", j->spec, node_span(j, v),
-			                 "job spec version %ld is not supported; this jobfix reads version 1",
-			                 ver);
+			jf_diag_set_help(jf_ctx_report_at(L->ctx, "JF003", j->spec, node_span(j, v),
+			                                  "job spec version %ld is not supported", ver),
+			                 "this jobfix reads version 1 of the job spec format");
 	} else if (!strcmp(key, "name")) {
 		get_string(L, v, key, &j->name);
 	} else if (!strcmp(key, "platform")) {
@@ -273,15 +281,18 @@ static bool top_pair(loader *L, const char *key, yaml_node_t *k, yaml_node_t *v,
 			if (!j->image_name.value)
 				jf_ctx_report_at(L->ctx, "JF004", j->spec, j->image_span,
 				                 "'image' has no 'name'");
-		} else {
+		} else if (v->type == YAML_SCALAR_NODE && !is_null(v)) {
 			get_string(L, v, "image", &j->image_name);
+		} else {
+			wrong_type(L, v, "image", "an image name or a mapping with 'name'");
 		}
 	} else if (!strcmp(key, "code")) {
 		get_string(L, v, key, &j->code);
 	} else if (!strcmp(key, "workdir")) {
 		if (get_string(L, v, key, &j->workdir) && j->workdir.value[0] != '/') {
-			jf_ctx_report_at(L->ctx, "JF003", j->spec, j->workdir.span,
-			                 "'workdir' must be an absolute path in the container");
+			jf_diag_set_help(jf_ctx_report_at(L->ctx, "JF003", j->spec, j->workdir.span,
+			                                  "'workdir' must be an absolute path in the container"),
+			                 "write the full path, e.g. /workspace");
 			free(j->workdir.value);
 			j->workdir.value = NULL;
 		}
@@ -391,8 +402,9 @@ jf_job *jf_job_load(jf_ctx *ctx, const char *fs_path, const char *display_path)
 	j->code_display = jf_path_join(j->display_dir, code);
 	if (!jf_path_is_dir(j->code_dir)) {
 		jf_span at = j->code.value ? j->code.span : end;
-		jf_ctx_report_at(ctx, "JF003", src, at, "'code' folder '%s' does not exist",
-		                 j->code_display);
+		jf_diag_set_help(jf_ctx_report_at(ctx, "JF003", src, at,
+		                                  "'code' folder '%s' does not exist", j->code_display),
+		                 "'code' is relative to the job spec's folder; fix it or create the folder");
 	}
 	return j;
 }

@@ -218,11 +218,13 @@ jf_unit *jf_ctx_load(jf_ctx *ctx, const char *fs_path, const char *display_path,
 		tree = parse(ctx->linter, lang, src, NULL, 0);
 		break;
 	case JF_SOURCE_BINARY:
-		jf_ctx_report_at(ctx, "JF301", src, (jf_span){ 0, 0 },
-		                 lang == JF_LANG_PYTHON
-		                         ? "'%s' holds NUL bytes: Python refuses it as source code"
-		                         : "'%s' holds NUL bytes: it is a binary file, not a shell script",
-		                 display_path);
+		jf_diag_set_help(
+			jf_ctx_report_at(ctx, "JF301", src, (jf_span){ 0, 0 },
+			                 lang == JF_LANG_PYTHON
+			                         ? "'%s' holds NUL bytes: Python refuses it as source code"
+			                         : "'%s' holds NUL bytes: it is a binary file, not a shell script",
+			                 display_path),
+			"the job runs this file as a script: point the command at the source file");
 		return NULL;
 	case JF_SOURCE_TOO_LARGE:
 		jf_ctx_report_at(ctx, "JF005", src, (jf_span){ 0, 0 },
@@ -275,7 +277,8 @@ static void unit_free(jf_unit *u)
 
 /* Query rules */
 
-static char *fill_template(const char *tmpl, const jf_match *m, const jf_unit *unit);
+static char *fill_template(const char *tmpl, const jf_match *m, const jf_unit *unit,
+                           const char *capture, const char *value);
 
 typedef struct {
 	jf_ctx *ctx;
@@ -283,10 +286,17 @@ typedef struct {
 	const jf_unit *unit;
 } match_env;
 
-/* The message template with each {{capture}} replaced by its text (one line, shortened). */
+/* The message template with each {{capture}} replaced by its text (one line,
+ * shortened), or by `value` for the capture named `capture`. */
 char *jf_rule_message(const jf_rule *rule, const jf_match *m, const jf_unit *unit)
 {
-	return fill_template(rule->message, m, unit);
+	return fill_template(rule->message, m, unit, NULL, NULL);
+}
+
+char *jf_rule_message_with(const jf_rule *rule, const jf_match *m, const jf_unit *unit,
+                           const char *capture, const char *value)
+{
+	return fill_template(rule->message, m, unit, capture, value);
 }
 
 /* Strips the prefix letters and quotes of a string literal in place. */
@@ -304,7 +314,8 @@ static void unquote(char *text, const char *type)
 	text[len - 2 * q] = '\0';
 }
 
-static char *fill_template(const char *tmpl, const jf_match *m, const jf_unit *unit)
+static char *fill_template(const char *tmpl, const jf_match *m, const jf_unit *unit,
+                           const char *capture, const char *value)
 {
 	jf_buf b = JF_BUF_INIT;
 	for (const char *p = tmpl; *p;) {
@@ -319,9 +330,11 @@ static char *fill_template(const char *tmpl, const jf_match *m, const jf_unit *u
 		size_t n = (size_t)(close - open - 2);
 		snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), open + 2);
 		TSNode node = jf_match_get(m, name);
-		if (!ts_node_is_null(node)) {
-			char *text = jf_node_text(unit, node);
-			unquote(text, ts_node_type(node));
+		bool given = capture && !strcmp(capture, name);
+		if (given || !ts_node_is_null(node)) {
+			char *text = given ? jf_xstrdup(value) : jf_node_text(unit, node);
+			if (!given)
+				unquote(text, ts_node_type(node));
 			size_t len = strcspn(text, "\n");
 			if (len > 60)
 				len = 57;
@@ -345,7 +358,7 @@ static void on_match(void *data, const jf_match *m)
 	TSNode at = jf_match_get(m, "finding");
 	if (ts_node_is_null(at))
 		return;
-	char *msg = fill_template(env->rule->message, m, env->unit);
+	char *msg = fill_template(env->rule->message, m, env->unit, NULL, NULL);
 	jf_ctx_report(env->ctx, env->rule->info.id, env->unit, jf_node_span(at), "%s", msg);
 	free(msg);
 }

@@ -49,13 +49,22 @@ void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, c
 	if (ts_node_is_null(at))
 		return;
 	char *value = literal_value(unit, at);
-	bool provided = ctx->job && provided_by_job(ctx->job, value);
-	free(value);
-	if (provided)
+	jf_span span = jf_node_span(at);
+	/* A shell word `--flag=/home/...`: the path is what follows the '='. */
+	char *path = value;
+	char *eq = strchr(value, '=');
+	if (unit->lang == JF_LANG_BASH && eq && value[0] != '/' && value[0] != '"') {
+		path = eq + 1;
+		span.start += (uint32_t)(path - value);
+	}
+	if (ctx->job && provided_by_job(ctx->job, path)) {
+		free(value);
 		return;
-	char *msg = jf_rule_message(rule, m, unit);
-	jf_diag *d = jf_ctx_report(ctx, rule->info.id, unit, jf_node_span(at), "%s", msg);
+	}
+	char *msg = jf_rule_message_with(rule, m, unit, "finding", path);
+	jf_diag *d = jf_ctx_report(ctx, rule->info.id, unit, span, "%s", msg);
 	free(msg);
+	free(value);
 	if (ctx->job && ctx->job->inputs.size) {
 		const jf_named_path *in = &ctx->job->inputs.items[0];
 		jf_diag_relate(d, ctx->job->spec, in->path_span,

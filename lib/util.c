@@ -226,30 +226,33 @@ bool jf_str_ends(const char *s, const char *suffix)
 
 size_t jf_edit_distance(const char *a, const char *b, size_t max)
 {
+	/* Optimal string alignment: insert, delete, substitute, swap neighbours. */
 	size_t n = strlen(a), m = strlen(b);
 	if ((n > m ? n - m : m - n) > max)
 		return max + 1;
-	size_t *row = jf_xmalloc((m + 1) * sizeof(*row));
+	size_t w = m + 1;
+	size_t *d = jf_xmalloc((n + 1) * w * sizeof(*d));
+	for (size_t i = 0; i <= n; i++)
+		d[i * w] = i;
 	for (size_t j = 0; j <= m; j++)
-		row[j] = j;
+		d[j] = j;
 	for (size_t i = 1; i <= n; i++) {
-		size_t diag = row[0];
-		row[0] = i;
 		for (size_t j = 1; j <= m; j++) {
-			size_t up = row[j];
 			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-			size_t best = diag + cost;
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			size_t best = d[(i - 1) * w + j - 1] + cost;
+			if (d[(i - 1) * w + j] + 1 < best)
+				best = d[(i - 1) * w + j] + 1;
+			if (d[i * w + j - 1] + 1 < best)
+				best = d[i * w + j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[(i - 2) * w + j - 2] + 1 < best)
+				best = d[(i - 2) * w + j - 2] + 1;
+			d[i * w + j] = best;
 		}
 	}
-	size_t d = row[m];
-	free(row);
-	return d > max ? max + 1 : d;
+	size_t r = d[n * w + m];
+	free(d);
+	return r > max ? max + 1 : r;
 }
 
 void jf__bug(const char *file, int line, const char *fmt, ...)

@@ -65,7 +65,7 @@ void jf_array__check(size_t i, size_t size);
 /* Small string helpers. */
 bool jf_str_starts(const char *s, const char *prefix);
 bool jf_str_ends(const char *s, const char *suffix);
-/** Levenshtein distance, capped at `max + 1`. */
+/** Edit distance (a swap of neighbours counts one), capped at `max + 1`. */
 size_t jf_edit_distance(const char *a, const char *b, size_t max);
 
 #define JF_BUG(...) jf__bug(__FILE__, __LINE__, __VA_ARGS__)

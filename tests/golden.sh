@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# golden.sh - run jobfix on one fixture case and compare with its expected outputs byte for byte
+#
+# usage: golden.sh JOBFIX CASE_DIR
+# A case is a folder with a job (job.yaml and its code) or with a file `args`
+# holding the arguments of `jobfix lint` (default: job.yaml). Expected outputs:
+#   expected.txt   text format, --color never, then "--- stderr" and "--- exit N"
+#   expected.json  json format
+# JOBFIX_UPDATE_GOLDEN=1 rewrites them instead of comparing.
+set -u
+jobfix=$1
+case_dir=$2
+cd "$case_dir" || exit 2
+
+args=(job.yaml)
+if [[ -f args ]]; then
+	read -r -a args <args
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The linted tree must stay untouched: compare a listing before and after.
+before=$(find . -printf '%p %s %T@\n' | sort)
+
+NO_COLOR= "$jobfix" lint --color never "${args[@]}" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+{
+	cat "$tmp/out"
+	echo "--- stderr"
+	cat "$tmp/err"
+	echo "--- exit $rc"
+} >"$tmp/expected.txt"
+"$jobfix" lint --format json "${args[@]}" >"$tmp/expected.json" 2>/dev/null
+
+after=$(find . -printf '%p %s %T@\n' | sort)
+if [[ "$before" != "$after" ]]; then
+	echo "FAIL: jobfix changed the linted tree in $case_dir"
+	exit 1
+fi
+if ((rc > 2)); then
+	echo "FAIL: jobfix exited with $rc (crash?)"
+	cat "$tmp/err"
+	exit 1
+fi
+
+status=0
+for f in expected.txt expected.json; do
+	if [[ ${JOBFIX_UPDATE_GOLDEN:-} == 1 ]]; then
+		cp "$tmp/$f" "$f"
+	elif [[ ! -f $f ]]; then
+		echo "FAIL: $case_dir/$f is missing (JOBFIX_UPDATE_GOLDEN=1 writes it)"
+		status=1
+	elif ! cmp -s "$tmp/$f" "$f"; then
+		echo "FAIL: $case_dir/$f differs:"
+		diff -u "$f" "$tmp/$f" | head -60
+		status=1
+	fi
+done
+exit $status
