@@ -72,6 +72,10 @@ char *jf_path_dirname(const char *p)
 
 const char *jf_path_under(const char *path, const char *dir)
 {
+	if (!strcmp(dir, "."))
+		return path[0] != '/' && strcmp(path, "..") && !jf_str_starts(path, "../")
+		               ? (strcmp(path, ".") ? path : path + 1)
+		               : NULL;
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
 		n--;

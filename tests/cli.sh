@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# cli.sh - the command line: help, version, usage errors, exit codes, formats, colour, limits
+# usage: cli.sh JOBFIX FIXTURES_DIR
+set -u
+jobfix=$1
+fixtures=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+check() { # check NAME CONDITION...
+	local name=$1
+	shift
+	if "$@"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL: $name"
+	fi
+}
+
+run() { # run ARGS...: sets rc, out, err
+	"$jobfix" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+run --help
+check "--help exits 0" test "$rc" -eq 0
+check "--help prints usage on stdout" grep -q "usage: jobfix" "$tmp/out"
+run lint --help
+check "lint --help lists --fail-on" grep -q -- "--fail-on" "$tmp/out"
+run --version
+check "--version" grep -Eq "^jobfix [0-9]+\.[0-9]+\.[0-9]+$" "$tmp/out"
+
+run
+check "no command exits 2" test "$rc" -eq 2
+check "no command hints at --help" grep -q "see 'jobfix --help'" "$tmp/err"
+run frobnicate
+check "unknown command exits 2" test "$rc" -eq 2
+run lint --bogus x.yaml
+check "unknown option exits 2" test "$rc" -eq 2
+check "unknown option is named" grep -q "unknown option '--bogus'" "$tmp/err"
+check "usage errors hint at lint --help" grep -q "see 'jobfix lint --help'" "$tmp/err"
+run lint --format yaml job.yaml
+check "unknown format exits 2" test "$rc" -eq 2
+run lint --format
+check "option without value exits 2" test "$rc" -eq 2
+check "option without value is named" grep -q "needs a value" "$tmp/err"
+run lint
+check "no PATH exits 2" test "$rc" -eq 2
+check "usage errors print nothing on stdout" test -z "$out"
+
+# Exit codes follow --fail-on; notes never fail by default.
+pip=$fixtures/JF104/fires-non-root/job.yaml
+run lint "$pip"
+check "errors exit 1" test "$rc" -eq 1
+run lint --fail-on=error --format concise "$pip"
+check "--fail-on=error with errors exits 1" test "$rc" -eq 1
+check "concise prints one line per finding" test "$(wc -l <"$tmp/out")" -eq 3
+run lint --quiet "$pip"
+check "--quiet drops the summary" test -z "$err"
+run lint "$fixtures/JF104/silent-root-user/job.yaml"
+check "clean job exits 0 and prints nothing" test "$rc" -eq 0 -a -z "$out" -a -z "$err"
+
+# Colour: never by default into a pipe, always on request, never with NO_COLOR.
+run lint "$pip"
+check "no colour into a pipe" bash -c "! grep -q $'\e\\[' '$tmp/out'"
+run lint --color always "$pip"
+check "--color always colours" grep -q $'\e\[1;31merror' "$tmp/out"
+NO_COLOR=1 script -qc "'$jobfix' lint '$pip'" /dev/null >"$tmp/tty" 2>&1 || true
+if command -v script >/dev/null; then
+	check "NO_COLOR wins on a terminal" bash -c "! grep -q $'\e\\[1;31m' '$tmp/tty'"
+fi
+
+# rules: every rule once, with id, name, severity and category.
+run rules
+check "rules exits 0" test "$rc" -eq 0
+check "rules lists JF101" grep -Eq "^JF101 +hard-coded-local-path +error +Path Not Found" "$tmp/out"
+check "rules ids are unique" test "$(awk 'NR>1{print $1}' "$tmp/out" | sort | uniq -d | wc -l)" -eq 0
+
+# A huge file is skipped with a note, quickly, and does not fail the run.
+mkdir -p "$tmp/huge"
+printf 'version: 1\nimage: python:3.11\ncommand: python train.py\n' >"$tmp/huge/job.yaml"
+head -c 50000000 /dev/zero | tr '\0' '#' >"$tmp/huge/train.py"
+start=$(date +%s)
+run lint "$tmp/huge/job.yaml"
+check "50 MB script: a JF005 note" grep -q "JF005 file-not-linted" "$tmp/out"
+check "50 MB script: exit 0 (notes do not fail)" test "$rc" -eq 0
+check "50 MB script: within 10 s" test $(($(date +%s) - start)) -le 10
+run lint --fail-on note "$tmp/huge/job.yaml"
+check "--fail-on note fails on notes" test "$rc" -eq 1
+
+# A 50 MB job spec is refused with a clear message, not read into memory.
+head -c 50000000 /dev/zero | tr '\0' '#' >"$tmp/huge/big.yaml"
+run lint "$tmp/huge/big.yaml"
+check "50 MB job spec: exit 2" test "$rc" -eq 2
+check "50 MB job spec: says why" grep -q "too large" "$tmp/err"
+
+# Unreadable files: a spec without read permission (skipped when running as root).
+if [[ $(id -u) -ne 0 ]]; then
+	cp "$pip" "$tmp/noread.yaml" && chmod 000 "$tmp/noread.yaml"
+	run lint "$tmp/noread.yaml"
+	check "unreadable spec exits 2" test "$rc" -eq 2
+fi
+
+# A write error on stdout fails the run.
+if [[ -w /dev/full ]]; then
+	"$jobfix" lint "$pip" >/dev/full 2>/dev/null
+	check "write error on stdout exits 2" test $? -eq 2
+fi
+
+echo "$passed passed, $failed failed"
+test "$failed" -eq 0

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# bench.sh - wall time of `jobfix lint` from process start, and parse throughput
+#
+#   tools/bench.sh [JOBFIX]    (default: build/jobfix, a Release build)
+#
+# 1. The demo job, run N times: median, 95th percentile, best (budget: 25 ms).
+# 2. One large generated Python file (about 5 MB): MB/s through every rule.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+jobfix=$(realpath "${1:-$root/build/jobfix}")
+runs=${RUNS:-200}
+
+ms_stats() { # reads nanoseconds, one per line
+	sort -n | awk '{ a[NR] = $1 } END {
+		printf "median %.2f ms, p95 %.2f ms, best %.2f ms (%d runs)\n",
+			a[int((NR + 1) / 2)] / 1e6, a[int(NR * 0.95)] / 1e6, a[1] / 1e6, NR }'
+}
+
+time_runs() { # time_runs N CMD...
+	local n=$1 i t0 t1
+	shift
+	for ((i = 0; i < n; i++)); do
+		t0=$(date +%s%N)
+		"$@" >/dev/null 2>&1 || true
+		t1=$(date +%s%N)
+		echo $((t1 - t0))
+	done
+}
+
+cd "$root/fixtures/demo"
+files=$(find . -name '*.py' -o -name '*.sh' -o -name '*.yaml' | wc -l)
+lines=$(cat $(find . -name '*.py' -o -name '*.sh' -o -name '*.yaml') | wc -l)
+echo "demo job ($files files, $lines lines):"
+time_runs 5 "$jobfix" lint job.yaml >/dev/null # warm the page cache
+echo "  jobfix lint job.yaml: $(time_runs "$runs" "$jobfix" lint job.yaml | ms_stats)"
+echo "  jobfix --version:     $(time_runs "$runs" "$jobfix" --version | ms_stats)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+while [[ $(stat -c %s "$tmp/big.py" 2>/dev/null || echo 0) -lt 5000000 ]]; do
+	cat "$root"/fixtures/demo/*.py "$root"/fixtures/demo/*/*.py >>"$tmp/big.py" 2>/dev/null
+done
+size=$(stat -c %s "$tmp/big.py")
+best=$(time_runs 5 "$jobfix" lint "$tmp/big.py" | sort -n | head -1)
+echo "large file ($((size / 1000)) kB of Python): $(awk -v s="$size" -v t="$best" \
+	'BEGIN { printf "%.1f ms, %.1f MB/s", t / 1e6, s / t * 1e3 }')"
