@@ -282,7 +282,7 @@ static char *fill_template(const char *tmpl, const jf_match *m, const jf_unit *u
 
 typedef struct {
 	jf_ctx *ctx;
-	const jf_rule *rule;
+	const jf_rule *const *rule_of;
 	const jf_unit *unit;
 } match_env;
 
@@ -351,33 +351,33 @@ static char *fill_template(const char *tmpl, const jf_match *m, const jf_unit *u
 static void on_match(void *data, const jf_match *m)
 {
 	match_env *env = data;
-	if (env->rule->hook) {
-		env->rule->hook(env->ctx, env->rule, env->unit, m);
+	const jf_rule *rule = env->rule_of[m->pattern];
+	if (rule->job_only && !env->ctx->job)
+		return;
+	if (rule->hook) {
+		rule->hook(env->ctx, rule, env->unit, m);
 		return;
 	}
 	TSNode at = jf_match_get(m, "finding");
 	if (ts_node_is_null(at))
 		return;
-	char *msg = fill_template(env->rule->message, m, env->unit, NULL, NULL);
-	jf_ctx_report(env->ctx, env->rule->info.id, env->unit, jf_node_span(at), "%s", msg);
+	char *msg = fill_template(rule->message, m, env->unit, NULL, NULL);
+	jf_ctx_report(env->ctx, rule->info.id, env->unit, jf_node_span(at), "%s", msg);
 	free(msg);
 }
 
+/* Runs every rule query of the unit's language: one query, one pass. */
 static int run_queries(jf_ctx *ctx, const jf_unit *unit)
 {
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = jf_rules_at(i);
-		if (r->job_only && !ctx->job)
-			continue;
-		const char *err;
-		const jf_query *q = jf_rule_query(r, unit->lang, &err);
-		if (err)
-			return set_error(ctx->linter, JF_EQUERY, "%s", err);
-		if (!q)
-			continue;
-		match_env env = { ctx, r, unit };
-		jf_query_run(q, ts_tree_root_node(unit->tree), unit->src->data, on_match, &env);
-	}
+	const char *err;
+	const jf_rule *const *rule_of;
+	const jf_query *q = jf_rules_lang_query(unit->lang, &rule_of, &err);
+	if (err)
+		return set_error(ctx->linter, JF_EQUERY, "%s", err);
+	if (!q)
+		return 0;
+	match_env env = { ctx, rule_of, unit };
+	jf_query_run(q, ts_tree_root_node(unit->tree), unit->src->data, on_match, &env);
 	return 0;
 }
 
@@ -442,10 +442,8 @@ int jf_linter_lint(jf_linter *self, const char *path)
 		else
 			jf_command_analyze(&ctx);
 	} else {
-		char *dir = jf_path_dirname(path);
 		if (!jf_ctx_load(&ctx, path, path, lang, JF_ROLE_FILE, NULL, 0) && !self->report.diags.size)
 			rc = set_error(self, JF_EIO, "cannot read '%s'", path);
-		free(dir);
 	}
 	for (size_t i = 0; i < ctx.units.size && !rc; i++)
 		rc = run_queries(&ctx, ctx.units.items[i]);

@@ -43,10 +43,120 @@ static bool provided_by_job(const jf_job *j, const char *path)
 	return false;
 }
 
+/* Calls whose arguments are file or folder paths, by the last part of the
+ * callee's name (`np.load`, `torch.save`, `os.path.join`, `Path`, ...). */
+static const char *const io_calls[] = {
+	"open", "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
+	"fromfile", "tofile", "memmap", "read_csv", "read_json", "read_parquet", "read_pickle",
+	"read_excel", "read_table", "read_hdf", "read_feather", "to_csv", "to_json", "to_parquet",
+	"to_pickle", "to_excel", "to_hdf", "to_feather", "imread", "imwrite", "imsave", "savefig",
+	"VideoCapture", "VideoWriter", "File", "GFile", "Open", "TFRecordDataset", "TFRecordWriter",
+	"read_file", "write_file", "load_model", "save_model", "load_weights", "save_weights",
+	"from_pretrained", "save_pretrained", "ImageFolder", "DatasetFolder", "FileHandler",
+	"SummaryWriter", "FileWriter", "ZipFile", "copy", "copy2", "copyfile", "copytree", "move",
+	"rmtree", "listdir", "makedirs", "mkdir", "chdir", "remove", "unlink", "rename", "replace",
+	"walk", "scandir", "join", "abspath", "expanduser", "realpath", "normpath", "glob", "iglob",
+	"Path", "PurePath", "PosixPath", "getenv", "get", "append", "insert", "add_argument",
+	"DEFINE_string", NULL,
+};
+
+/* Keyword arguments that name paths, in any call. */
+static const char *const path_keywords[] = {
+	"default", "path", "root", "root_dir", "data_dir", "data_root", "dataset_dir", "fname",
+	"filename", "file", "filepath", "file_path", "save_dir", "save_path", "log_dir", "logdir",
+	"output_dir", "out_dir", "model_dir", "cache_dir", "checkpoint", "checkpoint_dir", "ckpt",
+	"ckpt_path", "pretrained_model_name_or_path", "directory", "dir", "src", "dst",
+	"path_or_buf", NULL,
+};
+
+/* Calls that print or log their arguments, by the first part of the callee's name. */
+static const char *const message_calls[] = { "print", "logging", "logger", "log", "warnings",
+	                                     "re", "str", "click", "tqdm", NULL };
+
+/* Shell commands whose arguments are messages, not paths. */
+static const char *const message_commands[] = { "echo", "printf", "logger", "log", "info",
+	                                        "warn", "die", "usage", NULL };
+
+static bool in_list(const char *const *list, const char *s, size_t n)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strlen(list[i]) == n && !strncmp(list[i], s, n))
+			return true;
+	return false;
+}
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+/* Whether `call` reads or writes its arguments as paths. */
+static bool io_call(const jf_unit *unit, TSNode call, bool keyword)
+{
+	TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+	if (!is(fn, "identifier") && !is(fn, "attribute"))
+		return false;
+	const char *text = unit->src->data + ts_node_start_byte(fn);
+	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn);
+	size_t first = strcspn(text, ".(");
+	if (first > len)
+		first = len;
+	if (in_list(message_calls, text, first))
+		return false;
+	if (keyword)
+		return true;
+	size_t last = len;
+	while (last > 0 && text[last - 1] != '.')
+		last--;
+	return in_list(io_calls, text + last, len - last);
+}
+
+/* Python: whether the string literal is used as a path (see the query's comment). */
+static bool python_path_use(const jf_unit *unit, TSNode n)
+{
+	TSNode p = ts_node_parent(n);
+	if (is(p, "binary_operator") && ts_node_eq(ts_node_child_by_field_name(p, "left", 4), n)) {
+		n = p; /* "/home/me/" + name */
+		p = ts_node_parent(n);
+	} else if (is(p, "attribute") && is(ts_node_parent(p), "call") &&
+	           jf_node_is(unit, ts_node_child_by_field_name(p, "attribute", 9), "format")) {
+		n = ts_node_parent(p); /* "/home/me/{}".format(name) */
+		p = ts_node_parent(n);
+	}
+	bool keyword = false;
+	if (is(p, "keyword_argument")) {
+		TSNode name = ts_node_child_by_field_name(p, "name", 4);
+		const char *text = unit->src->data + ts_node_start_byte(name);
+		if (!in_list(path_keywords, text, ts_node_end_byte(name) - ts_node_start_byte(name)))
+			return false;
+		keyword = true;
+		p = ts_node_parent(p);
+	}
+	return is(p, "argument_list") && is(ts_node_parent(p), "call") &&
+	       io_call(unit, ts_node_parent(p), keyword);
+}
+
+/* Shell: whether the word is an argument, an assignment's value or a redirection target. */
+static bool shell_path_use(const jf_unit *unit, TSNode n)
+{
+	TSNode p = ts_node_parent(n);
+	if (is(p, "variable_assignment") || is(p, "file_redirect"))
+		return true;
+	if (!is(p, "command"))
+		return false;
+	TSNode name = ts_node_child_by_field_name(p, "name", 4);
+	if (ts_node_is_null(name) || ts_node_start_byte(n) < ts_node_end_byte(name))
+		return false;
+	const char *text = unit->src->data + ts_node_start_byte(name);
+	return !in_list(message_commands, text, ts_node_end_byte(name) - ts_node_start_byte(name));
+}
+
 void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m)
 {
 	TSNode at = jf_match_get(m, "finding");
 	if (ts_node_is_null(at))
+		return;
+	if (unit->lang == JF_LANG_PYTHON ? !python_path_use(unit, at) : !shell_path_use(unit, at))
 		return;
 	char *value = literal_value(unit, at);
 	jf_span span = jf_node_span(at);

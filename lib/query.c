@@ -190,12 +190,34 @@ static const char *compile_predicates(jf_query *q, uint32_t p)
 jf_query *jf_query_compile(jf_lang lang, const char *path, const char *text, uint32_t len,
                            uint32_t body_offset, char **err)
 {
+	uint32_t off = body_offset;
+	const char *what = NULL;
+	jf_query *q = jf_query__compile_raw(lang, text, len, &off, &what);
+	*err = q ? NULL : error_at(path, text, off, "%s", what);
+	return q;
+}
+
+uint32_t jf_query_pattern_count(const jf_query *self)
+{
+	return self->npatterns;
+}
+
+uint32_t jf_query_pattern_start(const jf_query *self, uint32_t pattern)
+{
+	return ts_query_start_byte_for_pattern(self->ts, pattern);
+}
+
+jf_query *jf_query__compile_raw(jf_lang lang, const char *text, uint32_t len, uint32_t *err_offset,
+                                const char **err)
+{
 	uint32_t off;
 	TSQueryError e;
-	*err = NULL;
+	static char what[64];
 	TSQuery *ts = ts_query_new(jf_lang_ts(lang), text, len, &off, &e);
 	if (!ts) {
-		*err = error_at(path, text, off, "%s in query", query_error_name(e));
+		snprintf(what, sizeof what, "%s in query", query_error_name(e));
+		*err = what;
+		*err_offset = off;
 		return NULL;
 	}
 	jf_query *q = jf_xcalloc(1, sizeof(*q));
@@ -209,14 +231,15 @@ jf_query *jf_query_compile(jf_lang lang, const char *path, const char *text, uin
 		q->capture_names[i] = ts_query_capture_name_for_id(ts, i, &n);
 	}
 	if (q->npatterns == 0) {
-		*err = error_at(path, text, body_offset, "%s", "query has no patterns");
+		*err = "query has no patterns"; /* *err_offset stays where the body starts */
 		jf_query_free(q);
 		return NULL;
 	}
 	for (uint32_t p = 0; p < q->npatterns; p++) {
 		const char *msg = compile_predicates(q, p);
 		if (msg) {
-			*err = error_at(path, text, ts_query_start_byte_for_pattern(ts, p), "%s", msg);
+			*err = msg;
+			*err_offset = ts_query_start_byte_for_pattern(ts, p);
 			jf_query_free(q);
 			return NULL;
 		}
@@ -277,7 +300,6 @@ void jf_query_run(const jf_query *self, TSNode root, const char *text, jf_match_
 	pcre2_match_data *md = pcre2_match_data_create(4, NULL);
 	JF_ARRAY(jf_capture) caps = { 0 };
 	TSQueryMatch m;
-	ts_query_cursor_set_match_limit(cur, 1024);
 	ts_query_cursor_exec(cur, self->ts, root);
 	while (ts_query_cursor_next_match(cur, &m)) {
 		if (!predicates_hold(self, &m, text, md))
@@ -287,7 +309,7 @@ void jf_query_run(const jf_query *self, TSNode root, const char *text, jf_match_
 			jf_capture cap = { self->capture_names[m.captures[c].index], m.captures[c].node };
 			jf_array_push(&caps, cap);
 		}
-		jf_match jm = { caps.items, caps.size };
+		jf_match jm = { caps.items, caps.size, m.pattern_index };
 		fn(data, &jm);
 	}
 	jf_array_release(&caps);

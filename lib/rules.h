@@ -35,6 +35,7 @@ typedef struct {
 typedef struct {
 	const jf_capture *items;
 	size_t size;
+	uint32_t pattern; /* index of the pattern in its query */
 } jf_match;
 
 /** A C hook: called for each match of its rule's query in `unit`. */
@@ -82,6 +83,20 @@ const char *jf_lang_name(jf_lang lang);
 jf_query *jf_query_compile(jf_lang lang, const char *path, const char *text, uint32_t len,
                            uint32_t body_offset, char **err);
 void jf_query_free(jf_query *self);
+/** The same, reporting the byte offset of an error and a static message instead. */
+jf_query *jf_query__compile_raw(jf_lang lang, const char *text, uint32_t len,
+                                uint32_t *err_offset, const char **err);
+uint32_t jf_query_pattern_count(const jf_query *self);
+/** Byte offset in the query text where pattern `pattern` starts. */
+uint32_t jf_query_pattern_start(const jf_query *self, uint32_t pattern);
+
+/**
+ * All rule queries of `lang` compiled as one query, once per process (the
+ * analysis tree-sitter does per query is the larger part of its cost); NULL
+ * when no rule has a query for `lang`. `*rule_of` maps each pattern to its
+ * rule. On a compile error returns NULL and sets *err (static).
+ */
+const jf_query *jf_rules_lang_query(jf_lang lang, const jf_rule *const **rule_of, const char **err);
 
 typedef void (*jf_match_fn)(void *data, const jf_match *match);
 /** Runs the query over `root`, calling `fn` for each match whose predicates hold. */

@@ -7,19 +7,10 @@
 ; help: pass the path as an argument or environment variable, and point it at a mount declared in the job's inputs or outputs
 ; check: local-path
 ;
-; Shell words used as paths: command arguments (not of echo/printf and the
-; like), assignments, redirections, cd. Comments and heredocs are not words.
+; Shell words that hold a developer-machine path (also `--flag=/home/...`).
+; The hook keeps those used as paths: command arguments (not of echo, printf
+; and the like), assignments, redirections, cd. Comments and heredocs are not
+; words.
 
-(command
-  name: (command_name) @cmd
-  argument: [(word) (string) (raw_string) (concatenation)] @finding
-  (#not-any-of? @cmd "echo" "printf" "logger" "log" "info" "warn" "die" "usage")
-  (#match? @finding "^([\"']?|[^=\"']*=[\"']?)(/home/[^/'\"]+(/|['\"]|$)|/Users/[^/'\"]+|/Volumes/|/media/[^/'\"]+/|[A-Za-z]:[\\\\/]|/mnt/[a-z]/)"))
-
-(variable_assignment
-  value: [(word) (string) (raw_string) (concatenation)] @finding
-  (#match? @finding "^[\"']?(/home/[^/'\"]+(/|['\"]|$)|/Users/[^/'\"]+|/Volumes/|/media/[^/'\"]+/|[A-Za-z]:[\\\\/]|/mnt/[a-z]/)"))
-
-(file_redirect
-  destination: [(word) (string) (raw_string) (concatenation)] @finding
-  (#match? @finding "^[\"']?(/home/[^/'\"]+(/|['\"]|$)|/Users/[^/'\"]+|/Volumes/|/media/[^/'\"]+/|[A-Za-z]:[\\\\/]|/mnt/[a-z]/)"))
+([(word) (string) (raw_string) (concatenation)] @finding
+  (#match? @finding "^([\"']?|[^=\"' ]*=[\"']?)(/home/[^/'\"]+(/|['\"]|$)|/Users/[^/'\"]+|/Volumes/|/media/[^/'\"]+/|[A-Za-z]:[\\\\/]|/mnt/[a-z]/)"))
