@@ -1,6 +1,7 @@
 /* job.c - loading the job spec with libyaml, keeping every value's position */
 #include "job.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "lint.h"
@@ -85,8 +86,10 @@ static bool get_count(loader *L, const yaml_node_t *n, const char *key, long *ou
 {
 	const char *s = scalar(n);
 	char *end = NULL;
+	errno = 0;
 	long v = s ? strtol(s, &end, 10) : -1;
-	if (!s || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s || *end || v < 0) {
+	if (!s || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s || *end || v < 0 ||
+	    errno == ERANGE) {
 		wrong_type(L, n, key, "a whole number (0 or more, unquoted)");
 		return false;
 	}

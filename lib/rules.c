@@ -47,6 +47,17 @@ static const char *set_error(const char *path, const char *msg)
 	return table_error_buf;
 }
 
+static const char *check_header(jf_rule *r, const jf_embedded *f, const char *severity,
+                                const char *check);
+
+static const char *fail_header(const jf_embedded *f, const char *msg, const char *severity,
+                               const char *check)
+{
+	free((char *)severity);
+	free((char *)check);
+	return set_error(f->path, msg);
+}
+
 /* Parses the leading `; key: value` comment block. Returns NULL or an error. */
 static const char *parse_header(jf_rule *r, const jf_embedded *f, uint32_t *body_offset)
 {
@@ -81,7 +92,7 @@ static const char *parse_header(jf_rule *r, const jf_embedded *f, uint32_t *body
 			char key[32];
 			size_t klen = (size_t)(colon - k);
 			if (klen >= sizeof key)
-				return set_error(f->path, "header key too long");
+				return fail_header(f, "header key too long", severity, check);
 			memcpy(key, k, klen);
 			key[klen] = '\0';
 			const char *v = colon + 1;
@@ -103,16 +114,16 @@ static const char *parse_header(jf_rule *r, const jf_embedded *f, uint32_t *body
 			if (!strcmp(key, "scope")) {
 				if (strcmp(value, "job") && strcmp(value, "file")) {
 					free(value);
-					return set_error(f->path, "scope must be 'job' or 'file'");
+					return fail_header(f, "scope must be 'job' or 'file'", severity, check);
 				}
 				r->job_only = !strcmp(value, "job");
 				free(value);
 			} else if (!slot) {
 				free(value);
-				return set_error(f->path, "unknown header key");
+				return fail_header(f, "unknown header key", severity, check);
 			} else if (*slot) {
 				free(value);
-				return set_error(f->path, "header key given twice");
+				return fail_header(f, "header key given twice", severity, check);
 			} else {
 				*slot = value; /* lives as long as the process: the table is static */
 			}
@@ -120,6 +131,16 @@ static const char *parse_header(jf_rule *r, const jf_embedded *f, uint32_t *body
 		p = eol + (eol < end);
 	}
 	*body_offset = (uint32_t)(p - s);
+	const char *err = check_header(r, f, severity, check);
+	free((char *)severity);
+	free((char *)check);
+	return err;
+}
+
+/* Validates the fields parse_header() found; NULL or an error. */
+static const char *check_header(jf_rule *r, const jf_embedded *f, const char *severity,
+                                const char *check)
+{
 	if (!r->info.id || !r->info.name || !severity || !r->info.category || !r->info.summary ||
 	    !r->message || !r->info.help)
 		return set_error(f->path,
@@ -132,14 +153,12 @@ static const char *parse_header(jf_rule *r, const jf_embedded *f, uint32_t *body
 		r->info.severity = JF_SEV_NOTE;
 	else
 		return set_error(f->path, "severity must be error, warning or note");
-	free((char *)severity);
 	if (check) {
 		for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++)
 			if (!strcmp(hooks[i].name, check))
 				r->hook = hooks[i].fn;
 		if (!r->hook)
 			return set_error(f->path, "check: names no C hook in checks.def");
-		free((char *)check);
 	}
 	return NULL;
 }
@@ -333,4 +352,68 @@ const jf_query *jf_facts_query(jf_lang lang, const char **err)
 		return compiled[lang];
 	}
 	return NULL;
+}
+
+/* The rule queries of one language, concatenated and compiled once. */
+static struct lang_query {
+	bool tried;
+	jf_query *query;
+	const jf_rule **rule_of; /* per pattern */
+	char *error;
+} lang_queries[JF_LANG_COUNT];
+
+typedef struct {
+	uint32_t start; /* in the combined text */
+	const jf_rule *rule;
+} segment;
+
+const jf_query *jf_rules_lang_query(jf_lang lang, const jf_rule *const **rule_of, const char **err)
+{
+	struct lang_query *lq = &lang_queries[lang];
+	*err = lq->error;
+	*rule_of = lq->rule_of;
+	if (lq->tried)
+		return lq->query;
+	lq->tried = true;
+	jf_buf text = JF_BUF_INIT;
+	JF_ARRAY(segment) segs = { 0 };
+	for (size_t i = 0; i < jf_rules_size(); i++) {
+		const jf_rule *r = jf_rules_at(i);
+		const struct jf_rule_query *rq = &r->queries[lang];
+		if (!rq->path)
+			continue;
+		segment s = { (uint32_t)text.len, r };
+		jf_array_push(&segs, s);
+		jf_buf_add(&text, rq->text + rq->body_offset, rq->len - rq->body_offset);
+		jf_buf_addc(&text, '\n');
+	}
+	if (segs.size) {
+		uint32_t off = 0;
+		const char *what = NULL;
+		lq->query = jf_query__compile_raw(lang, text.buf, (uint32_t)text.len, &off, &what);
+		size_t s = 0;
+		if (!lq->query) {
+			while (s + 1 < segs.size && segs.items[s + 1].start <= off)
+				s++;
+			const struct jf_rule_query *rq = &segs.items[s].rule->queries[lang];
+			char *msg = NULL;
+			/* Compile the file alone for the message with its own line:col. */
+			jf_query_free(jf_query_compile(lang, rq->path, rq->text, rq->len, rq->body_offset, &msg));
+			lq->error = msg ? msg : jf_xasprintf("%s: %s", rq->path, what);
+		} else {
+			uint32_t n = jf_query_pattern_count(lq->query);
+			lq->rule_of = jf_xcalloc(n, sizeof(*lq->rule_of));
+			for (uint32_t p = 0; p < n; p++) {
+				uint32_t start = jf_query_pattern_start(lq->query, p);
+				while (s + 1 < segs.size && segs.items[s + 1].start <= start)
+					s++;
+				lq->rule_of[p] = segs.items[s].rule;
+			}
+		}
+	}
+	jf_array_release(&segs);
+	jf_buf_release(&text);
+	*err = lq->error;
+	*rule_of = lq->rule_of;
+	return lq->query;
 }

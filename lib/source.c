@@ -138,12 +138,37 @@ jf_span jf_source_line_span(const jf_source *self, uint32_t line)
 	return (jf_span){ start, end };
 }
 
-/* Characters in [from, to): every byte that does not continue a sequence. */
+/* Length of the valid UTF-8 sequence at s[i] (1..4), or 0 when it is invalid. */
+static uint32_t utf8_len(const unsigned char *s, uint32_t i, uint32_t n)
+{
+	unsigned char c = s[i];
+	if (c < 0x80)
+		return 1;
+	uint32_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+	if (!len || c > 0xf4 || i + len > n)
+		return 0;
+	for (uint32_t k = 1; k < len; k++)
+		if ((s[i + k] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] >= 0xa0) ||
+	    (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] >= 0x90))
+		return 0;
+	return len;
+}
+
+/* One character: a valid sequence, or a single invalid byte. */
+static uint32_t char_len(const char *s, uint32_t i, uint32_t n)
+{
+	uint32_t len = utf8_len((const unsigned char *)s, i, n);
+	return len ? len : 1;
+}
+
+/* Characters in [from, to). */
 static uint32_t count_chars(const char *s, uint32_t from, uint32_t to)
 {
 	uint32_t n = 0;
-	for (uint32_t i = from; i < to; i++)
-		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	for (uint32_t i = from; i < to; i += char_len(s, i, to))
+		n++;
 	return n;
 }
 
@@ -164,32 +189,17 @@ uint32_t jf_source_byte_from_yaml(const jf_source *self, size_t line, size_t col
 	/* libyaml counts a leading byte-order mark as no column. */
 	if (line == 0 && self->len >= 3 && memcmp(self->data, "\xef\xbb\xbf", 3) == 0)
 		i = 3;
-	for (; i < self->len && column > 0; column--) {
-		i++;
-		while (i < self->len && ((unsigned char)self->data[i] & 0xc0) == 0x80)
-			i++;
-	}
+	for (; i < self->len && column > 0; column--)
+		i += char_len(self->data, i, self->len);
 	return i;
 }
 
 uint32_t jf_source_invalid_utf8(const jf_source *self, uint32_t from)
 {
 	const unsigned char *s = (const unsigned char *)self->data;
-	uint32_t n = self->len;
-	for (uint32_t i = from; i < n;) {
-		unsigned char c = s[i];
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		uint32_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-		if (!len || c > 0xf4 || i + len > n)
-			return i;
-		for (uint32_t k = 1; k < len; k++)
-			if ((s[i + k] & 0xc0) != 0x80)
-				return i;
-		if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] >= 0xa0) ||
-		    (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] >= 0x90))
+	for (uint32_t i = from; i < self->len;) {
+		uint32_t len = utf8_len(s, i, self->len);
+		if (!len)
 			return i;
 		i += len;
 	}
