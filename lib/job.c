@@ -323,6 +323,36 @@ static bool top_pair(loader *L, const char *key, yaml_node_t *k, yaml_node_t *v,
 	return true;
 }
 
+/* libyaml's scanner takes time quadratic in the nesting of flow collections
+ * ([ and {). No job spec comes near this depth; a file that does is refused
+ * before libyaml sees it. Quotes and comments are skipped roughly: the count
+ * only has to be right for absurd inputs. */
+#define MAX_FLOW_DEPTH 256
+
+static uint32_t too_deep_at(const jf_source *s)
+{
+	uint32_t depth = 0;
+	char quote = 0;
+	for (uint32_t i = 0; i < s->len; i++) {
+		char c = s->data[i];
+		if (quote) {
+			if (c == quote || c == '\n')
+				quote = 0;
+		} else if (c == '#' && (i == 0 || s->data[i - 1] == ' ' || s->data[i - 1] == '\n')) {
+			while (i < s->len && s->data[i] != '\n')
+				i++;
+		} else if ((c == '"' || c == '\'') && depth > 0) {
+			quote = c;
+		} else if (c == '[' || c == '{') {
+			if (++depth > MAX_FLOW_DEPTH)
+				return i;
+		} else if ((c == ']' || c == '}') && depth > 0) {
+			depth--;
+		}
+	}
+	return UINT32_MAX;
+}
+
 static void report_yaml_error(loader *L, yaml_parser_t *p)
 {
 	const jf_source *s = L->job->spec;
@@ -373,6 +403,11 @@ jf_job *jf_job_load(jf_ctx *ctx, const char *fs_path, const char *display_path)
 		uint32_t at = (uint32_t)((const char *)memchr(src->data, '\0', src->len) - src->data);
 		jf_ctx_report_at(ctx, "JF001", src, (jf_span){ at, at },
 		                 "the job spec holds a NUL byte: it is not a YAML text file");
+	} else if (too_deep_at(src) != UINT32_MAX) {
+		uint32_t at = too_deep_at(src);
+		jf_ctx_report_at(ctx, "JF001", src, (jf_span){ at, at + 1 },
+		                 "collections nested deeper than %d levels: the job spec is not read",
+		                 MAX_FLOW_DEPTH);
 	} else if (!yaml_parser_load(&parser, &j->doc)) {
 		report_yaml_error(&L, &parser);
 	} else {

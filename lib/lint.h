@@ -58,6 +58,7 @@ struct jf_ctx {
 	JF_ARRAY(jf_unit *) units;
 	/* Facts found by the command analysis, for the C checks. */
 	JF_ARRAY(jf_pip_fact) pip_installs;
+	int tf_creates_variables; /* 0 not yet known, 1 yes, -1 no (tf.c) */
 };
 
 /** Reads a file once per lint; returns the unit, or NULL after reporting why not. */

@@ -16,7 +16,9 @@
  * the run raises "FailedPreconditionError: Attempting to use uninitialized
  * value".
  *
- * Both stay silent whenever the code leaves a doubt. Tree walks use a
+ * Both stay silent whenever the code leaves a doubt, and skip files larger
+ * than TF_MAX_BYTES: name lookups cost time proportional to the file, and no
+ * hand-written training script comes near that size. Tree walks use a
  * cursor; the one recursion, into called functions, is three levels deep
  * and budgeted. Lookups of a name search the source text, then check the
  * node there. No TSNode outlives a hook call.
@@ -24,6 +26,8 @@
 #include <ctype.h>
 
 #include "checks.h"
+
+#define TF_MAX_BYTES (512u << 10)
 
 /* Tree helpers */
 
@@ -614,7 +618,7 @@ void jf_hook_tf_variable_scope(jf_ctx *ctx, const jf_rule *rule, const jf_unit *
                                const jf_match *m)
 {
 	TSNode call = jf_match_get(m, "scope");
-	if (ts_node_is_null(call) || !is_constant_scope_name(unit, jf_match_get(m, "name")) ||
+	if (unit->src->len > TF_MAX_BYTES || ts_node_is_null(call) || !is_constant_scope_name(unit, jf_match_get(m, "name")) ||
 	    classify_scope(unit, call) != SCOPE_SAME)
 		return;
 	TSNode with = with_of_call(call);
@@ -893,11 +897,15 @@ static walk_step visit_any_creation(const jf_unit *unit, TSNode n, void *data)
 }
 
 /* Whether a Python file of the job (or the file linted alone) creates variables. */
-static bool job_creates_variables(const jf_ctx *ctx)
+/* Whether any Python file of the job creates variables; found once per lint. */
+static bool job_creates_variables(jf_ctx *ctx)
 {
 	/* Every creation spells one of these: files without any need no walk. */
 	static const char *const hints[] = { "Variable", "get_variable", "layers.", "slim.", NULL };
-	for (size_t i = 0; i < ctx->units.size; i++) {
+	if (ctx->tf_creates_variables)
+		return ctx->tf_creates_variables > 0;
+	ctx->tf_creates_variables = -1;
+	for (size_t i = 0; i < ctx->units.size && ctx->tf_creates_variables < 0; i++) {
 		const jf_unit *u = ctx->units.items[i];
 		if (u->lang != JF_LANG_PYTHON || !u->tree)
 			continue;
@@ -905,15 +913,17 @@ static bool job_creates_variables(const jf_ctx *ctx)
 		for (const char *const *h = hints; *h && !hinted; h++)
 			hinted = strstr(u->src->data, *h) != NULL;
 		if (hinted && walk(u, ts_tree_root_node(u->tree), visit_any_creation, NULL))
-			return true;
+			ctx->tf_creates_variables = 1;
 	}
-	return false;
+	return ctx->tf_creates_variables > 0;
 }
 
 void jf_hook_tf_session_run(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit,
                             const jf_match *m)
 {
 	TSNode run = jf_match_get(m, "run"), sess = jf_match_get(m, "sess");
+	if (unit->src->len > TF_MAX_BYTES)
+		return;
 	TSNode scope = ts_node_is_null(run) ? run : scope_of(run);
 	if (ts_node_is_null(scope) || ts_node_is_null(sess))
 		return;
