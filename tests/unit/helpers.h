@@ -130,4 +130,29 @@ static inline void th_dump(const jf_linter *l)
 			         (d)->message);                                          \
 	} while (0)
 
+/* A temporary folder and a linter, for the tests that lint jobs they write. */
+typedef struct {
+	char *dir;
+	jf_linter *linter;
+} th_fixture;
+
+static inline int th_setup(void **state)
+{
+	th_fixture *f = jf_xcalloc(1, sizeof(*f));
+	f->dir = th_mkdtemp();
+	f->linter = jf_linter_new(NULL);
+	*state = f;
+	return 0;
+}
+
+static inline int th_teardown(void **state)
+{
+	th_fixture *f = *state;
+	jf_linter_free(f->linter);
+	th_rmtree(f->dir);
+	free(f->dir);
+	free(f);
+	return 0;
+}
+
 #endif

@@ -1,38 +1,14 @@
 /* test_command.c - unit tests of command resolution (scripts, cd, launchers, variables) through linting */
 #include "helpers.h"
 
-typedef struct {
-	char *dir;
-	jf_linter *linter;
-} fixture;
-
-static int setup(void **state)
-{
-	fixture *f = jf_xcalloc(1, sizeof(*f));
-	f->dir = th_mkdtemp();
-	f->linter = jf_linter_new(NULL);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fixture *f = *state;
-	jf_linter_free(f->linter);
-	th_rmtree(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
 /* Writes a code file of the job. */
-static void put(fixture *f, const char *rel, const char *text)
+static void put(th_fixture *f, const char *rel, const char *text)
 {
 	th_put(f->dir, rel, text);
 }
 
 /* Writes job.yaml (`image` and the optional workdir, then `rest`) and lints it. */
-static void lint_job(fixture *f, const char *workdir, const char *rest)
+static void lint_job(th_fixture *f, const char *workdir, const char *rest)
 {
 	jf_buf spec = JF_BUF_INIT;
 	jf_buf_adds(&spec, "image: python:3.11\n");
@@ -48,7 +24,7 @@ static void lint_job(fixture *f, const char *workdir, const char *rest)
 }
 
 /* Asserts that there are `n` JF102, printing every diagnostic when not. */
-static void expect_jf102(const fixture *f, size_t n)
+static void expect_jf102(const th_fixture *f, size_t n)
 {
 	if (th_count(f->linter, "JF102") != n) {
 		th_dump(f->linter);
@@ -57,7 +33,7 @@ static void expect_jf102(const fixture *f, size_t n)
 }
 
 /* The only JF102: it names `name` ("... 'DIR/<name>' does not exist") in file `file`. */
-static const jf_diag *the_jf102(const fixture *f, const char *name, const char *file)
+static const jf_diag *the_jf102(const th_fixture *f, const char *name, const char *file)
 {
 	expect_jf102(f, 1);
 	const jf_diag *d = th_find(f->linter, "JF102", 0);
@@ -81,7 +57,7 @@ static void assert_underlines(const jf_diag *d, const char *text)
 
 static void test_command__script_present(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "train.py", "print('hi')\n");
 	lint_job(f, NULL, "command: python train.py\n");
 	expect_jf102(f, 0);
@@ -90,7 +66,7 @@ static void test_command__script_present(void **state)
 
 static void test_command__script_missing(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint_job(f, NULL, "command: python train.py --epochs 3\n");
 	const jf_diag *d = the_jf102(f, "train.py", "job.yaml");
 	th_assert_at(d, 2, 17);
@@ -99,7 +75,7 @@ static void test_command__script_missing(void **state)
 
 static void test_command__workdir_present(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "train.py", "print('hi')\n");
 	lint_job(f, "/workspace", "command: python /workspace/train.py\n");
 	expect_jf102(f, 0);
@@ -107,7 +83,7 @@ static void test_command__workdir_present(void **state)
 
 static void test_command__cd_then_script_present(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "src/train.py", "print('hi')\n");
 	lint_job(f, "/workspace", "command: cd src && python train.py\n");
 	expect_jf102(f, 0);
@@ -115,7 +91,7 @@ static void test_command__cd_then_script_present(void **state)
 
 static void test_command__cd_then_script_missing(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "train.py", "print('hi')\n"); /* at the top, not in src/ */
 	lint_job(f, "/workspace", "command: cd src && python train.py\n");
 	const jf_diag *d = the_jf102(f, "src/train.py", "job.yaml");
@@ -128,7 +104,7 @@ static void test_command__cd_then_script_missing(void **state)
 
 static void test_command__subshell_cd_does_not_leak(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "train.py", "print('hi')\n");
 	lint_job(f, "/workspace", "command: (cd src && echo hi) && python train.py\n");
 	expect_jf102(f, 0);
@@ -136,7 +112,7 @@ static void test_command__subshell_cd_does_not_leak(void **state)
 
 static void test_command__launch_script_default_variable(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "run.sh", "#!/bin/bash\n"
 	                 "set -e\n"
 	                 "python ${ENTRY:-main.py} \"$@\"\n");
@@ -148,7 +124,7 @@ static void test_command__launch_script_default_variable(void **state)
 
 static void test_command__launch_script_job_env_wins(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "run.sh", "python ${ENTRY:-main.py}\n");
 	put(f, "real.py", "print('hi')\n");
 	lint_job(f, "/workspace", "env: {ENTRY: real.py}\ncommand: bash run.sh\n");
@@ -157,7 +133,7 @@ static void test_command__launch_script_job_env_wins(void **state)
 
 static void test_command__launch_script_missing(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint_job(f, NULL, "command: bash scripts/run.sh\n");
 	const jf_diag *d = the_jf102(f, "scripts/run.sh", "job.yaml");
 	assert_non_null(strstr(d->message, "launch script"));
@@ -165,14 +141,14 @@ static void test_command__launch_script_missing(void **state)
 
 static void test_command__unknown_variable_is_silent(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint_job(f, NULL, "command: python $SCRIPT && python ${DIR}/x.py && python *.py\n");
 	expect_jf102(f, 0);
 }
 
 static void test_command__git_clone_produces(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint_job(f, "/workspace",
 	         "command: git clone https://x/repo.git && python repo/train.py\n");
 	expect_jf102(f, 0);
@@ -180,7 +156,7 @@ static void test_command__git_clone_produces(void **state)
 
 static void test_command__git_clone_other_folder(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	/* Cloned into `code/`: `repo/` is still not there. */
 	lint_job(f, "/workspace",
 	         "command: git clone --depth 1 https://x/repo.git code && python repo/train.py\n");
@@ -189,7 +165,7 @@ static void test_command__git_clone_other_folder(void **state)
 
 static void test_command__torchrun_options(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "train.py", "print('hi')\n");
 	lint_job(f, NULL, "command: torchrun --nproc_per_node 8 --master_port 1234 train.py --lr 1\n");
 	expect_jf102(f, 0);
@@ -197,7 +173,7 @@ static void test_command__torchrun_options(void **state)
 
 static void test_command__torchrun_missing(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "train.py", "print('hi')\n");
 	lint_job(f, NULL,
 	         "command: torchrun --standalone --nproc_per_node 8 --master_port 1234 trian.py\n");
@@ -207,7 +183,7 @@ static void test_command__torchrun_missing(void **state)
 
 static void test_command__torch_distributed_launch(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint_job(f, NULL,
 	         "command: python -m torch.distributed.launch --nproc_per_node=2 missing.py\n");
 	const jf_diag *d = the_jf102(f, "missing.py", "job.yaml");
@@ -216,7 +192,7 @@ static void test_command__torch_distributed_launch(void **state)
 
 static void test_command__torch_distributed_launch_present(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "train.py", "print('hi')\n");
 	lint_job(f, NULL,
 	         "command: python -m torch.distributed.launch --nproc_per_node=2 train.py\n");
@@ -225,7 +201,7 @@ static void test_command__torch_distributed_launch_present(void **state)
 
 static void test_command__mpirun(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint_job(f, NULL, "command: mpirun -np 4 -x NCCL_DEBUG=INFO python missing.py\n");
 	const jf_diag *d = the_jf102(f, "missing.py", "job.yaml");
 	th_assert_at(d, 2, 49);
@@ -234,7 +210,7 @@ static void test_command__mpirun(void **state)
 
 static void test_command__mpirun_present(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "train.py", "print('hi')\n");
 	lint_job(f, NULL,
 	         "command: mpirun -np 4 --allow-run-as-root -mca btl ^openib -x A=1 python train.py\n");
@@ -243,14 +219,14 @@ static void test_command__mpirun_present(void **state)
 
 static void test_command__python_module_is_not_a_script(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint_job(f, NULL, "command: python -m pkg.train --data x.py && python -c 'import x.py'\n");
 	expect_jf102(f, 0);
 }
 
 static void test_command__block_scalar_position(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	put(f, "src/other.py", "print('hi')\n");
 	lint_job(f, "/workspace",
 	         "command: |\n"
@@ -265,7 +241,7 @@ static void test_command__block_scalar_position(void **state)
 
 static void test_command__block_scalar_utf8_before(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint_job(f, NULL,
 	         "command: |-\n"
 	         "    echo \"d\xc3\xa9marrage \xe2\x82\xac\"\n"
@@ -278,7 +254,7 @@ static void test_command__block_scalar_utf8_before(void **state)
 
 static void test_command__escaped_command_points_at_value(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	/* A double-quoted value with an escape is not the file's bytes: the finding is
 	 * reported at the whole value. */
 	lint_job(f, NULL, "command: \"python \\\"missing.py\\\"\"\n");
@@ -287,7 +263,7 @@ static void test_command__escaped_command_points_at_value(void **state)
 	assert_int_equal(d->src->data[d->span.start], '"');
 }
 
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, th_setup, th_teardown)
 
 int main(void)
 {

@@ -5,32 +5,8 @@
 
 #include "job.h"
 
-typedef struct {
-	char *dir;
-	jf_linter *linter;
-} fixture;
-
-static int setup(void **state)
-{
-	fixture *f = jf_xcalloc(1, sizeof(*f));
-	f->dir = th_mkdtemp();
-	f->linter = jf_linter_new(NULL);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fixture *f = *state;
-	jf_linter_free(f->linter);
-	th_rmtree(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
 /* Writes `n` bytes as job.yaml in the fixture's folder and lints it; asserts success. */
-static void lint_n(fixture *f, const char *text, size_t n)
+static void lint_n(th_fixture *f, const char *text, size_t n)
 {
 	char *path = th_write_n(f->dir, "job.yaml", text, n);
 	int rc = jf_linter_lint(f->linter, path);
@@ -39,13 +15,13 @@ static void lint_n(fixture *f, const char *text, size_t n)
 	free(path);
 }
 
-static void lint(fixture *f, const char *text)
+static void lint(th_fixture *f, const char *text)
 {
 	lint_n(f, text, strlen(text));
 }
 
 /* Asserts the number of diagnostics, printing them all when it is wrong. */
-static void expect_total(const fixture *f, size_t n)
+static void expect_total(const th_fixture *f, size_t n)
 {
 	if (f->linter->report.diags.size != n) {
 		th_dump(f->linter);
@@ -53,7 +29,7 @@ static void expect_total(const fixture *f, size_t n)
 	}
 }
 
-static void expect_count(const fixture *f, const char *id, size_t n)
+static void expect_count(const th_fixture *f, const char *id, size_t n)
 {
 	if (th_count(f->linter, id) != n) {
 		th_dump(f->linter);
@@ -63,7 +39,7 @@ static void expect_count(const fixture *f, const char *id, size_t n)
 
 static void test_job__valid_spec_is_clean(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "version: 1\n"
 	        "name: demo\n"
 	        "image: python:3.11\n"
@@ -77,7 +53,7 @@ static void test_job__valid_spec_is_clean(void **state)
 
 static void test_job__unclosed_flow_sequence(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "image: python:3.11\n"
 	        "command: echo hi\n"
 	        "env: {a: [1, 2\n");
@@ -97,7 +73,7 @@ static void test_job__unclosed_flow_sequence(void **state)
 
 static void test_job__flow_sequence_alone(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "a: [1, 2");
 	expect_total(f, 1);
 	const jf_diag *d = th_find(f->linter, "JF001", 0);
@@ -108,7 +84,7 @@ static void test_job__flow_sequence_alone(void **state)
 
 static void test_job__tab_indented_mapping(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "image: python:3.11\n"
 	        "command: echo hi\n"
 	        "resources:\n"
@@ -122,7 +98,7 @@ static void test_job__tab_indented_mapping(void **state)
 
 static void test_job__error_column_counts_characters(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	/* Two 2-byte characters before the error: column 9, byte 8 of the line. */
 	lint(f, "image: python:3.11\n"
 	        "command: echo hi\n"
@@ -136,7 +112,7 @@ static void test_job__error_column_counts_characters(void **state)
 
 static void test_job__nul_byte(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	static const char text[] = "image: python:3.11\ncommand: echo\0 hi\n";
 	lint_n(f, text, sizeof text - 1);
 	expect_total(f, 1);
@@ -148,7 +124,7 @@ static void test_job__nul_byte(void **state)
 
 static void test_job__unknown_key_suggestion(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "imgae: python:3.11\n"
 	        "command: echo hi\n");
 	expect_count(f, "JF002", 1);
@@ -165,7 +141,7 @@ static void test_job__unknown_key_suggestion(void **state)
 
 static void test_job__unknown_key_far_from_any(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "image: python:3.11\n"
 	        "command: echo hi\n"
 	        "resources: {gpus: 1, gpu_count: 2}\n"
@@ -182,7 +158,7 @@ static void test_job__unknown_key_far_from_any(void **state)
 
 static void test_job__quoted_gpu_count(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "image: python:3.11\n"
 	        "command: echo hi\n"
 	        "resources: {gpus: \"8\"}\n");
@@ -196,7 +172,7 @@ static void test_job__quoted_gpu_count(void **state)
 
 static void test_job__wrong_types(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "image: python:3.11\n"
 	        "command: [python, train.py]\n"
 	        "workdir: relative/dir\n"
@@ -211,7 +187,7 @@ static void test_job__wrong_types(void **state)
 
 static void test_job__missing_image_and_command(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "name: x\n");
 	expect_total(f, 2);
 	expect_count(f, "JF004", 2);
@@ -223,7 +199,7 @@ static void test_job__missing_image_and_command(void **state)
 
 static void test_job__empty_file(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "");
 	expect_total(f, 1);
 	const jf_diag *d = th_find(f->linter, "JF004", 0);
@@ -234,7 +210,7 @@ static void test_job__empty_file(void **state)
 
 static void test_job__comments_only_is_empty(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "# nothing here\n---\n");
 	expect_total(f, 1);
 	expect_count(f, "JF004", 1);
@@ -242,7 +218,7 @@ static void test_job__comments_only_is_empty(void **state)
 
 static void test_job__not_a_mapping(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	lint(f, "- image: python:3.11\n");
 	expect_total(f, 1);
 	const jf_diag *d = th_find(f->linter, "JF003", 0);
@@ -260,7 +236,7 @@ static double now(void)
 /* "Billion laughs": nine levels of nine aliases, also used where values are expected. */
 static void test_job__alias_bomb(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	jf_buf b = JF_BUF_INIT;
 	jf_buf_adds(&b, "image: python:3.11\ncommand: echo hi\n");
 	jf_buf_adds(&b, "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
@@ -284,7 +260,7 @@ static void test_job__alias_bomb(void **state)
 
 static void test_job__spec_is_a_directory(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	char *path = jf_xasprintf("%s/job.yaml", f->dir);
 	assert_int_equal(mkdir(path, 0755), 0);
 	int rc = jf_linter_lint(f->linter, path);
@@ -297,7 +273,7 @@ static void test_job__spec_is_a_directory(void **state)
 
 static void test_job__spec_is_missing(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	assert_string_equal(jf_linter_error(f->linter), ""); /* no error yet */
 	char *path = jf_xasprintf("%s/nope.yaml", f->dir);
 	int rc = jf_linter_lint(f->linter, path);
@@ -311,7 +287,7 @@ static void test_job__spec_is_missing(void **state)
 /* One linter lints several specs; findings add up. */
 static void test_job__linter_reused(void **state)
 {
-	fixture *f = *state;
+	th_fixture *f = *state;
 	char *a = th_write(f->dir, "a.yaml", "imgae: python:3.11\ncommand: echo hi\n");
 	char *b = th_write(f->dir, "b.yaml", "image: python:3.11\n");
 	assert_int_equal(jf_linter_lint(f->linter, a), 0);
@@ -325,7 +301,7 @@ static void test_job__linter_reused(void **state)
 	free(b);
 }
 
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, th_setup, th_teardown)
 
 int main(void)
 {

@@ -107,11 +107,11 @@ static const char snippet[] = "print(\"a\")\n"
 typedef struct {
 	TSParser *parser;
 	TSTree *tree;
-} fixture;
+} tree_fixture;
 
 static int setup_tree(void **state)
 {
-	fixture *f = jf_xcalloc(1, sizeof(*f));
+	tree_fixture *f = jf_xcalloc(1, sizeof(*f));
 	f->parser = ts_parser_new();
 	assert_true(ts_parser_set_language(f->parser, jf_lang_ts(JF_LANG_PYTHON)));
 	f->tree = ts_parser_parse_string(f->parser, NULL, snippet, (uint32_t)strlen(snippet));
@@ -123,7 +123,7 @@ static int setup_tree(void **state)
 
 static int teardown_tree(void **state)
 {
-	fixture *f = *state;
+	tree_fixture *f = *state;
 	ts_tree_delete(f->tree);
 	ts_parser_delete(f->parser);
 	free(f);
@@ -151,7 +151,7 @@ static void on_match(void *data, const jf_match *m)
 }
 
 /* Runs `query` over the snippet; asserts the match count and the captured texts. */
-static void assert_matches(const fixture *f, const char *query, const char *capture,
+static void assert_matches(const tree_fixture *f, const char *query, const char *capture,
                            size_t count, const char *texts)
 {
 	char *err = NULL;
@@ -171,7 +171,7 @@ static void assert_matches(const fixture *f, const char *query, const char *capt
 
 static void test_query__run_without_predicates(void **state)
 {
-	const fixture *f = *state;
+	const tree_fixture *f = *state;
 	assert_matches(f, CALL ")", "fn", 5, "print,printf,open,foo,load,");
 	assert_matches(f, "(assignment) @a", "a", 2, "x = x,y = z,");
 	/* A pattern that matches nothing. */
@@ -180,7 +180,7 @@ static void test_query__run_without_predicates(void **state)
 
 static void test_query__run_match(void **state)
 {
-	const fixture *f = *state;
+	const tree_fixture *f = *state;
 	assert_matches(f, CALL "(#match? @fn \"^print$\"))", "fn", 1, "print,");
 	assert_matches(f, CALL "(#match? @fn \"^print\"))", "fn", 2, "print,printf,");
 	assert_matches(f, CALL "(#not-match? @fn \"^print\"))", "fn", 3, "open,foo,load,");
@@ -193,7 +193,7 @@ static void test_query__run_match(void **state)
 
 static void test_query__run_any_of(void **state)
 {
-	const fixture *f = *state;
+	const tree_fixture *f = *state;
 	assert_matches(f, CALL "(#any-of? @fn \"open\" \"foo\"))", "fn", 2, "open,foo,");
 	assert_matches(f, CALL "(#not-any-of? @fn \"open\" \"foo\"))", "fn", 3,
 	               "print,printf,load,");
@@ -203,7 +203,7 @@ static void test_query__run_any_of(void **state)
 
 static void test_query__run_eq(void **state)
 {
-	const fixture *f = *state;
+	const tree_fixture *f = *state;
 	assert_matches(f, CALL "(#eq? @fn \"open\"))", "fn", 1, "open,");
 	assert_matches(f, CALL "(#not-eq? @fn \"open\"))", "fn", 4, "print,printf,foo,load,");
 	/* Between two captures. */
@@ -216,7 +216,7 @@ static void test_query__run_eq(void **state)
 
 static void test_query__run_predicates_combine(void **state)
 {
-	const fixture *f = *state;
+	const tree_fixture *f = *state;
 	/* Every predicate of a pattern must hold. */
 	assert_matches(f,
 	               CALL "(#match? @fn \"o\") (#not-eq? @fn \"foo\") (#not-any-of? @fn \"load\"))",
@@ -251,7 +251,7 @@ static void on_open_match(void *data, const jf_match *m)
 
 static void test_query__match_get(void **state)
 {
-	const fixture *f = *state;
+	const tree_fixture *f = *state;
 	char *err = NULL;
 	jf_query *q = compile(CALL "arguments: (argument_list (string) @arg) (#eq? @fn \"open\"))",
 	                      &err);
@@ -265,7 +265,7 @@ static void test_query__match_get(void **state)
 /* A query compiled once runs over several trees, with the predicates of each. */
 static void test_query__run_twice(void **state)
 {
-	const fixture *f = *state;
+	const tree_fixture *f = *state;
 	char *err = NULL;
 	jf_query *q = compile(CALL "(#match? @fn \"^(open|load)$\"))", &err);
 	assert_non_null(q);
