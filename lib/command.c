@@ -108,7 +108,7 @@ static bool expand_name(shell *sh, TSNode name_node, jf_buf *out)
 static bool expand_braces(shell *sh, TSNode n, jf_buf *out)
 {
 	TSNode name = ts_node_named_child(n, 0);
-	TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+	TSNode op = jf_node_field(n, "operator");
 	if (ts_node_is_null(name) || strcmp(ts_node_type(name), "variable_name"))
 		return false;
 	if (ts_node_is_null(op))
@@ -409,14 +409,6 @@ static const char *const horovod_flags[] = { "--gloo", "--mpi", "--jsm", "--verb
 	"--disable-cache", "--tcp", "--log-without-timestamp", "--elastic", "--check-build",
 	"-cb", "--log-hide-timestamp", NULL };
 
-static bool in_list(const char *const *list, const char *s)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(list[i], s))
-			return true;
-	return false;
-}
-
 /* Skips launcher options from word i; returns the index of the first
  * non-option word, or SIZE_MAX when an unknown word makes it unclear. */
 static size_t skip_options(const words *w, size_t i, const char *const *flags,
@@ -430,9 +422,9 @@ static size_t skip_options(const words *w, size_t i, const char *const *flags,
 			return i;
 		if (!strcmp(s, "--"))
 			return i + 1;
-		if (strchr(s, '=') || in_list(flags, s))
+		if (strchr(s, '=') || jf_str_in(s, flags))
 			i++;
-		else if (pairs && in_list(pairs, s))
+		else if (pairs && jf_str_in(s, pairs))
 			i += 3;
 		else
 			i += 2;
@@ -698,8 +690,8 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd)
 /* Assignments: `X=v`, `export X=v`, `declare -x X=v`, `local X=v`. */
 static void assignment(shell *sh, TSNode n, bool exported)
 {
-	TSNode name = ts_node_child_by_field_name(n, "name", 4);
-	TSNode value = ts_node_child_by_field_name(n, "value", 5);
+	TSNode name = jf_node_field(n, "name");
+	TSNode value = jf_node_field(n, "value");
 	if (ts_node_is_null(name) || strcmp(ts_node_type(name), "variable_name"))
 		return;
 	char *vname = jf_node_text(sh->unit, name);
@@ -757,7 +749,7 @@ static void command(shell *sh, TSNode n)
 
 static void redirect(shell *sh, TSNode n)
 {
-	TSNode dest = ts_node_child_by_field_name(n, "destination", 11);
+	TSNode dest = jf_node_field(n, "destination");
 	if (ts_node_is_null(dest))
 		return;
 	char *op = jf_node_text(sh->unit, ts_node_child(n, 0));

@@ -118,7 +118,7 @@ static void on_import(void *data, const jf_match *m)
 	char *from = jf_match_text(u, m, "import.from");
 	TSNode name = jf_match_get(m, "import.name");
 	if (!ts_node_is_null(name) && !strcmp(ts_node_type(name), "aliased_import"))
-		name = ts_node_child_by_field_name(name, "name", 4);
+		name = jf_node_field(name, "name");
 	char *sub = ts_node_is_null(name) ? NULL : jf_node_text(u, name);
 	if (sub && strchr(sub, '.')) {
 		free(sub);

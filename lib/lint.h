@@ -88,6 +88,20 @@ static inline jf_span jf_node_span(TSNode n)
 	return (jf_span){ ts_node_start_byte(n), ts_node_end_byte(n) };
 }
 
+/** Whether `n` is not null and of type `type`. */
+static inline bool jf_node_type_is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+/** The child of `n` in field `name`; a null node when `n` is null or has none. */
+static inline TSNode jf_node_field(TSNode n, const char *name)
+{
+	if (ts_node_is_null(n))
+		return n;
+	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
 /** The text of `n` in `unit`'s source as a new string; caller frees. */
 char *jf_node_text(const jf_unit *unit, TSNode n);
 /** Whether the text of `n` equals `s`. */

@@ -77,62 +77,49 @@ static const char *const message_calls[] = { "print", "logging", "logger", "log"
 static const char *const message_commands[] = { "echo", "printf", "logger", "log", "info",
 	                                        "warn", "die", "usage", NULL };
 
-static bool in_list(const char *const *list, const char *s, size_t n)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (strlen(list[i]) == n && !strncmp(list[i], s, n))
-			return true;
-	return false;
-}
-
-static bool is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
 /* Whether `call` reads or writes its arguments as paths. */
 static bool io_call(const jf_unit *unit, TSNode call, bool keyword)
 {
-	TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-	if (!is(fn, "identifier") && !is(fn, "attribute"))
+	TSNode fn = jf_node_field(call, "function");
+	if (!jf_node_type_is(fn, "identifier") && !jf_node_type_is(fn, "attribute"))
 		return false;
 	const char *text = unit->src->data + ts_node_start_byte(fn);
 	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn);
 	size_t first = strcspn(text, ".(");
 	if (first > len)
 		first = len;
-	if (in_list(message_calls, text, first))
+	if (jf_strn_in(text, first, message_calls))
 		return false;
 	if (keyword)
 		return true;
 	size_t last = len;
 	while (last > 0 && text[last - 1] != '.')
 		last--;
-	return in_list(io_calls, text + last, len - last);
+	return jf_strn_in(text + last, len - last, io_calls);
 }
 
 /* Python: whether the string literal is used as a path (see the query's comment). */
 static bool python_path_use(const jf_unit *unit, TSNode n)
 {
 	TSNode p = ts_node_parent(n);
-	if (is(p, "binary_operator") && ts_node_eq(ts_node_child_by_field_name(p, "left", 4), n)) {
+	if (jf_node_type_is(p, "binary_operator") && ts_node_eq(jf_node_field(p, "left"), n)) {
 		n = p; /* "/home/me/" + name */
 		p = ts_node_parent(n);
-	} else if (is(p, "attribute") && is(ts_node_parent(p), "call") &&
-	           jf_node_is(unit, ts_node_child_by_field_name(p, "attribute", 9), "format")) {
+	} else if (jf_node_type_is(p, "attribute") && jf_node_type_is(ts_node_parent(p), "call") &&
+	           jf_node_is(unit, jf_node_field(p, "attribute"), "format")) {
 		n = ts_node_parent(p); /* "/home/me/{}".format(name) */
 		p = ts_node_parent(n);
 	}
 	bool keyword = false;
-	if (is(p, "keyword_argument")) {
-		TSNode name = ts_node_child_by_field_name(p, "name", 4);
+	if (jf_node_type_is(p, "keyword_argument")) {
+		TSNode name = jf_node_field(p, "name");
 		const char *text = unit->src->data + ts_node_start_byte(name);
-		if (!in_list(path_keywords, text, ts_node_end_byte(name) - ts_node_start_byte(name)))
+		if (!jf_strn_in(text, ts_node_end_byte(name) - ts_node_start_byte(name), path_keywords))
 			return false;
 		keyword = true;
 		p = ts_node_parent(p);
 	}
-	return is(p, "argument_list") && is(ts_node_parent(p), "call") &&
+	return jf_node_type_is(p, "argument_list") && jf_node_type_is(ts_node_parent(p), "call") &&
 	       io_call(unit, ts_node_parent(p), keyword);
 }
 
@@ -140,15 +127,15 @@ static bool python_path_use(const jf_unit *unit, TSNode n)
 static bool shell_path_use(const jf_unit *unit, TSNode n)
 {
 	TSNode p = ts_node_parent(n);
-	if (is(p, "variable_assignment") || is(p, "file_redirect"))
+	if (jf_node_type_is(p, "variable_assignment") || jf_node_type_is(p, "file_redirect"))
 		return true;
-	if (!is(p, "command"))
+	if (!jf_node_type_is(p, "command"))
 		return false;
-	TSNode name = ts_node_child_by_field_name(p, "name", 4);
+	TSNode name = jf_node_field(p, "name");
 	if (ts_node_is_null(name) || ts_node_start_byte(n) < ts_node_end_byte(name))
 		return false;
 	const char *text = unit->src->data + ts_node_start_byte(name);
-	return !in_list(message_commands, text, ts_node_end_byte(name) - ts_node_start_byte(name));
+	return !jf_strn_in(text, ts_node_end_byte(name) - ts_node_start_byte(name), message_commands);
 }
 
 void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m)

@@ -31,22 +31,10 @@
 
 /* Tree helpers */
 
-static bool is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
 /* Whether the text of `n` is `s`; false for a null node. */
 static bool text_is(const jf_unit *unit, TSNode n, const char *s)
 {
 	return !ts_node_is_null(n) && jf_node_is(unit, n, s);
-}
-
-static TSNode field(TSNode n, const char *name)
-{
-	if (ts_node_is_null(n))
-		return n;
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
 }
 
 static bool contains(TSNode outer, TSNode n)
@@ -58,7 +46,7 @@ static bool contains(TSNode outer, TSNode n)
 /* A node that opens a new Python scope: its body does not run where it stands. */
 static bool is_definition(TSNode n)
 {
-	return is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda");
+	return jf_node_type_is(n, "function_definition") || jf_node_type_is(n, "class_definition") || jf_node_type_is(n, "lambda");
 }
 
 typedef enum { WALK_ENTER, WALK_SKIP, WALK_STOP } walk_step;
@@ -96,27 +84,19 @@ done:
 /* The text of a call's callee ("tf.layers.dense"), or NULL; caller frees. */
 static char *callee(const jf_unit *unit, TSNode call)
 {
-	if (!is(call, "call"))
+	if (!jf_node_type_is(call, "call"))
 		return NULL;
-	TSNode fn = field(call, "function");
+	TSNode fn = jf_node_field(call, "function");
 	return ts_node_is_null(fn) ? NULL : jf_node_text(unit, fn);
 }
 
 /* The last name of a call's callee: "dense" for tf.layers.dense(...), or a null node. */
 static TSNode callee_name(TSNode call)
 {
-	TSNode fn = field(call, "function");
-	if (is(fn, "attribute"))
-		return field(fn, "attribute");
-	return is(fn, "identifier") ? fn : (TSNode){ 0 };
-}
-
-static bool in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return true;
-	return false;
+	TSNode fn = jf_node_field(call, "function");
+	if (jf_node_type_is(fn, "attribute"))
+		return jf_node_field(fn, "attribute");
+	return jf_node_type_is(fn, "identifier") ? fn : (TSNode){ 0 };
 }
 
 static bool callee_name_in(const jf_unit *unit, TSNode call, const char *const *list)
@@ -125,7 +105,7 @@ static bool callee_name_in(const jf_unit *unit, TSNode call, const char *const *
 	if (ts_node_is_null(name))
 		return false;
 	char *text = jf_node_text(unit, name);
-	bool found = in_list(text, list);
+	bool found = jf_str_in(text, list);
 	free(text);
 	return found;
 }
@@ -147,7 +127,7 @@ static bool callee_is_tf(const jf_unit *unit, TSNode call, const char *const *me
 {
 	char *fn = callee(unit, call);
 	const char *m = fn ? tf_member(fn) : NULL;
-	bool found = m && in_list(m, members);
+	bool found = m && jf_str_in(m, members);
 	free(fn);
 	return found;
 }
@@ -155,11 +135,11 @@ static bool callee_is_tf(const jf_unit *unit, TSNode call, const char *const *me
 /* Whether `call` passes the keyword argument `name=`. */
 static bool has_keyword(const jf_unit *unit, TSNode call, const char *name)
 {
-	TSNode args = field(call, "arguments");
-	uint32_t n = is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
+	TSNode args = jf_node_field(call, "arguments");
+	uint32_t n = jf_node_type_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
 	for (uint32_t i = 0; i < n; i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (is(a, "keyword_argument") && text_is(unit, field(a, "name"), name))
+		if (jf_node_type_is(a, "keyword_argument") && text_is(unit, jf_node_field(a, "name"), name))
 			return true;
 	}
 	return false;
@@ -168,9 +148,9 @@ static bool has_keyword(const jf_unit *unit, TSNode call, const char *name)
 /* Whether `n` holds the identifier `name` (as a name, not inside a string). */
 static walk_step visit_identifier(const jf_unit *unit, TSNode n, void *data)
 {
-	if (is(n, "string"))
+	if (jf_node_type_is(n, "string"))
 		return WALK_SKIP;
-	return is(n, "identifier") && text_is(unit, n, data) ? WALK_STOP : WALK_ENTER;
+	return jf_node_type_is(n, "identifier") && text_is(unit, n, data) ? WALK_STOP : WALK_ENTER;
 }
 
 static bool mentions(const jf_unit *unit, TSNode n, const char *name)
@@ -245,7 +225,7 @@ static bool each_identifier(const jf_unit *unit, const char *name, name_use use,
 			continue;
 		uint32_t at = (uint32_t)(p - text);
 		TSNode id = ts_node_named_descendant_for_byte_range(root, at, at + (uint32_t)len);
-		if (is(id, "identifier") && ts_node_start_byte(id) == at &&
+		if (jf_node_type_is(id, "identifier") && ts_node_start_byte(id) == at &&
 		    ts_node_end_byte(id) == at + len && fn(unit, id, data))
 			return true;
 	}
@@ -255,19 +235,19 @@ static bool each_identifier(const jf_unit *unit, const char *name, name_use use,
 /* The callee `f` of f(...) or self.f(...), or a null node. */
 static TSNode plain_callee(const jf_unit *unit, TSNode call)
 {
-	TSNode fn = field(call, "function");
-	if (is(fn, "attribute") && text_is(unit, field(fn, "object"), "self"))
-		fn = field(fn, "attribute");
-	return is(fn, "identifier") ? fn : (TSNode){ 0 };
+	TSNode fn = jf_node_field(call, "function");
+	if (jf_node_type_is(fn, "attribute") && text_is(unit, jf_node_field(fn, "object"), "self"))
+		fn = jf_node_field(fn, "attribute");
+	return jf_node_type_is(fn, "identifier") ? fn : (TSNode){ 0 };
 }
 
 /* The call whose plain callee is the identifier `id`, or a null node. */
 static TSNode call_of_callee(const jf_unit *unit, TSNode id)
 {
 	TSNode call = ts_node_parent(id);
-	if (is(call, "attribute"))
+	if (jf_node_type_is(call, "attribute"))
 		call = ts_node_parent(call);
-	return is(call, "call") && ts_node_eq(plain_callee(unit, call), id) ? call : (TSNode){ 0 };
+	return jf_node_type_is(call, "call") && ts_node_eq(plain_callee(unit, call), id) ? call : (TSNode){ 0 };
 }
 
 /* Variable creation */
@@ -302,7 +282,7 @@ static bool is_creation(const char *fn, bool any_kind)
 		if (!strcmp(m, "get_variable"))
 			return true;
 		if (jf_str_starts(m, "layers."))
-			return in_list(m + 7, tf_layers);
+			return jf_str_in(m + 7, tf_layers);
 		if (any_kind && !strcmp(m, "Variable"))
 			return true;
 		if (any_kind && jf_str_starts(m, "keras.layers.") && isupper((unsigned char)m[13]))
@@ -316,7 +296,7 @@ static bool is_creation(const char *fn, bool any_kind)
 	} else if (jf_str_starts(fn, "slim.")) {
 		slim = fn + 5;
 	}
-	return slim && in_list(slim, slim_layers);
+	return slim && jf_str_in(slim, slim_layers);
 }
 
 static bool is_creation_call(const jf_unit *unit, TSNode call, bool any_kind)
@@ -341,12 +321,12 @@ typedef enum {
 static bool is_constant_scope_name(const jf_unit *unit, TSNode n)
 {
 	static const char *const current[] = { "get_variable_scope", NULL };
-	if (is(n, "call"))
+	if (jf_node_type_is(n, "call"))
 		return callee_is_tf(unit, n, current);
-	if (!is(n, "string"))
+	if (!jf_node_type_is(n, "string"))
 		return false;
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-		if (is(ts_node_named_child(n, i), "interpolation"))
+		if (jf_node_type_is(ts_node_named_child(n, i), "interpolation"))
 			return false;
 	return true;
 }
@@ -359,21 +339,21 @@ static scope_kind classify_scope(const jf_unit *unit, TSNode call)
 	free(fn);
 	if (!vs)
 		return SCOPE_NONE;
-	TSNode args = field(call, "arguments");
-	if (!is(args, "argument_list"))
+	TSNode args = jf_node_field(call, "arguments");
+	if (!jf_node_type_is(args, "argument_list"))
 		return SCOPE_VARYING;
 	TSNode first = { 0 };
 	uint32_t positional = 0;
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (is(a, "comment"))
+		if (jf_node_type_is(a, "comment"))
 			continue;
-		if (is(a, "keyword_argument")) {
-			if (text_is(unit, field(a, "name"), "reuse"))
+		if (jf_node_type_is(a, "keyword_argument")) {
+			if (text_is(unit, jf_node_field(a, "name"), "reuse"))
 				return SCOPE_REUSE;
 			continue;
 		}
-		if (is(a, "list_splat") || is(a, "dictionary_splat"))
+		if (jf_node_type_is(a, "list_splat") || jf_node_type_is(a, "dictionary_splat"))
 			return SCOPE_REUSE;
 		if (!positional++)
 			first = a;
@@ -386,10 +366,10 @@ static scope_kind classify_scope(const jf_unit *unit, TSNode call)
 /* The call of a `with` item: `c` in `with c:` and `with c as x:`. */
 static TSNode with_item_call(TSNode item)
 {
-	TSNode v = field(item, "value");
-	if (is(v, "as_pattern"))
+	TSNode v = jf_node_field(item, "value");
+	if (jf_node_type_is(v, "as_pattern"))
 		v = ts_node_named_child(v, 0);
-	return is(v, "call") ? v : (TSNode){ 0 };
+	return jf_node_type_is(v, "call") ? v : (TSNode){ 0 };
 }
 
 /* The variable scopes a `with` statement enters; SCOPE_REUSE when one of its items sets reuse. */
@@ -398,7 +378,7 @@ static scope_kind with_scope_kind(const jf_unit *unit, TSNode with)
 	scope_kind kind = SCOPE_NONE;
 	for (uint32_t i = 0; i < ts_node_named_child_count(with); i++) {
 		TSNode clause = ts_node_named_child(with, i);
-		if (!is(clause, "with_clause"))
+		if (!jf_node_type_is(clause, "with_clause"))
 			continue;
 		for (uint32_t k = 0; k < ts_node_named_child_count(clause); k++) {
 			TSNode call = with_item_call(ts_node_named_child(clause, k));
@@ -419,37 +399,37 @@ static scope_kind with_scope_kind(const jf_unit *unit, TSNode with)
 static TSNode with_of_call(TSNode call)
 {
 	TSNode p = ts_node_parent(call);
-	if (is(p, "as_pattern"))
+	if (jf_node_type_is(p, "as_pattern"))
 		p = ts_node_parent(p);
-	if (!is(p, "with_item"))
+	if (!jf_node_type_is(p, "with_item"))
 		return (TSNode){ 0 };
 	p = ts_node_parent(ts_node_parent(p));
-	return is(p, "with_statement") ? p : (TSNode){ 0 };
+	return jf_node_type_is(p, "with_statement") ? p : (TSNode){ 0 };
 }
 
 /* Whether `child` is the part of `p` that a loop runs on every iteration. */
 static bool is_loop_body(TSNode p, TSNode child)
 {
-	if (is(p, "for_statement") || is(p, "while_statement") || is(p, "list_comprehension") ||
-	    is(p, "set_comprehension") || is(p, "dictionary_comprehension") ||
-	    is(p, "generator_expression"))
-		return ts_node_eq(field(p, "body"), child);
+	if (jf_node_type_is(p, "for_statement") || jf_node_type_is(p, "while_statement") || jf_node_type_is(p, "list_comprehension") ||
+	    jf_node_type_is(p, "set_comprehension") || jf_node_type_is(p, "dictionary_comprehension") ||
+	    jf_node_type_is(p, "generator_expression"))
+		return ts_node_eq(jf_node_field(p, "body"), child);
 	return false;
 }
 
 /* A loop whose body leaves it unconditionally in the first iteration. */
 static bool leaves_first_iteration(TSNode loop)
 {
-	TSNode body = field(loop, "body");
-	if (!is(body, "block"))
+	TSNode body = jf_node_field(loop, "body");
+	if (!jf_node_type_is(body, "block"))
 		return false;
 	bool leaves = false;
 	TSTreeCursor c = ts_tree_cursor_new(body);
 	for (bool more = ts_tree_cursor_goto_first_child(&c); more && !leaves;
 	     more = ts_tree_cursor_goto_next_sibling(&c)) {
 		TSNode s = ts_tree_cursor_current_node(&c);
-		leaves = is(s, "break_statement") || is(s, "return_statement") ||
-		         is(s, "raise_statement");
+		leaves = jf_node_type_is(s, "break_statement") || jf_node_type_is(s, "return_statement") ||
+		         jf_node_type_is(s, "raise_statement");
 	}
 	ts_tree_cursor_delete(&c);
 	return leaves;
@@ -459,7 +439,7 @@ static walk_step visit_reuse_variables(const jf_unit *unit, TSNode n, void *data
 {
 	static const char *const reuse[] = { "reuse_variables", NULL };
 	(void)data;
-	return is(n, "call") && callee_name_in(unit, n, reuse) ? WALK_STOP : WALK_ENTER;
+	return jf_node_type_is(n, "call") && callee_name_in(unit, n, reuse) ? WALK_STOP : WALK_ENTER;
 }
 
 static bool calls_reuse_variables(const jf_unit *unit, TSNode n)
@@ -480,12 +460,12 @@ static bool climb_to_loop(const jf_unit *unit, TSNode n, TSNode *loop, TSNode *d
 	*loop = *def = (TSNode){ 0 };
 	TSNode child = n;
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); child = p, p = ts_node_parent(p)) {
-		if (is(p, "with_statement") && ts_node_eq(field(p, "body"), child)) {
+		if (jf_node_type_is(p, "with_statement") && ts_node_eq(jf_node_field(p, "body"), child)) {
 			scope_kind kind = with_scope_kind(unit, p);
 			if (kind == SCOPE_REUSE || (ts_node_is_null(*loop) && kind != SCOPE_NONE))
 				return false;
 		} else if (is_definition(p)) {
-			if (ts_node_is_null(*loop) && is(p, "function_definition"))
+			if (ts_node_is_null(*loop) && jf_node_type_is(p, "function_definition"))
 				*def = p;
 			break;
 		} else if (ts_node_is_null(*loop) && is_loop_body(p, child)) {
@@ -534,10 +514,10 @@ typedef struct {
 /* The function a call may reach: `f` of f(...), self.f(...) or m.f(...), or a null node. */
 static TSNode followed_callee(TSNode call)
 {
-	TSNode fn = field(call, "function");
-	if (is(fn, "attribute") && is(field(fn, "object"), "identifier"))
-		fn = field(fn, "attribute");
-	return is(fn, "identifier") ? fn : (TSNode){ 0 };
+	TSNode fn = jf_node_field(call, "function");
+	if (jf_node_type_is(fn, "attribute") && jf_node_type_is(jf_node_field(fn, "object"), "identifier"))
+		fn = jf_node_field(fn, "attribute");
+	return jf_node_type_is(fn, "identifier") ? fn : (TSNode){ 0 };
 }
 
 /* Variable creation under a scope; with `data`, collects the functions called into it. */
@@ -547,9 +527,9 @@ static walk_step visit_creation(const jf_unit *unit, TSNode n, void *data)
 	if (is_definition(n))
 		return WALK_SKIP;
 	/* Inner scopes with reuse or their own name do not clash. */
-	if (is(n, "with_statement") && with_scope_kind(unit, n) >= SCOPE_VARYING)
+	if (jf_node_type_is(n, "with_statement") && with_scope_kind(unit, n) >= SCOPE_VARYING)
 		return WALK_SKIP;
-	if (!is(n, "call"))
+	if (!jf_node_type_is(n, "call"))
 		return WALK_ENTER;
 	/* A layer given `reuse=` shares its variables. */
 	if (is_creation_call(unit, n, false))
@@ -567,8 +547,8 @@ static bool is_creating_function(const jf_unit *unit, TSNode id, void *data)
 {
 	creation_search *cs = data;
 	TSNode def = ts_node_parent(id);
-	return is(def, "function_definition") && ts_node_eq(field(def, "name"), id) &&
-	       cs->budget-- > 0 && body_creates(cs, unit, field(def, "body"));
+	return jf_node_type_is(def, "function_definition") && ts_node_eq(jf_node_field(def, "name"), id) &&
+	       cs->budget-- > 0 && body_creates(cs, unit, jf_node_field(def, "body"));
 }
 
 static bool body_creates(creation_search *cs, const jf_unit *unit, TSNode body)
@@ -601,14 +581,14 @@ static bool creates_variables(const jf_ctx *ctx, const jf_unit *unit, TSNode bod
 static jf_span loop_head(TSNode loop)
 {
 	jf_span span = jf_node_span(loop);
-	TSNode end = field(loop, is(loop, "while_statement") ? "condition" : "right");
+	TSNode end = jf_node_field(loop, jf_node_type_is(loop, "while_statement") ? "condition" : "right");
 	if (!ts_node_is_null(end)) {
 		span.end = ts_node_end_byte(end);
 		return span;
 	}
 	for (uint32_t i = 0; i < ts_node_named_child_count(loop); i++) {
 		TSNode clause = ts_node_named_child(loop, i);
-		if (is(clause, "for_in_clause"))
+		if (jf_node_type_is(clause, "for_in_clause"))
 			return jf_node_span(clause);
 	}
 	return span;
@@ -622,7 +602,7 @@ void jf_hook_tf_variable_scope(jf_ctx *ctx, const jf_rule *rule, const jf_unit *
 	    classify_scope(unit, call) != SCOPE_SAME)
 		return;
 	TSNode with = with_of_call(call);
-	TSNode body = field(with, "body");
+	TSNode body = jf_node_field(with, "body");
 	if (ts_node_is_null(body))
 		return;
 	TSNode loop, def;
@@ -631,8 +611,8 @@ void jf_hook_tf_variable_scope(jf_ctx *ctx, const jf_rule *rule, const jf_unit *
 		return;
 	if (ts_node_is_null(loop)) {
 		/* The function holding the `with`, called in a loop. */
-		TSNode name = field(def, "name");
-		if (ts_node_is_null(name) || calls_reuse_variables(unit, field(def, "body")))
+		TSNode name = jf_node_field(def, "name");
+		if (ts_node_is_null(name) || calls_reuse_variables(unit, jf_node_field(def, "body")))
 			return;
 		fn = jf_node_text(unit, name);
 		loop = loop_calling(unit, def, fn);
@@ -704,12 +684,12 @@ static void bind(const jf_unit *unit, scan *s, TSNode value)
 /* Whether `call` passes the identifier `name` as an argument. */
 static bool passes(const jf_unit *unit, TSNode call, const char *name)
 {
-	TSNode args = field(call, "arguments");
+	TSNode args = jf_node_field(call, "arguments");
 	for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (is(a, "keyword_argument"))
-			a = field(a, "value");
-		if (is(a, "identifier") && text_is(unit, a, name))
+		if (jf_node_type_is(a, "keyword_argument"))
+			a = jf_node_field(a, "value");
+		if (jf_node_type_is(a, "identifier") && text_is(unit, a, name))
 			return true;
 	}
 	return false;
@@ -725,10 +705,10 @@ static bool spoils(const jf_unit *unit, TSNode call, const char *name)
 	static const char *const init[] = { "init", NULL };
 	if (callee_name_in(unit, call, initialisers) || passes(unit, call, name))
 		return true;
-	TSNode fn = field(call, "function");
-	if (!is(fn, "attribute") || !text_is(unit, field(fn, "attribute"), "run"))
+	TSNode fn = jf_node_field(call, "function");
+	if (!jf_node_type_is(fn, "attribute") || !text_is(unit, jf_node_field(fn, "attribute"), "run"))
 		return false;
-	TSNode obj = field(fn, "object");
+	TSNode obj = jf_node_field(fn, "object");
 	if (ts_node_is_null(obj))
 		return false;
 	char *object = jf_node_text(unit, obj);
@@ -741,38 +721,38 @@ static walk_step visit_scan(const jf_unit *unit, TSNode n, void *data)
 {
 	scan *s = data;
 	if (ts_node_start_byte(n) < s->def_end) {
-		if (is(n, "call") && spoils(unit, n, s->name))
+		if (jf_node_type_is(n, "call") && spoils(unit, n, s->name))
 			s->spoiled = true;
 		return WALK_ENTER;
 	}
 	if (is_definition(n)) {
 		s->def_end = ts_node_end_byte(n);
-	} else if (is(n, "call")) {
+	} else if (jf_node_type_is(n, "call")) {
 		if (spoils(unit, n, s->name))
 			s->spoiled = true;
-	} else if (is(n, "assignment")) {
-		TSNode left = field(n, "left");
-		if (is(left, "identifier") && text_is(unit, left, s->name))
-			bind(unit, s, field(n, "right"));
+	} else if (jf_node_type_is(n, "assignment")) {
+		TSNode left = jf_node_field(n, "left");
+		if (jf_node_type_is(left, "identifier") && text_is(unit, left, s->name))
+			bind(unit, s, jf_node_field(n, "right"));
 		else if (mentions(unit, left, s->name))
 			bind(unit, s, (TSNode){ 0 });
-	} else if (is(n, "with_item")) {
-		TSNode v = field(n, "value");
-		if (is(v, "as_pattern") && mentions(unit, field(v, "alias"), s->name)) {
+	} else if (jf_node_type_is(n, "with_item")) {
+		TSNode v = jf_node_field(n, "value");
+		if (jf_node_type_is(v, "as_pattern") && mentions(unit, jf_node_field(v, "alias"), s->name)) {
 			/* After its `with`, the session is closed: another error. */
 			TSNode with = ts_node_parent(ts_node_parent(n));
-			bool inside = contains(field(with, "body"), s->run);
+			bool inside = contains(jf_node_field(with, "body"), s->run);
 			bind(unit, s, inside ? ts_node_named_child(v, 0) : (TSNode){ 0 });
 		}
-	} else if (is(n, "for_statement") || is(n, "for_in_clause")) {
-		if (mentions(unit, field(n, "left"), s->name))
+	} else if (jf_node_type_is(n, "for_statement") || jf_node_type_is(n, "for_in_clause")) {
+		if (mentions(unit, jf_node_field(n, "left"), s->name))
 			bind(unit, s, (TSNode){ 0 });
-	} else if (is(n, "named_expression")) {
-		if (text_is(unit, field(n, "name"), s->name))
+	} else if (jf_node_type_is(n, "named_expression")) {
+		if (text_is(unit, jf_node_field(n, "name"), s->name))
 			bind(unit, s, (TSNode){ 0 });
-	} else if (is(n, "parameters") || is(n, "global_statement") ||
-	           is(n, "nonlocal_statement") || is(n, "import_statement") ||
-	           is(n, "import_from_statement")) {
+	} else if (jf_node_type_is(n, "parameters") || jf_node_type_is(n, "global_statement") ||
+	           jf_node_type_is(n, "nonlocal_statement") || jf_node_type_is(n, "import_statement") ||
+	           jf_node_type_is(n, "import_from_statement")) {
 		if (mentions(unit, n, s->name))
 			bind(unit, s, (TSNode){ 0 });
 		return WALK_SKIP;
@@ -803,9 +783,9 @@ static void scan_before(const jf_unit *unit, TSNode p, TSNode child, scan *s)
 static TSNode scope_of(TSNode n)
 {
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-		if (is(p, "lambda"))
+		if (jf_node_type_is(p, "lambda"))
 			return (TSNode){ 0 };
-		if (is_definition(p) || is(p, "module"))
+		if (is_definition(p) || jf_node_type_is(p, "module"))
 			return p;
 	}
 	return (TSNode){ 0 };
@@ -828,11 +808,11 @@ static TSNode session_of(const jf_unit *unit, TSNode scope, TSNode run, const ch
 /* The identifiers of a run's fetches and feeds, keyword names left out. */
 static walk_step visit_fetch(const jf_unit *unit, TSNode n, void *data)
 {
-	if (is(n, "string"))
+	if (jf_node_type_is(n, "string"))
 		return WALK_SKIP;
-	if (is(n, "identifier")) {
+	if (jf_node_type_is(n, "identifier")) {
 		TSNode parent = ts_node_parent(n);
-		if (!is(parent, "keyword_argument") || !ts_node_eq(field(parent, "name"), n))
+		if (!jf_node_type_is(parent, "keyword_argument") || !ts_node_eq(jf_node_field(parent, "name"), n))
 			jf_array_push((name_array *)data, jf_node_text(unit, n));
 	}
 	return WALK_ENTER;
@@ -841,7 +821,7 @@ static walk_step visit_fetch(const jf_unit *unit, TSNode n, void *data)
 static walk_step visit_initialiser_call(const jf_unit *unit, TSNode n, void *data)
 {
 	(void)data;
-	return is(n, "call") && callee_name_in(unit, n, initialisers) ? WALK_STOP : WALK_ENTER;
+	return jf_node_type_is(n, "call") && callee_name_in(unit, n, initialisers) ? WALK_STOP : WALK_ENTER;
 }
 
 /* Assignments of a name in `names` from an initialiser before `before`: init = tf.group(...). */
@@ -856,10 +836,10 @@ static walk_step visit_init_assignment(const jf_unit *unit, TSNode n, void *data
 	const init_assignment *ia = data;
 	if (ts_node_start_byte(n) >= ia->before || (is_definition(n) && !ts_node_eq(n, ia->scope)))
 		return WALK_SKIP;
-	if (is(n, "assignment")) {
-		TSNode left = field(n, "left");
-		return is(left, "identifier") && in_names(unit, left, ia->names) &&
-		               walk(unit, field(n, "right"), visit_initialiser_call, NULL)
+	if (jf_node_type_is(n, "assignment")) {
+		TSNode left = jf_node_field(n, "left");
+		return jf_node_type_is(left, "identifier") && in_names(unit, left, ia->names) &&
+		               walk(unit, jf_node_field(n, "right"), visit_initialiser_call, NULL)
 		               ? WALK_STOP
 		               : WALK_SKIP;
 	}
@@ -875,7 +855,7 @@ static bool run_initialises(const jf_unit *unit, TSNode scope, TSNode run)
 {
 	static const char *const initialising[] = { "init", "assign", NULL };
 	name_array names = { 0 };
-	walk(unit, field(run, "arguments"), visit_fetch, &names);
+	walk(unit, jf_node_field(run, "arguments"), visit_fetch, &names);
 	bool init = false;
 	for (size_t i = 0; i < names.size && !init; i++)
 		init = holds_part(names.items[i], initialising);
@@ -893,7 +873,7 @@ static bool run_initialises(const jf_unit *unit, TSNode scope, TSNode run)
 static walk_step visit_any_creation(const jf_unit *unit, TSNode n, void *data)
 {
 	(void)data;
-	return is(n, "call") && is_creation_call(unit, n, true) ? WALK_STOP : WALK_ENTER;
+	return jf_node_type_is(n, "call") && is_creation_call(unit, n, true) ? WALK_STOP : WALK_ENTER;
 }
 
 /* Whether a Python file of the job (or the file linted alone) creates variables. */

@@ -224,6 +224,19 @@ bool jf_str_ends(const char *s, const char *suffix)
 	return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+bool jf_str_in(const char *s, const char *const *list)
+{
+	return jf_strn_in(s, strlen(s), list);
+}
+
+bool jf_strn_in(const char *s, size_t n, const char *const *list)
+{
+	for (; *list; list++)
+		if (strlen(*list) == n && !memcmp(*list, s, n))
+			return true;
+	return false;
+}
+
 size_t jf_edit_distance(const char *a, const char *b, size_t max)
 {
 	/* Optimal string alignment: insert, delete, substitute, swap neighbours. */

@@ -65,6 +65,10 @@ void jf_array__check(size_t i, size_t size);
 /* Small string helpers. */
 bool jf_str_starts(const char *s, const char *prefix);
 bool jf_str_ends(const char *s, const char *suffix);
+/** Whether `s` is one of the NULL-terminated `list`. */
+bool jf_str_in(const char *s, const char *const *list);
+/** The same for the `n` bytes at `s` (not NUL-terminated). */
+bool jf_strn_in(const char *s, size_t n, const char *const *list);
 /** Edit distance (a swap of neighbours counts one), capped at `max + 1`. */
 size_t jf_edit_distance(const char *a, const char *b, size_t max);
 
