@@ -61,6 +61,7 @@ test)
 		dir=$root/build-sanitize
 		build "$dir" -DCMAKE_BUILD_TYPE=Debug -DJF_SANITIZE=address,undefined
 		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+		export LSAN_OPTIONS=suppressions=$root/tests/lsan.supp
 	else
 		dir=$root/build
 		build "$dir" -DCMAKE_BUILD_TYPE=Release

@@ -1,0 +1,81 @@
+/* lint_fuzzer.c - end to end: the first byte picks a job spec, a Python or a shell
+ * file; the rest is its text. Lints it in a scratch folder that also holds a
+ * small Python entry script and launch script, and renders every format. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "jobfix/jobfix.h"
+
+static char dir[64];
+
+static void put(const char *name, const void *data, size_t n)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		abort();
+	fwrite(data, 1, n, f);
+	fclose(f);
+}
+
+static void put_str(const char *name, const char *text)
+{
+	put(name, text, strlen(text));
+}
+
+static void cleanup(void)
+{
+	static const char *const files[] = { "job.yaml", "input.py", "input.sh", "train.py",
+		                             "model.py", "run.sh" };
+	char path[128];
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static void setup(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/jobfix-fuzz-XXXXXX");
+	if (!mkdtemp(dir))
+		abort();
+	atexit(cleanup);
+	put_str("train.py", "import tensorflow as tf\nfrom model import net\n"
+	                    "for i in range(2):\n    with tf.variable_scope('t'):\n"
+	                    "        w = tf.get_variable('w', [1])\n"
+	                    "with tf.Session() as sess:\n    sess.run(w)\n"
+	                    "open('/home/me/x.txt')\n");
+	put_str("model.py", "import os\nx = os.path.join('/Users/me', 'y')\n");
+	put_str("run.sh", "#!/bin/bash\ncd /workspace\npip install x\npython -u train.py \"$@\"\n");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const names[] = { "job.yaml", "input.py", "input.sh" };
+	if (!dir[0])
+		setup();
+	if (size < 1)
+		return 0;
+	const char *name = names[data[0] % 3];
+	put(name, data + 1, size - 1);
+	char path[128];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+
+	jf_linter *l = jf_linter_new(NULL);
+	jf_linter_lint(l, path);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	jf_linter_write(l, f, JF_FORMAT_TEXT, data[0] & 0x10);
+	jf_linter_write(l, f, JF_FORMAT_CONCISE, 0);
+	jf_linter_write(l, f, JF_FORMAT_JSON, 0);
+	fclose(f);
+	free(out);
+	jf_linter_free(l);
+	return 0;
+}
