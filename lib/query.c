@@ -5,6 +5,7 @@
  * #not-any-of?; regexes are PCRE2, compiled once with the query.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
+#include <ctype.h>
 #include <pcre2.h>
 #include <stdlib.h>
 
@@ -207,12 +208,49 @@ uint32_t jf_query_pattern_start(const jf_query *self, uint32_t pattern)
 	return ts_query_start_byte_for_pattern(self->ts, pattern);
 }
 
+/* A quantifier (`*`, `+`, `?`) applied to an already quantified pattern, as
+ * in `(x)?+` or `(x)* @c +`: tree-sitter 0.25's query compiler loops forever
+ * on some of these, and none means anything. Returns its offset or UINT32_MAX. */
+static uint32_t stacked_quantifier(const char *text, uint32_t len)
+{
+	bool after_quantifier = false;
+	for (uint32_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (c == ';') {
+			while (i < len && text[i] != '\n')
+				i++;
+		} else if (c == '"') {
+			for (i++; i < len && text[i] != '"'; i++)
+				if (text[i] == '\\')
+					i++;
+			after_quantifier = false;
+		} else if (c == '@') {
+			while (i + 1 < len && (isalnum((unsigned char)text[i + 1]) ||
+			                       strchr("_-.", text[i + 1])))
+				i++;
+		} else if (c == '*' || c == '+' || c == '?') {
+			if (after_quantifier)
+				return i;
+			after_quantifier = true;
+		} else if (!isspace((unsigned char)c)) {
+			after_quantifier = false;
+		}
+	}
+	return UINT32_MAX;
+}
+
 jf_query *jf_query__compile_raw(jf_lang lang, const char *text, uint32_t len, uint32_t *err_offset,
                                 const char **err)
 {
 	uint32_t off;
 	TSQueryError e;
 	static char what[64];
+	uint32_t stacked = stacked_quantifier(text, len);
+	if (stacked != UINT32_MAX) {
+		*err = "a quantifier applied to a quantified pattern";
+		*err_offset = stacked;
+		return NULL;
+	}
 	TSQuery *ts = ts_query_new(jf_lang_ts(lang), text, len, &off, &e);
 	if (!ts) {
 		snprintf(what, sizeof what, "%s in query", query_error_name(e));

@@ -74,6 +74,9 @@ static void test_query__syntax_errors(void **state)
 	assert_compile_error("(call nosuchfield: (identifier))", "t.scm:1:7:", "unknown field");
 	/* Columns count characters: "é" before the error is one column. */
 	assert_compile_error("; \xc3\xa9\n(call) (nope)", "t.scm:2:9:", "unknown node type");
+	/* Stacked quantifiers (tree-sitter loops forever on some): refused at the second. */
+	assert_compile_error("(identifier)?+", "t.scm:1:14:", "quantifier applied to a quantified");
+	assert_compile_error("(identifier)* @x +", "t.scm:1:18:", "quantifier applied to a quantified");
 	/* A query with no patterns at all. */
 	assert_compile_error("; only a comment\n", "t.scm:1:1:", "no patterns");
 }
