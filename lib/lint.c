@@ -366,9 +366,24 @@ static void on_match(void *data, const jf_match *m)
 	free(msg);
 }
 
-/* Runs every rule query of the unit's language: one query, one pass. */
+/* Whether any rule with a query for the unit's language may match in it. */
+static bool any_rule_may_match(const jf_unit *unit)
+{
+	for (size_t i = 0; i < jf_rules_size(); i++) {
+		const jf_rule *r = jf_rules_at(i);
+		if (r->queries[unit->lang].path &&
+		    jf_rule_may_match(r, unit->src->data, unit->src->len))
+			return true;
+	}
+	return false;
+}
+
+/* Runs every rule query of the unit's language: one query, one pass. The
+ * query is compiled only for the first file where some rule may match. */
 static int run_queries(jf_ctx *ctx, const jf_unit *unit)
 {
+	if (!any_rule_may_match(unit))
+		return 0;
 	const char *err;
 	const jf_rule *const *rule_of;
 	const jf_query *q = jf_rules_lang_query(unit->lang, &rule_of, &err);

@@ -363,3 +363,32 @@ TSNode jf_match_get(const jf_match *m, const char *name)
 	TSNode null = { 0 };
 	return null;
 }
+
+static pcre2_code *prefilter_of(const jf_rule *rule)
+{
+	jf_rule *r = (jf_rule *)rule; /* the compiled regex is a cache */
+	if (!r->prefilter_re && r->prefilter) {
+		int errcode;
+		PCRE2_SIZE erroff;
+		r->prefilter_re = pcre2_compile((PCRE2_SPTR)r->prefilter, PCRE2_ZERO_TERMINATED,
+		                                PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &errcode, &erroff,
+		                                NULL);
+	}
+	return r->prefilter_re;
+}
+
+bool jf_rule_prefilter_ok(const jf_rule *rule)
+{
+	return !rule->prefilter || prefilter_of(rule);
+}
+
+bool jf_rule_may_match(const jf_rule *rule, const char *text, uint32_t len)
+{
+	pcre2_code *re = prefilter_of(rule);
+	if (!re)
+		return true;
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	int rc = pcre2_match(re, (PCRE2_SPTR)text, len, 0, 0, md, NULL);
+	pcre2_match_data_free(md);
+	return rc >= 0;
+}

@@ -110,6 +110,7 @@ static const char *parse_header(jf_rule *r, const jf_embedded *f, uint32_t *body
 			                    : !strcmp(key, "message")  ? &r->message
 			                    : !strcmp(key, "help")     ? &r->info.help
 			                    : !strcmp(key, "check")    ? &check
+			                    : !strcmp(key, "prefilter") ? &r->prefilter
 			                    : NULL;
 			if (!strcmp(key, "scope")) {
 				if (strcmp(value, "job") && strcmp(value, "file")) {
@@ -185,6 +186,7 @@ static void free_header(jf_rule *r)
 	free((char *)r->info.summary);
 	free((char *)r->message);
 	free((char *)r->info.help);
+	free((char *)r->prefilter);
 }
 
 static const char *add_query_file(const jf_embedded *f)
@@ -218,7 +220,8 @@ static const char *add_query_file(const jf_embedded *f)
 		             same_str(same->info.category, r.info.category) &&
 		             same_str(same->info.summary, r.info.summary) &&
 		             same_str(same->message, r.message) && same_str(same->info.help, r.info.help) &&
-		             same->hook == r.hook && same->job_only == r.job_only;
+		             same_str(same->prefilter, r.prefilter) && same->hook == r.hook &&
+		             same->job_only == r.job_only;
 		free_header(&r);
 		if (!agree || same->queries[lang].path)
 			return set_error(f->path, "rule id used twice with different headers");

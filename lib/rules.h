@@ -14,6 +14,9 @@
  *   ; help: how to fix it
  *   ; check: local-path               (optional: a C hook that sees each match)
  *   ; scope: job                      (optional: only when linting a whole job)
+ *   ; prefilter: regex                (optional: a file where this PCRE2 regex finds
+ *                                      nothing cannot match; spares the query's
+ *                                      compilation and run for such files)
  * Without `check:` every match's @finding becomes a diagnostic.
  */
 #ifndef JF_RULES_H
@@ -48,6 +51,8 @@ struct jf_rule {
 	jf_rule_info info;   /* must stay first: jf_rules_get() hands it out */
 	const char *message; /* template with {{capture}} */
 	bool job_only;       /* needs a job spec */
+	const char *prefilter; /* regex text, or NULL */
+	void *prefilter_re;  /* its compiled pcre2_code, made on first use */
 	jf_hook_fn hook;     /* query rules with `check:` */
 	jf_check_fn check;   /* C checks */
 	/* A rule may have one query file per language, with identical headers. */
@@ -70,6 +75,14 @@ const jf_rule *jf_rules_find(const char *id_or_name);
 
 /** The compiled `<lang>/facts.scm`, compiled once; NULL (and *err) when it does not compile. */
 const jf_query *jf_facts_query(jf_lang lang, const char **err);
+
+/**
+ * Whether `rule` may match in `text`: false only when its prefilter finds
+ * nothing. A prefilter that does not compile counts as matching everything
+ * (jf_rule_prefilter_ok() tells, for the tests).
+ */
+bool jf_rule_may_match(const jf_rule *rule, const char *text, uint32_t len);
+bool jf_rule_prefilter_ok(const jf_rule *rule);
 
 /* Query compilation and matching (query.c). */
 const TSLanguage *jf_lang_ts(jf_lang lang);

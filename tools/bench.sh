@@ -34,6 +34,7 @@ echo "demo job ($files files, $lines lines):"
 time_runs 5 "$jobfix" lint job.yaml >/dev/null # warm the page cache
 echo "  jobfix lint job.yaml: $(time_runs "$runs" "$jobfix" lint job.yaml | ms_stats)"
 echo "  jobfix --version:     $(time_runs "$runs" "$jobfix" --version | ms_stats)"
+echo "  /bin/true (the cost of starting a process from this script): $(time_runs "$runs" /bin/true | ms_stats)"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

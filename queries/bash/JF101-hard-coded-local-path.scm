@@ -6,6 +6,7 @@
 ; message: developer-machine path '{{finding}}' does not exist in the job's container
 ; help: pass the path as an argument or environment variable, and point it at a mount declared in the job's inputs or outputs
 ; check: local-path
+; prefilter: /home/|/Users/|/Volumes/|/media/|~/|[A-Za-z]:[\\/]|/mnt/[a-z]/
 ;
 ; Shell words that hold a developer-machine path (also `--flag=/home/...`).
 ; The hook keeps those used as paths: command arguments (not of echo, printf

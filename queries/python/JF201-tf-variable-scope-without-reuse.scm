@@ -6,6 +6,7 @@
 ; message: variable scope '{{name}}' is entered on every loop iteration without 'reuse': the second iteration fails with "Variable ... already exists"
 ; help: pass `reuse=tf.AUTO_REUSE` to the scope, or call `tf.get_variable_scope().reuse_variables()` after the first tower; give the scope a name per iteration if each one needs its own variables
 ; check: tf-variable-scope
+; prefilter: variable_scope
 ;
 ; Every `with tf.variable_scope(<first argument>)`, also tf.compat.v1; the
 ; hook keeps the scopes with a constant name and no `reuse` that a loop

@@ -6,6 +6,7 @@
 ; message: session '{{sess}}' runs before its variables are initialised or restored: the first run fails with "FailedPreconditionError: Attempting to use uninitialized value ..."
 ; help: run `sess.run(tf.global_variables_initializer())` (or restore a checkpoint with `saver.restore(sess, path)`) before the first run, or let `tf.train.MonitoredTrainingSession` do it
 ; check: tf-session-run
+; prefilter: Session
 ;
 ; Every `<name>.run(...)`; the hook keeps the first run of a tf.Session or
 ; tf.InteractiveSession created in the same function (or at module level)

@@ -120,6 +120,22 @@ static void test_rules__kinds(void **state)
 }
 
 /* The query file of each language is "<lang>/<id>-<name>.scm", and it compiles. */
+/* The rule queries of each language compile together, as the linter uses them. */
+static void test_rules__language_queries_compile(void **state)
+{
+	(void)state;
+	for (int l = JF_LANG_PYTHON; l <= JF_LANG_BASH; l++) {
+		const char *err = NULL;
+		const jf_rule *const *rule_of = NULL;
+		const jf_query *q = jf_rules_lang_query((jf_lang)l, &rule_of, &err);
+		if (!q)
+			fail_msg("%s rules do not compile together: %s", jf_lang_name((jf_lang)l),
+			         err ? err : "?");
+		for (uint32_t p = 0; p < jf_query_pattern_count(q); p++)
+			assert_non_null(rule_of[p]->queries[l].path);
+	}
+}
+
 static void test_rules__queries_compile(void **state)
 {
 	(void)state;
@@ -145,6 +161,8 @@ static void test_rules__queries_compile(void **state)
 			assert_null(err);
 			/* Compiled once: the second call hands out the same query. */
 			assert_ptr_equal(jf_rule_query(r, (jf_lang)l, &err), q);
+			if (!jf_rule_prefilter_ok(r))
+				fail_msg("%s: the prefilter regex does not compile", rq->path);
 			compiled++;
 		}
 	}
@@ -278,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_rules__unique_and_sorted),
 		cmocka_unit_test(test_rules__kinds),
 		cmocka_unit_test(test_rules__queries_compile),
+		cmocka_unit_test(test_rules__language_queries_compile),
 		cmocka_unit_test(test_rules__message_captures_exist),
 		cmocka_unit_test(test_rules__every_query_file_is_used),
 		cmocka_unit_test(test_rules__facts_query),
