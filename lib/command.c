@@ -33,6 +33,8 @@ typedef struct shell {
 	JF_ARRAY(char *) produced; /* container paths the job creates itself */
 	bool produced_unknown;     /* something was produced where jobfix cannot tell */
 	bool venv;                 /* a virtualenv or conda env is active */
+	jf_words args;             /* $1, $2, ... as the caller passed them */
+	bool args_known;           /* false: "$@" holds what jobfix cannot see */
 	int depth;
 } shell;
 
@@ -68,6 +70,13 @@ static void set_var(shell *sh, const char *name, const char *value, bool exporte
 static const char *lookup(shell *sh, const char *name, bool *unset)
 {
 	*unset = false;
+	if (name[0] >= '1' && name[0] <= '9' && !name[1]) {
+		size_t n = (size_t)(name[0] - '1');
+		if (!sh->args_known)
+			return NULL;
+		*unset = n >= sh->args.size;
+		return *unset ? NULL : sh->args.items[n].value;
+	}
 	var *v = find_var(sh, name);
 	if (v)
 		return v->value;
@@ -191,18 +200,37 @@ static char *word_value(shell *sh, TSNode n)
 	return jf_buf_detach(&b, NULL);
 }
 
-typedef struct {
-	TSNode node;
-	char *value; /* NULL when unknown */
-} word;
-
-typedef JF_ARRAY(word) words;
+typedef jf_word word;
+typedef jf_words words;
 
 static void words_release(words *w)
 {
-	for (size_t i = 0; i < w->size; i++)
-		free(w->items[i].value);
-	jf_array_release(w);
+	jf_words_release(w);
+}
+
+/* A word of the unit at node `n`, placed where findings about it belong. */
+static word make_word(shell *sh, TSNode n)
+{
+	word w = { sh->unit->src, jf_node_span(n), word_value(sh, n) };
+	if (sh->unit->origin_src) {
+		w.src = sh->unit->origin_src;
+		w.span = sh->unit->origin;
+	}
+	return w;
+}
+
+static word copy_word(const word *w)
+{
+	word c = *w;
+	c.value = w->value ? jf_xstrdup(w->value) : NULL;
+	return c;
+}
+
+/* Copies w[from, to) onto the end of `out`. */
+static void copy_words(words *out, const words *w, size_t from, size_t to)
+{
+	for (size_t i = from; i < to && i < w->size; i++)
+		jf_array_push(out, copy_word(&w->items[i]));
 }
 
 static bool word_is(const words *w, size_t i, const char *s)
@@ -261,8 +289,16 @@ static bool is_produced(const shell *sh, const char *cpath)
 
 /* Scripts */
 
+/* How a Python script is launched: the launcher and its options w[from, i). */
+typedef struct {
+	const char *launcher;
+	size_t from;
+	const char *wrapper; /* mpirun, horovodrun */
+	size_t wrapper_from, wrapper_to;
+} launch;
+
 static void walk(shell *sh, TSNode n);
-static void run_words(shell *sh, words *w, size_t i, TSNode cmd);
+static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer);
 
 typedef enum { SCRIPT_SHELL, SCRIPT_PYTHON } script_kind;
 
@@ -285,11 +321,13 @@ static void shell_release(shell *sh)
 	for (size_t i = 0; i < sh->produced.size; i++)
 		free(sh->produced.items[i]);
 	jf_array_release(&sh->produced);
+	jf_words_release(&sh->args);
 	free(sh->cwd);
 }
 
-/* Walks a launch script in a child shell that inherits the exported state. */
-static void run_launch_script(shell *sh, jf_unit *u, bool same_shell)
+/* Walks a launch script in a child shell that inherits the exported state;
+ * w[first..] are its positional parameters. */
+static void run_launch_script(shell *sh, jf_unit *u, bool same_shell, const words *w, size_t first)
 {
 	if (same_shell) {
 		jf_unit *saved = sh->unit;
@@ -306,6 +344,8 @@ static void run_launch_script(shell *sh, jf_unit *u, bool same_shell)
 		if (sh->vars.items[i].exported)
 			set_var(&child, sh->vars.items[i].name, sh->vars.items[i].value, true);
 	child.venv = sh->venv;
+	child.args_known = true;
+	copy_words(&child.args, w, first, w->size);
 	child.produced_unknown = sh->produced_unknown;
 	for (size_t i = 0; i < sh->produced.size; i++)
 		jf_array_push(&child.produced, jf_xstrdup(sh->produced.items[i]));
@@ -313,8 +353,27 @@ static void run_launch_script(shell *sh, jf_unit *u, bool same_shell)
 	shell_release(&child);
 }
 
-/* A script named by word `i`: found and loaded, or reported as missing. */
-static void script(shell *sh, const words *w, size_t i, script_kind kind, bool same_shell)
+static void record_invocation(shell *sh, jf_unit *u, const words *w, size_t i, const launch *how)
+{
+	jf_invocation inv = { 0 };
+	inv.entry = u;
+	inv.script = copy_word(&w->items[i]);
+	inv.launcher = how ? how->launcher : "python";
+	inv.unit = sh->unit;
+	if (how) {
+		copy_words(&inv.launcher_args, w, how->from, i);
+		inv.wrapper = how->wrapper;
+		if (how->wrapper)
+			copy_words(&inv.wrapper_args, w, how->wrapper_from, how->wrapper_to);
+	}
+	copy_words(&inv.args, w, i + 1, w->size);
+	jf_array_push(&sh->ctx->invocations, inv);
+}
+
+/* A script named by word `i`: found and loaded, or reported as missing.
+ * `how` says how a Python script is launched (NULL: a launch script). */
+static void script(shell *sh, const words *w, size_t i, script_kind kind, bool same_shell,
+                   const launch *how)
 {
 	jf_ctx *ctx = sh->ctx;
 	const word *wd = &w->items[i];
@@ -334,10 +393,10 @@ static void script(shell *sh, const words *w, size_t i, script_kind kind, bool s
 	bool is_dir = jf_path_is_dir(local);
 	if (is_dir || !jf_path_is_file(local)) {
 		if (!is_produced(sh, cpath)) {
-			jf_diag *d = jf_ctx_report(ctx, "JF102", sh->unit, jf_node_span(wd->node),
-			                           is_dir ? "%s '%s' is a folder, not a file"
-			                                  : "%s '%s' does not exist",
-			                           what, display);
+			jf_diag *d = jf_ctx_report_at(ctx, "JF102", wd->src, wd->span,
+			                              is_dir ? "%s '%s' is a folder, not a file"
+			                                     : "%s '%s' does not exist",
+			                              what, display);
 			if (strcmp(cpath, wd->value) && strcmp(workdir(ctx), CODE_ROOT))
 				jf_diag_relate(d, ctx->job->spec, ctx->job->workdir.span,
 				               "'%s' resolves to '%s' in the container", wd->value, cpath);
@@ -354,7 +413,9 @@ static void script(shell *sh, const words *w, size_t i, script_kind kind, bool s
 		free(cdir);
 		/* A launch script is walked once per job: each file is read once. */
 		if (u && kind == SCRIPT_SHELL && (fresh || same_shell) && u->lang == JF_LANG_BASH)
-			run_launch_script(sh, u, same_shell);
+			run_launch_script(sh, u, same_shell, w, i + 1);
+		if (u && kind == SCRIPT_PYTHON)
+			record_invocation(sh, u, w, i, how);
 	}
 	free(local);
 	free(display);
@@ -491,8 +552,21 @@ static void pip_install(shell *sh, const words *w, size_t i, TSNode cmd, bool ex
 }
 
 /* A python invocation from word i (the interpreter). */
-static void python(shell *sh, const words *w, size_t i, TSNode cmd)
+/* A launch of `launcher` with options from w[from], inside `outer`'s wrapper. */
+static launch launch_of(const char *launcher, size_t from, const launch *outer)
 {
+	launch how = { launcher, from, NULL, 0, 0 };
+	if (outer) {
+		how.wrapper = outer->wrapper;
+		how.wrapper_from = outer->wrapper_from;
+		how.wrapper_to = outer->wrapper_to;
+	}
+	return how;
+}
+
+static void python(shell *sh, const words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	size_t interpreter = i;
 	for (i++; i < w->size; i++) {
 		const char *s = w->items[i].value;
 		if (!s)
@@ -512,7 +586,8 @@ static void python(shell *sh, const words *w, size_t i, TSNode cmd)
 		}
 		if (s[0] == '-')
 			continue;
-		script(sh, w, i, SCRIPT_PYTHON, false);
+		launch how = launch_of("python", interpreter + 1, outer);
+		script(sh, w, i, SCRIPT_PYTHON, false, &how);
 		return;
 	}
 	if (i + 1 >= w->size || !w->items[i + 1].value)
@@ -520,22 +595,27 @@ static void python(shell *sh, const words *w, size_t i, TSNode cmd)
 	const char *mod = w->items[i + 1].value;
 	if (!strcmp(mod, "torch.distributed.launch") || !strcmp(mod, "torch.distributed.run")) {
 		size_t k = skip_options(w, i + 2, torchrun_flags, NULL);
+		launch how = launch_of(!strcmp(mod, "torch.distributed.launch") ? "torch.distributed.launch"
+		                                                                 : "torch.distributed.run",
+		                       i + 2, outer);
 		if (k < w->size && !jf_str_ends(w->items[k].value ? w->items[k].value : "", ".sh"))
-			script(sh, w, k, SCRIPT_PYTHON, false);
+			script(sh, w, k, SCRIPT_PYTHON, false, &how);
 		return;
 	}
 	module(sh, mod);
 }
 
-static void launcher(shell *sh, const words *w, size_t i, const char *const *flags)
+static void launcher(shell *sh, const words *w, size_t i, const char *const *flags,
+                     const char *name, const launch *outer)
 {
 	for (size_t k = i; k < w->size; k++)
 		if (word_is(w, k, "-m") || word_is(w, k, "--module") || word_is(w, k, "--no_python") ||
 		    word_is(w, k, "--no-python"))
 			return; /* a module or a non-Python program: not a script path */
 	size_t k = skip_options(w, i, flags, NULL);
+	launch how = launch_of(name, i, outer);
 	if (k < w->size)
-		script(sh, w, k, SCRIPT_PYTHON, false);
+		script(sh, w, k, SCRIPT_PYTHON, false, &how);
 }
 
 static void cd(shell *sh, const words *w, size_t i)
@@ -549,8 +629,25 @@ static void cd(shell *sh, const words *w, size_t i)
 	sh->cwd = dir;
 }
 
-/* Runs the command whose name is word i. */
-static void run_words(shell *sh, words *w, size_t i, TSNode cmd)
+/* `shift [n]`: drops the first n positional parameters. */
+static void shift(shell *sh, const words *w, size_t i)
+{
+	char *end = NULL;
+	long n = i < w->size && w->items[i].value ? strtol(w->items[i].value, &end, 10) : 1;
+	if ((i < w->size && (!end || *end)) || n < 0) {
+		sh->args_known = false; /* shifted by an amount known only at run time */
+		return;
+	}
+	size_t k = (size_t)n < sh->args.size ? (size_t)n : sh->args.size;
+	for (size_t j = 0; j < k; j++)
+		free(sh->args.items[j].value);
+	memmove(sh->args.items, sh->args.items + k, (sh->args.size - k) * sizeof(word));
+	sh->args.size -= k;
+}
+
+/* Runs the command whose name is word i; `outer` is the mpirun or horovodrun
+ * that runs it, or NULL. */
+static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
 {
 	while (i < w->size) {
 		const char *name = w->items[i].value;
@@ -592,11 +689,13 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd)
 
 	if (!strcmp(name, "cd") || !strcmp(name, "pushd")) {
 		cd(sh, w, i + 1);
+	} else if (!strcmp(name, "shift")) {
+		shift(sh, w, i + 1);
 	} else if (!strcmp(name, "source") || !strcmp(name, ".")) {
 		if (jf_str_ends(word_base(w, i + 1), "activate") || word_is(w, i + 1, "activate"))
 			sh->venv = true;
 		else if (i + 1 < w->size)
-			script(sh, w, i + 1, SCRIPT_SHELL, true);
+			script(sh, w, i + 1, SCRIPT_SHELL, true, NULL);
 	} else if ((!strcmp(base, "conda") || !strcmp(base, "mamba") || !strcmp(base, "micromamba")) &&
 	           word_is(w, i + 1, "activate")) {
 		sh->venv = true;
@@ -607,30 +706,33 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd)
 			if (word_is(w, k, "-c") || word_is(w, k, "-s"))
 				return;
 		if (k < w->size)
-			script(sh, w, k, SCRIPT_SHELL, false);
+			script(sh, w, k, SCRIPT_SHELL, false, NULL);
 	} else if (strchr(name, '/') && jf_str_ends(name, ".sh")) {
-		script(sh, w, i, SCRIPT_SHELL, false);
+		script(sh, w, i, SCRIPT_SHELL, false, NULL);
 	} else if (strchr(name, '/') && jf_str_ends(name, ".py")) {
-		script(sh, w, i, SCRIPT_PYTHON, false);
+		launch how = launch_of("script", i + 1, outer);
+		script(sh, w, i, SCRIPT_PYTHON, false, &how);
 	} else if (is_python(name)) {
-		python(sh, w, i, cmd);
+		python(sh, w, i, cmd, outer);
 	} else if (!strcmp(base, "pip") || !strcmp(base, "pip3") || jf_str_starts(base, "pip3.")) {
 		if (word_is(w, i + 1, "install"))
 			pip_install(sh, w, i + 2, cmd, strchr(name, '/') != NULL);
 	} else if (!strcmp(name, "torchrun")) {
-		launcher(sh, w, i + 1, torchrun_flags);
+		launcher(sh, w, i + 1, torchrun_flags, "torchrun", outer);
 	} else if (!strcmp(name, "deepspeed")) {
-		launcher(sh, w, i + 1, deepspeed_flags);
+		launcher(sh, w, i + 1, deepspeed_flags, "deepspeed", outer);
 	} else if (!strcmp(name, "accelerate") && word_is(w, i + 1, "launch")) {
-		launcher(sh, w, i + 2, accelerate_flags);
+		launcher(sh, w, i + 2, accelerate_flags, "accelerate", outer);
 	} else if (!strcmp(name, "horovodrun")) {
 		size_t k = skip_options(w, i + 1, horovod_flags, NULL);
+		launch wrap = { NULL, 0, "horovodrun", i + 1, k };
 		if (k < w->size)
-			run_words(sh, w, k, cmd);
+			run_words(sh, w, k, cmd, &wrap);
 	} else if (!strcmp(name, "mpirun") || !strcmp(name, "mpiexec")) {
 		size_t k = skip_options(w, i + 1, mpirun_flags, mpirun_pairs);
+		launch wrap = { NULL, 0, "mpirun", i + 1, k };
 		if (k < w->size)
-			run_words(sh, w, k, cmd);
+			run_words(sh, w, k, cmd, &wrap);
 	} else if (!strcmp(name, "git") && word_is(w, i + 1, "clone")) {
 		size_t k = i + 2, pos = 0;
 		const char *dir = NULL, *url = NULL;
@@ -724,6 +826,18 @@ static void declaration(shell *sh, TSNode n)
 	free(kw);
 }
 
+/* Whether `n` is "$@" or $@ (also $*): all positional parameters. */
+static bool is_all_args(shell *sh, TSNode n)
+{
+	if (jf_node_type_is(n, "string") && ts_node_named_child_count(n) == 1)
+		n = ts_node_named_child(n, 0);
+	if (!jf_node_type_is(n, "simple_expansion"))
+		return false;
+	TSNode name = ts_node_named_child(n, 0);
+	return jf_node_type_is(name, "special_variable_name") &&
+	       (jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*"));
+}
+
 static void command(shell *sh, TSNode n)
 {
 	words w = { 0 };
@@ -738,12 +852,23 @@ static void command(shell *sh, TSNode n)
 		if (!strcmp(t, "command_name"))
 			c = ts_node_named_child(c, 0);
 		only_assignments = false;
-		word wd = { c, word_value(sh, c) };
-		jf_array_push(&w, wd);
+		if (is_all_args(sh, c)) {
+			/* "$@": the caller's words, each where the caller wrote it. */
+			if (sh->args_known) {
+				copy_words(&w, &sh->args, 0, sh->args.size);
+			} else {
+				word unknown = make_word(sh, c);
+				free(unknown.value);
+				unknown.value = NULL;
+				jf_array_push(&w, unknown);
+			}
+			continue;
+		}
+		jf_array_push(&w, make_word(sh, c));
 	}
 	/* Prefix assignments (`X=1 cmd`) apply to the command only. */
 	if (!only_assignments && w.size)
-		run_words(sh, &w, 0, n);
+		run_words(sh, &w, 0, n, NULL);
 	words_release(&w);
 }
 
@@ -883,6 +1008,7 @@ void jf_command_analyze(jf_ctx *ctx)
 		return;
 	shell sh;
 	shell_init(&sh, ctx, u, workdir(ctx), 0);
+	sh.args_known = true; /* the command itself gets no arguments */
 	for (size_t i = 0; i < j->env.size; i++)
 		set_var(&sh, j->env.items[i].name, j->env.items[i].path, true);
 	walk(&sh, ts_tree_root_node(u->tree));

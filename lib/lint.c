@@ -115,6 +115,13 @@ jf_diag *jf_ctx_report(jf_ctx *ctx, const char *rule_id, const jf_unit *unit, jf
 	return d;
 }
 
+void jf_words_release(jf_words *w)
+{
+	for (size_t i = 0; i < w->size; i++)
+		free(w->items[i].value);
+	jf_array_release(w);
+}
+
 char *jf_node_text(const jf_unit *unit, TSNode n)
 {
 	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
@@ -471,6 +478,14 @@ int jf_linter_lint(jf_linter *self, const char *path)
 		unit_free(ctx.units.items[i]);
 	jf_array_release(&ctx.units);
 	jf_array_release(&ctx.pip_installs);
+	for (size_t i = 0; i < ctx.invocations.size; i++) {
+		jf_invocation *inv = &ctx.invocations.items[i];
+		free(inv->script.value);
+		jf_words_release(&inv->launcher_args);
+		jf_words_release(&inv->wrapper_args);
+		jf_words_release(&inv->args);
+	}
+	jf_array_release(&ctx.invocations);
 	jf_job_free(ctx.job);
 	return rc;
 }

@@ -45,6 +45,31 @@ struct jf_linter {
 	char *error;
 };
 
+/* A shell word as the command line gives it: where it stands (in the job spec
+ * for words the command passes through "$@") and its value. */
+typedef struct {
+	const jf_source *src;
+	jf_span span;
+	char *value; /* NULL when not known before run time */
+} jf_word;
+
+typedef JF_ARRAY(jf_word) jf_words;
+
+void jf_words_release(jf_words *w);
+
+/* A Python entry script run by the command or a launch script. */
+typedef struct {
+	jf_unit *entry;        /* the script's unit */
+	jf_word script;        /* the word that names it */
+	const char *launcher;  /* "python", "torchrun", "torch.distributed.launch", "deepspeed",
+	                          "accelerate", with "mpirun"/"horovodrun" in `wrapper` */
+	const char *wrapper;   /* "mpirun", "horovodrun", or NULL */
+	jf_words launcher_args; /* the launcher's own words before the script */
+	jf_words wrapper_args;  /* mpirun's or horovodrun's options */
+	jf_words args;         /* the script's arguments */
+	const jf_unit *unit;   /* the command or launch script that runs it */
+} jf_invocation;
+
 /* A `pip install` that writes into the system site-packages: no --user,
  * --target, --prefix or --root, no active virtualenv, no PIP_USER. */
 typedef struct {
@@ -58,6 +83,7 @@ struct jf_ctx {
 	JF_ARRAY(jf_unit *) units;
 	/* Facts found by the command analysis, for the C checks. */
 	JF_ARRAY(jf_pip_fact) pip_installs;
+	JF_ARRAY(jf_invocation) invocations;
 	int tf_creates_variables; /* 0 not yet known, 1 yes, -1 no (tf.c) */
 };
 
