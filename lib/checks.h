@@ -21,6 +21,10 @@ char *jf_match_text(const jf_unit *unit, const jf_match *m, const char *capture)
 
 /* C checks and query hooks named in checks.def. */
 void jf_check_pip_install(jf_ctx *ctx, const jf_rule *rule);
+/** JF302-JF306: invocations against the entry scripts' argument parsers (arguments.c). */
+void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule);
+/** JF210, JF211: processes per node against the job's GPUs (topology.c). */
+void jf_check_topology(jf_ctx *ctx, const jf_rule *rule);
 void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m);
 void jf_hook_tf_variable_scope(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit,
                                const jf_match *m);

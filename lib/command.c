@@ -23,6 +23,8 @@ typedef struct {
 	char *name;
 	char *value; /* NULL: set, but to something unknown */
 	bool exported;
+	const jf_source *src; /* where it was set; NULL when not known */
+	jf_span span;
 } var;
 
 typedef struct shell {
@@ -35,6 +37,7 @@ typedef struct shell {
 	bool venv;                 /* a virtualenv or conda env is active */
 	jf_words args;             /* $1, $2, ... as the caller passed them */
 	bool args_known;           /* false: "$@" holds what jobfix cannot see */
+	jf_words env;              /* the running command's prefix assignments (jf_invocation.env) */
 	int depth;
 } shell;
 
@@ -53,17 +56,20 @@ static var *find_var(shell *sh, const char *name)
 	return NULL;
 }
 
-static void set_var(shell *sh, const char *name, const char *value, bool exported)
+/* Sets $name; the caller records where, when it knows. */
+static var *set_var(shell *sh, const char *name, const char *value, bool exported)
 {
 	var *v = find_var(sh, name);
 	if (!v) {
-		var nv = { jf_xstrdup(name), NULL, false };
+		var nv = { .name = jf_xstrdup(name) };
 		jf_array_push(&sh->vars, nv);
 		v = jf_array_last(&sh->vars);
 	}
 	free(v->value);
 	v->value = value ? jf_xstrdup(value) : NULL;
 	v->exported |= exported;
+	v->src = NULL;
+	return v;
 }
 
 /* The value of $name: NULL when unknown. `*known_unset` tells an unset variable. */
@@ -208,14 +214,22 @@ static void words_release(words *w)
 	jf_words_release(w);
 }
 
-/* A word of the unit at node `n`, placed where findings about it belong. */
-static word make_word(shell *sh, TSNode n)
+/* Where findings about node `n` of the unit belong, as a word without a value. */
+static word place(shell *sh, TSNode n)
 {
-	word w = { sh->unit->src, jf_node_span(n), word_value(sh, n) };
+	word w = { sh->unit->src, jf_node_span(n), NULL };
 	if (sh->unit->origin_src) {
 		w.src = sh->unit->origin_src;
 		w.span = sh->unit->origin;
 	}
+	return w;
+}
+
+/* A word of the unit at node `n`, placed where findings about it belong. */
+static word make_word(shell *sh, TSNode n)
+{
+	word w = place(sh, n);
+	w.value = word_value(sh, n);
 	return w;
 }
 
@@ -340,9 +354,26 @@ static void run_launch_script(shell *sh, jf_unit *u, bool same_shell, const word
 	}
 	shell child;
 	shell_init(&child, sh->ctx, u, sh->cwd, sh->depth + 1);
-	for (size_t i = 0; i < sh->vars.size; i++)
-		if (sh->vars.items[i].exported)
-			set_var(&child, sh->vars.items[i].name, sh->vars.items[i].value, true);
+	for (size_t i = 0; i < sh->vars.size; i++) {
+		const var *v = &sh->vars.items[i];
+		if (v->exported) {
+			var *cv = set_var(&child, v->name, v->value, true);
+			cv->src = v->src;
+			cv->span = v->span;
+		}
+	}
+	/* `X=1 bash run.sh`: the script sees X exported. */
+	for (size_t i = 0; i < sh->env.size; i++) {
+		const word *e = &sh->env.items[i];
+		char *name = jf_xstrdup(e->value);
+		char *eq = strchr(name, '=');
+		if (eq)
+			*eq = '\0';
+		var *cv = set_var(&child, name, eq ? eq + 1 : NULL, true);
+		cv->src = e->src;
+		cv->span = e->span;
+		free(name);
+	}
 	child.venv = sh->venv;
 	child.args_known = true;
 	copy_words(&child.args, w, first, w->size);
@@ -351,6 +382,31 @@ static void run_launch_script(shell *sh, jf_unit *u, bool same_shell, const word
 		jf_array_push(&child.produced, jf_xstrdup(sh->produced.items[i]));
 	walk(&child, ts_tree_root_node(u->tree));
 	shell_release(&child);
+}
+
+/* The environment of an invocation, as far as the checks need it: the command's
+ * prefix assignments, and CUDA_VISIBLE_DEVICES as the shell exports it unless
+ * a prefix assignment sets it. */
+static void record_env(shell *sh, jf_invocation *inv)
+{
+	static const char cvd[] = "CUDA_VISIBLE_DEVICES";
+	size_t n = strlen(cvd);
+	copy_words(&inv->env, &sh->env, 0, sh->env.size);
+	for (size_t i = 0; i < sh->env.size; i++) {
+		const char *s = sh->env.items[i].value;
+		if (!strncmp(s, cvd, n) && (s[n] == '=' || !s[n]))
+			return;
+	}
+	const var *v = find_var(sh, cvd);
+	if (!v || !v->exported)
+		return;
+	word e = inv->script; /* where the script is named, when the assignment's place is not known */
+	if (v->src) {
+		e.src = v->src;
+		e.span = v->span;
+	}
+	e.value = v->value ? jf_xasprintf("%s=%s", cvd, v->value) : jf_xstrdup(cvd);
+	jf_array_push(&inv->env, e);
 }
 
 static void record_invocation(shell *sh, jf_unit *u, const words *w, size_t i, const launch *how)
@@ -367,6 +423,7 @@ static void record_invocation(shell *sh, jf_unit *u, const words *w, size_t i, c
 			copy_words(&inv.wrapper_args, w, how->wrapper_from, how->wrapper_to);
 	}
 	copy_words(&inv.args, w, i + 1, w->size);
+	record_env(sh, &inv);
 	jf_array_push(&sh->ctx->invocations, inv);
 }
 
@@ -663,7 +720,8 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 			for (i++; i < w->size && w->items[i].value &&
 			          (w->items[i].value[0] == '-' || strchr(w->items[i].value, '='));
 			     i++)
-				;
+				if (w->items[i].value[0] != '-')
+					jf_array_push(&sh->env, copy_word(&w->items[i]));
 			continue;
 		}
 		if (!strcmp(name, "stdbuf")) {
@@ -798,9 +856,29 @@ static void assignment(shell *sh, TSNode n, bool exported)
 		return;
 	char *vname = jf_node_text(sh->unit, name);
 	char *v = ts_node_is_null(value) ? jf_xstrdup("") : word_value(sh, value);
-	set_var(sh, vname, v, exported);
+	var *sv = set_var(sh, vname, v, exported);
+	word at = place(sh, ts_node_is_null(value) ? n : value);
+	sv->src = at.src;
+	sv->span = at.span;
 	free(vname);
 	free(v);
+}
+
+/* A prefix assignment `X=v cmd` as the word "X=v" at its value; just "X"
+ * when the value is not known. False for an array element. */
+static bool prefix_assignment(shell *sh, TSNode n, word *out)
+{
+	TSNode name = jf_node_field(n, "name");
+	TSNode value = jf_node_field(n, "value");
+	if (!jf_node_type_is(name, "variable_name"))
+		return false;
+	*out = place(sh, ts_node_is_null(value) ? n : value);
+	char *vname = jf_node_text(sh->unit, name);
+	char *v = ts_node_is_null(value) ? jf_xstrdup("") : word_value(sh, value);
+	out->value = v ? jf_xasprintf("%s=%s", vname, v) : jf_xstrdup(vname);
+	free(vname);
+	free(v);
+	return true;
 }
 
 static void declaration(shell *sh, TSNode n)
@@ -840,12 +918,15 @@ static bool is_all_args(shell *sh, TSNode n)
 
 static void command(shell *sh, TSNode n)
 {
-	words w = { 0 };
+	words w = { 0 }, env = { 0 };
 	uint32_t count = ts_node_named_child_count(n);
 	bool only_assignments = true;
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode c = ts_node_named_child(n, i);
 		const char *t = ts_node_type(c);
+		word e;
+		if (!strcmp(t, "variable_assignment") && prefix_assignment(sh, c, &e))
+			jf_array_push(&env, e);
 		if (!strcmp(t, "variable_assignment") || !strcmp(t, "file_redirect") ||
 		    !strcmp(t, "herestring_redirect"))
 			continue;
@@ -867,8 +948,12 @@ static void command(shell *sh, TSNode n)
 		jf_array_push(&w, make_word(sh, c));
 	}
 	/* Prefix assignments (`X=1 cmd`) apply to the command only. */
+	words outer = sh->env;
+	sh->env = env;
 	if (!only_assignments && w.size)
 		run_words(sh, &w, 0, n, NULL);
+	words_release(&sh->env);
+	sh->env = outer;
 	words_release(&w);
 }
 
@@ -1009,8 +1094,11 @@ void jf_command_analyze(jf_ctx *ctx)
 	shell sh;
 	shell_init(&sh, ctx, u, workdir(ctx), 0);
 	sh.args_known = true; /* the command itself gets no arguments */
-	for (size_t i = 0; i < j->env.size; i++)
-		set_var(&sh, j->env.items[i].name, j->env.items[i].path, true);
+	for (size_t i = 0; i < j->env.size; i++) {
+		var *v = set_var(&sh, j->env.items[i].name, j->env.items[i].path, true);
+		v->src = j->spec;
+		v->span = j->env.items[i].path_span;
+	}
 	walk(&sh, ts_tree_root_node(u->tree));
 	shell_release(&sh);
 	jf_imports_follow(ctx);

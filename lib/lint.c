@@ -469,11 +469,19 @@ int jf_linter_lint(jf_linter *self, const char *path)
 	}
 	for (size_t i = 0; i < ctx.units.size && !rc; i++)
 		rc = run_queries(&ctx, ctx.units.items[i]);
+	/* A check that serves several rules runs once. */
+	JF_ARRAY(jf_check_fn) ran = { 0 };
 	for (size_t i = 0; i < jf_rules_size() && !rc; i++) {
 		const jf_rule *r = jf_rules_at(i);
-		if (r->check && (ctx.job || !r->job_only))
-			r->check(&ctx, r);
+		bool done = false;
+		for (size_t k = 0; k < ran.size; k++)
+			done |= ran.items[k] == r->check;
+		if (!r->check || done || (!ctx.job && r->job_only))
+			continue;
+		jf_array_push(&ran, r->check);
+		r->check(&ctx, r);
 	}
+	jf_array_release(&ran);
 	for (size_t i = 0; i < ctx.units.size; i++)
 		unit_free(ctx.units.items[i]);
 	jf_array_release(&ctx.units);
@@ -484,6 +492,7 @@ int jf_linter_lint(jf_linter *self, const char *path)
 		jf_words_release(&inv->launcher_args);
 		jf_words_release(&inv->wrapper_args);
 		jf_words_release(&inv->args);
+		jf_words_release(&inv->env);
 	}
 	jf_array_release(&ctx.invocations);
 	jf_job_free(ctx.job);

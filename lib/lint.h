@@ -67,6 +67,9 @@ typedef struct {
 	jf_words launcher_args; /* the launcher's own words before the script */
 	jf_words wrapper_args;  /* mpirun's or horovodrun's options */
 	jf_words args;         /* the script's arguments */
+	jf_words env;          /* "NAME=value" set for it: the command's prefix assignments,
+	                          `env NAME=value`, and CUDA_VISIBLE_DEVICES as exported
+	                          before; just "NAME" when the value is not known */
 	const jf_unit *unit;   /* the command or launch script that runs it */
 } jf_invocation;
 

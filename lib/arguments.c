@@ -1,0 +1,863 @@
+/* arguments.c - JF302-JF304, JF306, JF307: what the launch passes against what the entry script accepts
+ *
+ * For each Python entry script the command runs, the argparse definitions of
+ * the script and of the local modules it imports are collected into one
+ * picture of its command line: option strings, actions, types, choices,
+ * nargs, required arguments, positionals. Every invocation (its words as the
+ * shell gives them, "$@" from the job spec included) is then read the way
+ * argparse reads it.
+ *
+ * Precision first. A parser that something else extends or that parses
+ * another list (subparsers, parse_args(list), library helpers such as
+ * deepspeed.add_config_arguments or HfArgumentParser, Hydra, fire, click,
+ * absl, exec-style configurators, hand-read sys.argv, option strings or
+ * keywords computed at run time) makes the picture open: no finding about
+ * flags jobfix cannot see. parse_known_args() tolerates unknown flags. A word
+ * whose value is known only at run time makes the rest of the invocation
+ * partial: required arguments and positionals are then not checked.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+
+#include "checks.h"
+
+typedef enum {
+	ACT_STORE,
+	ACT_FLAG, /* store_true, store_false, store_const, count, append_const, help, version */
+	ACT_APPEND,
+} action;
+
+typedef enum { TYPE_STR, TYPE_INT, TYPE_FLOAT, TYPE_BOOL, TYPE_OTHER } arg_type;
+
+typedef enum {
+	NARGS_ONE,
+	NARGS_OPTIONAL,  /* '?' */
+	NARGS_ANY,       /* '*' */
+	NARGS_SOME,      /* '+' */
+	NARGS_REMAINDER, /* argparse.REMAINDER, '...' */
+	NARGS_COUNT,     /* an integer */
+} nargs_kind;
+
+typedef struct {
+	JF_ARRAY(char *) options; /* "-l", "--lr"; empty for a positional */
+	char *dest;
+	action act;
+	arg_type type;
+	JF_ARRAY(char *) choices;
+	bool choices_known;
+	nargs_kind nargs;
+	long count;
+	bool required;
+	const jf_unit *unit;
+	jf_span span; /* the add_argument call */
+} arg_def;
+
+typedef struct {
+	JF_ARRAY(arg_def) args;
+	JF_ARRAY(char *) defaults; /* names given to set_defaults() */
+	int parsers;       /* ArgumentParser(...) calls seen */
+	bool open;         /* extended where jobfix cannot see */
+	bool tolerant;     /* parse_known_args */
+	bool allow_abbrev;
+	const jf_unit *unit; /* where the (first) parser is made */
+	jf_span span;
+} cmdline;
+
+/* Source markers of a command line jobfix cannot see whole. */
+static const char *const open_markers[] = {
+	"add_subparsers",  "add_config_arguments", "add_argparse_args", "add_model_specific_args",
+	"HfArgumentParser", "hydra",               "fire.Fire",         "absl",
+	"tf.app.flags",    "tf.compat.v1.flags",   "flags.DEFINE",      "click.",
+	"jsonargparse",    "LightningCLI",         "simple_parsing",    "OmegaConf.from_cli",
+	"exec(",           "sys.argv",             "prefix_chars",      "fromfile_prefix_chars",
+	"parse_intermixed_args", "typer",          "parents=",          "conflict_handler",
+	NULL,
+};
+
+static void def_release(arg_def *d)
+{
+	for (size_t i = 0; i < d->options.size; i++)
+		free(d->options.items[i]);
+	jf_array_release(&d->options);
+	for (size_t i = 0; i < d->choices.size; i++)
+		free(d->choices.items[i]);
+	jf_array_release(&d->choices);
+	free(d->dest);
+}
+
+static void cmdline_release(cmdline *c)
+{
+	for (size_t i = 0; i < c->args.size; i++)
+		def_release(&c->args.items[i]);
+	jf_array_release(&c->args);
+	for (size_t i = 0; i < c->defaults.size; i++)
+		free(c->defaults.items[i]);
+	jf_array_release(&c->defaults);
+}
+
+/* The value of a plain string literal (no f-string, no concatenation), or NULL; caller frees. */
+static char *string_value(const jf_unit *unit, TSNode n)
+{
+	if (!jf_node_type_is(n, "string") || ts_node_named_child_count(n) > 3)
+		return NULL;
+	char *text = jf_node_text(unit, n);
+	size_t len = strlen(text);
+	char *v = NULL;
+	if (len >= 2 && (text[0] == '"' || text[0] == '\'') && text[len - 1] == text[0] &&
+	    !strchr(text, '\\') && !strchr(text, '{'))
+		v = jf_xstrndup(text + 1, len - 2);
+	free(text);
+	return v;
+}
+
+/* A literal as the text argparse would compare: strings unquoted, numbers as written. */
+static char *literal_value(const jf_unit *unit, TSNode n)
+{
+	if (jf_node_type_is(n, "integer") || jf_node_type_is(n, "float"))
+		return jf_node_text(unit, n);
+	return string_value(unit, n);
+}
+
+static arg_type type_of(const jf_unit *unit, TSNode n)
+{
+	static const char *const names[] = { "str", "int", "float", "bool", NULL };
+	for (int i = 0; names[i]; i++)
+		if (jf_node_type_is(n, "identifier") && jf_node_is(unit, n, names[i]))
+			return (arg_type)i;
+	return TYPE_OTHER;
+}
+
+static bool read_action(const jf_unit *unit, TSNode v, arg_def *d)
+{
+	static const char *const flags[] = { "store_true", "store_false", "store_const", "count",
+		                             "append_const", "help", "version", NULL };
+	char *a = string_value(unit, v);
+	if (!a)
+		return false; /* a custom Action class: unknown arity */
+	bool ok = true;
+	if (jf_str_in(a, flags))
+		d->act = ACT_FLAG;
+	else if (!strcmp(a, "append") || !strcmp(a, "extend"))
+		d->act = ACT_APPEND;
+	else if (strcmp(a, "store"))
+		ok = false;
+	free(a);
+	return ok;
+}
+
+static bool read_nargs(const jf_unit *unit, TSNode v, arg_def *d)
+{
+	if (jf_node_type_is(v, "integer")) {
+		char *t = jf_node_text(unit, v);
+		d->nargs = NARGS_COUNT;
+		d->count = strtol(t, NULL, 10);
+		free(t);
+		return true;
+	}
+	if (jf_node_type_is(v, "attribute") &&
+	    jf_node_is(unit, jf_node_field(v, "attribute"), "REMAINDER")) {
+		d->nargs = NARGS_REMAINDER;
+		return true;
+	}
+	char *s = string_value(unit, v);
+	bool ok = s != NULL;
+	if (s && !strcmp(s, "?"))
+		d->nargs = NARGS_OPTIONAL;
+	else if (s && !strcmp(s, "*"))
+		d->nargs = NARGS_ANY;
+	else if (s && !strcmp(s, "+"))
+		d->nargs = NARGS_SOME;
+	else if (s && !strcmp(s, "..."))
+		d->nargs = NARGS_REMAINDER;
+	else
+		ok = false;
+	free(s);
+	return ok;
+}
+
+static void read_choices(const jf_unit *unit, TSNode v, arg_def *d)
+{
+	if (!jf_node_type_is(v, "list") && !jf_node_type_is(v, "tuple"))
+		return;
+	uint32_t n = ts_node_named_child_count(v);
+	for (uint32_t i = 0; i < n; i++) {
+		char *s = literal_value(unit, ts_node_named_child(v, i));
+		if (!s)
+			return; /* computed choices: unknown (the ones read so far are freed later) */
+		jf_array_push(&d->choices, s);
+	}
+	d->choices_known = true;
+}
+
+/* One add_argument(...) call; false when it is not literal enough to read. */
+static bool read_argument(const jf_unit *unit, TSNode call, arg_def *d)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	uint32_t n = ts_node_named_child_count(args);
+	d->unit = unit;
+	d->span = jf_node_span(call);
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "comment"))
+			continue;
+		if (!jf_node_type_is(a, "keyword_argument")) {
+			char *s = string_value(unit, a);
+			if (!s)
+				return false; /* *names, **kwargs or a computed name */
+			if (s[0] == '-')
+				jf_array_push(&d->options, s);
+			else if (!d->dest)
+				d->dest = s;
+			else
+				free(s);
+			continue;
+		}
+		TSNode k = jf_node_field(a, "name"), v = jf_node_field(a, "value");
+		if (jf_node_is(unit, k, "action")) {
+			if (!read_action(unit, v, d))
+				return false;
+		} else if (jf_node_is(unit, k, "type")) {
+			d->type = type_of(unit, v);
+		} else if (jf_node_is(unit, k, "nargs")) {
+			if (!read_nargs(unit, v, d))
+				return false;
+		} else if (jf_node_is(unit, k, "required")) {
+			d->required = jf_node_type_is(v, "true");
+		} else if (jf_node_is(unit, k, "choices")) {
+			read_choices(unit, v, d);
+		} else if (jf_node_is(unit, k, "dest")) {
+			char *s = string_value(unit, v);
+			free(d->dest);
+			d->dest = s;
+		}
+	}
+	if (!d->options.size && !d->dest)
+		return false;
+	if (!d->options.size) /* a positional is required unless nargs allows none */
+		d->required = d->nargs != NARGS_OPTIONAL && d->nargs != NARGS_ANY &&
+		              d->nargs != NARGS_REMAINDER;
+	return true;
+}
+
+/* Whether `call` calls a method named `name`: x.name(...). */
+static bool calls_method(const jf_unit *unit, TSNode call, const char *name)
+{
+	TSNode fn = jf_node_field(call, "function");
+	return jf_node_type_is(fn, "attribute") && jf_node_is(unit, jf_node_field(fn, "attribute"), name);
+}
+
+static bool callee_ends(const jf_unit *unit, TSNode call, const char *name)
+{
+	TSNode fn = jf_node_field(call, "function");
+	if (jf_node_type_is(fn, "attribute"))
+		fn = jf_node_field(fn, "attribute");
+	return jf_node_type_is(fn, "identifier") && jf_node_is(unit, fn, name);
+}
+
+/* Collects the argparse definitions of one file into `c`. */
+static void collect(cmdline *c, const jf_unit *unit)
+{
+	for (size_t i = 0; open_markers[i]; i++)
+		if (strstr(unit->src->data, open_markers[i]))
+			c->open = true;
+	if (strstr(unit->src->data, "parse_known_args"))
+		c->tolerant = true;
+	TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(unit->tree));
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		if (jf_node_type_is(n, "call")) {
+			if (calls_method(unit, n, "add_argument")) {
+				arg_def d = { 0 };
+				if (read_argument(unit, n, &d))
+					jf_array_push(&c->args, d);
+				else {
+					def_release(&d);
+					c->open = true;
+				}
+			} else if (callee_ends(unit, n, "ArgumentParser")) {
+				if (!c->parsers++) {
+					c->unit = unit;
+					c->span = jf_node_span(n);
+				}
+				TSNode args = jf_node_field(n, "arguments");
+				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+					TSNode a = ts_node_named_child(args, i);
+					if (jf_node_type_is(a, "keyword_argument") &&
+					    jf_node_is(unit, jf_node_field(a, "name"), "allow_abbrev") &&
+					    jf_node_type_is(jf_node_field(a, "value"), "false"))
+						c->allow_abbrev = false;
+					if (jf_node_type_is(a, "dictionary_splat") || jf_node_type_is(a, "list_splat"))
+						c->open = true;
+				}
+			} else if (calls_method(unit, n, "set_defaults")) {
+				TSNode args = jf_node_field(n, "arguments");
+				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+					TSNode a = ts_node_named_child(args, i);
+					if (jf_node_type_is(a, "keyword_argument"))
+						jf_array_push(&c->defaults, jf_node_text(unit, jf_node_field(a, "name")));
+					else
+						c->open = true; /* set_defaults(**d) */
+				}
+			} else if (calls_method(unit, n, "parse_args") &&
+			           ts_node_named_child_count(jf_node_field(n, "arguments")) > 0) {
+				c->open = true; /* parses a list of its own, not the command line */
+			}
+		}
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+}
+
+/* The command line of entry `entry`: its own definitions and its local modules'. */
+static void build_cmdline(const jf_ctx *ctx, const jf_unit *entry, cmdline *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->allow_abbrev = true;
+	collect(c, entry);
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		if (u->role == JF_ROLE_MODULE && u->lang == JF_LANG_PYTHON)
+			collect(c, u);
+	}
+}
+
+/* Reading an invocation */
+
+static const arg_def *find_option(const cmdline *c, const char *name)
+{
+	for (size_t i = 0; i < c->args.size; i++)
+		for (size_t k = 0; k < c->args.items[i].options.size; k++)
+			if (!strcmp(c->args.items[i].options.items[k], name))
+				return &c->args.items[i];
+	return NULL;
+}
+
+static bool is_number(const char *s)
+{
+	char *end;
+	if (!*s)
+		return false;
+	strtod(s, &end);
+	return *end == '\0';
+}
+
+/* Whether argparse takes word `s` for an option (not a negative number). */
+static bool looks_like_option(const char *s)
+{
+	return s[0] == '-' && s[1] && !is_number(s);
+}
+
+/* The option `name` (a long option, maybe abbreviated); NULL and *ambiguous when several match. */
+static const arg_def *resolve_option(const cmdline *c, const char *name, const char **full,
+                                     bool *ambiguous)
+{
+	*ambiguous = false;
+	const arg_def *d = find_option(c, name);
+	if (d || !c->allow_abbrev || !jf_str_starts(name, "--")) {
+		*full = name;
+		return d;
+	}
+	const arg_def *found = NULL;
+	for (size_t i = 0; i < c->args.size; i++)
+		for (size_t k = 0; k < c->args.items[i].options.size; k++) {
+			const char *opt = c->args.items[i].options.items[k];
+			if (jf_str_starts(opt, name) && jf_str_starts(opt, "--")) {
+				if (found && found != &c->args.items[i])
+					*ambiguous = true;
+				found = &c->args.items[i];
+				*full = opt;
+			}
+		}
+	return *ambiguous ? NULL : found;
+}
+
+static const char *nearest_option(const cmdline *c, const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = strlen(name) / 3 + 2;
+	for (size_t i = 0; i < c->args.size; i++)
+		for (size_t k = 0; k < c->args.items[i].options.size; k++) {
+			const char *opt = c->args.items[i].options.items[k];
+			size_t d = jf_edit_distance(name, opt, best_d);
+			/* --lr-rate for --lr_rate: separators count as the same */
+			char *a = jf_xstrdup(name), *b = jf_xstrdup(opt);
+			for (char *p = a; *p; p++)
+				*p = *p == '-' && p > a + 1 ? '_' : *p;
+			for (char *p = b; *p; p++)
+				*p = *p == '-' && p > b + 1 ? '_' : *p;
+			if (!strcmp(a, b))
+				d = 0;
+			free(a);
+			free(b);
+			if (d < best_d) {
+				best = opt;
+				best_d = d;
+			}
+		}
+	return best;
+}
+
+static bool valid_int(const char *s)
+{
+	const char *p = s + (*s == '-' || *s == '+');
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; *p; p++)
+		if (!isdigit((unsigned char)*p) && !(*p == '_' && isdigit((unsigned char)p[1])))
+			return false;
+	return true;
+}
+
+static bool valid_float(const char *s)
+{
+	static const char *const words[] = { "inf", "-inf", "+inf", "nan", "infinity", "-infinity",
+		                             NULL };
+	char low[32];
+	size_t n = strlen(s);
+	if (n < sizeof low) {
+		for (size_t i = 0; i <= n; i++)
+			low[i] = (char)tolower((unsigned char)s[i]);
+		if (jf_str_in(low, words))
+			return true;
+	}
+	char *end;
+	if (!*s || isspace((unsigned char)*s) || strchr(s, 'x') || strchr(s, 'X'))
+		return false;
+	strtod(s, &end);
+	return *end == '\0';
+}
+
+/* Checks one value given to `d`; reports JF304 when argparse would reject it. */
+static void check_value(jf_ctx *ctx, const arg_def *d, const char *opt, const jf_word *w,
+                        const char *value)
+{
+	static const char *const falsy[] = { "False", "false", "0", "no", "No", "off", "FALSE", NULL };
+	const char *entry = d->unit->src->path;
+	jf_diag *diag = NULL;
+	if (d->type == TYPE_INT && !valid_int(value))
+		diag = jf_ctx_report_at(ctx, "JF304", w->src, w->span,
+		                        "'%s' is not an int: %s in %s takes int values", value, opt, entry);
+	else if (d->type == TYPE_FLOAT && !valid_float(value))
+		diag = jf_ctx_report_at(ctx, "JF304", w->src, w->span,
+		                        "'%s' is not a float: %s in %s takes float values", value, opt,
+		                        entry);
+	else if (d->type == TYPE_BOOL && jf_str_in(value, falsy)) {
+		diag = jf_ctx_report_at(ctx, "JF304", w->src, w->span,
+		                        "'%s' turns %s on: it is declared with type=bool, and bool('%s') "
+		                        "is True",
+		                        value, opt, value);
+		jf_diag_set_help(diag, "declare %s with action='store_true' and leave it out to turn "
+		                       "it off",
+		                 opt);
+	}
+	else if (d->choices_known && (d->type == TYPE_STR || d->type == TYPE_INT)) {
+		bool ok = false;
+		for (size_t i = 0; i < d->choices.size && !ok; i++)
+			ok = d->type == TYPE_INT && valid_int(value) && valid_int(d->choices.items[i])
+			             ? strtol(value, NULL, 10) == strtol(d->choices.items[i], NULL, 10)
+			             : !strcmp(value, d->choices.items[i]);
+		if (!ok) {
+			jf_buf list = JF_BUF_INIT;
+			for (size_t i = 0; i < d->choices.size; i++)
+				jf_buf_addf(&list, "%s'%s'", i ? ", " : "", d->choices.items[i]);
+			diag = jf_ctx_report_at(ctx, "JF304", w->src, w->span,
+			                        "invalid choice '%s' for %s (choose from %s)", value, opt,
+			                        list.buf);
+			jf_buf_release(&list);
+		}
+	}
+	if (diag)
+		jf_diag_relate(diag, d->unit->src, d->span, "%s is defined here", opt);
+}
+
+typedef struct {
+	const arg_def *def;
+	bool seen;
+} seen_def;
+
+/* Reads an invocation's words like argparse; reports what it would reject. */
+static void check_invocation(jf_ctx *ctx, const cmdline *c, const jf_invocation *inv)
+{
+	const jf_words *w = &inv->args;
+	const char *entry = inv->entry->src->path;
+	bool partial = false, positional_only = false;
+	JF_ARRAY(const jf_word *) positionals = { 0 };
+	seen_def *seen = jf_xcalloc(c->args.size + 1, sizeof(*seen));
+	for (size_t i = 0; i < w->size; i++) {
+		const jf_word *word = &w->items[i];
+		const char *s = word->value;
+		if (!s) {
+			partial = true;
+			continue;
+		}
+		if (positional_only || !looks_like_option(s)) {
+			jf_array_push(&positionals, word);
+			continue;
+		}
+		if (!strcmp(s, "--")) {
+			positional_only = true;
+			continue;
+		}
+		const char *eq = strchr(s, '=');
+		char *name = eq ? jf_xstrndup(s, (size_t)(eq - s)) : jf_xstrdup(s);
+		const char *full = name;
+		bool ambiguous;
+		const arg_def *d = resolve_option(c, name, &full, &ambiguous);
+		if (!d && s[1] != '-' && strlen(s) > 2) {
+			char shortopt[3] = { '-', s[1], 0 };
+			d = find_option(c, shortopt); /* -j5, -vv */
+			if (d) {
+				seen[d - c->args.items].seen = true;
+				free(name);
+				continue;
+			}
+		}
+		if (!d) {
+			if (!c->tolerant) {
+				jf_diag *diag;
+				if (ambiguous) {
+					diag = jf_ctx_report_at(ctx, "JF302", word->src, word->span,
+					                        "ambiguous flag '%s' for %s: it abbreviates more "
+					                        "than one of its options",
+					                        name, entry);
+				} else {
+					diag = jf_ctx_report_at(ctx, "JF302", word->src, word->span,
+					                        "%s does not accept the flag '%s'", entry, name);
+					const char *near = nearest_option(c, name);
+					if (near)
+						jf_diag_set_help(diag, "did you mean '%s'?", near);
+				}
+				jf_diag_relate(diag, c->unit->src, c->span, "the argument parser of %s",
+				               entry);
+			}
+			/* The word after an unknown flag is most likely its value, not a positional. */
+			if (!eq && i + 1 < w->size && w->items[i + 1].value &&
+			    !looks_like_option(w->items[i + 1].value))
+				i++;
+			free(name);
+			continue;
+		}
+		seen[d - c->args.items].seen = true;
+		if (d->act == ACT_FLAG) {
+			if (eq)
+				jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
+				                                "%s takes no value, but is given '%s'", full,
+				                                eq + 1),
+				               d->unit->src, d->span, "%s is defined here", full);
+		} else if (d->nargs == NARGS_REMAINDER) {
+			free(name);
+			break;
+		} else if (eq) {
+			check_value(ctx, d, full, word, eq + 1);
+		} else {
+			/* The value(s) follow as separate words. */
+			size_t want = d->nargs == NARGS_COUNT ? (size_t)d->count : 1;
+			bool many = d->nargs == NARGS_ANY || d->nargs == NARGS_SOME;
+			size_t got = 0;
+			while (i + 1 < w->size && (many || got < want)) {
+				const jf_word *v = &w->items[i + 1];
+				if (v->value && looks_like_option(v->value))
+					break;
+				i++;
+				got++;
+				if (v->value)
+					check_value(ctx, d, full, v, v->value);
+				else
+					partial = true;
+			}
+			bool needs = d->nargs == NARGS_ONE || d->nargs == NARGS_COUNT ||
+			             d->nargs == NARGS_SOME;
+			if (needs && got < (d->nargs == NARGS_SOME ? 1 : want) && !partial)
+				jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
+				                                "%s expects %s, but none follows", full,
+				                                want > 1 ? "several values" : "a value"),
+				               d->unit->src, d->span, "%s is defined here", full);
+		}
+		free(name);
+	}
+
+	/* Positionals, then what the invocation never passes: only when every word is known. */
+	size_t p = 0;
+	bool rest = false;
+	for (size_t k = 0; k < c->args.size && !partial; k++) {
+		const arg_def *d = &c->args.items[k];
+		if (d->options.size)
+			continue;
+		if (d->nargs == NARGS_ANY || d->nargs == NARGS_SOME || d->nargs == NARGS_REMAINDER) {
+			seen[k].seen = p < positionals.size || d->nargs != NARGS_SOME;
+			rest = true;
+			p = positionals.size;
+		} else {
+			size_t n = d->nargs == NARGS_COUNT ? (size_t)d->count : 1;
+			seen[k].seen = p + n <= positionals.size || d->nargs == NARGS_OPTIONAL;
+			p += p < positionals.size ? (n < positionals.size - p ? n : positionals.size - p) : 0;
+		}
+	}
+	if (!partial && !c->tolerant && !rest)
+		for (; p < positionals.size; p++) {
+			const jf_word *word = positionals.items[p];
+			jf_diag_relate(jf_ctx_report_at(ctx, "JF302", word->src, word->span,
+			                                "%s takes no positional argument '%s' here", entry,
+			                                word->value),
+			               c->unit->src, c->span, "the argument parser of %s", entry);
+		}
+	for (size_t k = 0; k < c->args.size && !partial; k++) {
+		const arg_def *d = &c->args.items[k];
+		if (!d->required || seen[k].seen)
+			continue;
+		const char *what = d->options.size ? d->options.items[d->options.size - 1] : d->dest;
+		jf_diag *diag = jf_ctx_report_at(ctx, "JF303", inv->script.src, inv->script.span,
+		                                 "%s requires '%s', which this invocation does not pass",
+		                                 entry, what);
+		jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here as required", what);
+	}
+	free(seen);
+	jf_array_release(&positionals);
+}
+
+/* The flag a launcher adds itself, when the script does not define it. */
+static void check_launcher_flags(jf_ctx *ctx, const cmdline *c, const jf_invocation *inv)
+{
+	const char *entry = inv->entry->src->path;
+	bool deepspeed = !strcmp(inv->launcher, "deepspeed");
+	bool launch = !strcmp(inv->launcher, "torch.distributed.launch");
+	if (!deepspeed && !launch)
+		return;
+	for (size_t i = 0; i < inv->launcher_args.size; i++) {
+		const char *v = inv->launcher_args.items[i].value;
+		if (!v || !strcmp(v, "--use_env") || !strcmp(v, "--use-env") ||
+		    !strcmp(v, "--no_local_rank"))
+			return;
+	}
+	if (find_option(c, "--local_rank") || find_option(c, "--local-rank"))
+		return;
+	jf_diag *d = jf_ctx_report_at(
+		ctx, "JF302", inv->script.src, inv->script.span,
+		deepspeed ? "deepspeed passes '--local_rank' to %s, which does not accept it"
+		          : "torch.distributed.launch passes '--local_rank' ('--local-rank' since torch "
+		            "2.0) to %s, which does not accept it",
+		entry);
+	jf_diag_relate(d, c->unit->src, c->span, "the argument parser of %s", entry);
+	jf_diag_set_help(d, deepspeed ? "add parser.add_argument('--local_rank', type=int), or pass "
+	                                "--no_local_rank to deepspeed"
+	                              : "add parser.add_argument('--local_rank', '--local-rank', "
+	                                "type=int), or use torchrun (it sets LOCAL_RANK instead)");
+}
+
+/* JF306: an option string defined twice (argparse refuses at start-up). */
+static void check_duplicates(jf_ctx *ctx, const cmdline *c)
+{
+	if (c->parsers != 1 || c->open)
+		return; /* several parsers: which one an option belongs to is not known */
+	for (size_t i = 0; i < c->args.size; i++)
+		for (size_t k = 0; k < c->args.items[i].options.size; k++)
+			for (size_t j = 0; j < i; j++)
+				for (size_t m = 0; m < c->args.items[j].options.size; m++) {
+					const char *o = c->args.items[i].options.items[k];
+					if (strcmp(o, c->args.items[j].options.items[m]))
+						continue;
+					const arg_def *d = &c->args.items[i], *first = &c->args.items[j];
+					jf_diag *diag = jf_ctx_report_at(
+						ctx, "JF306", d->unit->src, d->span,
+						"option string '%s' is defined twice: argparse fails at start-up with "
+						"\"conflicting option string: %s\"",
+						o, o);
+					jf_diag_relate(diag, first->unit->src, first->span,
+					               "'%s' is first defined here", o);
+				}
+}
+
+/* JF307: args.X where no argument has dest X */
+
+/* The attribute name argparse stores an argument under. Caller frees. */
+static char *dest_of(const arg_def *d)
+{
+	if (d->dest)
+		return jf_xstrdup(d->dest);
+	const char *pick = d->options.items[0];
+	for (size_t i = 0; i < d->options.size; i++)
+		if (jf_str_starts(d->options.items[i], "--")) {
+			pick = d->options.items[i];
+			break;
+		}
+	char *s = jf_xstrdup(pick + strspn(pick, "-"));
+	for (char *p = s; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return s;
+}
+
+static bool has_dest(const cmdline *c, const char *name)
+{
+	for (size_t i = 0; i < c->defaults.size; i++)
+		if (!strcmp(c->defaults.items[i], name))
+			return true;
+	for (size_t i = 0; i < c->args.size; i++) {
+		char *d = dest_of(&c->args.items[i]);
+		bool same = !strcmp(d, name);
+		free(d);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* The namespace variable: `NAME = <parser>.parse_args()` directly in `scope`'s body. */
+typedef struct {
+	const jf_unit *unit;
+	char *name;
+	TSNode scope; /* module or function body holding the assignment */
+} namespace_var;
+
+/* Whether `body` (not counting nested functions and classes) changes the
+ * namespace's attributes in ways jobfix does not follow. */
+static bool namespace_escapes(const jf_unit *unit, TSNode body, const char *name)
+{
+	const char *text = unit->src->data + ts_node_start_byte(body);
+	size_t len = ts_node_end_byte(body) - ts_node_start_byte(body);
+	char *copy = jf_xstrndup(text, len);
+	char setattr_pat[96], dict_pat[96], vars_pat[96];
+	snprintf(setattr_pat, sizeof setattr_pat, "setattr(%s", name);
+	snprintf(dict_pat, sizeof dict_pat, "%s.__dict__", name);
+	snprintf(vars_pat, sizeof vars_pat, "vars(%s)", name);
+	bool escapes = strstr(copy, setattr_pat) || strstr(copy, dict_pat) || strstr(copy, vars_pat);
+	free(copy);
+	return escapes;
+}
+
+typedef struct {
+	jf_ctx *ctx;
+	const cmdline *c;
+	const jf_unit *unit;
+	const char *name;
+	JF_ARRAY(char *) assigned; /* attributes the code sets itself: args.x = ... */
+} attr_walk;
+
+/* Visits the attribute uses `name.attr` in `n`, skipping nested definitions. */
+static void visit_attributes(attr_walk *aw, TSNode n, bool report)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(n);
+	for (;;) {
+		TSNode m = ts_tree_cursor_current_node(&cur);
+		bool descend = true;
+		if (!ts_node_eq(m, n) && (jf_node_type_is(m, "function_definition") ||
+		                          jf_node_type_is(m, "class_definition") ||
+		                          jf_node_type_is(m, "lambda")))
+			descend = false;
+		else if (jf_node_type_is(m, "attribute") &&
+		         jf_node_type_is(jf_node_field(m, "object"), "identifier") &&
+		         jf_node_is(aw->unit, jf_node_field(m, "object"), aw->name)) {
+			TSNode attr = jf_node_field(m, "attribute");
+			char *a = jf_node_text(aw->unit, attr);
+			TSNode parent = ts_node_parent(m);
+			bool stored = jf_node_type_is(parent, "assignment") &&
+			              ts_node_eq(jf_node_field(parent, "left"), m);
+			bool known = has_dest(aw->c, a) || jf_str_starts(a, "_");
+			for (size_t i = 0; i < aw->assigned.size && !known; i++)
+				known = !strcmp(aw->assigned.items[i], a);
+			if (!report && stored) {
+				jf_array_push(&aw->assigned, a);
+				a = NULL;
+			} else if (report && !known && !stored) {
+				jf_diag *d = jf_ctx_report_at(aw->ctx, "JF307", aw->unit->src, jf_node_span(attr),
+				                              "'%s.%s' is no argument of the parser: the job "
+				                              "fails here with AttributeError",
+				                              aw->name, a);
+				jf_diag_relate(d, aw->c->unit->src, aw->c->span, "the argument parser of %s",
+				               aw->unit->src->path);
+				const char *best = NULL;
+				size_t best_d = strlen(a) / 3 + 2;
+				for (size_t i = 0; i < aw->c->args.size; i++) {
+					char *dest = dest_of(&aw->c->args.items[i]);
+					size_t dist = jf_edit_distance(a, dest, best_d);
+					if (dist < best_d || (!best && (jf_str_starts(dest, a) ||
+					                                jf_str_starts(a, dest)))) {
+						best_d = dist < best_d ? dist : best_d;
+						free((char *)best);
+						best = dest;
+					} else {
+						free(dest);
+					}
+				}
+				if (best)
+					jf_diag_set_help(d, "did you mean '%s.%s'?", aw->name, best);
+				free((char *)best);
+			}
+			free(a);
+		}
+		if (descend && ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+}
+
+/* Finds `NAME = x.parse_args()` at the top of a body and checks NAME.attr in that body. */
+static void check_namespace_uses(jf_ctx *ctx, const cmdline *c, const jf_unit *unit, TSNode body)
+{
+	uint32_t n = ts_node_named_child_count(body);
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode stmt = ts_node_named_child(body, i);
+		if (jf_node_type_is(stmt, "function_definition")) {
+			check_namespace_uses(ctx, c, unit, jf_node_field(stmt, "body"));
+			continue;
+		}
+		if (jf_node_type_is(stmt, "decorated_definition")) {
+			TSNode def = jf_node_field(stmt, "definition");
+			if (jf_node_type_is(def, "function_definition"))
+				check_namespace_uses(ctx, c, unit, jf_node_field(def, "body"));
+			continue;
+		}
+		if (!jf_node_type_is(stmt, "expression_statement"))
+			continue;
+		TSNode as = ts_node_named_child(stmt, 0);
+		TSNode left = jf_node_field(as, "left"), right = jf_node_field(as, "right");
+		if (!jf_node_type_is(as, "assignment") || !jf_node_type_is(left, "identifier") ||
+		    !jf_node_type_is(right, "call") || !calls_method(unit, right, "parse_args") ||
+		    ts_node_named_child_count(jf_node_field(right, "arguments")) > 0)
+			continue;
+		char *name = jf_node_text(unit, left);
+		if (!namespace_escapes(unit, body, name)) {
+			attr_walk aw = { ctx, c, unit, name, { 0 } };
+			visit_attributes(&aw, body, false); /* what the code assigns itself */
+			visit_attributes(&aw, body, true);
+			for (size_t k = 0; k < aw.assigned.size; k++)
+				free(aw.assigned.items[k]);
+			jf_array_release(&aw.assigned);
+		}
+		free(name);
+	}
+}
+
+void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule)
+{
+	(void)rule; /* one pass reports JF302-JF304, JF306 and JF307 */
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *entry = ctx->units.items[i];
+		if (entry->role != JF_ROLE_ENTRY || entry->lang != JF_LANG_PYTHON)
+			continue;
+		cmdline c;
+		build_cmdline(ctx, entry, &c);
+		if (c.parsers > 0) {
+			check_duplicates(ctx, &c);
+			if (!c.open && c.parsers == 1)
+				check_namespace_uses(ctx, &c, entry, ts_tree_root_node(entry->tree));
+			for (size_t k = 0; k < ctx->invocations.size && !c.open; k++) {
+				const jf_invocation *inv = &ctx->invocations.items[k];
+				if (inv->entry != entry)
+					continue;
+				check_launcher_flags(ctx, &c, inv);
+				check_invocation(ctx, &c, inv);
+			}
+		}
+		cmdline_release(&c);
+	}
+}
