@@ -373,27 +373,48 @@ static void on_match(void *data, const jf_match *m)
 	free(msg);
 }
 
-/* Whether any rule with a query for the unit's language may match in it. */
-static bool any_rule_may_match(const jf_unit *unit)
+static int run_unit_queries(jf_ctx *ctx, const jf_unit *unit, const bool *wanted);
+
+/*
+ * Runs the rule queries over every unit: per language one query of the rules
+ * whose prefilter matches in at least one of the job's files, one pass per
+ * file where some rule may match. Files of a clean job cost no compilation.
+ */
+static int run_queries(jf_ctx *ctx)
 {
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = jf_rules_at(i);
-		if (r->queries[unit->lang].path &&
-		    jf_rule_may_match(r, unit->src->data, unit->src->len))
-			return true;
+	size_t nrules = jf_rules_size(), nunits = ctx->units.size;
+	bool *may = jf_xcalloc(nunits * nrules + 1, sizeof(bool));
+	bool *wanted = jf_xcalloc(JF_LANG_COUNT * nrules + 1, sizeof(bool));
+	for (size_t u = 0; u < nunits; u++) {
+		const jf_unit *unit = ctx->units.items[u];
+		for (size_t r = 0; r < nrules; r++) {
+			const jf_rule *rule = jf_rules_at(r);
+			bool m = rule->queries[unit->lang].path && (ctx->job || !rule->job_only) &&
+			         jf_rule_may_match(rule, unit->src->data, unit->src->len);
+			may[u * nrules + r] = m;
+			wanted[unit->lang * nrules + r] |= m;
+		}
 	}
-	return false;
+	int rc = 0;
+	for (size_t u = 0; u < nunits && !rc; u++) {
+		bool any = false;
+		for (size_t r = 0; r < nrules; r++)
+			any |= may[u * nrules + r];
+		if (any)
+			rc = run_unit_queries(ctx, ctx->units.items[u],
+			                      wanted + ctx->units.items[u]->lang * nrules);
+	}
+	free(may);
+	free(wanted);
+	return rc;
 }
 
-/* Runs every rule query of the unit's language: one query, one pass. The
- * query is compiled only for the first file where some rule may match. */
-static int run_queries(jf_ctx *ctx, const jf_unit *unit)
+/* Runs the query of the `wanted` rules of the unit's language over it. */
+static int run_unit_queries(jf_ctx *ctx, const jf_unit *unit, const bool *wanted)
 {
-	if (!any_rule_may_match(unit))
-		return 0;
 	const char *err;
 	const jf_rule *const *rule_of;
-	const jf_query *q = jf_rules_lang_query(unit->lang, &rule_of, &err);
+	const jf_query *q = jf_rules_lang_query(unit->lang, wanted, &rule_of, &err);
 	if (err)
 		return set_error(ctx->linter, JF_EQUERY, "%s", err);
 	if (!q)
@@ -467,8 +488,8 @@ int jf_linter_lint(jf_linter *self, const char *path)
 		if (!jf_ctx_load(&ctx, path, path, lang, JF_ROLE_FILE, NULL, 0) && !self->report.diags.size)
 			rc = set_error(self, JF_EIO, "cannot read '%s'", path);
 	}
-	for (size_t i = 0; i < ctx.units.size && !rc; i++)
-		rc = run_queries(&ctx, ctx.units.items[i]);
+	if (!rc)
+		rc = run_queries(&ctx);
 	/* A check that serves several rules runs once. */
 	JF_ARRAY(jf_check_fn) ran = { 0 };
 	for (size_t i = 0; i < jf_rules_size() && !rc; i++) {

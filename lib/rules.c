@@ -357,33 +357,30 @@ const jf_query *jf_facts_query(jf_lang lang, const char **err)
 	return NULL;
 }
 
-/* The rule queries of one language, concatenated and compiled once. */
-static struct lang_query {
-	bool tried;
+/* Compiled combinations of rule queries: one per language and set of rules. */
+typedef struct {
+	jf_lang lang;
+	char *key; /* one '1' or '0' per rule of the table */
 	jf_query *query;
 	const jf_rule **rule_of; /* per pattern */
 	char *error;
-} lang_queries[JF_LANG_COUNT];
+} lang_query;
+
+static JF_ARRAY(lang_query) lang_queries;
 
 typedef struct {
 	uint32_t start; /* in the combined text */
 	const jf_rule *rule;
 } segment;
 
-const jf_query *jf_rules_lang_query(jf_lang lang, const jf_rule *const **rule_of, const char **err)
+static void compile_lang_query(lang_query *lq, const bool *wanted)
 {
-	struct lang_query *lq = &lang_queries[lang];
-	*err = lq->error;
-	*rule_of = lq->rule_of;
-	if (lq->tried)
-		return lq->query;
-	lq->tried = true;
 	jf_buf text = JF_BUF_INIT;
 	JF_ARRAY(segment) segs = { 0 };
 	for (size_t i = 0; i < jf_rules_size(); i++) {
 		const jf_rule *r = jf_rules_at(i);
-		const struct jf_rule_query *rq = &r->queries[lang];
-		if (!rq->path)
+		const struct jf_rule_query *rq = &r->queries[lq->lang];
+		if (!rq->path || (wanted && !wanted[i]))
 			continue;
 		segment s = { (uint32_t)text.len, r };
 		jf_array_push(&segs, s);
@@ -393,15 +390,16 @@ const jf_query *jf_rules_lang_query(jf_lang lang, const jf_rule *const **rule_of
 	if (segs.size) {
 		uint32_t off = 0;
 		const char *what = NULL;
-		lq->query = jf_query__compile_raw(lang, text.buf, (uint32_t)text.len, &off, &what);
+		lq->query = jf_query__compile_raw(lq->lang, text.buf, (uint32_t)text.len, &off, &what);
 		size_t s = 0;
 		if (!lq->query) {
 			while (s + 1 < segs.size && segs.items[s + 1].start <= off)
 				s++;
-			const struct jf_rule_query *rq = &segs.items[s].rule->queries[lang];
+			const struct jf_rule_query *rq = &segs.items[s].rule->queries[lq->lang];
 			char *msg = NULL;
 			/* Compile the file alone for the message with its own line:col. */
-			jf_query_free(jf_query_compile(lang, rq->path, rq->text, rq->len, rq->body_offset, &msg));
+			jf_query_free(
+				jf_query_compile(lq->lang, rq->path, rq->text, rq->len, rq->body_offset, &msg));
 			lq->error = msg ? msg : jf_xasprintf("%s: %s", rq->path, what);
 		} else {
 			uint32_t n = jf_query_pattern_count(lq->query);
@@ -416,6 +414,28 @@ const jf_query *jf_rules_lang_query(jf_lang lang, const jf_rule *const **rule_of
 	}
 	jf_array_release(&segs);
 	jf_buf_release(&text);
+}
+
+const jf_query *jf_rules_lang_query(jf_lang lang, const bool *wanted, const jf_rule *const **rule_of,
+                                    const char **err)
+{
+	size_t n = jf_rules_size();
+	char *key = jf_xmalloc(n + 1);
+	for (size_t i = 0; i < n; i++)
+		key[i] = !wanted || wanted[i] ? '1' : '0';
+	key[n] = '\0';
+	lang_query *lq = NULL;
+	for (size_t i = 0; i < lang_queries.size && !lq; i++)
+		if (lang_queries.items[i].lang == lang && !strcmp(lang_queries.items[i].key, key))
+			lq = &lang_queries.items[i];
+	if (lq) {
+		free(key);
+	} else {
+		lang_query fresh = { lang, key, NULL, NULL, NULL };
+		compile_lang_query(&fresh, wanted);
+		jf_array_push(&lang_queries, fresh);
+		lq = jf_array_last(&lang_queries);
+	}
 	*err = lq->error;
 	*rule_of = lq->rule_of;
 	return lq->query;

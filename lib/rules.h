@@ -104,12 +104,15 @@ uint32_t jf_query_pattern_count(const jf_query *self);
 uint32_t jf_query_pattern_start(const jf_query *self, uint32_t pattern);
 
 /**
- * All rule queries of `lang` compiled as one query, once per process (the
- * analysis tree-sitter does per query is the larger part of its cost); NULL
- * when no rule has a query for `lang`. `*rule_of` maps each pattern to its
- * rule. On a compile error returns NULL and sets *err (static).
+ * The rule queries of `lang` compiled as one query: of the rules whose entry
+ * in `wanted` (indexed like the table) is true, or of all with NULL. Each
+ * combination is compiled once per process (the analysis tree-sitter does per
+ * query is the larger part of its cost). NULL when no such rule has a query
+ * for `lang`. `*rule_of` maps each pattern to its rule. On a compile error
+ * returns NULL and sets *err (valid for the process).
  */
-const jf_query *jf_rules_lang_query(jf_lang lang, const jf_rule *const **rule_of, const char **err);
+const jf_query *jf_rules_lang_query(jf_lang lang, const bool *wanted, const jf_rule *const **rule_of,
+                                    const char **err);
 
 typedef void (*jf_match_fn)(void *data, const jf_match *match);
 /** Runs the query over `root`, calling `fn` for each match whose predicates hold. */

@@ -127,7 +127,7 @@ static void test_rules__language_queries_compile(void **state)
 	for (int l = JF_LANG_PYTHON; l <= JF_LANG_BASH; l++) {
 		const char *err = NULL;
 		const jf_rule *const *rule_of = NULL;
-		const jf_query *q = jf_rules_lang_query((jf_lang)l, &rule_of, &err);
+		const jf_query *q = jf_rules_lang_query((jf_lang)l, NULL, &rule_of, &err);
 		if (!q)
 			fail_msg("%s rules do not compile together: %s", jf_lang_name((jf_lang)l),
 			         err ? err : "?");
