@@ -20,48 +20,7 @@
 #include <stdlib.h>
 
 #include "checks.h"
-
-typedef enum {
-	ACT_STORE,
-	ACT_FLAG, /* store_true, store_false, store_const, count, append_const, help, version */
-	ACT_APPEND,
-} action;
-
-typedef enum { TYPE_STR, TYPE_INT, TYPE_FLOAT, TYPE_BOOL, TYPE_OTHER } arg_type;
-
-typedef enum {
-	NARGS_ONE,
-	NARGS_OPTIONAL,  /* '?' */
-	NARGS_ANY,       /* '*' */
-	NARGS_SOME,      /* '+' */
-	NARGS_REMAINDER, /* argparse.REMAINDER, '...' */
-	NARGS_COUNT,     /* an integer */
-} nargs_kind;
-
-typedef struct {
-	JF_ARRAY(char *) options; /* "-l", "--lr"; empty for a positional */
-	char *dest;
-	action act;
-	arg_type type;
-	JF_ARRAY(char *) choices;
-	bool choices_known;
-	nargs_kind nargs;
-	long count;
-	bool required;
-	const jf_unit *unit;
-	jf_span span; /* the add_argument call */
-} arg_def;
-
-typedef struct {
-	JF_ARRAY(arg_def) args;
-	JF_ARRAY(char *) defaults; /* names given to set_defaults() */
-	int parsers;       /* ArgumentParser(...) calls seen */
-	bool open;         /* extended where jobfix cannot see */
-	bool tolerant;     /* parse_known_args */
-	bool allow_abbrev;
-	const jf_unit *unit; /* where the (first) parser is made */
-	jf_span span;
-} cmdline;
+#include "cmdline.h"
 
 /* Source markers of a command line jobfix cannot see whole. */
 static const char *const open_markers[] = {
@@ -74,7 +33,7 @@ static const char *const open_markers[] = {
 	NULL,
 };
 
-static void def_release(arg_def *d)
+static void def_release(jf_argdef *d)
 {
 	for (size_t i = 0; i < d->options.size; i++)
 		free(d->options.items[i]);
@@ -85,7 +44,7 @@ static void def_release(arg_def *d)
 	free(d->dest);
 }
 
-static void cmdline_release(cmdline *c)
+static void cmdline_release(jf_cmdline *c)
 {
 	for (size_t i = 0; i < c->args.size; i++)
 		def_release(&c->args.items[i]);
@@ -118,16 +77,16 @@ static char *literal_value(const jf_unit *unit, TSNode n)
 	return string_value(unit, n);
 }
 
-static arg_type type_of(const jf_unit *unit, TSNode n)
+static jf_argtype type_of(const jf_unit *unit, TSNode n)
 {
 	static const char *const names[] = { "str", "int", "float", "bool", NULL };
 	for (int i = 0; names[i]; i++)
 		if (jf_node_type_is(n, "identifier") && jf_node_is(unit, n, names[i]))
-			return (arg_type)i;
+			return (jf_argtype)i;
 	return TYPE_OTHER;
 }
 
-static bool read_action(const jf_unit *unit, TSNode v, arg_def *d)
+static bool read_action(const jf_unit *unit, TSNode v, jf_argdef *d)
 {
 	static const char *const flags[] = { "store_true", "store_false", "store_const", "count",
 		                             "append_const", "help", "version", NULL };
@@ -145,7 +104,7 @@ static bool read_action(const jf_unit *unit, TSNode v, arg_def *d)
 	return ok;
 }
 
-static bool read_nargs(const jf_unit *unit, TSNode v, arg_def *d)
+static bool read_nargs(const jf_unit *unit, TSNode v, jf_argdef *d)
 {
 	if (jf_node_type_is(v, "integer")) {
 		char *t = jf_node_text(unit, v);
@@ -175,7 +134,7 @@ static bool read_nargs(const jf_unit *unit, TSNode v, arg_def *d)
 	return ok;
 }
 
-static void read_choices(const jf_unit *unit, TSNode v, arg_def *d)
+static void read_choices(const jf_unit *unit, TSNode v, jf_argdef *d)
 {
 	if (!jf_node_type_is(v, "list") && !jf_node_type_is(v, "tuple"))
 		return;
@@ -190,7 +149,7 @@ static void read_choices(const jf_unit *unit, TSNode v, arg_def *d)
 }
 
 /* One add_argument(...) call; false when it is not literal enough to read. */
-static bool read_argument(const jf_unit *unit, TSNode call, arg_def *d)
+static bool read_argument(const jf_unit *unit, TSNode call, jf_argdef *d)
 {
 	TSNode args = jf_node_field(call, "arguments");
 	uint32_t n = ts_node_named_child_count(args);
@@ -255,7 +214,7 @@ static bool callee_ends(const jf_unit *unit, TSNode call, const char *name)
 }
 
 /* Collects the argparse definitions of one file into `c`. */
-static void collect(cmdline *c, const jf_unit *unit)
+static void collect(jf_cmdline *c, const jf_unit *unit)
 {
 	for (size_t i = 0; open_markers[i]; i++)
 		if (strstr(unit->src->data, open_markers[i]))
@@ -267,7 +226,7 @@ static void collect(cmdline *c, const jf_unit *unit)
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		if (jf_node_type_is(n, "call")) {
 			if (calls_method(unit, n, "add_argument")) {
-				arg_def d = { 0 };
+				jf_argdef d = { 0 };
 				if (read_argument(unit, n, &d))
 					jf_array_push(&c->args, d);
 				else {
@@ -314,7 +273,7 @@ done:
 }
 
 /* The command line of entry `entry`: its own definitions and its local modules'. */
-static void build_cmdline(const jf_ctx *ctx, const jf_unit *entry, cmdline *c)
+static void build_cmdline(const jf_ctx *ctx, const jf_unit *entry, jf_cmdline *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->allow_abbrev = true;
@@ -328,7 +287,7 @@ static void build_cmdline(const jf_ctx *ctx, const jf_unit *entry, cmdline *c)
 
 /* Reading an invocation */
 
-static const arg_def *find_option(const cmdline *c, const char *name)
+static const jf_argdef *find_option(const jf_cmdline *c, const char *name)
 {
 	for (size_t i = 0; i < c->args.size; i++)
 		for (size_t k = 0; k < c->args.items[i].options.size; k++)
@@ -353,16 +312,16 @@ static bool looks_like_option(const char *s)
 }
 
 /* The option `name` (a long option, maybe abbreviated); NULL and *ambiguous when several match. */
-static const arg_def *resolve_option(const cmdline *c, const char *name, const char **full,
+static const jf_argdef *resolve_option(const jf_cmdline *c, const char *name, const char **full,
                                      bool *ambiguous)
 {
 	*ambiguous = false;
-	const arg_def *d = find_option(c, name);
+	const jf_argdef *d = find_option(c, name);
 	if (d || !c->allow_abbrev || !jf_str_starts(name, "--")) {
 		*full = name;
 		return d;
 	}
-	const arg_def *found = NULL;
+	const jf_argdef *found = NULL;
 	for (size_t i = 0; i < c->args.size; i++)
 		for (size_t k = 0; k < c->args.items[i].options.size; k++) {
 			const char *opt = c->args.items[i].options.items[k];
@@ -376,7 +335,7 @@ static const arg_def *resolve_option(const cmdline *c, const char *name, const c
 	return *ambiguous ? NULL : found;
 }
 
-static const char *nearest_option(const cmdline *c, const char *name)
+static const char *nearest_option(const jf_cmdline *c, const char *name)
 {
 	const char *best = NULL;
 	size_t best_d = strlen(name) / 3 + 2;
@@ -433,7 +392,7 @@ static bool valid_float(const char *s)
 }
 
 /* Checks one value given to `d`; reports JF304 when argparse would reject it. */
-static void check_value(jf_ctx *ctx, const arg_def *d, const char *opt, const jf_word *w,
+static void check_value(jf_ctx *ctx, const jf_argdef *d, const char *opt, const jf_word *w,
                         const char *value)
 {
 	static const char *const falsy[] = { "False", "false", "0", "no", "No", "off", "FALSE", NULL };
@@ -476,12 +435,12 @@ static void check_value(jf_ctx *ctx, const arg_def *d, const char *opt, const jf
 }
 
 typedef struct {
-	const arg_def *def;
+	const jf_argdef *def;
 	bool seen;
 } seen_def;
 
 /* Reads an invocation's words like argparse; reports what it would reject. */
-static void check_invocation(jf_ctx *ctx, const cmdline *c, const jf_invocation *inv)
+static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
 {
 	const jf_words *w = &inv->args;
 	const char *entry = inv->entry->src->path;
@@ -507,7 +466,7 @@ static void check_invocation(jf_ctx *ctx, const cmdline *c, const jf_invocation 
 		char *name = eq ? jf_xstrndup(s, (size_t)(eq - s)) : jf_xstrdup(s);
 		const char *full = name;
 		bool ambiguous;
-		const arg_def *d = resolve_option(c, name, &full, &ambiguous);
+		const jf_argdef *d = resolve_option(c, name, &full, &ambiguous);
 		if (!d && s[1] != '-' && strlen(s) > 2) {
 			char shortopt[3] = { '-', s[1], 0 };
 			d = find_option(c, shortopt); /* -j5, -vv */
@@ -585,7 +544,7 @@ static void check_invocation(jf_ctx *ctx, const cmdline *c, const jf_invocation 
 	size_t p = 0;
 	bool rest = false;
 	for (size_t k = 0; k < c->args.size && !partial; k++) {
-		const arg_def *d = &c->args.items[k];
+		const jf_argdef *d = &c->args.items[k];
 		if (d->options.size)
 			continue;
 		if (d->nargs == NARGS_ANY || d->nargs == NARGS_SOME || d->nargs == NARGS_REMAINDER) {
@@ -607,7 +566,7 @@ static void check_invocation(jf_ctx *ctx, const cmdline *c, const jf_invocation 
 			               c->unit->src, c->span, "the argument parser of %s", entry);
 		}
 	for (size_t k = 0; k < c->args.size && !partial; k++) {
-		const arg_def *d = &c->args.items[k];
+		const jf_argdef *d = &c->args.items[k];
 		if (!d->required || seen[k].seen)
 			continue;
 		const char *what = d->options.size ? d->options.items[d->options.size - 1] : d->dest;
@@ -621,7 +580,7 @@ static void check_invocation(jf_ctx *ctx, const cmdline *c, const jf_invocation 
 }
 
 /* The flag a launcher adds itself, when the script does not define it. */
-static void check_launcher_flags(jf_ctx *ctx, const cmdline *c, const jf_invocation *inv)
+static void check_launcher_flags(jf_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
 {
 	const char *entry = inv->entry->src->path;
 	bool deepspeed = !strcmp(inv->launcher, "deepspeed");
@@ -650,7 +609,7 @@ static void check_launcher_flags(jf_ctx *ctx, const cmdline *c, const jf_invocat
 }
 
 /* JF306: an option string defined twice (argparse refuses at start-up). */
-static void check_duplicates(jf_ctx *ctx, const cmdline *c)
+static void check_duplicates(jf_ctx *ctx, const jf_cmdline *c)
 {
 	if (c->parsers != 1 || c->open)
 		return; /* several parsers: which one an option belongs to is not known */
@@ -661,7 +620,7 @@ static void check_duplicates(jf_ctx *ctx, const cmdline *c)
 					const char *o = c->args.items[i].options.items[k];
 					if (strcmp(o, c->args.items[j].options.items[m]))
 						continue;
-					const arg_def *d = &c->args.items[i], *first = &c->args.items[j];
+					const jf_argdef *d = &c->args.items[i], *first = &c->args.items[j];
 					jf_diag *diag = jf_ctx_report_at(
 						ctx, "JF306", d->unit->src, d->span,
 						"option string '%s' is defined twice: argparse fails at start-up with "
@@ -675,7 +634,7 @@ static void check_duplicates(jf_ctx *ctx, const cmdline *c)
 /* JF307: args.X where no argument has dest X */
 
 /* The attribute name argparse stores an argument under. Caller frees. */
-static char *dest_of(const arg_def *d)
+static char *dest_of(const jf_argdef *d)
 {
 	if (d->dest)
 		return jf_xstrdup(d->dest);
@@ -692,7 +651,7 @@ static char *dest_of(const arg_def *d)
 	return s;
 }
 
-static bool has_dest(const cmdline *c, const char *name)
+static bool has_dest(const jf_cmdline *c, const char *name)
 {
 	for (size_t i = 0; i < c->defaults.size; i++)
 		if (!strcmp(c->defaults.items[i], name))
@@ -732,7 +691,7 @@ static bool namespace_escapes(const jf_unit *unit, TSNode body, const char *name
 
 typedef struct {
 	jf_ctx *ctx;
-	const cmdline *c;
+	const jf_cmdline *c;
 	const jf_unit *unit;
 	const char *name;
 	JF_ARRAY(char *) assigned; /* attributes the code sets itself: args.x = ... */
@@ -801,7 +760,7 @@ done:
 }
 
 /* Finds `NAME = x.parse_args()` at the top of a body and checks NAME.attr in that body. */
-static void check_namespace_uses(jf_ctx *ctx, const cmdline *c, const jf_unit *unit, TSNode body)
+static void check_namespace_uses(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, TSNode body)
 {
 	uint32_t n = ts_node_named_child_count(body);
 	for (uint32_t i = 0; i < n; i++) {
@@ -844,7 +803,7 @@ void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule)
 		const jf_unit *entry = ctx->units.items[i];
 		if (entry->role != JF_ROLE_ENTRY || entry->lang != JF_LANG_PYTHON)
 			continue;
-		cmdline c;
+		jf_cmdline c;
 		build_cmdline(ctx, entry, &c);
 		if (c.parsers > 0) {
 			check_duplicates(ctx, &c);
