@@ -138,12 +138,80 @@ static bool shell_path_use(const jf_unit *unit, TSNode n)
 	return !jf_strn_in(text, ts_node_end_byte(name) - ts_node_start_byte(name), message_commands);
 }
 
+/* Whether word `w` passes option `opt`: `--opt`, `--opt=v`, or an abbreviation of it. */
+static bool passes(const char *w, const char *opt)
+{
+	const char *eq = strchr(w, '=');
+	size_t n = eq ? (size_t)(eq - w) : strlen(w);
+	if (n < 2 || w[0] != '-')
+		return false;
+	if (n == strlen(opt))
+		return !strncmp(w, opt, n);
+	return w[1] == '-' && n > 2 && n < strlen(opt) && !strncmp(w, opt, n);
+}
+
+typedef enum {
+	DEFAULT_NOT_AN_OPTION, /* not an argparse default, or no invocation of the script */
+	DEFAULT_OVERRIDDEN,    /* every invocation passes the option */
+	DEFAULT_USED,          /* *by is an invocation that leaves the option out */
+} default_use;
+
+/*
+ * An argparse default (`add_argument('--data', default='/home/...')`) only
+ * matters when the option is not passed: whether the job's invocations of the
+ * file's entry script (any entry, for a module) pass one of its strings.
+ */
+static default_use argparse_default_use(const jf_ctx *ctx, const jf_unit *unit, TSNode literal,
+                                        const jf_invocation **by)
+{
+	TSNode kw = ts_node_parent(literal);
+	*by = NULL;
+	if (!jf_node_type_is(kw, "keyword_argument") ||
+	    !jf_node_is(unit, jf_node_field(kw, "name"), "default"))
+		return DEFAULT_NOT_AN_OPTION;
+	TSNode args = ts_node_parent(kw);
+	JF_ARRAY(char *) options = { 0 };
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		char *text = jf_node_type_is(a, "string") ? literal_value(unit, a) : NULL;
+		if (text && text[0] == '-')
+			jf_array_push(&options, text);
+		else
+			free(text);
+	}
+	size_t runs = 0, overridden = 0;
+	for (size_t i = 0; i < ctx->invocations.size; i++) {
+		const jf_invocation *inv = &ctx->invocations.items[i];
+		if (unit->role == JF_ROLE_ENTRY && inv->entry != unit)
+			continue; /* a module's parser may serve any entry script */
+		runs++;
+		bool passed = false;
+		for (size_t k = 0; k < inv->args.size && !passed; k++)
+			for (size_t o = 0; o < options.size && !passed; o++)
+				passed = inv->args.items[k].value &&
+				         passes(inv->args.items[k].value, options.items[o]);
+		overridden += passed;
+		if (!passed && !*by)
+			*by = inv;
+	}
+	for (size_t o = 0; o < options.size; o++)
+		free(options.items[o]);
+	jf_array_release(&options);
+	if (!runs)
+		return DEFAULT_NOT_AN_OPTION;
+	return overridden == runs ? DEFAULT_OVERRIDDEN : DEFAULT_USED;
+}
+
 void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m)
 {
 	TSNode at = jf_match_get(m, "finding");
 	if (ts_node_is_null(at))
 		return;
 	if (unit->lang == JF_LANG_PYTHON ? !python_path_use(unit, at) : !shell_path_use(unit, at))
+		return;
+	const jf_invocation *by = NULL;
+	if (unit->lang == JF_LANG_PYTHON &&
+	    argparse_default_use(ctx, unit, at, &by) == DEFAULT_OVERRIDDEN)
 		return;
 	char *value = literal_value(unit, at);
 	jf_span span = jf_node_span(at);
@@ -162,6 +230,10 @@ void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, c
 	jf_diag *d = jf_ctx_report(ctx, rule->info.id, unit, span, "%s", msg);
 	free(msg);
 	free(value);
+	if (by)
+		jf_diag_relate(d, by->script.src, by->script.span,
+		               "this run of %s does not pass the option, so the default is used",
+		               by->entry->src->path);
 	if (ctx->job && ctx->job->inputs.size) {
 		const jf_named_path *in = &ctx->job->inputs.items[0];
 		jf_diag_relate(d, ctx->job->spec, in->path_span,
