@@ -1,4 +1,4 @@
-/* arguments.c - JF302-JF304, JF306, JF307: what the launch passes against what the entry script accepts
+/* arguments.c - JF302-JF304, JF306-JF308: what the launch passes against what the entry script accepts
  *
  * For each Python entry script the command runs, the argparse definitions of
  * the script and of the local modules it imports are collected into one
@@ -25,15 +25,14 @@
 /* Source markers of a command line jobfix cannot see whole. */
 static const char *const open_markers[] = {
 	"add_subparsers",  "add_config_arguments", "add_argparse_args", "add_model_specific_args",
-	"HfArgumentParser", "hydra",               "fire.Fire",         "absl",
-	"tf.app.flags",    "tf.compat.v1.flags",   "flags.DEFINE",      "click.",
+	"HfArgumentParser", "hydra",               "fire.Fire",         "config_flags",
 	"jsonargparse",    "LightningCLI",         "simple_parsing",    "OmegaConf.from_cli",
-	"exec(",           "sys.argv",             "prefix_chars",      "fromfile_prefix_chars",
-	"parse_intermixed_args", "typer",          "parents=",          "conflict_handler",
-	NULL,
+	"exec(",           "prefix_chars",         "fromfile_prefix_chars", "parse_intermixed_args",
+	"typer",           "parents=",             "conflict_handler",  "from click import",
+	"flags_core",      "append_flag_values",   NULL,
 };
 
-static void def_release(jf_argdef *d)
+void jf_cmdline__def_release(jf_argdef *d)
 {
 	for (size_t i = 0; i < d->options.size; i++)
 		free(d->options.items[i]);
@@ -47,15 +46,19 @@ static void def_release(jf_argdef *d)
 static void cmdline_release(jf_cmdline *c)
 {
 	for (size_t i = 0; i < c->args.size; i++)
-		def_release(&c->args.items[i]);
+		jf_cmdline__def_release(&c->args.items[i]);
 	jf_array_release(&c->args);
 	for (size_t i = 0; i < c->defaults.size; i++)
 		free(c->defaults.items[i]);
 	jf_array_release(&c->defaults);
+	for (size_t i = 0; i < c->required.size; i++)
+		free(c->required.items[i]);
+	jf_array_release(&c->required);
+	free(c->click_fn);
 }
 
 /* The value of a plain string literal (no f-string, no concatenation), or NULL; caller frees. */
-static char *string_value(const jf_unit *unit, TSNode n)
+char *jf_cmdline__string(const jf_unit *unit, TSNode n)
 {
 	if (!jf_node_type_is(n, "string") || ts_node_named_child_count(n) > 3)
 		return NULL;
@@ -74,7 +77,7 @@ static char *literal_value(const jf_unit *unit, TSNode n)
 {
 	if (jf_node_type_is(n, "integer") || jf_node_type_is(n, "float"))
 		return jf_node_text(unit, n);
-	return string_value(unit, n);
+	return jf_cmdline__string(unit, n);
 }
 
 static jf_argtype type_of(const jf_unit *unit, TSNode n)
@@ -90,7 +93,7 @@ static bool read_action(const jf_unit *unit, TSNode v, jf_argdef *d)
 {
 	static const char *const flags[] = { "store_true", "store_false", "store_const", "count",
 		                             "append_const", "help", "version", NULL };
-	char *a = string_value(unit, v);
+	char *a = jf_cmdline__string(unit, v);
 	if (!a)
 		return false; /* a custom Action class: unknown arity */
 	bool ok = true;
@@ -118,7 +121,7 @@ static bool read_nargs(const jf_unit *unit, TSNode v, jf_argdef *d)
 		d->nargs = NARGS_REMAINDER;
 		return true;
 	}
-	char *s = string_value(unit, v);
+	char *s = jf_cmdline__string(unit, v);
 	bool ok = s != NULL;
 	if (s && !strcmp(s, "?"))
 		d->nargs = NARGS_OPTIONAL;
@@ -134,7 +137,7 @@ static bool read_nargs(const jf_unit *unit, TSNode v, jf_argdef *d)
 	return ok;
 }
 
-static void read_choices(const jf_unit *unit, TSNode v, jf_argdef *d)
+void jf_cmdline__read_choices(const jf_unit *unit, TSNode v, jf_argdef *d)
 {
 	if (!jf_node_type_is(v, "list") && !jf_node_type_is(v, "tuple"))
 		return;
@@ -160,7 +163,7 @@ static bool read_argument(const jf_unit *unit, TSNode call, jf_argdef *d)
 		if (jf_node_type_is(a, "comment"))
 			continue;
 		if (!jf_node_type_is(a, "keyword_argument")) {
-			char *s = string_value(unit, a);
+			char *s = jf_cmdline__string(unit, a);
 			if (!s)
 				return false; /* *names, **kwargs or a computed name */
 			if (s[0] == '-')
@@ -183,9 +186,9 @@ static bool read_argument(const jf_unit *unit, TSNode call, jf_argdef *d)
 		} else if (jf_node_is(unit, k, "required")) {
 			d->required = jf_node_type_is(v, "true");
 		} else if (jf_node_is(unit, k, "choices")) {
-			read_choices(unit, v, d);
+			jf_cmdline__read_choices(unit, v, d);
 		} else if (jf_node_is(unit, k, "dest")) {
-			char *s = string_value(unit, v);
+			char *s = jf_cmdline__string(unit, v);
 			free(d->dest);
 			d->dest = s;
 		}
@@ -221,6 +224,8 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 			c->open = true;
 	if (strstr(unit->src->data, "parse_known_args"))
 		c->tolerant = true;
+	for (const char *p = strstr(unit->src->data, "sys.argv"); p; p = strstr(p + 1, "sys.argv"))
+		c->argv_reads++; /* hand-read, unless FLAGS(sys.argv) parses it */
 	TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(unit->tree));
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
@@ -230,7 +235,7 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 				if (read_argument(unit, n, &d))
 					jf_array_push(&c->args, d);
 				else {
-					def_release(&d);
+					jf_cmdline__def_release(&d);
 					c->open = true;
 				}
 			} else if (callee_ends(unit, n, "ArgumentParser")) {
@@ -262,6 +267,7 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 				c->open = true; /* parses a list of its own, not the command line */
 			}
 		}
+		jf_flags__visit(c, unit, n);
 		if (ts_tree_cursor_goto_first_child(&cur))
 			continue;
 		while (!ts_tree_cursor_goto_next_sibling(&cur))
@@ -283,6 +289,9 @@ static void build_cmdline(const jf_ctx *ctx, const jf_unit *entry, jf_cmdline *c
 		if (u->role == JF_ROLE_MODULE && u->lang == JF_LANG_PYTHON)
 			collect(c, u);
 	}
+	jf_flags__finish(c, entry);
+	if (c->argv_reads > c->argv_parses)
+		c->open = true;
 }
 
 /* Reading an invocation */
@@ -502,6 +511,8 @@ static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocati
 			continue;
 		}
 		seen[d - c->args.items].seen = true;
+		if (d->act == ACT_FLAG && (!strcmp(full, "--help") || !strcmp(full, "--version")))
+			partial = true; /* help and version exit before anything is required */
 		if (d->act == ACT_FLAG) {
 			if (eq)
 				jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
@@ -570,6 +581,9 @@ static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocati
 		if (!d->required || seen[k].seen)
 			continue;
 		const char *what = d->options.size ? d->options.items[d->options.size - 1] : d->dest;
+		for (size_t m = 0; m < d->options.size; m++) /* the long name: --lr for '--lr', '-l' */
+			if (jf_str_starts(d->options.items[m], "--"))
+				what = d->options.items[m];
 		jf_diag *diag = jf_ctx_report_at(ctx, "JF303", inv->script.src, inv->script.span,
 		                                 "%s requires '%s', which this invocation does not pass",
 		                                 entry, what);
@@ -577,6 +591,167 @@ static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocati
 	}
 	free(seen);
 	jf_array_release(&positionals);
+}
+
+/* Reading an invocation the way absl does */
+
+/* absl reads an int with int(s, base): base 16 after "0x", 8 after "0o". */
+static bool absl_radix_int(const char *s)
+{
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'o') || !s[2])
+		return false;
+	const char *digits = s[1] == 'x' ? "0123456789abcdefABCDEF_" : "01234567_";
+	return strspn(s + 2, digits) == strlen(s + 2);
+}
+
+static bool absl_bool_value(const char *s)
+{
+	static const char *const words[] = { "true", "t", "1", "false", "f", "0", NULL };
+	char low[8];
+	size_t n = strlen(s);
+	if (n >= sizeof low)
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
+	return jf_str_in(low, words);
+}
+
+static void relate_flags(jf_diag *diag, const jf_cmdline *c, const char *entry)
+{
+	jf_diag_relate(diag, c->unit->src, c->span, "%s parses its flags here", entry);
+}
+
+/* A flag absl does not know: an error under app.run, dropped by tf.app.run. */
+static void report_unknown_flag(jf_ctx *ctx, const jf_cmdline *c, const char *entry,
+                                const jf_word *word, const char *written, const char *name)
+{
+	jf_diag *diag;
+	if (c->flags_parse == JF_FLAGS_KNOWN_ONLY)
+		diag = jf_ctx_report_at(ctx, "JF308", word->src, word->span,
+		                        "%s drops the unknown flag '%s' (tf.app.run ignores flags it "
+		                        "does not define): the run uses the default",
+		                        entry, written);
+	else
+		diag = jf_ctx_report_at(ctx, "JF302", word->src, word->span,
+		                        "%s does not accept the flag '%s'", entry, written);
+	relate_flags(diag, c, entry);
+	char *dashed = jf_xasprintf("--%s", name);
+	const char *near = nearest_option(c, dashed);
+	const jf_argdef *valued = NULL;
+	if (jf_str_starts(name, "no") && name[2]) {
+		dashed[2] = dashed[3] = '-';
+		valued = find_option(c, dashed + 2);
+	}
+	if (valued) /* --nolr for a flag that is no boolean */
+		jf_diag_set_help(diag, "only a boolean flag is turned off with '--no...': give %s a "
+		                       "value instead",
+		                 valued->options.items[0]);
+	else if (near)
+		jf_diag_set_help(diag, "did you mean '%s'?", near);
+	free(dashed);
+}
+
+/* The name in a flag word: "lr" in "--lr=0.1" or "-lr"; caller frees. */
+static char *absl_name(const char *s, const char **eq)
+{
+	const char *body = s + (s[1] == '-' ? 2 : 1);
+	*eq = strchr(body, '=');
+	return *eq ? jf_xstrndup(body, (size_t)(*eq - body)) : jf_xstrdup(body);
+}
+
+/* Reads an invocation's words like absl's FlagValues; reports what it rejects or drops. */
+static void check_absl_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
+{
+	const jf_words *w = &inv->args;
+	const char *entry = inv->entry->src->path;
+	bool partial = false, undefok = false;
+	for (size_t i = 0; i < w->size; i++) {
+		const char *s = w->items[i].value, *eq;
+		if (!s) {
+			partial = true;
+			continue;
+		}
+		if (s[0] != '-' || !s[1])
+			continue;
+		char *name = absl_name(s, &eq);
+		if (!strcmp(name, "flagfile"))
+			partial = undefok = true; /* the file may pass anything */
+		else if (!strcmp(name, "undefok"))
+			undefok = true;
+		free(name);
+	}
+	seen_def *seen = jf_xcalloc(c->args.size + 1, sizeof(*seen));
+	for (size_t i = 0; i < w->size; i++) {
+		const jf_word *word = &w->items[i];
+		const char *s = word->value;
+		if (!s || s[0] != '-')
+			continue; /* a word absl passes on to main(argv) */
+		if (!strcmp(s, "--"))
+			break;
+		const char *eq;
+		char *name = absl_name(s, &eq);
+		char *written = jf_xstrndup(s, (s[1] == '-' ? 2 : 1) + strlen(name));
+		char *dashed = jf_xasprintf("--%s", name);
+		const jf_argdef *d = find_option(c, dashed), *negated = NULL;
+		bool builtin_value;
+		if (!d && jf_str_starts(name, "no") && name[2]) { /* --noamp */
+			dashed[2] = dashed[3] = '-';
+			negated = find_option(c, dashed + 2);
+			if (negated && negated->act != ACT_FLAG)
+				negated = NULL;
+		}
+		if (d) {
+			seen[d - c->args.items].seen = true;
+			const char *value = eq ? eq + 1 : NULL;
+			const jf_word *vw = word;
+			if (d->act == ACT_FLAG) {
+				if (value && !absl_bool_value(value))
+					jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
+					                                "'%s' is not a boolean: %s in %s takes "
+					                                "true or false (or 1, 0)",
+					                                value, written, entry),
+					               d->unit->src, d->span, "%s is defined here", written);
+			} else if (!value && i + 1 == w->size) {
+				jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
+				                                "%s expects a value, but none follows",
+				                                written),
+				               d->unit->src, d->span, "%s is defined here", written);
+			} else {
+				if (!value)
+					vw = &w->items[++i];
+				value = value ? value : vw->value;
+				if (value && !(d->type == TYPE_INT && absl_radix_int(value)))
+					check_value(ctx, d, written, vw, value);
+			}
+		} else if (negated) {
+			seen[negated - c->args.items].seen = true;
+			if (eq)
+				jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
+				                                "%s takes no value, but is given '%s'",
+				                                written, eq + 1),
+				               negated->unit->src, negated->span, "%s is defined here",
+				               negated->options.items[0]);
+		} else if (jf_flags__builtin(name, &builtin_value)) {
+			if (builtin_value && !eq)
+				i++;
+		} else if (*name && !undefok) {
+			report_unknown_flag(ctx, c, entry, word, written, name);
+		}
+		free(dashed);
+		free(written);
+		free(name);
+	}
+	for (size_t k = 0; k < c->args.size && !partial; k++) {
+		const jf_argdef *d = &c->args.items[k];
+		if (!d->required || seen[k].seen)
+			continue;
+		jf_diag *diag = jf_ctx_report_at(ctx, "JF303", inv->script.src, inv->script.span,
+		                                 "%s requires the flag '--%s', which this invocation "
+		                                 "does not pass",
+		                                 entry, d->dest);
+		jf_diag_relate(diag, d->unit->src, d->span, "'--%s' is defined here", d->dest);
+	}
+	free(seen);
 }
 
 /* The flag a launcher adds itself, when the script does not define it. */
@@ -695,16 +870,18 @@ typedef struct {
 	const jf_unit *unit;
 	const char *name;
 	JF_ARRAY(char *) assigned; /* attributes the code sets itself: args.x = ... */
+	bool flags; /* absl's FLAGS: a global, with methods and absl's own flags */
 } attr_walk;
 
-/* Visits the attribute uses `name.attr` in `n`, skipping nested definitions. */
+/* Visits the attribute uses `name.attr` in `n`, skipping nested definitions
+ * (except for FLAGS, which every function reads). */
 static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 {
 	TSTreeCursor cur = ts_tree_cursor_new(n);
 	for (;;) {
 		TSNode m = ts_tree_cursor_current_node(&cur);
 		bool descend = true;
-		if (!ts_node_eq(m, n) && (jf_node_type_is(m, "function_definition") ||
+		if (!aw->flags && !ts_node_eq(m, n) && (jf_node_type_is(m, "function_definition") ||
 		                          jf_node_type_is(m, "class_definition") ||
 		                          jf_node_type_is(m, "lambda")))
 			descend = false;
@@ -716,7 +893,11 @@ static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 			TSNode parent = ts_node_parent(m);
 			bool stored = jf_node_type_is(parent, "assignment") &&
 			              ts_node_eq(jf_node_field(parent, "left"), m);
-			bool known = has_dest(aw->c, a) || jf_str_starts(a, "_");
+			bool known = has_dest(aw->c, a) || jf_str_starts(a, "_"), valued;
+			if (aw->flags) /* FLAGS.is_parsed(), FLAGS.logtostderr */
+				known = known || jf_flags__builtin(a, &valued) ||
+				        (jf_node_type_is(parent, "call") &&
+				         ts_node_eq(jf_node_field(parent, "function"), m));
 			for (size_t i = 0; i < aw->assigned.size && !known; i++)
 				known = !strcmp(aw->assigned.items[i], a);
 			if (!report && stored) {
@@ -724,10 +905,14 @@ static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 				a = NULL;
 			} else if (report && !known && !stored) {
 				jf_diag *d = jf_ctx_report_at(aw->ctx, "JF307", aw->unit->src, jf_node_span(attr),
-				                              "'%s.%s' is no argument of the parser: the job "
-				                              "fails here with AttributeError",
-				                              aw->name, a);
-				jf_diag_relate(d, aw->c->unit->src, aw->c->span, "the argument parser of %s",
+				                              "'%s.%s' is no %s: the job fails here with "
+				                              "AttributeError",
+				                              aw->name, a,
+				                              aw->flags ? "flag the script defines"
+				                                        : "argument of the parser");
+				jf_diag_relate(d, aw->c->unit->src, aw->c->span,
+				               aw->flags ? "%s parses its flags here"
+				                         : "the argument parser of %s",
 				               aw->unit->src->path);
 				const char *best = NULL;
 				size_t best_d = strlen(a) / 3 + 2;
@@ -745,6 +930,9 @@ static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 				}
 				if (best)
 					jf_diag_set_help(d, "did you mean '%s.%s'?", aw->name, best);
+				else if (aw->flags)
+					jf_diag_set_help(d, "define the flag with flags.DEFINE_*, or correct "
+					                    "the name");
 				free((char *)best);
 			}
 			free(a);
@@ -785,7 +973,7 @@ static void check_namespace_uses(jf_ctx *ctx, const jf_cmdline *c, const jf_unit
 			continue;
 		char *name = jf_node_text(unit, left);
 		if (!namespace_escapes(unit, body, name)) {
-			attr_walk aw = { ctx, c, unit, name, { 0 } };
+			attr_walk aw = { ctx, c, unit, name, { 0 }, false };
 			visit_attributes(&aw, body, false); /* what the code assigns itself */
 			visit_attributes(&aw, body, true);
 			for (size_t k = 0; k < aw.assigned.size; k++)
@@ -796,16 +984,62 @@ static void check_namespace_uses(jf_ctx *ctx, const jf_cmdline *c, const jf_unit
 	}
 }
 
+/* The FLAGS variable of `unit`: `NAME = flags.FLAGS` at module level, or FLAGS
+ * itself when imported (from absl.flags import FLAGS); NULL when neither. */
+static char *flags_var(const jf_unit *unit)
+{
+	TSNode root = ts_tree_root_node(unit->tree);
+	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+		TSNode stmt = ts_node_named_child(root, i);
+		TSNode as = ts_node_named_child(stmt, 0);
+		TSNode left = jf_node_field(as, "left"), right = jf_node_field(as, "right");
+		if (jf_node_type_is(stmt, "import_from_statement") &&
+		    jf_node_is(unit, jf_node_field(stmt, "module_name"), "absl.flags")) {
+			for (uint32_t k = 0; k < ts_node_named_child_count(stmt); k++)
+				if (jf_node_is(unit, ts_node_named_child(stmt, k), "FLAGS"))
+					return jf_xstrdup("FLAGS");
+		}
+		if (jf_node_type_is(stmt, "expression_statement") && jf_node_type_is(as, "assignment") &&
+		    jf_node_type_is(left, "identifier") && jf_node_type_is(right, "attribute") &&
+		    jf_node_is(unit, jf_node_field(right, "attribute"), "FLAGS"))
+			return jf_node_text(unit, left);
+	}
+	return NULL;
+}
+
+/* JF307 for absl: FLAGS.x where no flag is named x. */
+static void check_flags_uses(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *entry)
+{
+	static const char *const tricks[] = { "flag_values_dict", "__getattr__", "__setattr__",
+		                              "__dict__", "setattr(", NULL };
+	for (size_t i = 0; tricks[i]; i++)
+		if (strstr(entry->src->data, tricks[i]))
+			return;
+	char *name = flags_var(entry);
+	if (!name)
+		return;
+	TSNode root = ts_tree_root_node(entry->tree);
+	attr_walk aw = { ctx, c, entry, name, { 0 }, true };
+	visit_attributes(&aw, root, false); /* what the code assigns itself */
+	visit_attributes(&aw, root, true);
+	for (size_t k = 0; k < aw.assigned.size; k++)
+		free(aw.assigned.items[k]);
+	jf_array_release(&aw.assigned);
+	free(name);
+}
+
 void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule)
 {
-	(void)rule; /* one pass reports JF302-JF304, JF306 and JF307 */
+	(void)rule; /* one pass reports JF302-JF304, JF306-JF308 */
 	for (size_t i = 0; i < ctx->units.size; i++) {
 		const jf_unit *entry = ctx->units.items[i];
 		if (entry->role != JF_ROLE_ENTRY || entry->lang != JF_LANG_PYTHON)
 			continue;
 		jf_cmdline c;
 		build_cmdline(ctx, entry, &c);
-		if (c.parsers > 0) {
+		/* Two ways of reading the command line in one script: which wins is not known. */
+		int ways = (c.parsers > 0) + c.absl + (c.click_commands > 0);
+		if (c.parsers > 0 && ways == 1) {
 			check_duplicates(ctx, &c);
 			if (!c.open && c.parsers == 1)
 				check_namespace_uses(ctx, &c, entry, ts_tree_root_node(entry->tree));
@@ -815,6 +1049,18 @@ void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule)
 					continue;
 				check_launcher_flags(ctx, &c, inv);
 				check_invocation(ctx, &c, inv);
+			}
+		} else if (ways == 1 && !c.open) {
+			if (c.absl)
+				check_flags_uses(ctx, &c, entry);
+			for (size_t k = 0; k < ctx->invocations.size; k++) {
+				const jf_invocation *inv = &ctx->invocations.items[k];
+				if (inv->entry != entry)
+					continue;
+				if (c.absl)
+					check_absl_invocation(ctx, &c, inv);
+				else
+					check_invocation(ctx, &c, inv); /* click reads options much as argparse */
 			}
 		}
 		cmdline_release(&c);

@@ -1,8 +1,9 @@
 /* cmdline.h - the command line an entry script accepts, as read from its code
  *
  * arguments.c reads argparse definitions into a jf_cmdline and checks every
- * invocation of the script against it. Other ways of defining flags (absl,
- * click) fill the same structure. Strings are owned by the structure.
+ * invocation of the script against it. flags.c reads absl flags (tf.app.flags
+ * included) and click into the same structure. Strings are owned by the
+ * structure.
  */
 #ifndef JF_CMDLINE_H
 #define JF_CMDLINE_H
@@ -40,6 +41,13 @@ typedef struct {
 	jf_span span; /* the add_argument call */
 } jf_argdef;
 
+/* How absl flags reach the script. */
+typedef enum {
+	JF_FLAGS_UNPARSED,   /* no parse seen: jobfix cannot tell */
+	JF_FLAGS_STRICT,     /* absl app.run, FLAGS(sys.argv): unknown flags stop the script */
+	JF_FLAGS_KNOWN_ONLY, /* TF 1.x tf.app.run: unknown flags are dropped */
+} jf_flags_parse;
+
 typedef struct {
 	JF_ARRAY(jf_argdef) args;
 	JF_ARRAY(char *) defaults; /* names given to set_defaults() */
@@ -47,8 +55,37 @@ typedef struct {
 	bool open;         /* extended where jobfix cannot see */
 	bool tolerant;     /* parse_known_args */
 	bool allow_abbrev;
-	const jf_unit *unit; /* where the (first) parser is made */
+	const jf_unit *unit; /* where the (first) parser is made, or the flags parsed */
 	jf_span span;
+	int argv_reads;    /* "sys.argv" in the code ... */
+	int argv_parses;   /* ... of which FLAGS(sys.argv) */
+	/* absl */
+	bool absl;         /* absl flags are defined or parsed */
+	jf_flags_parse flags_parse;
+	JF_ARRAY(char *) required; /* names given to mark_flag(s)_as_required() */
+	/* click */
+	int click_commands;        /* @click.command() functions */
+	char *click_fn;            /* the (first) one's name */
+	jf_span click_span;
+	const jf_unit *click_unit;
 } jf_cmdline;
+
+/* arguments.c, shared with flags.c */
+
+/** The value of a plain string literal, or NULL; caller frees. */
+char *jf_cmdline__string(const jf_unit *unit, TSNode n);
+/** Reads a list or tuple of literals into d->choices; choices_known when all are literal. */
+void jf_cmdline__read_choices(const jf_unit *unit, TSNode v, jf_argdef *d);
+void jf_cmdline__def_release(jf_argdef *d);
+
+/* flags.c */
+
+/** Reads absl flag definitions and click decorators at node `n` of `unit`. */
+void jf_flags__visit(jf_cmdline *c, const jf_unit *unit, TSNode n);
+/** After every file is read: required flags, click's own options and its call in `entry`. */
+void jf_flags__finish(jf_cmdline *c, const jf_unit *entry);
+/** Whether `name` is a flag absl defines itself (--helpfull, --logtostderr, ...);
+ * *takes_value tells whether it reads a value. */
+bool jf_flags__builtin(const char *name, bool *takes_value);
 
 #endif
