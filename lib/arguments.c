@@ -158,6 +158,7 @@ static bool read_argument(const jf_unit *unit, TSNode call, jf_argdef *d)
 	uint32_t n = ts_node_named_child_count(args);
 	d->unit = unit;
 	d->span = jf_node_span(call);
+	d->untyped = true;
 	for (uint32_t i = 0; i < n; i++) {
 		TSNode a = ts_node_named_child(args, i);
 		if (jf_node_type_is(a, "comment"))
@@ -180,6 +181,7 @@ static bool read_argument(const jf_unit *unit, TSNode call, jf_argdef *d)
 				return false;
 		} else if (jf_node_is(unit, k, "type")) {
 			d->type = type_of(unit, v);
+			d->untyped = false;
 		} else if (jf_node_is(unit, k, "nargs")) {
 			if (!read_nargs(unit, v, d))
 				return false;
@@ -873,6 +875,96 @@ typedef struct {
 	bool flags; /* absl's FLAGS: a global, with methods and absl's own flags */
 } attr_walk;
 
+/* Whether some run of `entry` may pass one of `d`'s option strings: true
+ * unless every run is known word for word and none passes it. */
+static bool may_be_passed(const jf_ctx *ctx, const jf_unit *entry, const jf_argdef *d)
+{
+	if (!d->options.size)
+		return true; /* a positional */
+	for (size_t i = 0; i < ctx->invocations.size; i++) {
+		const jf_invocation *inv = &ctx->invocations.items[i];
+		if (inv->entry != entry)
+			continue;
+		for (size_t k = 0; k < inv->args.size; k++) {
+			const char *w = inv->args.items[k].value;
+			if (!w)
+				return true;
+			for (size_t o = 0; o < d->options.size; o++)
+				if (jf_word_passes(w, d->options.items[o]))
+					return true;
+		}
+	}
+	return false;
+}
+
+/* The argument that stores `dest`, or NULL. */
+static const jf_argdef *def_of_dest(const jf_cmdline *c, const char *dest)
+{
+	for (size_t i = 0; i < c->args.size; i++) {
+		char *d = dest_of(&c->args.items[i]);
+		bool same = !strcmp(d, dest);
+		free(d);
+		if (same)
+			return &c->args.items[i];
+	}
+	return NULL;
+}
+
+static bool is_number_literal(TSNode n)
+{
+	if (jf_node_type_is(n, "unary_operator"))
+		n = jf_node_field(n, "argument");
+	return jf_node_type_is(n, "integer") || jf_node_type_is(n, "float");
+}
+
+/*
+ * JF309: `m` (args.X of an argument without type=, so a str when passed) where
+ * a str fails: arithmetic or an ordering comparison with a number, a range()
+ * bound. Returns what fails ("range()", "'/'"), or NULL.
+ */
+static const char *str_fails_in(const jf_unit *unit, TSNode m)
+{
+	static const char *const arith[] = { "+", "-", "/", "//", "%", "**", NULL };
+	static const char *const order[] = { "<", ">", "<=", ">=", NULL };
+	TSNode p = ts_node_parent(m);
+	if (jf_node_type_is(p, "binary_operator")) {
+		TSNode left = jf_node_field(p, "left"), right = jf_node_field(p, "right");
+		TSNode other = ts_node_eq(left, m) ? right : left;
+		TSNode op = jf_node_field(p, "operator");
+		const char *o = unit->src->data + ts_node_start_byte(op);
+		size_t n = ts_node_end_byte(op) - ts_node_start_byte(op);
+		if (!is_number_literal(other))
+			return NULL;
+		if (jf_strn_in(o, n, arith))
+			return "arithmetic with a number";
+		if (n == 1 && *o == '*' && jf_node_type_is(other, "float"))
+			return "arithmetic with a number";
+		return NULL;
+	}
+	if (jf_node_type_is(p, "comparison_operator") && ts_node_named_child_count(p) == 2) {
+		TSNode other = ts_node_eq(ts_node_named_child(p, 0), m) ? ts_node_named_child(p, 1)
+		                                                          : ts_node_named_child(p, 0);
+		for (uint32_t i = 0; i < ts_node_child_count(p); i++) {
+			TSNode op = ts_node_child(p, i);
+			if (!ts_node_is_named(op) && is_number_literal(other)) {
+				char *t = jf_node_text(unit, op);
+				bool ordering = jf_str_in(t, order);
+				free(t);
+				if (ordering)
+					return "an ordering comparison with a number";
+			}
+		}
+		return NULL;
+	}
+	if (jf_node_type_is(p, "argument_list")) {
+		TSNode call = ts_node_parent(p);
+		TSNode fn = jf_node_field(call, "function");
+		if (jf_node_type_is(fn, "identifier") && jf_node_is(unit, fn, "range"))
+			return "range()";
+	}
+	return NULL;
+}
+
 /* Visits the attribute uses `name.attr` in `n`, skipping nested definitions
  * (except for FLAGS, which every function reads). */
 static void visit_attributes(attr_walk *aw, TSNode n, bool report)
@@ -903,6 +995,23 @@ static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 			if (!report && stored) {
 				jf_array_push(&aw->assigned, a);
 				a = NULL;
+			} else if (report && known && !stored && !aw->flags && !aw->c->click_commands) {
+				const jf_argdef *d = def_of_dest(aw->c, a);
+				const char *fails = d && d->untyped && d->act == ACT_STORE &&
+				                            (d->nargs == NARGS_ONE || d->nargs == NARGS_OPTIONAL) &&
+				                            may_be_passed(aw->ctx, aw->unit, d)
+				                    ? str_fails_in(aw->unit, m)
+				                    : NULL;
+				if (fails) {
+					const char *opt = d->options.size ? d->options.items[d->options.size - 1]
+					                                  : d->dest;
+					jf_diag *diag = jf_ctx_report_at(
+						aw->ctx, "JF309", aw->unit->src, jf_node_span(m),
+						"'%s.%s' is a str when %s is passed (it has no type=): %s fails with "
+						"TypeError",
+						aw->name, a, opt, fails);
+					jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here", opt);
+				}
 			} else if (report && !known && !stored) {
 				jf_diag *d = jf_ctx_report_at(aw->ctx, "JF307", aw->unit->src, jf_node_span(attr),
 				                              "'%s.%s' is no %s: the job fails here with "

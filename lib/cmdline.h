@@ -32,6 +32,7 @@ typedef struct {
 	char *dest;
 	jf_action act;
 	jf_argtype type;
+	bool untyped;     /* argparse without type=: its values are str */
 	JF_ARRAY(char *) choices;
 	bool choices_known;
 	jf_nargs nargs;

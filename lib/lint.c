@@ -122,6 +122,17 @@ void jf_words_release(jf_words *w)
 	jf_array_release(w);
 }
 
+bool jf_word_passes(const char *word, const char *opt)
+{
+	const char *eq = strchr(word, '=');
+	size_t n = eq ? (size_t)(eq - word) : strlen(word);
+	if (n < 2 || word[0] != '-')
+		return false;
+	if (n == strlen(opt))
+		return !strncmp(word, opt, n);
+	return word[1] == '-' && n > 2 && n < strlen(opt) && !strncmp(word, opt, n);
+}
+
 char *jf_node_text(const jf_unit *unit, TSNode n)
 {
 	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);

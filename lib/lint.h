@@ -56,6 +56,8 @@ typedef struct {
 typedef JF_ARRAY(jf_word) jf_words;
 
 void jf_words_release(jf_words *w);
+/** Whether shell word `word` passes option `opt`: `--opt`, `--opt=v` or an abbreviation. */
+bool jf_word_passes(const char *word, const char *opt);
 
 /* A Python entry script run by the command or a launch script. */
 typedef struct {

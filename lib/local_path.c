@@ -138,18 +138,6 @@ static bool shell_path_use(const jf_unit *unit, TSNode n)
 	return !jf_strn_in(text, ts_node_end_byte(name) - ts_node_start_byte(name), message_commands);
 }
 
-/* Whether word `w` passes option `opt`: `--opt`, `--opt=v`, or an abbreviation of it. */
-static bool passes(const char *w, const char *opt)
-{
-	const char *eq = strchr(w, '=');
-	size_t n = eq ? (size_t)(eq - w) : strlen(w);
-	if (n < 2 || w[0] != '-')
-		return false;
-	if (n == strlen(opt))
-		return !strncmp(w, opt, n);
-	return w[1] == '-' && n > 2 && n < strlen(opt) && !strncmp(w, opt, n);
-}
-
 typedef enum {
 	DEFAULT_NOT_AN_OPTION, /* not an argparse default, or no invocation of the script */
 	DEFAULT_OVERRIDDEN,    /* every invocation passes the option */
@@ -189,7 +177,7 @@ static default_use argparse_default_use(const jf_ctx *ctx, const jf_unit *unit, 
 		for (size_t k = 0; k < inv->args.size && !passed; k++)
 			for (size_t o = 0; o < options.size && !passed; o++)
 				passed = inv->args.items[k].value &&
-				         passes(inv->args.items[k].value, options.items[o]);
+				         jf_word_passes(inv->args.items[k].value, options.items[o]);
 		overridden += passed;
 		if (!passed && !*by)
 			*by = inv;
