@@ -25,6 +25,8 @@ typedef struct {
 	bool exported;
 	const jf_source *src; /* where it was set; NULL when not known */
 	jf_span span;
+	bool is_array;   /* X=(a b c): the words are in `items` */
+	jf_words items;
 } var;
 
 typedef struct shell {
@@ -69,6 +71,8 @@ static var *set_var(shell *sh, const char *name, const char *value, bool exporte
 	v->value = value ? jf_xstrdup(value) : NULL;
 	v->exported |= exported;
 	v->src = NULL;
+	v->is_array = false;
+	jf_words_release(&v->items);
 	return v;
 }
 
@@ -330,6 +334,7 @@ static void shell_release(shell *sh)
 	for (size_t i = 0; i < sh->vars.size; i++) {
 		free(sh->vars.items[i].name);
 		free(sh->vars.items[i].value);
+		jf_words_release(&sh->vars.items[i].items);
 	}
 	jf_array_release(&sh->vars);
 	for (size_t i = 0; i < sh->produced.size; i++)
@@ -848,6 +853,30 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 }
 
 /* Assignments: `X=v`, `export X=v`, `declare -x X=v`, `local X=v`. */
+/* Whether the assignment is `X+=...`. */
+static bool appends(TSNode n)
+{
+	for (uint32_t i = 0; i < ts_node_child_count(n); i++)
+		if (!strcmp(ts_node_type(ts_node_child(n, i)), "+="))
+			return true;
+	return false;
+}
+
+/* `X=(a b c)` and `X+=(d e)`: each element keeps its own place. */
+static void array_assignment(shell *sh, const char *vname, TSNode value, bool append)
+{
+	var *v = find_var(sh, vname);
+	if (!v || !v->is_array || !append) {
+		v = set_var(sh, vname, NULL, false);
+		v->is_array = true;
+	}
+	for (uint32_t i = 0; i < ts_node_named_child_count(value); i++) {
+		TSNode c = ts_node_named_child(value, i);
+		if (!jf_node_type_is(c, "comment"))
+			jf_array_push(&v->items, make_word(sh, c));
+	}
+}
+
 static void assignment(shell *sh, TSNode n, bool exported)
 {
 	TSNode name = jf_node_field(n, "name");
@@ -855,7 +884,20 @@ static void assignment(shell *sh, TSNode n, bool exported)
 	if (ts_node_is_null(name) || strcmp(ts_node_type(name), "variable_name"))
 		return;
 	char *vname = jf_node_text(sh->unit, name);
+	bool append = appends(n);
+	if (jf_node_type_is(value, "array")) {
+		array_assignment(sh, vname, value, append);
+		free(vname);
+		return;
+	}
 	char *v = ts_node_is_null(value) ? jf_xstrdup("") : word_value(sh, value);
+	if (append && v) { /* X+=" --amp": the old value and the new */
+		bool unset;
+		const char *old = lookup(sh, vname, &unset);
+		char *joined = old || unset ? jf_xasprintf("%s%s", old ? old : "", v) : NULL;
+		free(v);
+		v = joined;
+	}
 	var *sv = set_var(sh, vname, v, exported);
 	word at = place(sh, ts_node_is_null(value) ? n : value);
 	sv->src = at.src;
@@ -904,6 +946,54 @@ static void declaration(shell *sh, TSNode n)
 	free(kw);
 }
 
+/*
+ * Words that one argument node becomes: "${A[@]}" (and ${A[@]}, ${A[*]}) the
+ * elements of array A; an unquoted $X or ${X} split at blanks as bash does
+ * (none at all when X is empty). Returns false for any other node.
+ */
+static bool splice_expansion(shell *sh, TSNode c, words *out)
+{
+	TSNode e = c;
+	bool quoted = jf_node_type_is(c, "string") && ts_node_named_child_count(c) == 1;
+	if (quoted)
+		e = ts_node_named_child(c, 0);
+	TSNode sub = ts_node_named_child(e, 0);
+	if (jf_node_type_is(e, "expansion") && jf_node_type_is(sub, "subscript") &&
+	    ts_node_named_child_count(e) == 1) {
+		TSNode name = jf_node_field(sub, "name"), index = jf_node_field(sub, "index");
+		if (!jf_node_is(sh->unit, index, "@") && !jf_node_is(sh->unit, index, "*"))
+			return false;
+		char *vname = jf_node_text(sh->unit, name);
+		var *v = find_var(sh, vname);
+		free(vname);
+		if (v && v->is_array) {
+			copy_words(out, &v->items, 0, v->items.size);
+		} else {
+			word unknown = place(sh, c);
+			jf_array_push(out, unknown);
+		}
+		return true;
+	}
+	if (quoted || (!jf_node_type_is(c, "simple_expansion") && !jf_node_type_is(c, "expansion")))
+		return false;
+	char *value = word_value(sh, c);
+	if (!value)
+		return false; /* one unknown word (it may stand for several) */
+	for (char *p = value; *p;) {
+		size_t blank = strspn(p, " \t\n");
+		p += blank;
+		size_t n = strcspn(p, " \t\n");
+		if (!n)
+			break;
+		word part = place(sh, c);
+		part.value = jf_xstrndup(p, n);
+		jf_array_push(out, part);
+		p += n;
+	}
+	free(value);
+	return true;
+}
+
 /* Whether `n` is "$@" or $@ (also $*): all positional parameters. */
 static bool is_all_args(shell *sh, TSNode n)
 {
@@ -945,6 +1035,8 @@ static void command(shell *sh, TSNode n)
 			}
 			continue;
 		}
+		if (splice_expansion(sh, c, &w))
+			continue;
 		jf_array_push(&w, make_word(sh, c));
 	}
 	/* Prefix assignments (`X=1 cmd`) apply to the command only. */
