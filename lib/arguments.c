@@ -1022,7 +1022,7 @@ static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 				jf_diag_relate(d, aw->c->unit->src, aw->c->span,
 				               aw->flags ? "%s parses its flags here"
 				                         : "the argument parser of %s",
-				               aw->unit->src->path);
+				               aw->c->unit->src->path);
 				const char *best = NULL;
 				size_t best_d = strlen(a) / 3 + 2;
 				for (size_t i = 0; i < aw->c->args.size; i++) {
@@ -1056,6 +1056,197 @@ done:
 	ts_tree_cursor_delete(&cur);
 }
 
+/* Functions a namespace is passed to are followed this deep. */
+#define MAX_NAMESPACE_CALLS 2
+
+static void check_uses_of(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, TSNode body,
+                          const char *name, int depth);
+
+/* The one top-level `def fn` among the job's Python files, or a null node. */
+static TSNode find_function(const jf_ctx *ctx, const char *fn, const jf_unit **where)
+{
+	TSNode found = { 0 };
+	int count = 0;
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		if (u->lang != JF_LANG_PYTHON)
+			continue;
+		TSNode root = ts_tree_root_node(u->tree);
+		for (uint32_t k = 0; k < ts_node_named_child_count(root); k++) {
+			TSNode def = ts_node_named_child(root, k);
+			if (jf_node_type_is(def, "decorated_definition"))
+				def = jf_node_field(def, "definition");
+			if (jf_node_type_is(def, "function_definition") &&
+			    jf_node_is(u, jf_node_field(def, "name"), fn)) {
+				found = def;
+				*where = u;
+				count++;
+			}
+		}
+	}
+	return count == 1 ? found : (TSNode){ 0 };
+}
+
+/* The name of parameter `index` (or the one called `keyword`) of `def`, or NULL. */
+static char *parameter(const jf_unit *unit, TSNode def, int index, const char *keyword)
+{
+	TSNode params = jf_node_field(def, "parameters");
+	int pos = 0;
+	for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
+		TSNode p = ts_node_named_child(params, i);
+		TSNode id = jf_node_type_is(p, "identifier") ? p : jf_node_field(p, "name");
+		if (!jf_node_type_is(id, "identifier"))
+			return NULL; /* *args, **kwargs, a bare *: positions are no longer plain */
+		if (keyword ? jf_node_is(unit, id, keyword) : pos == index)
+			return jf_node_text(unit, id);
+		pos++;
+	}
+	return NULL;
+}
+
+/* Where `name` stands among the arguments of `call`: its position, or its keyword. */
+static bool argument_slot(const jf_unit *unit, TSNode call, const char *name, int *index,
+                          char **keyword)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	int pos = 0;
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "keyword_argument")) {
+			if (jf_node_is(unit, jf_node_field(a, "value"), name)) {
+				*keyword = jf_node_text(unit, jf_node_field(a, "name"));
+				return true;
+			}
+			continue;
+		}
+		if (jf_node_type_is(a, "identifier") && jf_node_is(unit, a, name)) {
+			*index = pos;
+			*keyword = NULL;
+			return true;
+		}
+		if (jf_node_type_is(a, "list_splat") || jf_node_type_is(a, "dictionary_splat"))
+			return false;
+		pos++;
+	}
+	return false;
+}
+
+/* Whether every call of `fn` in the job passes the same name at that slot:
+ * then the parameter holds the namespace wherever the function runs. */
+static bool always_passed(const jf_ctx *ctx, const char *fn, const char *name)
+{
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		if (u->lang != JF_LANG_PYTHON)
+			continue;
+		TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(u->tree));
+		bool ok = true;
+		for (;;) {
+			TSNode n = ts_tree_cursor_current_node(&cur);
+			if (jf_node_type_is(n, "identifier") && jf_node_is(u, n, fn)) {
+				TSNode p = ts_node_parent(n);
+				bool is_def = jf_node_type_is(p, "function_definition");
+				bool is_call = jf_node_type_is(p, "call") &&
+				               ts_node_eq(jf_node_field(p, "function"), n);
+				int index;
+				char *kw = NULL;
+				if (!is_def && !jf_node_type_is(p, "import_from_statement") &&
+				    !jf_node_type_is(p, "dotted_name") &&
+				    (!is_call || !argument_slot(u, p, name, &index, &kw)))
+					ok = false; /* called with something else, or passed around */
+				free(kw);
+			}
+			if (ok && ts_tree_cursor_goto_first_child(&cur))
+				continue;
+			while (ok && !ts_tree_cursor_goto_next_sibling(&cur))
+				if (!ts_tree_cursor_goto_parent(&cur))
+					goto done;
+			if (!ok)
+				break;
+		}
+	done:
+		ts_tree_cursor_delete(&cur);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* Whether `body` assigns `name` again (then it may hold anything). */
+static bool rebinds(const jf_unit *unit, TSNode body, const char *name)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(body);
+	bool found = false;
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		if ((jf_node_type_is(n, "assignment") || jf_node_type_is(n, "augmented_assignment") ||
+		     jf_node_type_is(n, "for_statement")) &&
+		    jf_node_is(unit, jf_node_field(n, "left"), name)) {
+			found = true;
+			break;
+		}
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+/* Follows the namespace `name` into the functions `body` passes it to. */
+static void follow_calls(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, TSNode body,
+                         const char *name, int depth)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(body);
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		bool nested = !ts_node_eq(n, body) && (jf_node_type_is(n, "function_definition") ||
+		                                        jf_node_type_is(n, "class_definition"));
+		int index = 0;
+		char *kw = NULL;
+		TSNode fn = jf_node_field(n, "function");
+		if (!nested && jf_node_type_is(n, "call") && jf_node_type_is(fn, "identifier") &&
+		    argument_slot(unit, n, name, &index, &kw)) {
+			char *fname = jf_node_text(unit, fn);
+			const jf_unit *where = NULL;
+			TSNode def = find_function(ctx, fname, &where);
+			char *param = ts_node_is_null(def) ? NULL : parameter(where, def, index, kw);
+			TSNode fbody = jf_node_field(def, "body");
+			if (param && always_passed(ctx, fname, name) && !rebinds(where, fbody, param))
+				check_uses_of(ctx, c, where, fbody, param, depth + 1);
+			free(param);
+			free(fname);
+		}
+		free(kw);
+		if (!nested && ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+}
+
+/* Checks name.attr in `body`, and in the functions `body` passes `name` to. */
+static void check_uses_of(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, TSNode body,
+                          const char *name, int depth)
+{
+	if (namespace_escapes(unit, body, name))
+		return;
+	attr_walk aw = { ctx, c, unit, name, { 0 }, false };
+	visit_attributes(&aw, body, false); /* what the code assigns itself */
+	visit_attributes(&aw, body, true);
+	for (size_t k = 0; k < aw.assigned.size; k++)
+		free(aw.assigned.items[k]);
+	jf_array_release(&aw.assigned);
+	if (depth < MAX_NAMESPACE_CALLS)
+		follow_calls(ctx, c, unit, body, name, depth);
+}
+
 /* Finds `NAME = x.parse_args()` at the top of a body and checks NAME.attr in that body. */
 static void check_namespace_uses(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, TSNode body)
 {
@@ -1081,14 +1272,7 @@ static void check_namespace_uses(jf_ctx *ctx, const jf_cmdline *c, const jf_unit
 		    ts_node_named_child_count(jf_node_field(right, "arguments")) > 0)
 			continue;
 		char *name = jf_node_text(unit, left);
-		if (!namespace_escapes(unit, body, name)) {
-			attr_walk aw = { ctx, c, unit, name, { 0 }, false };
-			visit_attributes(&aw, body, false); /* what the code assigns itself */
-			visit_attributes(&aw, body, true);
-			for (size_t k = 0; k < aw.assigned.size; k++)
-				free(aw.assigned.items[k]);
-			jf_array_release(&aw.assigned);
-		}
+		check_uses_of(ctx, c, unit, body, name, 0);
 		free(name);
 	}
 }
