@@ -458,6 +458,20 @@ static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocati
 	bool partial = false, positional_only = false;
 	JF_ARRAY(const jf_word *) positionals = { 0 };
 	seen_def *seen = jf_xcalloc(c->args.size + 1, sizeof(*seen));
+	/* Once the positionals before an argparse.REMAINDER one are filled, it
+	 * takes every word that follows, options included. */
+	size_t remainder_after = SIZE_MAX, npos = 0;
+	for (size_t k = 0; k < c->args.size && remainder_after == SIZE_MAX; k++) {
+		const jf_argdef *d = &c->args.items[k];
+		if (d->options.size)
+			continue;
+		if (d->nargs == NARGS_REMAINDER)
+			remainder_after = npos;
+		else if (d->nargs == NARGS_ONE || d->nargs == NARGS_COUNT)
+			npos += d->nargs == NARGS_COUNT ? (size_t)d->count : 1;
+		else
+			npos = SIZE_MAX - 1; /* ?, *, +: where it starts is not fixed */
+	}
 	for (size_t i = 0; i < w->size; i++) {
 		const jf_word *word = &w->items[i];
 		const char *s = word->value;
@@ -465,7 +479,7 @@ static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocati
 			partial = true;
 			continue;
 		}
-		if (positional_only || !looks_like_option(s)) {
+		if (positional_only || !looks_like_option(s) || positionals.size >= remainder_after) {
 			jf_array_push(&positionals, word);
 			continue;
 		}
@@ -1358,4 +1372,45 @@ void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule)
 		}
 		cmdline_release(&c);
 	}
+}
+
+/*
+ * A local launcher script: its parser takes a positional naming a script
+ * (`training_script`, `script`, `program`, ...) followed by an
+ * argparse.REMAINDER positional, as torch.distributed.launch does. Returns
+ * the index in `args` of the word naming the wrapped script, or -1.
+ */
+long jf_wrapped_script(const jf_ctx *ctx, const jf_unit *entry, const jf_words *args)
+{
+	jf_cmdline c;
+	long at = -1;
+	build_cmdline(ctx, entry, &c);
+	bool wraps = false;
+	for (size_t i = 0; i + 1 < c.args.size; i++) {
+		const jf_argdef *d = &c.args.items[i], *next = &c.args.items[i + 1];
+		if (!d->options.size && d->dest && d->nargs == NARGS_ONE &&
+		    (strstr(d->dest, "script") || strstr(d->dest, "program")) &&
+		    !next->options.size && next->nargs == NARGS_REMAINDER)
+			wraps = true;
+	}
+	for (size_t i = 0; wraps && !c.open && c.parsers == 1 && i < args->size; i++) {
+		const char *s = args->items[i].value;
+		if (!s)
+			break; /* an unknown word: which one is the script is not known */
+		if (!looks_like_option(s)) {
+			at = (long)i; /* the first positional: the script */
+			break;
+		}
+		const char *full;
+		bool ambiguous;
+		char *name = strchr(s, '=') ? jf_xstrndup(s, (size_t)(strchr(s, '=') - s)) : jf_xstrdup(s);
+		const jf_argdef *d = resolve_option(&c, name, &full, &ambiguous);
+		free(name);
+		if (!d)
+			break;
+		if (d->act != ACT_FLAG && !strchr(s, '='))
+			i++; /* its value */
+	}
+	cmdline_release(&c);
+	return at;
 }

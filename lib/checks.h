@@ -23,6 +23,12 @@ char *jf_match_text(const jf_unit *unit, const jf_match *m, const char *capture)
 void jf_check_pip_install(jf_ctx *ctx, const jf_rule *rule);
 /** JF302-JF306: invocations against the entry scripts' argument parsers (arguments.c). */
 void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule);
+/**
+ * When `entry` is a local launcher (a positional script and a REMAINDER for
+ * its arguments), the index in `args` of the word naming the script it runs;
+ * else -1 (arguments.c).
+ */
+long jf_wrapped_script(const jf_ctx *ctx, const jf_unit *entry, const jf_words *args);
 /** JF210, JF211: processes per node against the job's GPUs (topology.c). */
 void jf_check_topology(jf_ctx *ctx, const jf_rule *rule);
 void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m);

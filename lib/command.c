@@ -389,6 +389,18 @@ static void run_launch_script(shell *sh, jf_unit *u, bool same_shell, const word
 	shell_release(&child);
 }
 
+/* A launch of `launcher` with options from w[from], inside `outer`'s wrapper. */
+static launch launch_of(const char *launcher, size_t from, const launch *outer)
+{
+	launch how = { launcher, from, NULL, 0, 0 };
+	if (outer) {
+		how.wrapper = outer->wrapper;
+		how.wrapper_from = outer->wrapper_from;
+		how.wrapper_to = outer->wrapper_to;
+	}
+	return how;
+}
+
 /* The environment of an invocation, as far as the checks need it: the command's
  * prefix assignments, and CUDA_VISIBLE_DEVICES as the shell exports it unless
  * a prefix assignment sets it. */
@@ -476,8 +488,16 @@ static void script(shell *sh, const words *w, size_t i, script_kind kind, bool s
 		/* A launch script is walked once per job: each file is read once. */
 		if (u && kind == SCRIPT_SHELL && (fresh || same_shell) && u->lang == JF_LANG_BASH)
 			run_launch_script(sh, u, same_shell, w, i + 1);
-		if (u && kind == SCRIPT_PYTHON)
+		if (u && kind == SCRIPT_PYTHON) {
 			record_invocation(sh, u, w, i, how);
+			/* A local launcher runs the script it is given, with the rest. */
+			jf_words rest = { w->items + i + 1, w->size - i - 1, 0 };
+			long k = u->lang == JF_LANG_PYTHON ? jf_wrapped_script(ctx, u, &rest) : -1;
+			if (k >= 0) {
+				launch wrapped = launch_of(u->src->path, i + 1, how);
+				script(sh, w, i + 1 + (size_t)k, SCRIPT_PYTHON, false, &wrapped);
+			}
+		}
 	}
 	free(local);
 	free(display);
@@ -614,18 +634,6 @@ static void pip_install(shell *sh, const words *w, size_t i, TSNode cmd, bool ex
 }
 
 /* A python invocation from word i (the interpreter). */
-/* A launch of `launcher` with options from w[from], inside `outer`'s wrapper. */
-static launch launch_of(const char *launcher, size_t from, const launch *outer)
-{
-	launch how = { launcher, from, NULL, 0, 0 };
-	if (outer) {
-		how.wrapper = outer->wrapper;
-		how.wrapper_from = outer->wrapper_from;
-		how.wrapper_to = outer->wrapper_to;
-	}
-	return how;
-}
-
 static void python(shell *sh, const words *w, size_t i, TSNode cmd, const launch *outer)
 {
 	size_t interpreter = i;
