@@ -27,6 +27,7 @@
 static const char *const nproc_opts[] = { "--nproc_per_node", NULL };
 static const char *const nnodes_opts[] = { "--nnodes", NULL };
 static const char *const ds_gpus_opts[] = { "--num_gpus", NULL };
+static const char *const ds_nodes_opts[] = { "--num_nodes", NULL };
 static const char *const ds_hosts_opts[] = { "--include", "--exclude", "-H", "--hostfile", NULL };
 static const char *const acc_procs_opts[] = { "--num_processes", NULL };
 static const char *const acc_machines_opts[] = { "--num_machines", NULL };
@@ -210,6 +211,8 @@ static void check_nodes(jf_ctx *ctx, const jf_invocation *inv)
 		names = nnodes_opts;
 	else if (!strcmp(l, "accelerate"))
 		names = acc_machines_opts;
+	else if (!strcmp(l, "deepspeed"))
+		names = ds_nodes_opts; /* the first N hosts of its hostfile */
 	if (!names || job->nodes < 1)
 		return;
 	option o = find_option(&inv->launcher_args, names);
