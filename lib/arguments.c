@@ -228,9 +228,9 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 		c->tolerant = true;
 	for (const char *p = strstr(unit->src->data, "sys.argv"); p; p = strstr(p + 1, "sys.argv"))
 		c->argv_reads++; /* hand-read, unless FLAGS(sys.argv) parses it */
-	TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(unit->tree));
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
+	jf_iter it;
+	TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree));
+	while (!ts_node_is_null(n)) {
 		if (jf_node_type_is(n, "call")) {
 			if (calls_method(unit, n, "add_argument")) {
 				jf_argdef d = { 0 };
@@ -270,14 +270,9 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 			}
 		}
 		jf_flags__visit(c, unit, n);
-		if (ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
+		n = jf_iter_next(&it, true);
 	}
-done:
-	ts_tree_cursor_delete(&cur);
+	jf_iter_release(&it);
 }
 
 /* The command line of entry `entry`: its own definitions and its local modules'. */
@@ -983,9 +978,9 @@ static const char *str_fails_in(const jf_unit *unit, TSNode m)
  * (except for FLAGS, which every function reads). */
 static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 {
-	TSTreeCursor cur = ts_tree_cursor_new(n);
-	for (;;) {
-		TSNode m = ts_tree_cursor_current_node(&cur);
+	jf_iter it;
+	TSNode m = jf_iter_start(&it, n);
+	while (!ts_node_is_null(m)) {
 		bool descend = true;
 		if (!aw->flags && !ts_node_eq(m, n) && (jf_node_type_is(m, "function_definition") ||
 		                          jf_node_type_is(m, "class_definition") ||
@@ -1060,14 +1055,9 @@ static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 			}
 			free(a);
 		}
-		if (descend && ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
+		m = jf_iter_next(&it, descend);
 	}
-done:
-	ts_tree_cursor_delete(&cur);
+	jf_iter_release(&it);
 }
 
 /* Functions a namespace is passed to are followed this deep. */
@@ -1153,33 +1143,25 @@ static bool always_passed(const jf_ctx *ctx, const char *fn, const char *name)
 		const jf_unit *u = ctx->units.items[i];
 		if (u->lang != JF_LANG_PYTHON)
 			continue;
-		TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(u->tree));
 		bool ok = true;
-		for (;;) {
-			TSNode n = ts_tree_cursor_current_node(&cur);
-			if (jf_node_type_is(n, "identifier") && jf_node_is(u, n, fn)) {
-				TSNode p = ts_node_parent(n);
-				bool is_def = jf_node_type_is(p, "function_definition");
-				bool is_call = jf_node_type_is(p, "call") &&
-				               ts_node_eq(jf_node_field(p, "function"), n);
-				int index;
-				char *kw = NULL;
-				if (!is_def && !jf_node_type_is(p, "import_from_statement") &&
-				    !jf_node_type_is(p, "dotted_name") &&
-				    (!is_call || !argument_slot(u, p, name, &index, &kw)))
-					ok = false; /* called with something else, or passed around */
-				free(kw);
-			}
-			if (ok && ts_tree_cursor_goto_first_child(&cur))
+		jf_iter it;
+		for (TSNode n = jf_iter_start(&it, ts_tree_root_node(u->tree)); ok && !ts_node_is_null(n);
+		     n = jf_iter_next(&it, true)) {
+			if (!jf_node_type_is(n, "identifier") || !jf_node_is(u, n, fn))
 				continue;
-			while (ok && !ts_tree_cursor_goto_next_sibling(&cur))
-				if (!ts_tree_cursor_goto_parent(&cur))
-					goto done;
-			if (!ok)
-				break;
+			TSNode p = ts_node_parent(n);
+			bool is_def = jf_node_type_is(p, "function_definition");
+			bool is_call = jf_node_type_is(p, "call") &&
+			               ts_node_eq(jf_node_field(p, "function"), n);
+			int index;
+			char *kw = NULL;
+			if (!is_def && !jf_node_type_is(p, "import_from_statement") &&
+			    !jf_node_type_is(p, "dotted_name") &&
+			    (!is_call || !argument_slot(u, p, name, &index, &kw)))
+				ok = false; /* called with something else, or passed around */
+			free(kw);
 		}
-	done:
-		ts_tree_cursor_delete(&cur);
+		jf_iter_release(&it);
 		if (!ok)
 			return false;
 	}
@@ -1189,24 +1171,14 @@ static bool always_passed(const jf_ctx *ctx, const char *fn, const char *name)
 /* Whether `body` assigns `name` again (then it may hold anything). */
 static bool rebinds(const jf_unit *unit, TSNode body, const char *name)
 {
-	TSTreeCursor cur = ts_tree_cursor_new(body);
 	bool found = false;
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		if ((jf_node_type_is(n, "assignment") || jf_node_type_is(n, "augmented_assignment") ||
-		     jf_node_type_is(n, "for_statement")) &&
-		    jf_node_is(unit, jf_node_field(n, "left"), name)) {
-			found = true;
-			break;
-		}
-		if (ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
-	}
-done:
-	ts_tree_cursor_delete(&cur);
+	jf_iter it;
+	for (TSNode n = jf_iter_start(&it, body); !found && !ts_node_is_null(n);
+	     n = jf_iter_next(&it, true))
+		found = (jf_node_type_is(n, "assignment") || jf_node_type_is(n, "augmented_assignment") ||
+		         jf_node_type_is(n, "for_statement")) &&
+		        jf_node_is(unit, jf_node_field(n, "left"), name);
+	jf_iter_release(&it);
 	return found;
 }
 
@@ -1214,9 +1186,9 @@ done:
 static void follow_calls(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, TSNode body,
                          const char *name, int depth)
 {
-	TSTreeCursor cur = ts_tree_cursor_new(body);
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
+	jf_iter it;
+	TSNode n = jf_iter_start(&it, body);
+	while (!ts_node_is_null(n)) {
 		bool nested = !ts_node_eq(n, body) && (jf_node_type_is(n, "function_definition") ||
 		                                        jf_node_type_is(n, "class_definition"));
 		int index = 0;
@@ -1235,14 +1207,9 @@ static void follow_calls(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, 
 			free(fname);
 		}
 		free(kw);
-		if (!nested && ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
+		n = jf_iter_next(&it, !nested);
 	}
-done:
-	ts_tree_cursor_delete(&cur);
+	jf_iter_release(&it);
 }
 
 /* Checks name.attr in `body`, and in the functions `body` passes `name` to. */

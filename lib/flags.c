@@ -467,9 +467,9 @@ void jf_flags__visit(jf_cmdline *c, const jf_unit *unit, TSNode n)
 static bool click_called(jf_cmdline *c, const jf_unit *entry)
 {
 	bool called = false;
-	TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(entry->tree));
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
+	jf_iter it;
+	TSNode n = jf_iter_start(&it, ts_tree_root_node(entry->tree));
+	while (!ts_node_is_null(n)) {
 		TSNode fn = jf_node_field(n, "function");
 		if (jf_node_type_is(n, "call") && jf_node_type_is(fn, "identifier") &&
 		    jf_node_is(entry, fn, c->click_fn)) {
@@ -484,14 +484,9 @@ static bool click_called(jf_cmdline *c, const jf_unit *entry)
 					c->open = true;
 			}
 		}
-		if (ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
+		n = jf_iter_next(&it, true);
 	}
-done:
-	ts_tree_cursor_delete(&cur);
+	jf_iter_release(&it);
 	return called;
 }
 

@@ -122,6 +122,27 @@ void jf_words_release(jf_words *w)
 	jf_array_release(w);
 }
 
+TSNode jf_iter_start(jf_iter *it, TSNode root)
+{
+	it->cur = ts_tree_cursor_new(root);
+	return root;
+}
+
+TSNode jf_iter_next(jf_iter *it, bool descend)
+{
+	if (descend && ts_tree_cursor_goto_first_child(&it->cur))
+		return ts_tree_cursor_current_node(&it->cur);
+	while (!ts_tree_cursor_goto_next_sibling(&it->cur))
+		if (!ts_tree_cursor_goto_parent(&it->cur))
+			return (TSNode){ 0 };
+	return ts_tree_cursor_current_node(&it->cur);
+}
+
+void jf_iter_release(jf_iter *it)
+{
+	ts_tree_cursor_delete(&it->cur);
+}
+
 bool jf_word_passes(const char *word, const char *opt)
 {
 	const char *eq = strchr(word, '=');

@@ -133,6 +133,26 @@ static inline TSNode jf_node_field(TSNode n, const char *name)
 	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
 }
 
+/*
+ * A walk over a node and every node under it, in source order:
+ *
+ *	jf_iter it;
+ *	for (TSNode n = jf_iter_start(&it, root); !ts_node_is_null(n);
+ *	     n = jf_iter_next(&it, descend))
+ *		...
+ *	jf_iter_release(&it);
+ *
+ * `descend` false skips the children of the node just visited.
+ */
+typedef struct {
+	TSTreeCursor cur;
+} jf_iter;
+
+TSNode jf_iter_start(jf_iter *it, TSNode root);
+/** The next node, or a null node at the end. */
+TSNode jf_iter_next(jf_iter *it, bool descend);
+void jf_iter_release(jf_iter *it);
+
 /** The text of `n` in `unit`'s source as a new string; caller frees. */
 char *jf_node_text(const jf_unit *unit, TSNode n);
 /** Whether the text of `n` equals `s`. */

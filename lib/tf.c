@@ -61,24 +61,16 @@ static bool walk(const jf_unit *unit, TSNode root, visit_fn visit, void *data)
 {
 	if (ts_node_is_null(root))
 		return false;
-	TSTreeCursor c = ts_tree_cursor_new(root);
-	bool stopped = false;
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&c);
-		walk_step step = ts_node_is_named(n) ? visit(unit, n, data) : WALK_ENTER;
-		if (step == WALK_STOP) {
-			stopped = true;
+	jf_iter it;
+	walk_step step = WALK_ENTER;
+	for (TSNode n = jf_iter_start(&it, root); !ts_node_is_null(n);
+	     n = jf_iter_next(&it, step == WALK_ENTER)) {
+		step = ts_node_is_named(n) ? visit(unit, n, data) : WALK_ENTER;
+		if (step == WALK_STOP)
 			break;
-		}
-		if (step == WALK_ENTER && ts_tree_cursor_goto_first_child(&c))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&c))
-			if (!ts_tree_cursor_goto_parent(&c))
-				goto done;
 	}
-done:
-	ts_tree_cursor_delete(&c);
-	return stopped;
+	jf_iter_release(&it);
+	return step == WALK_STOP;
 }
 
 /* The text of a call's callee ("tf.layers.dense"), or NULL; caller frees. */
