@@ -28,7 +28,7 @@ static const char *const open_markers[] = {
 	"HfArgumentParser", "hydra",               "fire.Fire",         "config_flags",
 	"jsonargparse",    "LightningCLI",         "simple_parsing",    "OmegaConf.from_cli",
 	"exec(",           "prefix_chars",         "fromfile_prefix_chars", "parse_intermixed_args",
-	"typer",           "parents=",             "conflict_handler",  "from click import",
+	"typer",           "conflict_handler",       "from click import",
 	"flags_core",      "append_flag_values",   NULL,
 };
 
@@ -226,6 +226,8 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 			c->open = true;
 	if (strstr(unit->src->data, "parse_known_args"))
 		c->tolerant = true;
+	if (strstr(unit->src->data, "parents="))
+		c->has_parents = true;
 	for (const char *p = strstr(unit->src->data, "sys.argv"); p; p = strstr(p + 1, "sys.argv"))
 		c->argv_reads++; /* hand-read, unless FLAGS(sys.argv) parses it */
 	jf_iter it;
@@ -288,6 +290,10 @@ static void build_cmdline(const jf_ctx *ctx, const jf_unit *entry, jf_cmdline *c
 	}
 	jf_flags__finish(c, entry);
 	if (c->argv_reads > c->argv_parses)
+		c->open = true;
+	/* parents=[base]: base's options are in the picture only when base is
+	 * made here too (a second ArgumentParser); one from a library is not. */
+	if (c->has_parents && c->parsers < 2)
 		c->open = true;
 }
 

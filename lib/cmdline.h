@@ -55,6 +55,7 @@ typedef struct {
 	int parsers;       /* ArgumentParser(...) calls seen */
 	bool open;         /* extended where jobfix cannot see */
 	bool tolerant;     /* parse_known_args */
+	bool has_parents;  /* ArgumentParser(parents=[...]) */
 	bool allow_abbrev;
 	const jf_unit *unit; /* where the (first) parser is made, or the flags parsed */
 	jf_span span;
