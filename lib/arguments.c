@@ -24,7 +24,7 @@
 
 /* Source markers of a command line jobfix cannot see whole. */
 static const char *const open_markers[] = {
-	"add_subparsers",  "add_config_arguments", "add_argparse_args", "add_model_specific_args",
+	"add_config_arguments", "add_argparse_args", "add_model_specific_args",
 	"HfArgumentParser", "hydra",               "fire.Fire",         "config_flags",
 	"jsonargparse",    "LightningCLI",         "simple_parsing",    "OmegaConf.from_cli",
 	"exec(",           "prefix_chars",         "fromfile_prefix_chars", "parse_intermixed_args",
@@ -51,6 +51,14 @@ static void cmdline_release(jf_cmdline *c)
 	for (size_t i = 0; i < c->defaults.size; i++)
 		free(c->defaults.items[i]);
 	jf_array_release(&c->defaults);
+	for (size_t i = 0; i < c->commands.size; i++)
+		free(c->commands.items[i]);
+	jf_array_release(&c->commands);
+	jf_array_release(&c->command_of);
+	for (size_t i = 0; i < c->owner_vars.size; i++)
+		free(c->owner_vars.items[i]);
+	jf_array_release(&c->owner_vars);
+	jf_array_release(&c->owners);
 	for (size_t i = 0; i < c->required.size; i++)
 		free(c->required.items[i]);
 	jf_array_release(&c->required);
@@ -218,6 +226,81 @@ static bool callee_ends(const jf_unit *unit, TSNode call, const char *name)
 	return jf_node_type_is(fn, "identifier") && jf_node_is(unit, fn, name);
 }
 
+/* Subcommands: which parser each variable holds */
+
+#define OWNER_NONE (-3)
+#define OWNER_SUBPARSERS (-2)
+#define OWNER_MAIN (-1)
+
+static int owner_of(const jf_cmdline *c, const jf_unit *unit, TSNode var)
+{
+	if (!jf_node_type_is(var, "identifier"))
+		return OWNER_NONE;
+	for (size_t i = c->owner_vars.size; i-- > 0;)
+		if (jf_node_is(unit, var, c->owner_vars.items[i]))
+			return c->owners.items[i];
+	return OWNER_NONE;
+}
+
+static void set_owner(jf_cmdline *c, const jf_unit *unit, TSNode var, int owner)
+{
+	jf_array_push(&c->owner_vars, jf_node_text(unit, var));
+	jf_array_push(&c->owners, owner);
+}
+
+/* `p = sub.add_parser("train", aliases=["t"])`: a new command, its names. */
+static int add_command(jf_cmdline *c, const jf_unit *unit, TSNode call)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	int index = -1;
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		bool alias = jf_node_type_is(a, "keyword_argument") &&
+		             jf_node_is(unit, jf_node_field(a, "name"), "aliases");
+		if (i == 0 || alias) {
+			jf_argdef names = { 0 };
+			if (i == 0) {
+				char *s = jf_cmdline__string(unit, a);
+				if (!s)
+					return OWNER_NONE; /* a computed name */
+				jf_array_push(&names.choices, s);
+			} else {
+				jf_cmdline__read_choices(unit, jf_node_field(a, "value"), &names);
+			}
+			if (index < 0)
+				index = (int)c->commands.size; /* the index of its first name */
+			for (size_t k = 0; k < names.choices.size; k++) {
+				jf_array_push(&c->commands, names.choices.items[k]);
+				jf_array_push(&c->command_of, index);
+			}
+			jf_array_release(&names.choices);
+		}
+	}
+	return index < 0 ? OWNER_NONE : index;
+}
+
+/* Records what `var = call` holds when it is a parser, a group or subparsers. */
+static void track_assignment(jf_cmdline *c, const jf_unit *unit, TSNode assignment)
+{
+	TSNode var = jf_node_field(assignment, "left"), call = jf_node_field(assignment, "right");
+	if (!jf_node_type_is(var, "identifier") || !jf_node_type_is(call, "call"))
+		return;
+	TSNode fn = jf_node_field(call, "function");
+	TSNode recv = jf_node_field(fn, "object");
+	if (callee_ends(unit, call, "ArgumentParser")) {
+		set_owner(c, unit, var, OWNER_MAIN);
+	} else if (calls_method(unit, call, "add_subparsers")) {
+		c->subparsers = true;
+		set_owner(c, unit, var, OWNER_SUBPARSERS);
+	} else if (calls_method(unit, call, "add_parser") &&
+	           owner_of(c, unit, recv) == OWNER_SUBPARSERS) {
+		set_owner(c, unit, var, add_command(c, unit, call));
+	} else if (calls_method(unit, call, "add_argument_group") ||
+	           calls_method(unit, call, "add_mutually_exclusive_group")) {
+		set_owner(c, unit, var, owner_of(c, unit, recv));
+	}
+}
+
 /* Collects the argparse definitions of one file into `c`. */
 static void collect(jf_cmdline *c, const jf_unit *unit)
 {
@@ -233,9 +316,15 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 	jf_iter it;
 	TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree));
 	while (!ts_node_is_null(n)) {
+		if (jf_node_type_is(n, "assignment"))
+			track_assignment(c, unit, n);
 		if (jf_node_type_is(n, "call")) {
 			if (calls_method(unit, n, "add_argument")) {
 				jf_argdef d = { 0 };
+				int owner = owner_of(c, unit, jf_node_field(jf_node_field(n, "function"), "object"));
+				d.command = owner >= 0 ? owner : OWNER_MAIN;
+				if (owner == OWNER_NONE || owner == OWNER_SUBPARSERS)
+					c->unowned = true;
 				if (read_argument(unit, n, &d))
 					jf_array_push(&c->args, d);
 				else {
@@ -294,6 +383,9 @@ static void build_cmdline(const jf_ctx *ctx, const jf_unit *entry, jf_cmdline *c
 	/* parents=[base]: base's options are in the picture only when base is
 	 * made here too (a second ArgumentParser); one from a library is not. */
 	if (c->has_parents && c->parsers < 2)
+		c->open = true;
+	/* With subcommands, every option must be placed in its parser. */
+	if (c->subparsers && (c->unowned || !c->commands.size))
 		c->open = true;
 }
 
@@ -771,6 +863,79 @@ static void check_absl_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_inv
 	free(seen);
 }
 
+/* The arguments of one parser of `c`: the main one (-1) or a command's. The
+ * view borrows the definitions; free it with jf_array_release(&view->args). */
+static jf_cmdline view_of(const jf_cmdline *c, int command)
+{
+	jf_cmdline v = *c;
+	memset(&v.args, 0, sizeof v.args);
+	for (size_t i = 0; i < c->args.size; i++)
+		if (c->args.items[i].command == command)
+			jf_array_push(&v.args, c->args.items[i]);
+	return v;
+}
+
+/* An invocation of a script with subcommands: the main parser's options, the
+ * command word, then that command's own arguments. */
+static void check_command_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
+{
+	const jf_words *w = &inv->args;
+	jf_cmdline main = view_of(c, OWNER_MAIN);
+	size_t at = 0;
+	for (; at < w->size; at++) {
+		const char *s = w->items[at].value;
+		if (!s || !looks_like_option(s))
+			break;
+		const char *full;
+		bool ambiguous;
+		char *name = strchr(s, '=') ? jf_xstrndup(s, (size_t)(strchr(s, '=') - s)) : jf_xstrdup(s);
+		const jf_argdef *d = resolve_option(&main, name, &full, &ambiguous);
+		free(name);
+		if (d && d->act != ACT_FLAG && !strchr(s, '='))
+			at++; /* its value */
+	}
+	jf_invocation part = *inv;
+	part.args = (jf_words){ w->items, at < w->size ? at : w->size, 0 };
+	check_invocation(ctx, &main, &part);
+	jf_array_release(&main.args);
+	if (at >= w->size || !w->items[at].value)
+		return; /* no command given, or one known only at run time */
+	const jf_word *word = &w->items[at];
+	int command = -1;
+	for (size_t i = 0; i < c->commands.size && command < 0; i++)
+		if (!strcmp(c->commands.items[i], word->value))
+			command = c->command_of.items[i];
+	if (command < 0) {
+		jf_buf names = JF_BUF_INIT;
+		for (size_t i = 0; i < c->commands.size; i++)
+			jf_buf_addf(&names, "%s'%s'", i ? ", " : "", c->commands.items[i]);
+		jf_diag *d = jf_ctx_report_at(ctx, "JF302", word->src, word->span,
+		                              "'%s' is not a command of %s (choose from %s)", word->value,
+		                              inv->entry->src->path, names.buf);
+		jf_diag_relate(d, c->unit->src, c->span, "the argument parser of %s",
+		               inv->entry->src->path);
+		const char *near = NULL;
+		size_t best = strlen(word->value) / 3 + 2;
+		for (size_t i = 0; i < c->commands.size; i++) {
+			const char *name = c->commands.items[i];
+			size_t dist = jf_edit_distance(word->value, name, best);
+			if (dist < best || (!near && (jf_str_starts(name, word->value) ||
+			                              jf_str_starts(word->value, name)))) {
+				best = dist < best ? dist : best;
+				near = name;
+			}
+		}
+		if (near)
+			jf_diag_set_help(d, "did you mean '%s'?", near);
+		jf_buf_release(&names);
+		return;
+	}
+	jf_cmdline cmd = view_of(c, command);
+	part.args = (jf_words){ w->items + at + 1, w->size - at - 1, 0 };
+	check_invocation(ctx, &cmd, &part);
+	jf_array_release(&cmd.args);
+}
+
 /* The flag a launcher adds itself, when the script does not define it. */
 static void check_launcher_flags(jf_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
 {
@@ -810,7 +975,8 @@ static void check_duplicates(jf_ctx *ctx, const jf_cmdline *c)
 			for (size_t j = 0; j < i; j++)
 				for (size_t m = 0; m < c->args.items[j].options.size; m++) {
 					const char *o = c->args.items[i].options.items[k];
-					if (strcmp(o, c->args.items[j].options.items[m]))
+					if (strcmp(o, c->args.items[j].options.items[m]) ||
+					    c->args.items[i].command != c->args.items[j].command)
 						continue;
 					const jf_argdef *d = &c->args.items[i], *first = &c->args.items[j];
 					jf_diag *diag = jf_ctx_report_at(
@@ -1328,7 +1494,10 @@ void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule)
 				if (inv->entry != entry)
 					continue;
 				check_launcher_flags(ctx, &c, inv);
-				check_invocation(ctx, &c, inv);
+				if (c.subparsers)
+					check_command_invocation(ctx, &c, inv);
+				else
+					check_invocation(ctx, &c, inv);
 			}
 		} else if (ways == 1 && !c.open) {
 			if (c.absl)

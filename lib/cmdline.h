@@ -33,6 +33,7 @@ typedef struct {
 	jf_action act;
 	jf_argtype type;
 	bool untyped;     /* argparse without type=: its values are str */
+	int command;      /* the subcommand it belongs to (index in commands), or -1 */
 	JF_ARRAY(char *) choices;
 	bool choices_known;
 	jf_nargs nargs;
@@ -56,6 +57,13 @@ typedef struct {
 	bool open;         /* extended where jobfix cannot see */
 	bool tolerant;     /* parse_known_args */
 	bool has_parents;  /* ArgumentParser(parents=[...]) */
+	/* argparse subcommands: add_subparsers() and its add_parser("name") */
+	bool subparsers;
+	JF_ARRAY(char *) commands;   /* names, aliases included, by index */
+	JF_ARRAY(int) command_of;    /* per name in `commands`: the command it names */
+	JF_ARRAY(char *) owner_vars; /* variables holding a parser, group or subparsers */
+	JF_ARRAY(int) owners;        /* per variable: -1 main, -2 subparsers, else a command */
+	bool unowned;      /* an add_argument on something not followed */
 	bool allow_abbrev;
 	const jf_unit *unit; /* where the (first) parser is made, or the flags parsed */
 	jf_span span;

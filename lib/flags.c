@@ -218,7 +218,7 @@ static void visit_absl_call(jf_cmdline *c, const jf_unit *unit, TSNode call)
 		size_t kind = 0, nkinds = sizeof absl_kinds / sizeof *absl_kinds;
 		while (kind < nkinds && strcmp(absl_kinds[kind].name, fn))
 			kind++;
-		jf_argdef d = { 0 };
+		jf_argdef d = { .command = -1 };
 		c->absl = true;
 		if (flags_obj && kind < nkinds && read_absl_flag(unit, call, kind, &d)) {
 			jf_array_push(&c->args, d);
@@ -362,7 +362,7 @@ static bool read_click_param(const jf_unit *unit, TSNode call, bool option, jf_a
  * dash strings, or `name` when it has none. */
 static void add_click_switch(jf_cmdline *c, const jf_unit *unit, TSNode call, const char *name)
 {
-	jf_argdef d = { 0 };
+	jf_argdef d = { .command = -1 };
 	TSNode args = jf_node_field(call, "arguments");
 	d.act = ACT_FLAG;
 	d.unit = unit;
@@ -436,7 +436,7 @@ static void visit_click(jf_cmdline *c, const jf_unit *unit, TSNode decorated)
 			help = false;
 			continue;
 		}
-		jf_argdef d = { 0 };
+		jf_argdef d = { .command = -1 };
 		if (read_click_param(unit, call, !jf_node_is(unit, fn, "click.argument"), &d)) {
 			jf_array_push(&c->args, d);
 		} else {
@@ -445,7 +445,7 @@ static void visit_click(jf_cmdline *c, const jf_unit *unit, TSNode decorated)
 		}
 	}
 	if (help) {
-		jf_argdef d = { 0 };
+		jf_argdef d = { .command = -1 };
 		d.act = ACT_FLAG;
 		d.unit = unit;
 		d.span = jf_node_span(def);
