@@ -950,6 +950,27 @@ static void check_launcher_flags(jf_ctx *ctx, const jf_cmdline *c, const jf_invo
 		    !strcmp(v, "--no_local_rank"))
 			return;
 	}
+	/* torch.distributed.launch of torch 2.0 and later passes --local-rank,
+	 * before --local_rank: with the image's torch known, only that one helps. */
+	char *torch = launch ? jf_job_manifest_version(ctx->job, "torch") : NULL;
+	if (torch) {
+		long major = strtol(torch, NULL, 10);
+		const char *passed = major >= 2 ? "--local-rank" : "--local_rank";
+		if (!find_option(c, passed)) {
+			jf_diag *d = jf_ctx_report_at(ctx, "JF302", inv->script.src, inv->script.span,
+			                              "torch.distributed.launch of torch %s passes '%s' to "
+			                              "%s, which does not accept it",
+			                              torch, passed, entry);
+			jf_diag_relate(d, c->unit->src, c->span, "the argument parser of %s", entry);
+			jf_diag_relate(d, ctx->job->spec, ctx->job->image_manifest.span,
+			               "the image's manifest pins torch %s", torch);
+			jf_diag_set_help(d, "add '%s' to the option strings of the local rank argument, "
+			                    "or use torchrun (it sets LOCAL_RANK instead)",
+			                 passed);
+		}
+		free(torch);
+		return;
+	}
 	if (find_option(c, "--local_rank") || find_option(c, "--local-rank"))
 		return;
 	jf_diag *d = jf_ctx_report_at(
