@@ -538,8 +538,8 @@ static void check_value(jf_ctx *ctx, const jf_argdef *d, const char *opt, const 
 		jf_diag_relate(diag, d->unit->src, d->span, "%s is defined here", opt);
 }
 
+/* Per definition of a command line: whether an invocation passed it. */
 typedef struct {
-	const jf_argdef *def;
 	bool seen;
 } seen_def;
 
@@ -1044,13 +1044,6 @@ static bool has_dest(const jf_cmdline *c, const char *name)
 	}
 	return false;
 }
-
-/* The namespace variable: `NAME = <parser>.parse_args()` directly in `scope`'s body. */
-typedef struct {
-	const jf_unit *unit;
-	char *name;
-	TSNode scope; /* module or function body holding the assignment */
-} namespace_var;
 
 /* Whether `body` (not counting nested functions and classes) changes the
  * namespace's attributes in ways jobfix does not follow. */
