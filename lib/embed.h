@@ -13,5 +13,7 @@ typedef struct {
 
 extern const jf_embedded jf_embedded_queries[];
 extern const size_t jf_embedded_queries_count;
+extern const jf_embedded jf_embedded_data[];
+extern const size_t jf_embedded_data_count;
 
 #endif

@@ -71,6 +71,13 @@ static int set_error(jf_linter *l, int code, const char *fmt, ...)
 	return code;
 }
 
+jf_image *jf_ctx_image(jf_ctx *ctx)
+{
+	if (!ctx->image)
+		ctx->image = jf_image_resolve(ctx->job);
+	return ctx->image;
+}
+
 jf_source *jf_ctx_keep(jf_ctx *ctx, jf_source *src)
 {
 	jf_array_push(&ctx->linter->sources, src);
@@ -548,6 +555,7 @@ int jf_linter_lint(jf_linter *self, const char *path)
 		jf_words_release(&inv->env);
 	}
 	jf_array_release(&ctx.invocations);
+	jf_image_free(ctx.image);
 	jf_job_free(ctx.job);
 	return rc;
 }

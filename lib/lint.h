@@ -11,6 +11,7 @@
 #include <tree_sitter/api.h>
 
 #include "diag.h"
+#include "image.h"
 #include "job.h"
 #include "rules.h"
 
@@ -90,7 +91,11 @@ struct jf_ctx {
 	JF_ARRAY(jf_pip_fact) pip_installs;
 	JF_ARRAY(jf_invocation) invocations;
 	int tf_creates_variables; /* 0 not yet known, 1 yes, -1 no (tf.c) */
+	jf_image *image;          /* resolved on first use: jf_ctx_image() */
 };
+
+/** What is known of the job's image (nothing for a file linted alone); never NULL. */
+jf_image *jf_ctx_image(jf_ctx *ctx);
 
 /** Reads a file once per lint; returns the unit, or NULL after reporting why not. */
 jf_unit *jf_ctx_load(jf_ctx *ctx, const char *fs_path, const char *display_path, jf_lang lang,
