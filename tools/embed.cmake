@@ -1,4 +1,4 @@
-# embed.cmake - turn files into a C array of {path, data, len}
+# embed.cmake - turn files into a C array of {path, data, len}: queries/*.scm, rules/JF*.md
 # Usage: cmake -DROOT=dir -DOUT=file.c -DNAME=jf_embedded_queries -DGLOB=*.scm -P embed.cmake
 # Generated code: do not edit the output.
 
