@@ -13,7 +13,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev libcmocka-dev diffutils)
+packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev libcmocka-dev diffutils
+	go-md2man groff-base)
 
 missing_packages() {
 	local p
