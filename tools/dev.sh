@@ -14,7 +14,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev libcmocka-dev diffutils
-	go-md2man groff-base)
+	go-md2man groff-base dpkg-dev)
 
 missing_packages() {
 	local p
