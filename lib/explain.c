@@ -80,6 +80,17 @@ static bool line_starts(const char *p, const char *eol, const char *prefix)
 	return (size_t)(eol - p) >= n && !memcmp(p, prefix, n);
 }
 
+/* The level of an ATX heading line ("## Title" is 2), or 0 for any other line. */
+static int heading_level(const char *p, const char *eol)
+{
+	int n = 0;
+	while (p + n < eol && p[n] == '#' && n < 7)
+		n++;
+	if (n == 0 || n > 6 || (p + n < eol && p[n] != ' ' && p[n] != '\t' && p[n] != '\r'))
+		return 0;
+	return n;
+}
+
 /* A copy of [p, end) without the blank lines around it, or NULL when all blank. */
 static char *trimmed_copy(const char *p, const char *end)
 {
@@ -110,16 +121,17 @@ static char *parse_doc(const char *path, const char *data, size_t len, char **ou
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
 			eol = end;
-		if (!fence && line_starts(p, eol, "#")) {
-			const char *t = p;
-			while (t < eol && *t == '#')
-				t++;
-			if (t - p != 2) {
-				if (t - p == 1)
-					err = jf_xasprintf("%s:%d: '# ' headings are not allowed: the page title "
-					                   "comes from the rule table",
-					                   path, line);
+		int level = fence ? 0 : heading_level(p, eol);
+		if (level) {
+			const char *t = p + level;
+			if (level == 1) {
+				err = jf_xasprintf("%s:%d: '# ' headings are not allowed: the page title "
+				                   "comes from the rule table",
+				                   path, line);
+			} else if (level > 2) {
 				/* `###` and deeper belong to the section they are in. */
+				if (cur < 0)
+					err = jf_xasprintf("%s:%d: text before '## %s'", path, line, titles[0]);
 			} else {
 				const char *title = t + (t < eol && *t == ' ');
 				const char *te = eol;
@@ -136,7 +148,8 @@ static char *parse_doc(const char *path, const char *data, size_t len, char **ou
 				         memcmp(title, titles[cur + 1], (size_t)(te - title)))
 					err = jf_xasprintf("%s:%d: expected '## %s' here, found '## %.*s'", path,
 					                   line, titles[cur + 1], (int)(te - title), title);
-				cur++;
+				if (!err)
+					cur++;
 				body = eol + (eol < end);
 			}
 		} else {

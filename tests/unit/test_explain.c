@@ -130,6 +130,12 @@ static void test_explain__format_is_checked(void **state)
 	assert_check("## What it finds\n\nx\n### More\ny\n## Why it fails\n\ny\n## Example\n\n"
 	             "```\n## not a heading\n```\n## How to fix\nz\n## How to silence\nw",
 	             NULL);
+	/* Only `#` and a space (or nothing) make a heading. */
+	assert_check("## What it finds\n#!/bin/bash\n##x\n## Why it fails\ny\n## Example\ne\n"
+	             "## How to fix\nz\n## How to silence\nw\n",
+	             NULL);
+	assert_check("#\n" GOOD, "rules/JF999.md:1: '# ' headings are not allowed");
+	assert_check("### Intro\n" GOOD, "rules/JF999.md:1: text before '## What it finds'");
 	assert_check("", "'## What it finds' is missing");
 	assert_check("intro\n" GOOD, "rules/JF999.md:1: text before '## What it finds'");
 	assert_check("# JF999\n" GOOD, "rules/JF999.md:1: '# ' headings are not allowed");
