@@ -24,23 +24,6 @@ static void print_help(void)
 	       "do its job (bad options, unreadable path)\n");
 }
 
-/* The value of option `name` at argv[*i] (`--name=v` or `--name v`), or NULL. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 int cmd_lint(int argc, char **argv)
 {
 	jf_format format = JF_FORMAT_TEXT;

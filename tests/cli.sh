@@ -81,6 +81,52 @@ check "rules exits 0" test "$rc" -eq 0
 check "rules lists JF101" grep -Eq "^JF101 +hard-coded-local-path +error +Path Not Found" "$tmp/out"
 check "rules ids are unique" test "$(awk 'NR>1{print $1}' "$tmp/out" | sort | uniq -d | wc -l)" -eq 0
 
+# explain: a rule by id (any case) or name; unknown rules exit 2 with a did-you-mean.
+run --help
+check "--help lists explain" grep -q "^  explain " "$tmp/out"
+run explain
+check "explain without RULE exits 2" test "$rc" -eq 2
+check "explain without RULE says so" grep -q "no RULE given" "$tmp/err"
+check "explain usage errors hint at explain --help" grep -q "see 'jobfix explain --help'" "$tmp/err"
+run explain --help
+check "explain --help exits 0" test "$rc" -eq 0 -a -n "$out"
+run explain JF101
+check "explain JF101 exits 0" test "$rc" -eq 0
+check "explain JF101 starts with the rule" test "$(head -n 1 "$tmp/out")" = "JF101 hard-coded-local-path"
+check "explain shows the run-time error" grep -q "FileNotFoundError: \[Errno 2\] No such file or directory" "$tmp/out"
+check "explain shows the category and dimension" grep -q "dimension:  Execution environment" "$tmp/out"
+check "explain tells how to silence" grep -q "# jobfix: ignore\[JF101\]" "$tmp/out"
+cp "$tmp/out" "$tmp/jf101.txt"
+run explain jf101
+check "explain takes the id in any case" cmp -s "$tmp/out" "$tmp/jf101.txt"
+run explain hard-coded-local-path
+check "explain takes the name" cmp -s "$tmp/out" "$tmp/jf101.txt"
+run explain --format=markdown JF101
+check "explain --format markdown prints the page" grep -qx "# JF101 hard-coded-local-path" "$tmp/out"
+check "the page has its sections" test "$(grep -c '^## ' "$tmp/out")" -eq 5
+run explain JF10
+check "unknown rule exits 2" test "$rc" -eq 2
+check "unknown rule: did you mean" grep -q "unknown rule 'JF10'; did you mean 'JF101'?" "$tmp/err"
+check "unknown rule prints nothing on stdout" test -z "$out"
+run explain unknown-flg
+check "misspelt name: did you mean" grep -q "did you mean 'unknown-flag'?" "$tmp/err"
+run explain frobnicate
+check "far-off rule: exit 2, no suggestion" test "$rc" -eq 2
+check "far-off rule: no suggestion" bash -c "! grep -q 'did you mean' '$tmp/err'"
+check "unknown rule points at jobfix rules" grep -q "see 'jobfix rules'" "$tmp/err"
+run explain JF101 JF102
+check "two rules exit 2" test "$rc" -eq 2
+run explain --format pdf JF101
+check "unknown explain format exits 2" test "$rc" -eq 2
+run rules --format markdown
+check "rules --format markdown prints the index" grep -q "^| \[JF101 hard-coded-local-path\](rules/JF101-hard-coded-local-path.md) |" "$tmp/out"
+run rules --format yaml
+check "unknown rules format exits 2" test "$rc" -eq 2
+if [[ -w /dev/full ]]; then
+	"$jobfix" explain JF101 >/dev/full 2>/dev/null
+	check "explain: write error on stdout exits 2" test $? -eq 2
+fi
+
 # A huge file is skipped with a note, quickly, and does not fail the run.
 mkdir -p "$tmp/huge"
 printf 'version: 1\nimage: python:3.11\ncommand: python train.py\n' >"$tmp/huge/job.yaml"

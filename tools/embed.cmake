@@ -1,4 +1,4 @@
-# embed.cmake - turn files into a C array of {path, data, len}
+# embed.cmake - turn files into a C array of {path, data, len}: queries/*.scm, rules/JF*.md, data/
 # Usage: cmake -DROOT=dir -DOUT=file.c -DNAME=jf_embedded_queries -DGLOB=*.scm -P embed.cmake
 # GLOB may name several patterns, separated by commas ("*.yaml,*.txt").
 # Generated code: do not edit the output.
