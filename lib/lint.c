@@ -555,6 +555,14 @@ int jf_linter_lint(jf_linter *self, const char *path)
 		jf_words_release(&inv->env);
 	}
 	jf_array_release(&ctx.invocations);
+	for (size_t i = 0; i < ctx.execs.size; i++) {
+		free(ctx.execs.items[i].name.value);
+		free(ctx.execs.items[i].arg);
+	}
+	jf_array_release(&ctx.execs);
+	for (size_t i = 0; i < ctx.installed.size; i++)
+		free(ctx.installed.items[i]);
+	jf_array_release(&ctx.installed);
 	jf_image_free(ctx.image);
 	jf_job_free(ctx.job);
 	return rc;
