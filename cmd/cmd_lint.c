@@ -1,4 +1,5 @@
 /* cmd_lint.c - `jobfix lint`: lint job specs and files, print the findings */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,13 +8,16 @@
 #include "exit.h"
 #include "jobfix/jobfix.h"
 
+#define FORMAT_NAMES "text, concise, json, sarif, github"
+
 static void print_help(void)
 {
 	printf("usage: jobfix lint [options] PATH...\n\n"
 	       "PATH is a job spec (*.yaml, *.yml), or a Python (*.py) or shell (*.sh) file\n"
 	       "linted alone with the rules that need no job.\n\n"
 	       "options:\n"
-	       "  --format FORMAT     text (default), concise or json\n"
+	       "  --format FORMAT     text (default), concise, json, sarif (SARIF 2.1.0) or\n"
+	       "                      github (GitHub Actions annotations)\n"
 	       "  --fail-on SEVERITY  exit 1 on findings of at least error, warning (default)\n"
 	       "                      or note\n"
 	       "  --color WHEN        auto (default: when stdout is a terminal and NO_COLOR is\n"
@@ -22,6 +26,26 @@ static void print_help(void)
 	       "  -h, --help          show this help\n\n"
 	       "exit status: 0 nothing at or above --fail-on, 1 findings, 2 jobfix could not\n"
 	       "do its job (bad options, unreadable path)\n");
+}
+
+static const struct {
+	const char *name;
+	jf_format format;
+} formats[] = {
+	{ "text", JF_FORMAT_TEXT },   { "concise", JF_FORMAT_CONCISE }, { "json", JF_FORMAT_JSON },
+	{ "sarif", JF_FORMAT_SARIF }, { "github", JF_FORMAT_GITHUB },
+};
+
+/* The format named `name`; false when there is none. */
+static bool format_named(const char *name, jf_format *out)
+{
+	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+		if (!strcmp(formats[i].name, name)) {
+			*out = formats[i].format;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The value of option `name` at argv[*i] (`--name=v` or `--name v`), or NULL. */
@@ -62,15 +86,9 @@ int cmd_lint(int argc, char **argv)
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = 1;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
-			if (!strcmp(v, "text"))
-				format = JF_FORMAT_TEXT;
-			else if (!strcmp(v, "concise"))
-				format = JF_FORMAT_CONCISE;
-			else if (!strcmp(v, "json"))
-				format = JF_FORMAT_JSON;
-			else {
+			if (!format_named(v, &format)) {
 				free(paths);
-				return usage_error("lint ", "unknown format '%s' (text, concise, json)", v);
+				return usage_error("lint ", "unknown format '%s' (%s)", v, FORMAT_NAMES);
 			}
 		} else if ((v = option_value(argc, argv, &i, "--fail-on", &missing))) {
 			if (!strcmp(v, "error"))
