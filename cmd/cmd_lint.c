@@ -89,18 +89,17 @@ static int write_output(jf_linter *l, const char *path, jf_format format)
 	struct stat st;
 	bool in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
 	char *tmp = NULL;
-	if (!in_place) {
-		size_t n = strlen(path) + 32;
-		tmp = malloc(n);
-		if (!tmp)
-			abort();
+	size_t n = strlen(path) + 32;
+	if (!in_place && (tmp = malloc(n)))
 		snprintf(tmp, n, "%s.%ld.tmp", path, (long)getpid());
-	}
 	int err = 0;
-	FILE *f = fopen(in_place ? path : tmp, in_place ? "w" : "wx");
-	if (!f) {
+	FILE *f = NULL;
+	if (!in_place && !tmp)
+		err = ENOMEM;
+	else if (!(f = fopen(in_place ? path : tmp, in_place ? "w" : "wx")))
 		err = errno;
-	} else {
+	if (f) {
+		errno = 0;
 		if (jf_linter_write(l, f, format, 0) < 0 || fflush(f) != 0 || ferror(f))
 			err = errno ? errno : EIO;
 		if (fclose(f) != 0 && !err)
