@@ -1,11 +1,16 @@
 /* cmd_lint.c - `jobfix lint`: lint job specs and files, print the findings */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exit.h"
 #include "jobfix/jobfix.h"
+
+#define FORMAT_NAMES "text, concise, json, sarif, github"
 
 static void print_help(void)
 {
@@ -13,7 +18,12 @@ static void print_help(void)
 	       "PATH is a job spec (*.yaml, *.yml), or a Python (*.py) or shell (*.sh) file\n"
 	       "linted alone with the rules that need no job.\n\n"
 	       "options:\n"
-	       "  --format FORMAT     text (default), concise or json\n"
+	       "  --format FORMAT     text (default), concise, json, sarif (SARIF 2.1.0) or\n"
+	       "                      github (GitHub Actions annotations)\n"
+	       "  --output FILE       also write the findings to FILE (stdout keeps --format)\n"
+	       "  --output-format FORMAT\n"
+	       "                      the format of FILE; by default from its name: *.sarif\n"
+	       "                      sarif, *.json json, *.txt text\n"
 	       "  --fail-on SEVERITY  exit 1 on findings of at least error, warning (default)\n"
 	       "                      or note\n"
 	       "  --color WHEN        auto (default: when stdout is a terminal and NO_COLOR is\n"
@@ -21,13 +31,96 @@ static void print_help(void)
 	       "  -q, --quiet         print no summary line\n"
 	       "  -h, --help          show this help\n\n"
 	       "exit status: 0 nothing at or above --fail-on, 1 findings, 2 jobfix could not\n"
-	       "do its job (bad options, unreadable path)\n");
+	       "do its job (bad options, unreadable path, output not written)\n");
+}
+
+static const struct {
+	const char *name;
+	jf_format format;
+} formats[] = {
+	{ "text", JF_FORMAT_TEXT },   { "concise", JF_FORMAT_CONCISE }, { "json", JF_FORMAT_JSON },
+	{ "sarif", JF_FORMAT_SARIF }, { "github", JF_FORMAT_GITHUB },
+};
+
+/* The format named `name`; false when there is none. */
+static bool format_named(const char *name, jf_format *out)
+{
+	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+		if (!strcmp(formats[i].name, name)) {
+			*out = formats[i].format;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The format of an --output FILE without --output-format, from its name. */
+static bool format_of_file(const char *path, jf_format *out)
+{
+	static const struct {
+		const char *suffix;
+		jf_format format;
+	} suffixes[] = {
+		{ ".sarif", JF_FORMAT_SARIF },
+		{ ".sarif.json", JF_FORMAT_SARIF },
+		{ ".json", JF_FORMAT_JSON },
+		{ ".txt", JF_FORMAT_TEXT },
+	};
+	size_t n = strlen(path);
+	for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+		size_t k = strlen(suffixes[i].suffix);
+		if (n > k && !strcmp(path + n - k, suffixes[i].suffix)) {
+			*out = suffixes[i].format;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Writes the findings in `format` to `path`, without colour. A regular file
+ * (or a new one) is written to a temporary file beside it and renamed over
+ * `path` once complete, so that a failed write leaves no truncated file; a
+ * symbolic link or any other file (/dev/stdout, a pipe) is written in place.
+ * Returns 0, or prints why to stderr and returns -1.
+ */
+static int write_output(jf_linter *l, const char *path, jf_format format)
+{
+	struct stat st;
+	bool in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	char *tmp = NULL;
+	size_t n = strlen(path) + 32;
+	if (!in_place && (tmp = malloc(n)))
+		snprintf(tmp, n, "%s.%ld.tmp", path, (long)getpid());
+	int err = 0;
+	FILE *f = NULL;
+	if (!in_place && !tmp)
+		err = ENOMEM;
+	else if (!(f = fopen(in_place ? path : tmp, in_place ? "w" : "wx")))
+		err = errno;
+	if (f) {
+		errno = 0;
+		if (jf_linter_write(l, f, format, 0) < 0 || fflush(f) != 0 || ferror(f))
+			err = errno ? errno : EIO;
+		if (fclose(f) != 0 && !err)
+			err = errno;
+		if (!err && tmp && rename(tmp, path) != 0)
+			err = errno;
+		if (err && tmp)
+			unlink(tmp);
+	}
+	free(tmp);
+	if (err)
+		fprintf(stderr, "jobfix: error: cannot write '%s': %s\n", path, strerror(err));
+	return err ? -1 : 0;
 }
 
 int cmd_lint(int argc, char **argv)
 {
 	jf_format format = JF_FORMAT_TEXT;
 	jf_severity fail_on = JF_SEV_WARNING;
+	jf_format output_format = JF_FORMAT_TEXT;
+	const char *output = NULL, *output_format_name = NULL;
 	int color = -1, quiet = 0, npaths = 0;
 	char **paths = calloc((size_t)argc, sizeof(char *));
 	int only_paths = 0;
@@ -45,16 +138,18 @@ int cmd_lint(int argc, char **argv)
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = 1;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
-			if (!strcmp(v, "text"))
-				format = JF_FORMAT_TEXT;
-			else if (!strcmp(v, "concise"))
-				format = JF_FORMAT_CONCISE;
-			else if (!strcmp(v, "json"))
-				format = JF_FORMAT_JSON;
-			else {
+			if (!format_named(v, &format)) {
 				free(paths);
-				return usage_error("lint ", "unknown format '%s' (text, concise, json)", v);
+				return usage_error("lint ", "unknown format '%s' (%s)", v, FORMAT_NAMES);
 			}
+		} else if ((v = option_value(argc, argv, &i, "--output-format", &missing))) {
+			if (!format_named(v, &output_format)) {
+				free(paths);
+				return usage_error("lint ", "unknown format '%s' (%s)", v, FORMAT_NAMES);
+			}
+			output_format_name = v;
+		} else if ((v = option_value(argc, argv, &i, "--output", &missing))) {
+			output = v;
 		} else if ((v = option_value(argc, argv, &i, "--fail-on", &missing))) {
 			if (!strcmp(v, "error"))
 				fail_on = JF_SEV_ERROR;
@@ -88,21 +183,35 @@ int cmd_lint(int argc, char **argv)
 		free(paths);
 		return usage_error("lint ", "no PATH given");
 	}
+	if (output_format_name && !output) {
+		free(paths);
+		return usage_error("lint ", "--output-format needs --output FILE");
+	}
+	if (output && !output_format_name && !format_of_file(output, &output_format)) {
+		free(paths);
+		return usage_error("lint ",
+		                   "cannot tell the format of '%s' from its name (*.sarif, *.json, "
+		                   "*.txt): give --output-format (%s)",
+		                   output, FORMAT_NAMES);
+	}
 	if (color < 0) {
 		const char *no = getenv("NO_COLOR");
 		color = isatty(STDOUT_FILENO) && !(no && *no);
 	}
 	jf_options opts = JF_OPTIONS_INIT;
 	jf_linter *l = jf_linter_new(&opts);
-	int rc = JF_EXIT_OK;
+	bool failed = false; /* jobfix could not do its job */
 	for (int i = 0; i < npaths; i++) {
 		if (jf_linter_lint(l, paths[i]) < 0) {
 			fprintf(stderr, "jobfix: error: %s\n", jf_linter_error(l));
-			rc = JF_EXIT_ERROR;
+			failed = true;
 		}
 	}
 	if (jf_linter_write(l, stdout, format, color) < 0)
-		rc = JF_EXIT_ERROR;
+		failed = true;
+	fflush(stdout); /* before FILE, which may be stdout too */
+	if (output && write_output(l, output, output_format) < 0)
+		failed = true;
 	size_t failing = jf_linter_count(l, fail_on);
 	if (!quiet && format == JF_FORMAT_TEXT) {
 		size_t e = jf_linter_count(l, JF_SEV_ERROR);
@@ -112,8 +221,7 @@ int cmd_lint(int argc, char **argv)
 			fprintf(stderr, "jobfix: %zu error%s, %zu warning%s, %zu note%s\n", e,
 			        e == 1 ? "" : "s", w, w == 1 ? "" : "s", n, n == 1 ? "" : "s");
 	}
-	if (rc == JF_EXIT_OK && failing)
-		rc = JF_EXIT_FINDINGS;
+	int rc = failed ? JF_EXIT_ERROR : failing ? JF_EXIT_FINDINGS : JF_EXIT_OK;
 	jf_linter_free(l);
 	free(paths);
 	return finish_stdout(rc);

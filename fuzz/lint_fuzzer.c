@@ -74,6 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	jf_linter_write(l, f, JF_FORMAT_TEXT, data[0] & 0x10);
 	jf_linter_write(l, f, JF_FORMAT_CONCISE, 0);
 	jf_linter_write(l, f, JF_FORMAT_JSON, 0);
+	jf_linter_write(l, f, JF_FORMAT_SARIF, 0);
+	jf_linter_write(l, f, JF_FORMAT_GITHUB, 0);
 	fclose(f);
 	free(out);
 	jf_linter_free(l);

@@ -1,6 +1,8 @@
-/* diag.c - collecting diagnostics and rendering them as text, concise lines or JSON */
+/* diag.c - collecting diagnostics and rendering them: text, concise lines, JSON, SARIF and
+ * GitHub Actions workflow commands */
 #include "diag.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "rules.h"
@@ -87,14 +89,32 @@ void jf_report_finish(jf_report *self)
 	self->diags.size = out;
 }
 
+void jf_report_add_failure(jf_report *self, const char *message)
+{
+	jf_array_push(&self->failures, jf_xstrdup(message));
+}
+
 void jf_report_release(jf_report *self)
 {
 	for (size_t i = 0; i < self->diags.size; i++)
 		diag_release(&self->diags.items[i]);
 	jf_array_release(&self->diags);
+	for (size_t i = 0; i < self->failures.size; i++)
+		free(self->failures.items[i]);
+	jf_array_release(&self->failures);
 }
 
 /* Rendering */
+
+/* The one place that names a severity in each format: text, JSON and SARIF
+ * (whose levels are error, warning, note) use the severity names; GitHub's
+ * workflow commands call a note a notice. */
+static const char *level_name(jf_severity s, jf_format format)
+{
+	if (format == JF_FORMAT_GITHUB && s == JF_SEV_NOTE)
+		return "notice";
+	return jf_severity_name(s);
+}
 
 #define C_RESET "\033[0m"
 #define C_BOLD "\033[1m"
@@ -128,7 +148,7 @@ static void render_header(jf_buf *b, const jf_diag *d, bool color)
 	jf_buf_adds(b, ": ");
 	if (color)
 		jf_buf_adds(b, C_RESET);
-	add_colored(b, color, severity_color(d->severity), jf_severity_name(d->severity));
+	add_colored(b, color, severity_color(d->severity), level_name(d->severity, JF_FORMAT_TEXT));
 	jf_buf_adds(b, ": ");
 	if (color)
 		jf_buf_adds(b, C_BOLD);
@@ -278,7 +298,7 @@ static void render_json(const jf_report *r, jf_buf *b)
 		jf_buf_adds(b, ",\n      \"name\": ");
 		json_str(b, d->rule->info.name);
 		jf_buf_adds(b, ",\n      \"severity\": ");
-		json_str(b, jf_severity_name(d->severity));
+		json_str(b, level_name(d->severity, JF_FORMAT_JSON));
 		jf_buf_adds(b, ",\n      \"category\": ");
 		json_str(b, d->rule->info.category);
 		jf_buf_adds(b, ",\n      \"file\": ");
@@ -305,11 +325,335 @@ static void render_json(const jf_report *r, jf_buf *b)
 	jf_buf_adds(b, r->diags.size ? "\n  ]\n}\n" : "]\n}\n");
 }
 
+/* SARIF 2.1.0. A small writer of indented JSON: one member a line. */
+typedef struct {
+	jf_buf *b;
+	int depth;
+	bool first; /* nothing written yet in the innermost object or array */
+} json_writer;
+
+static void jw_member(json_writer *w, const char *key)
+{
+	jf_buf_adds(w->b, w->first ? "\n" : ",\n");
+	w->first = false;
+	for (int i = 0; i < w->depth; i++)
+		jf_buf_adds(w->b, "  ");
+	if (key) {
+		json_str(w->b, key);
+		jf_buf_adds(w->b, ": ");
+	}
+}
+
+/* Opens an object ('{') or array ('[') as member `key` (NULL in an array). */
+static void jw_open(json_writer *w, const char *key, char bracket)
+{
+	jw_member(w, key);
+	jf_buf_addc(w->b, bracket);
+	w->depth++;
+	w->first = true;
+}
+
+static void jw_close(json_writer *w, char bracket)
+{
+	w->depth--;
+	if (!w->first) {
+		jf_buf_addc(w->b, '\n');
+		for (int i = 0; i < w->depth; i++)
+			jf_buf_adds(w->b, "  ");
+	}
+	jf_buf_addc(w->b, bracket);
+	w->first = false;
+}
+
+static void jw_str(json_writer *w, const char *key, const char *value)
+{
+	jw_member(w, key);
+	json_str(w->b, value);
+}
+
+static void jw_uint(json_writer *w, const char *key, uint64_t value)
+{
+	jw_member(w, key);
+	jf_buf_addf(w->b, "%" PRIu64, value);
+}
+
+/* Member `key`: an object of one string on one line, {"name": "value"}. */
+static void jw_pair(json_writer *w, const char *key, const char *name, const char *value)
+{
+	jw_member(w, key);
+	jf_buf_addc(w->b, '{');
+	json_str(w->b, name);
+	jf_buf_adds(w->b, ": ");
+	json_str(w->b, value);
+	jf_buf_addc(w->b, '}');
+}
+
+/* A SARIF message or multiformatMessageString with text only. */
+static void jw_text(json_writer *w, const char *key, const char *text)
+{
+	jw_pair(w, key, "text", text);
+}
+
+#define SARIF_SCHEMA                                                                       \
+	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+/* The key of jobfix's fingerprint in partialFingerprints; bump the version when
+ * the way it is computed changes. */
+#define SARIF_FINGERPRINT "jobfixLineHash/v1"
+
+static void sarif_rule(json_writer *w, const jf_rule *rule)
+{
+	const jf_rule_info *r = &rule->info;
+	jf_buf t = JF_BUF_INIT, uri = JF_BUF_INIT;
+	jf_rule_doc_uri(rule, &uri);
+	jw_open(w, NULL, '{');
+	jw_str(w, "id", r->id);
+	jw_str(w, "name", r->name);
+	jw_text(w, "shortDescription", r->summary);
+	jf_buf_addf(&t, "%s (failure category: %s)", r->summary, r->category);
+	jw_text(w, "fullDescription", t.buf);
+	/* The help is the rule's explanation, as `jobfix explain` prints it. */
+	char *text = jf_rule_explain(r, JF_EXPLAIN_TEXT);
+	char *markdown = jf_rule_explain(r, JF_EXPLAIN_MARKDOWN);
+	jw_open(w, "help", '{');
+	jw_str(w, "text", text ? text : r->help);
+	jf_buf_truncate(&t, 0);
+	if (markdown)
+		jf_buf_adds(&t, markdown);
+	else
+		jf_buf_addf(&t, "%s\n\n[%s %s](%s)", r->help, r->id, r->name, uri.buf);
+	jw_str(w, "markdown", t.buf);
+	jw_close(w, '}');
+	free(text);
+	free(markdown);
+	jw_str(w, "helpUri", uri.buf);
+	jw_pair(w, "defaultConfiguration", "level", level_name(r->severity, JF_FORMAT_SARIF));
+	jw_member(w, "properties");
+	jf_buf_adds(w->b, "{\"tags\": [");
+	json_str(w->b, r->category);
+	jf_buf_adds(w->b, "]}");
+	jw_close(w, '}');
+	jf_buf_release(&t);
+	jf_buf_release(&uri);
+}
+
+/* The file as a URI reference: relative as the path is shown, or file:///... */
+static void sarif_artifact(json_writer *w, const jf_source *src)
+{
+	jf_buf uri = JF_BUF_INIT;
+	const char *path = src->path;
+	if (path[0] == '/')
+		jf_buf_adds(&uri, "file://");
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	jf_buf_add_uri_path(&uri, path);
+	jw_pair(w, "artifactLocation", "uri", uri.buf);
+	jf_buf_release(&uri);
+}
+
+/* A physicalLocation with its region; columns count Unicode code points (the run
+ * says so in columnKind), end just past the span, as in the JSON format. */
+static void sarif_physical(json_writer *w, const jf_source *src, jf_span span)
+{
+	jf_pos a = jf_source_pos(src, span.start), e = jf_source_pos(src, span.end);
+	jw_open(w, "physicalLocation", '{');
+	sarif_artifact(w, src);
+	jw_member(w, "region");
+	jf_buf_addf(w->b, "{\"startLine\": %u, \"startColumn\": %u, \"endLine\": %u, \"endColumn\": %u}",
+	            a.line, a.col, e.line, e.col);
+	jw_close(w, '}');
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3u;
+	return h;
+}
+
+/*
+ * What identifies a finding across runs, and across edits elsewhere in its
+ * file: a hash of the rule id, the file as shown and the text of the line the
+ * finding starts on, with leading and trailing white space dropped and inner
+ * runs of it taken as one space.
+ */
+static uint64_t finding_key(const jf_diag *d)
+{
+	const jf_source *s = d->src;
+	uint64_t h = 0xcbf29ce484222325u;
+	h = fnv1a(h, d->rule->info.id, strlen(d->rule->info.id) + 1);
+	h = fnv1a(h, s->path, strlen(s->path) + 1);
+	jf_span ls = jf_source_line_span(s, jf_source_line_of(s, d->span.start));
+	bool text = false, gap = false;
+	for (uint32_t i = ls.start; i < ls.end; i++) {
+		char c = s->data[i];
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			gap = text;
+			continue;
+		}
+		if (gap)
+			h = fnv1a(h, " ", 1);
+		gap = false;
+		text = true;
+		h = fnv1a(h, &c, 1);
+	}
+	return h;
+}
+
+static void sarif_result(json_writer *w, const jf_diag *d, size_t rule_index,
+                         uint64_t fingerprint)
+{
+	jw_open(w, NULL, '{');
+	jw_str(w, "ruleId", d->rule->info.id);
+	jw_uint(w, "ruleIndex", rule_index);
+	jw_str(w, "level", level_name(d->severity, JF_FORMAT_SARIF));
+	if (d->help) {
+		/* Help written for this finding (the rule's own is in its descriptor). */
+		jf_buf t = JF_BUF_INIT;
+		jf_buf_addf(&t, "%s\nhelp: %s", d->message, d->help);
+		jw_text(w, "message", t.buf);
+		jf_buf_release(&t);
+	} else {
+		jw_text(w, "message", d->message);
+	}
+	jw_open(w, "locations", '[');
+	jw_open(w, NULL, '{');
+	sarif_physical(w, d->src, d->span);
+	jw_close(w, '}');
+	jw_close(w, ']');
+	if (d->related.size) {
+		jw_open(w, "relatedLocations", '[');
+		for (size_t k = 0; k < d->related.size; k++) {
+			const jf_related *rel = &d->related.items[k];
+			jw_open(w, NULL, '{');
+			jw_uint(w, "id", k + 1);
+			jw_text(w, "message", rel->message);
+			sarif_physical(w, rel->src, rel->span);
+			jw_close(w, '}');
+		}
+		jw_close(w, ']');
+	}
+	char hex[17];
+	snprintf(hex, sizeof hex, "%016" PRIx64, fingerprint);
+	jw_pair(w, "partialFingerprints", SARIF_FINGERPRINT, hex);
+	jw_close(w, '}');
+}
+
+static void render_sarif(const jf_report *r, jf_buf *b)
+{
+	json_writer w = { b, 1, true };
+	jf_buf_addc(b, '{');
+	jw_str(&w, "$schema", SARIF_SCHEMA);
+	jw_str(&w, "version", "2.1.0");
+	jw_open(&w, "runs", '[');
+	jw_open(&w, NULL, '{');
+	jw_open(&w, "tool", '{');
+	jw_open(&w, "driver", '{');
+	jw_str(&w, "name", "jobfix");
+	jw_str(&w, "version", JF_VERSION);
+	jw_str(&w, "semanticVersion", JF_VERSION);
+	jw_str(&w, "informationUri", jf_homepage_url());
+	/* The rules the results use, in table order: a result's ruleIndex is
+	 * its rule's place in this list. */
+	size_t nrules = jf_rules_size(), used = 0;
+	size_t *index = jf_xcalloc(nrules, sizeof(*index)); /* 1 + place, 0 when unused */
+	for (size_t i = 0; i < r->diags.size; i++)
+		index[jf_rule_index(r->diags.items[i].rule)] = 1;
+	jw_open(&w, "rules", '[');
+	for (size_t i = 0; i < nrules; i++)
+		if (index[i]) {
+			index[i] = ++used;
+			sarif_rule(&w, jf_rules_at(i));
+		}
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	jw_close(&w, '}');
+	jw_open(&w, "invocations", '[');
+	jw_open(&w, NULL, '{');
+	jw_member(&w, "executionSuccessful");
+	jf_buf_adds(b, r->failures.size ? "false" : "true");
+	if (r->failures.size) {
+		jw_open(&w, "toolExecutionNotifications", '[');
+		for (size_t i = 0; i < r->failures.size; i++) {
+			jw_open(&w, NULL, '{');
+			jw_str(&w, "level", "error");
+			jw_text(&w, "message", r->failures.items[i]);
+			jw_close(&w, '}');
+		}
+		jw_close(&w, ']');
+	}
+	jw_close(&w, '}');
+	jw_close(&w, ']');
+	jw_str(&w, "columnKind", "unicodeCodePoints");
+	jw_open(&w, "results", '[');
+	/* A finding's fingerprint: its key and how many findings before it in the
+	 * same file have the same key (diagnostics are sorted by file). */
+	uint64_t *keys = jf_xcalloc(r->diags.size ? r->diags.size : 1, sizeof(*keys));
+	for (size_t i = 0; i < r->diags.size; i++) {
+		const jf_diag *d = &r->diags.items[i];
+		keys[i] = finding_key(d);
+		unsigned seen = 0;
+		for (size_t k = i; k-- > 0 && !strcmp(r->diags.items[k].src->path, d->src->path);)
+			seen += keys[k] == keys[i];
+		char n[16];
+		int len = snprintf(n, sizeof n, ":%u", seen);
+		sarif_result(&w, d, index[jf_rule_index(d->rule)] - 1, fnv1a(keys[i], n, (size_t)len));
+	}
+	free(keys);
+	free(index);
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	jf_buf_addc(b, '\n');
+}
+
+/* GitHub Actions workflow commands, one a finding: an annotation on the file
+ * and line. The message carries the related notes and the help on extra lines. */
+static void render_github(const jf_report *r, jf_buf *b)
+{
+	jf_buf msg = JF_BUF_INIT;
+	for (size_t i = 0; i < r->diags.size; i++) {
+		const jf_diag *d = &r->diags.items[i];
+		jf_pos a = jf_source_pos(d->src, d->span.start), e = jf_source_pos(d->src, d->span.end);
+		jf_buf_addf(b, "::%s file=", level_name(d->severity, JF_FORMAT_GITHUB));
+		jf_buf_add_gh_escaped(b, d->src->path, true);
+		jf_buf_addf(b, ",line=%u,endLine=%u", a.line, e.line);
+		/* GitHub takes columns only for a span within one line. */
+		if (a.line == e.line)
+			jf_buf_addf(b, ",col=%u,endColumn=%u", a.col, e.col);
+		jf_buf_adds(b, ",title=");
+		jf_buf_truncate(&msg, 0);
+		jf_buf_addf(&msg, "%s %s", d->rule->info.id, d->rule->info.name);
+		jf_buf_add_gh_escaped(b, msg.buf, true);
+		jf_buf_adds(b, "::");
+		jf_buf_truncate(&msg, 0);
+		jf_buf_adds(&msg, d->message);
+		for (size_t k = 0; k < d->related.size; k++) {
+			const jf_related *rel = &d->related.items[k];
+			jf_buf_adds(&msg, "\nnote: ");
+			add_location(&msg, rel->src, rel->span.start);
+			jf_buf_addf(&msg, ": %s", rel->message);
+		}
+		jf_buf_addf(&msg, "\nhelp: %s", help_of(d));
+		jf_buf_add_gh_escaped(b, msg.buf, false);
+		jf_buf_addc(b, '\n');
+	}
+	jf_buf_release(&msg);
+}
+
 void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool color)
 {
 	switch (format) {
 	case JF_FORMAT_JSON:
 		render_json(self, out);
+		break;
+	case JF_FORMAT_SARIF:
+		render_sarif(self, out);
+		break;
+	case JF_FORMAT_GITHUB:
+		render_github(self, out);
 		break;
 	case JF_FORMAT_CONCISE:
 		render_text(self, out, color, true);

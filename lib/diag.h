@@ -31,6 +31,7 @@ typedef struct {
 
 typedef struct {
 	JF_ARRAY(jf_diag) diags;
+	JF_ARRAY(char *) failures; /* why a path could not be linted (SARIF's invocation) */
 } jf_report;
 
 /**
@@ -42,6 +43,8 @@ jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *sr
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
 	JF_PRINTF(4, 5);
 void jf_diag_set_help(jf_diag *self, const char *fmt, ...) JF_PRINTF(2, 3);
+/** Records that jobfix could not do its job on some input, with the message it printed. */
+void jf_report_add_failure(jf_report *self, const char *message);
 /** Sorts by file, position and rule, and drops exact duplicates. */
 void jf_report_finish(jf_report *self);
 void jf_report_release(jf_report *self);

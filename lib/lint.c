@@ -495,7 +495,7 @@ static jf_lang lang_of_file(const char *path)
 	return JF_LANG_NONE;
 }
 
-int jf_linter_lint(jf_linter *self, const char *path)
+static int lint_path(jf_linter *self, const char *path)
 {
 	const char *err;
 	if (jf_rules_init(&err))
@@ -565,6 +565,14 @@ int jf_linter_lint(jf_linter *self, const char *path)
 	jf_array_release(&ctx.installed);
 	jf_image_free(ctx.image);
 	jf_job_free(ctx.job);
+	return rc;
+}
+
+int jf_linter_lint(jf_linter *self, const char *path)
+{
+	int rc = lint_path(self, path);
+	if (rc < 0)
+		jf_report_add_failure(&self->report, jf_linter_error(self));
 	return rc;
 }
 

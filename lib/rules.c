@@ -290,6 +290,28 @@ const jf_rule *jf_rules_at(size_t i)
 	return i < jf_rules_size() ? &table.items[i] : NULL;
 }
 
+size_t jf_rule_index(const jf_rule *rule)
+{
+	if (!table.size || rule < table.items || rule >= table.items + table.size)
+		JF_BUG("rule '%s' is not in the rule table", rule->info.id);
+	return (size_t)(rule - table.items);
+}
+
+#ifndef JF_HOMEPAGE_URL
+#error "JF_HOMEPAGE_URL is defined by CMakeLists.txt (a cache variable)"
+#endif
+
+const char *jf_homepage_url(void)
+{
+	return JF_HOMEPAGE_URL;
+}
+
+void jf_rule_doc_uri(const jf_rule *rule, jf_buf *out)
+{
+	jf_buf_addf(out, "%s/blob/main/docs/rules/%s-%s.md", JF_HOMEPAGE_URL, rule->info.id,
+	            rule->info.name);
+}
+
 const jf_rule *jf_rules_find(const char *id_or_name)
 {
 	for (size_t i = 0; i < jf_rules_size(); i++)

@@ -70,6 +70,12 @@ struct jf_rule {
 int jf_rules_init(const char **err);
 size_t jf_rules_size(void);
 const jf_rule *jf_rules_at(size_t i);
+/** The index of `rule` in the table (a bug when it is not one of the table's). */
+size_t jf_rule_index(const jf_rule *rule);
+/** The project's home page (the CMake cache variable JF_HOMEPAGE_URL); static. */
+const char *jf_homepage_url(void);
+/** Appends the URL of the rule's page: <home page>/blob/main/docs/rules/<id>-<name>.md. */
+void jf_rule_doc_uri(const jf_rule *rule, jf_buf *out);
 /** The rule with this id ("JF101") or name, or NULL. */
 const jf_rule *jf_rules_find(const char *id_or_name);
 

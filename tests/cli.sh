@@ -127,6 +127,63 @@ if [[ -w /dev/full ]]; then
 	check "explain: write error on stdout exits 2" test $? -eq 2
 fi
 
+# The formats for CI: GitHub annotations and SARIF.
+run lint --format github "$pip"
+check "github: exits 1 on errors" test "$rc" -eq 1
+check "github: one annotation per finding" test "$(grep -c '^::error file=' "$tmp/out")" -eq 3
+check "github: no summary line" test -z "$err"
+run lint --format sarif "$pip"
+check "sarif: exits 1 on errors" test "$rc" -eq 1
+check "sarif: a SARIF 2.1.0 log" grep -q '^  "version": "2.1.0",$' "$tmp/out"
+cp "$tmp/out" "$tmp/stdout.sarif"
+run lint --format json "$pip"
+cp "$tmp/out" "$tmp/stdout.json"
+run lint --color never "$pip"
+cp "$tmp/out" "$tmp/stdout.txt"
+
+# --output FILE: the findings in a second format, while stdout keeps --format.
+run lint --format github --output "$tmp/o.sarif" "$pip"
+check "--output: exit status of the findings" test "$rc" -eq 1
+check "--output: stdout keeps --format" test "$(grep -c '^::error file=' "$tmp/out")" -eq 3
+check "--output: .sarif is SARIF" cmp -s "$tmp/o.sarif" "$tmp/stdout.sarif"
+check "--output: no temporary file left" test -z "$(find "$tmp" -name '*.tmp')"
+run lint --quiet --format concise --output "$tmp/o.json" "$pip"
+check "--output: .json is JSON" cmp -s "$tmp/o.json" "$tmp/stdout.json"
+check "--output: stdout concise" test "$(wc -l <"$tmp/out")" -eq 3
+run lint --quiet --output "$tmp/o.txt" "$pip"
+check "--output: .txt is text, without colour" cmp -s "$tmp/o.txt" "$tmp/stdout.txt"
+run lint --quiet --output "$tmp/o.log" --output-format=sarif "$pip"
+check "--output-format wins over the name" cmp -s "$tmp/o.log" "$tmp/stdout.sarif"
+run lint --quiet --output "$tmp/o.json" --output-format sarif "$pip"
+check "--output replaces an existing file" cmp -s "$tmp/o.json" "$tmp/stdout.sarif"
+run lint --output "$tmp/clean.sarif" "$fixtures/JF104/silent-root-user/job.yaml"
+check "--output: clean job exits 0" test "$rc" -eq 0 -a -z "$out"
+check "--output: clean job, empty results" grep -q '"results": \[\]' "$tmp/clean.sarif"
+run lint --output "$tmp/o.xml" "$pip"
+check "--output with an unknown suffix exits 2" test "$rc" -eq 2
+check "--output with an unknown suffix asks for --output-format" grep -q "give --output-format" "$tmp/err"
+check "--output with an unknown suffix writes nothing" test ! -e "$tmp/o.xml" -a -z "$out"
+run lint --output-format json "$pip"
+check "--output-format without --output exits 2" test "$rc" -eq 2
+run lint --output "$tmp/o.sarif" --output-format yaml "$pip"
+check "--output-format unknown exits 2" test "$rc" -eq 2
+run lint --output "$tmp/no/such/dir/o.sarif" "$pip"
+check "--output into a missing folder exits 2" test "$rc" -eq 2
+check "--output into a missing folder says so" grep -q "cannot write '$tmp/no/such/dir/o.sarif': No such file or directory" "$tmp/err"
+check "--output failure still prints stdout" test "$(grep -c 'error:.*JF104' "$tmp/out")" -eq 3
+run lint --output "$tmp" --output-format json "$pip"
+check "--output onto a folder exits 2" test "$rc" -eq 2
+if [[ -w /dev/full ]]; then
+	run lint --output /dev/full --output-format sarif "$pip"
+	check "--output write error exits 2" test "$rc" -eq 2
+	check "--output write error says so" grep -q "cannot write '/dev/full'" "$tmp/err"
+fi
+if [[ $(id -u) -ne 0 ]]; then
+	mkdir -p "$tmp/ro" && chmod 555 "$tmp/ro"
+	run lint --output "$tmp/ro/o.sarif" "$pip"
+	check "--output into a read-only folder exits 2" test "$rc" -eq 2
+fi
+
 # A huge file is skipped with a note, quickly, and does not fail the run.
 mkdir -p "$tmp/huge"
 printf 'version: 1\nimage: python:3.11\ncommand: python train.py\n' >"$tmp/huge/job.yaml"
@@ -138,6 +195,10 @@ check "50 MB script: exit 0 (notes do not fail)" test "$rc" -eq 0
 check "50 MB script: within 10 s" test $(($(date +%s) - start)) -le 10
 run lint --fail-on note "$tmp/huge/job.yaml"
 check "--fail-on note fails on notes" test "$rc" -eq 1
+run lint --format github "$tmp/huge/job.yaml"
+check "github: a note is a notice" grep -q '^::notice file=.*title=JF005 file-not-linted::' "$tmp/out"
+run lint --format sarif "$tmp/huge/job.yaml"
+check "sarif: a note has level note" grep -q '"level": "note"' "$tmp/out"
 
 # A 50 MB job spec is refused with a clear message, not read into memory.
 head -c 50000000 /dev/zero | tr '\0' '#' >"$tmp/huge/big.yaml"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # package.sh - build the Debian package, check its fields and contents, and run the jobfix inside it
 #
-# usage: package.sh CPACK BUILD_DIR SOURCE_DIR JOBFIX
+# usage: package.sh CPACK BUILD_DIR SOURCE_DIR JOBFIX HOMEPAGE_URL
 #
 # The package is built into a fresh temporary folder and unpacked there with
 # `dpkg -x`; the unpacked binary lints the demo job and must print exactly its
@@ -11,6 +11,7 @@ cpack=$1
 build=$2
 src=$3
 jobfix=$4
+homepage=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -74,7 +75,7 @@ dpkg -x "$deb" "$tmp/root"
 check "dpkg -x unpacks it" test $? -eq 0
 bin=$tmp/root/usr/bin/jobfix
 check "the unpacked jobfix --version" test "$("$bin" --version)" = "jobfix $version"
-out=$(bash "$src/tests/golden.sh" "$bin" "$src/fixtures/demo" 2>&1)
+out=$(bash "$src/tests/golden.sh" "$bin" "$src/fixtures/demo" "$homepage" 2>&1)
 check "the unpacked jobfix lints the demo job as expected ($out)" test $? -eq 0
 "$bin" explain JF101 >"$tmp/explain" 2>&1
 check "the unpacked jobfix explains JF101" grep -q "FileNotFoundError" "$tmp/explain"

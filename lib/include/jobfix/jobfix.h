@@ -35,7 +35,13 @@ enum {
 
 typedef enum { JF_SEV_NOTE = 0, JF_SEV_WARNING = 1, JF_SEV_ERROR = 2 } jf_severity;
 
-typedef enum { JF_FORMAT_TEXT, JF_FORMAT_CONCISE, JF_FORMAT_JSON } jf_format;
+typedef enum {
+	JF_FORMAT_TEXT,
+	JF_FORMAT_CONCISE,
+	JF_FORMAT_JSON,
+	JF_FORMAT_SARIF,  /* SARIF 2.1.0, for code scanning */
+	JF_FORMAT_GITHUB, /* GitHub Actions workflow commands (annotations) */
+} jf_format;
 
 typedef struct {
 	unsigned version; /* of this struct: 1 */
