@@ -549,6 +549,7 @@ static int lint_path(jf_linter *self, const char *path)
 	for (size_t i = 0; i < ctx.invocations.size; i++) {
 		jf_invocation *inv = &ctx.invocations.items[i];
 		free(inv->script.value);
+		free(inv->cwd);
 		jf_words_release(&inv->launcher_args);
 		jf_words_release(&inv->wrapper_args);
 		jf_words_release(&inv->args);
@@ -563,6 +564,9 @@ static int lint_path(jf_linter *self, const char *path)
 	for (size_t i = 0; i < ctx.installed.size; i++)
 		free(ctx.installed.items[i]);
 	jf_array_release(&ctx.installed);
+	for (size_t i = 0; i < ctx.produced.size; i++)
+		free(ctx.produced.items[i]);
+	jf_array_release(&ctx.produced);
 	for (size_t i = 0; i < ctx.exported.size; i++)
 		free(ctx.exported.items[i]);
 	jf_array_release(&ctx.exported);

@@ -74,6 +74,7 @@ typedef struct {
 	                          `env NAME=value`, and CUDA_VISIBLE_DEVICES as exported
 	                          before; just "NAME" when the value is not known */
 	const jf_unit *unit;   /* the command or launch script that runs it */
+	char *cwd;             /* the container folder it runs in, or NULL when unknown */
 } jf_invocation;
 
 /* A `pip install` that writes into the system site-packages: no --user,
@@ -117,6 +118,11 @@ struct jf_ctx {
 	 * tell which more are set (data/platforms.yaml). */
 	JF_ARRAY(char *) exported;
 	JF_ARRAY(jf_var_use) var_uses;
+	/* Container paths the command and launch scripts create (git clone,
+	 * downloads, redirections, mkdir, cp targets); `produced_unknown` when
+	 * they create something jobfix cannot name. */
+	JF_ARRAY(char *) produced;
+	bool produced_unknown;
 	int tf_creates_variables; /* 0 not yet known, 1 yes, -1 no (tf.c) */
 	jf_image *image;          /* resolved on first use: jf_ctx_image() */
 };

@@ -67,6 +67,25 @@ check "absolute paths: rejected for GitHub" invalid "$tmp/abs.sarif"
 # The checker fails where it should.
 (cd "$shell_case" && "$jobfix" lint --format sarif job.yaml) >"$tmp/good.sarif" 2>/dev/null
 check "the unbroken log is valid" valid "$schema" "$tmp/good.sarif"
+
+# Each rule's help is its explanation, as `jobfix explain` prints it (the
+# golden files show @EXPLAIN@ in its place).
+mkdir -p "$tmp/help"
+node -e '
+	const fs = require("fs");
+	const log = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+	for (const r of log.runs[0].tool.driver.rules) {
+		fs.writeFileSync(`${process.argv[2]}/${r.id}.txt`, r.help.text);
+		fs.writeFileSync(`${process.argv[2]}/${r.id}.md`, r.help.markdown);
+	}' "$tmp/good.sarif" "$tmp/help"
+helps=("$tmp"/help/*.txt)
+check "help: the log has rules" test -e "${helps[0]}"
+for f in "${helps[@]}"; do
+	id=$(basename "$f" .txt)
+	check "help of $id is 'jobfix explain $id'" cmp -s "$f" <("$jobfix" explain "$id")
+	check "help of $id is its doc page" cmp -s "$tmp/help/$id.md" \
+		<("$jobfix" explain --format markdown "$id" | sed '1,/^$/d')
+done
 sed 's/"startLine": 3,/"startLine": 0,/' "$tmp/good.sarif" >"$tmp/bad-line.sarif"
 check "rejects startLine 0 (schema)" invalid "$tmp/bad-line.sarif"
 sed 's/"level": "error"/"level": "fatal"/' "$tmp/good.sarif" >"$tmp/bad-level.sarif"
