@@ -29,6 +29,8 @@ static void print_help(void)
 	       "  --color WHEN        auto (default: when stdout is a terminal and NO_COLOR is\n"
 	       "                      unset), always or never\n"
 	       "  -q, --quiet         print no summary line\n"
+	       "  -v, --verbose       also say which checks were skipped for want of facts\n"
+	       "                      (an unknown image), and how to enable them\n"
 	       "  -h, --help          show this help\n\n"
 	       "exit status: 0 nothing at or above --fail-on, 1 findings, 2 jobfix could not\n"
 	       "do its job (bad options, unreadable path, output not written)\n");
@@ -121,7 +123,7 @@ int cmd_lint(int argc, char **argv)
 	jf_severity fail_on = JF_SEV_WARNING;
 	jf_format output_format = JF_FORMAT_TEXT;
 	const char *output = NULL, *output_format_name = NULL;
-	int color = -1, quiet = 0, npaths = 0;
+	int color = -1, quiet = 0, verbose = 0, npaths = 0;
 	char **paths = calloc((size_t)argc, sizeof(char *));
 	int only_paths = 0;
 	for (int i = 1; i < argc; i++) {
@@ -137,6 +139,8 @@ int cmd_lint(int argc, char **argv)
 			return finish_stdout(JF_EXIT_OK);
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = 1;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			verbose = 1;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
 			if (!format_named(v, &format)) {
 				free(paths);
@@ -212,6 +216,8 @@ int cmd_lint(int argc, char **argv)
 	fflush(stdout); /* before FILE, which may be stdout too */
 	if (output && write_output(l, output, output_format) < 0)
 		failed = true;
+	for (size_t i = 0; verbose && jf_linter_skipped(l, i); i++)
+		fprintf(stderr, "jobfix: skipped %s\n", jf_linter_skipped(l, i));
 	size_t failing = jf_linter_count(l, fail_on);
 	if (!quiet && format == JF_FORMAT_TEXT) {
 		size_t e = jf_linter_count(l, JF_SEV_ERROR);

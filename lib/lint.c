@@ -50,6 +50,9 @@ void jf_linter_free(jf_linter *self)
 		if (self->parsers[i])
 			ts_parser_delete(self->parsers[i]);
 	free(self->error);
+	for (size_t i = 0; i < self->skipped.size; i++)
+		free(self->skipped.items[i]);
+	jf_array_release(&self->skipped);
 	free(self);
 }
 
@@ -69,6 +72,29 @@ static int set_error(jf_linter *l, int code, const char *fmt, ...)
 	free(l->error);
 	l->error = jf_buf_detach(&b, NULL);
 	return code;
+}
+
+void jf_ctx_skip(jf_ctx *ctx, const char *rule_id, const char *fmt, ...)
+{
+	const jf_rule *rule = jf_rules_find(rule_id);
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_addf(&b, "%s %s: ", rule_id, rule ? rule->info.name : "?");
+	va_list ap;
+	va_start(ap, fmt);
+	jf_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	jf_linter *l = ctx->linter;
+	for (size_t i = 0; i < l->skipped.size; i++)
+		if (!strcmp(l->skipped.items[i], b.buf)) {
+			jf_buf_release(&b);
+			return;
+		}
+	jf_array_push(&l->skipped, jf_buf_detach(&b, NULL));
+}
+
+const char *jf_linter_skipped(const jf_linter *self, size_t i)
+{
+	return i < self->skipped.size ? self->skipped.items[i] : NULL;
 }
 
 jf_image *jf_ctx_image(jf_ctx *ctx)

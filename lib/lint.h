@@ -44,6 +44,7 @@ struct jf_linter {
 	JF_ARRAY(jf_source *) sources; /* every source a diagnostic may point into */
 	TSParser *parsers[JF_LANG_COUNT];
 	char *error;
+	JF_ARRAY(char *) skipped; /* jf_linter_skipped() */
 };
 
 /* A shell word as the command line gives it: where it stands (in the job spec
@@ -148,6 +149,8 @@ jf_source *jf_ctx_keep(jf_ctx *ctx, jf_source *src);
 /** Reports a finding of `rule_id` at `span` of `unit` (mapped through its origin). */
 jf_diag *jf_ctx_report(jf_ctx *ctx, const char *rule_id, const jf_unit *unit, jf_span span,
                        const char *fmt, ...) JF_PRINTF(5, 6);
+/** Notes that `rule_id`'s check was skipped, and how to enable it (--verbose); once per message. */
+void jf_ctx_skip(jf_ctx *ctx, const char *rule_id, const char *fmt, ...) JF_PRINTF(3, 4);
 /** Reports a finding at `span` of `src` directly. */
 jf_diag *jf_ctx_report_at(jf_ctx *ctx, const char *rule_id, const jf_source *src, jf_span span,
                           const char *fmt, ...) JF_PRINTF(5, 6);

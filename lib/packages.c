@@ -259,7 +259,21 @@ void jf_check_packages(jf_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
 	const jf_image *img = jf_ctx_image(ctx);
-	if (!ctx->job || !ctx->job->code_dir || !jf_image_known(img))
+	if (!ctx->job || !ctx->job->code_dir)
+		return;
+	bool python = false;
+	for (size_t i = 0; i < ctx->units.size && !python; i++)
+		python = ctx->units.items[i]->lang == JF_LANG_PYTHON;
+	if (python && !img->packages_complete)
+		jf_ctx_skip(ctx, "JF110", "%s; declare image.manifest (the image's `pip freeze`) to "
+		                          "check every import",
+		            img->catalog ? "the catalog's package list of the image is partial: only "
+		                           "distributions it lists as absent are checked"
+		                         : jf_image_unknown_reason(img));
+	if (python && !img->py_major)
+		jf_ctx_skip(ctx, "JF111", "the image's Python version is unknown: declare "
+		                          "image.python (\"3.10\") to check standard-library imports");
+	if (!jf_image_known(img))
 		return;
 	const char *err;
 	const jf_query *q = jf_facts_query(JF_LANG_PYTHON, &err);

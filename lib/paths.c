@@ -364,6 +364,11 @@ void jf_check_paths(jf_ctx *ctx, const jf_rule *rule)
 	(void)rule;
 	if (!ctx->job || !ctx->job->code_dir)
 		return;
+	const jf_job *j = ctx->job;
+	if (ctx->units.size > 1 && (!j->workdir.value || (!j->inputs.size && !j->outputs.size)))
+		jf_ctx_skip(ctx, "JF107", "the spec declares no %s: declare workdir and the job's "
+		                          "inputs and outputs to check absolute paths",
+		            !j->workdir.value ? "workdir" : "mounts");
 	io_model m = { ctx, { 0 } };
 	for (size_t i = 0; i < ctx->units.size; i++) {
 		const jf_unit *u = ctx->units.items[i];

@@ -179,6 +179,9 @@ static bool future_annotations(const jf_unit *unit)
 void jf_check_python_version(jf_ctx *ctx, const jf_rule *rule)
 {
 	const jf_image *img = jf_ctx_image(ctx);
+	if (ctx->job && !img->py_major && ctx->units.size > 1)
+		jf_ctx_skip(ctx, rule->info.id, "the image's Python version is unknown: declare "
+		                                "image.python (\"3.10\") to check syntax against it");
 	if (img->py_major != 3)
 		return;
 	for (size_t i = 0; i < ctx->units.size; i++) {

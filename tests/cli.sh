@@ -127,6 +127,20 @@ if [[ -w /dev/full ]]; then
 	check "explain: write error on stdout exits 2" test $? -eq 2
 fi
 
+# --verbose: the checks skipped for want of facts, on stderr; stdout unchanged.
+unknown=$fixtures/JF110/silent-unknown-image/job.yaml
+run lint --color never "$unknown"
+cp "$tmp/out" "$tmp/quiet.out"
+check "an unknown image: no finding" test -z "$out"
+check "without --verbose: no skipped checks" bash -c "! grep -q skipped '$tmp/err'"
+run lint --color never --verbose "$unknown"
+check "--verbose: stdout unchanged" cmp -s "$tmp/out" "$tmp/quiet.out"
+check "--verbose: says JF110 was skipped and how to enable it" \
+	grep -q "^jobfix: skipped JF110 missing-package: the image is not in jobfix's catalog; declare image.manifest" "$tmp/err"
+check "--verbose: says JF310 needs image.python" grep -q "^jobfix: skipped JF310 .*declare image.python" "$tmp/err"
+run lint -v --color never "$fixtures/JF110/fires-manifest/job.yaml"
+check "-v: nothing skipped for a job with a manifest" bash -c "! grep -q 'skipped JF110' '$tmp/err'"
+
 # The formats for CI: GitHub annotations and SARIF.
 run lint --format github "$pip"
 check "github: exits 1 on errors" test "$rc" -eq 1
