@@ -213,6 +213,12 @@ static void check_python(env_model *m, const jf_rule *rule, const jf_unit *unit)
 	jf_iter_release(&it);
 }
 
+/* A file that never names the environment has nothing for the walks below. */
+static bool mentions_environ(const jf_unit *u)
+{
+	return strstr(u->src->data, "environ") || strstr(u->src->data, "putenv");
+}
+
 void jf_check_env_vars(jf_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
@@ -221,14 +227,14 @@ void jf_check_env_vars(jf_ctx *ctx, const jf_rule *rule)
 	env_model m = { ctx, jf_ctx_image(ctx), { 0 }, false };
 	for (size_t i = 0; i < ctx->units.size; i++) {
 		const jf_unit *u = ctx->units.items[i];
-		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK)
+		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK && mentions_environ(u))
 			collect_writes(&m, u);
 	}
 	const jf_rule *python = jf_rules_find("JF108"), *shell = jf_rules_find("JF109");
 	for (size_t i = 0; i < ctx->units.size; i++) {
 		const jf_unit *u = ctx->units.items[i];
 		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
-		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE))
+		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE) && mentions_environ(u))
 			check_python(&m, python, u);
 	}
 	/* The shell's uses, once each: a word may be expanded more than once. */

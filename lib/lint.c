@@ -344,6 +344,7 @@ static void unit_free(jf_unit *u)
 	free(u->fs_path);
 	free(u->container_dir);
 	free(u->import_root);
+	jf_array_release(&u->imports);
 	free(u);
 }
 

@@ -36,6 +36,9 @@ struct jf_unit {
 	jf_span origin;
 	int depth;           /* of launch scripts / imports */
 	char *import_root;   /* sys.path[0] on this machine, for Python units */
+	/* Its absolute imports: the module of each `import a.b` and `from a.b
+	 * import ...` (one per statement), as imports.c found them. */
+	JF_ARRAY(TSNode) imports;
 };
 
 struct jf_linter {

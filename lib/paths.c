@@ -60,6 +60,7 @@ typedef struct {
 
 typedef struct {
 	jf_ctx *ctx;
+	jf_pyeval *eval;
 	JF_ARRAY(io_use) uses;
 } io_model;
 
@@ -154,7 +155,7 @@ static void collect(io_model *m, const jf_unit *unit)
 		io_kind kind;
 		if (!jf_node_type_is(n, "call") || !classify(unit, n, &arg, &kind))
 			continue;
-		io_use u = { arg, n, unit, kind, jf_pyeval(m->ctx, unit, arg), NULL };
+		io_use u = { arg, n, unit, kind, jf_pyeval_expr(m->eval, unit, arg), NULL };
 		if (!u.value.value || !*u.value.value) {
 			jf_pyvalue_release(&u.value);
 			continue;
@@ -294,7 +295,7 @@ static void check_use(io_model *m, const io_use *u)
 		jf_span at = jf_node_span(u->value.origin);
 		jf_diag *d = reported_at(ctx, "JF101", ou->src, at);
 		if (!d) {
-			jf_pyvalue lit = jf_pyeval(ctx, ou, u->value.origin);
+			jf_pyvalue lit = jf_pyeval_expr(m->eval, ou, u->value.origin);
 			d = jf_ctx_report(ctx, "JF101", ou, at,
 			                  "developer-machine path '%s' does not exist in the job's "
 			                  "container",
@@ -369,7 +370,7 @@ void jf_check_paths(jf_ctx *ctx, const jf_rule *rule)
 		jf_ctx_skip(ctx, "JF107", "the spec declares no %s: declare workdir and the job's "
 		                          "inputs and outputs to check absolute paths",
 		            !j->workdir.value ? "workdir" : "mounts");
-	io_model m = { ctx, { 0 } };
+	io_model m = { ctx, jf_pyeval_new(ctx), { 0 } };
 	for (size_t i = 0; i < ctx->units.size; i++) {
 		const jf_unit *u = ctx->units.items[i];
 		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
@@ -383,4 +384,5 @@ void jf_check_paths(jf_ctx *ctx, const jf_rule *rule)
 		free(m.uses.items[i].cpath);
 	}
 	jf_array_release(&m.uses);
+	jf_pyeval_free(m.eval);
 }

@@ -5,7 +5,36 @@
 
 #define MAX_DEPTH 24
 
+/* A name's bindings in one file: how many, and the value of a module-level
+ * `NAME = <expr>`; `parsed` when one is `NAME = <...>.parse_args(...)`. */
 typedef struct {
+	char *name;
+	int count;
+	TSNode value;
+	bool parsed;
+} binding;
+
+typedef struct {
+	const jf_unit *unit;
+	JF_ARRAY(binding) names; /* sorted by name */
+} unit_index;
+
+/* An add_argument(...) call of the job, by the dest it stores. */
+typedef struct {
+	char *dest;
+	TSNode call;
+	const jf_unit *unit;
+} argdef;
+
+struct jf_pyeval {
+	jf_ctx *ctx;
+	JF_ARRAY(unit_index) units;
+	JF_ARRAY(argdef) args;
+	bool args_read;
+};
+
+typedef struct {
+	jf_pyeval *s;
 	jf_ctx *ctx;
 	const jf_unit *unit;
 	int depth;
@@ -170,30 +199,75 @@ static bool binds(TSNode id)
 	       !strcmp(t, "class_definition");
 }
 
+static int binding_cmp(const void *a, const void *b)
+{
+	return strcmp(((const binding *)a)->name, ((const binding *)b)->name);
+}
+
+/* The names of `unit`, indexed on first use. */
+static const unit_index *index_of(jf_pyeval *s, const jf_unit *unit)
+{
+	for (size_t i = 0; i < s->units.size; i++)
+		if (s->units.items[i].unit == unit)
+			return &s->units.items[i];
+	unit_index ix = { unit, { 0 } };
+	jf_iter it;
+	for (TSNode x = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(x);
+	     x = jf_iter_next(&it, true)) {
+		if (!jf_node_type_is(x, "identifier") || !binds(x))
+			continue;
+		binding b = { .name = jf_node_text(unit, x), .count = 1 };
+		TSNode a = ts_node_parent(x);
+		if (jf_node_type_is(a, "assignment")) {
+			TSNode right = jf_node_field(a, "right");
+			TSNode fn = jf_node_field(right, "function");
+			b.parsed = jf_node_type_is(right, "call") && jf_node_type_is(fn, "attribute") &&
+			           jf_node_is(unit, jf_node_field(fn, "attribute"), "parse_args");
+			if (jf_node_type_is(ts_node_parent(a), "expression_statement") &&
+			    jf_node_type_is(ts_node_parent(ts_node_parent(a)), "module"))
+				b.value = right;
+		}
+		jf_array_push(&ix.names, b);
+	}
+	jf_iter_release(&it);
+	qsort(ix.names.items, ix.names.size, sizeof(binding), binding_cmp);
+	/* One entry per name: the bindings counted, the flags merged. */
+	size_t out = 0;
+	for (size_t i = 0; i < ix.names.size; i++) {
+		binding *b = &ix.names.items[i];
+		if (out && !strcmp(ix.names.items[out - 1].name, b->name)) {
+			binding *into = &ix.names.items[out - 1];
+			into->count++;
+			into->parsed |= b->parsed;
+			free(b->name);
+		} else {
+			ix.names.items[out++] = *b;
+		}
+	}
+	ix.names.size = out;
+	jf_array_push(&s->units, ix);
+	return jf_array_last(&s->units);
+}
+
+static const binding *find_binding(jf_pyeval *s, const jf_unit *unit, const char *name)
+{
+	const unit_index *ix = index_of(s, unit);
+	binding key = { .name = (char *)name };
+	return ix->names.size ? bsearch(&key, ix->names.items, ix->names.size, sizeof(binding),
+	                                binding_cmp)
+	                      : NULL;
+}
+
 /* A name with exactly one binding in its file, `NAME = <expr>` at module
  * level: its value. Anything else (parameters, loops, reassignments) is unknown. */
 static jf_pyvalue eval_name(evaluator *e, TSNode n)
 {
 	char *name = jf_node_text(e->unit, n);
-	TSNode value = { 0 };
-	int bindings = 0;
-	jf_iter it;
-	for (TSNode x = jf_iter_start(&it, ts_tree_root_node(e->unit->tree));
-	     !ts_node_is_null(x) && bindings < 2; x = jf_iter_next(&it, true)) {
-		if (!jf_node_type_is(x, "identifier") || !jf_node_is(e->unit, x, name) || !binds(x))
-			continue;
-		bindings++;
-		TSNode a = ts_node_parent(x);
-		if (jf_node_type_is(a, "assignment") &&
-		    jf_node_type_is(ts_node_parent(a), "expression_statement") &&
-		    jf_node_type_is(ts_node_parent(ts_node_parent(a)), "module"))
-			value = jf_node_field(a, "right");
-	}
-	jf_iter_release(&it);
+	const binding *b = find_binding(e->s, e->unit, name);
 	free(name);
-	if (bindings != 1 || ts_node_is_null(value))
+	if (!b || b->count != 1 || ts_node_is_null(b->value))
 		return unknown();
-	jf_pyvalue v = eval(e, value);
+	jf_pyvalue v = eval(e, b->value);
 	v.through_names = true;
 	return v;
 }
@@ -230,33 +304,22 @@ static TSNode keyword(const jf_unit *unit, TSNode args, const char *key)
 	return (TSNode){ 0 };
 }
 
-typedef struct {
-	evaluator *e;
-	const char *dest;
-	TSNode call; /* the add_argument call defining it */
-	const jf_unit *unit;
-	int found;
-} arg_search;
-
-/* The dest argparse gives `add_argument(...)`; caller frees. */
-static char *dest_of(const jf_unit *unit, TSNode args, arg_search *s)
+/* The dest argparse gives the add_argument(...) call with arguments `args`; caller frees. */
+static char *dest_of(jf_ctx *ctx, const jf_unit *unit, TSNode args)
 {
+	evaluator e = { NULL, ctx, unit, MAX_DEPTH - 1 };
 	TSNode d = keyword(unit, args, "dest");
 	char *dest = NULL;
 	if (!ts_node_is_null(d)) {
-		evaluator e = { s->e->ctx, unit, MAX_DEPTH - 1 };
 		jf_pyvalue v = eval_string(&e, d);
 		dest = v.value;
 	}
-	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+	for (uint32_t i = 0; i < ts_node_named_child_count(args) && !dest; i++) {
 		TSNode a = ts_node_named_child(args, i);
 		if (!jf_node_type_is(a, "string"))
 			continue;
-		evaluator e = { s->e->ctx, unit, MAX_DEPTH - 1 };
 		jf_pyvalue v = eval_string(&e, a);
-		if (!v.value)
-			continue;
-		if (!dest && jf_str_starts(v.value, "--")) {
+		if (v.value && jf_str_starts(v.value, "--")) {
 			dest = jf_xstrdup(v.value + 2);
 			for (char *c = dest; *c; c++)
 				*c = *c == '-' ? '_' : *c;
@@ -266,58 +329,58 @@ static char *dest_of(const jf_unit *unit, TSNode args, arg_search *s)
 	return dest;
 }
 
-static void find_argument(arg_search *s, const jf_unit *unit)
+/* Every add_argument call of the job's Python, read on first use. */
+static void read_arguments(jf_pyeval *s)
 {
-	jf_iter it;
-	for (TSNode x = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(x);
-	     x = jf_iter_next(&it, true)) {
-		if (!jf_node_type_is(x, "call"))
+	if (s->args_read)
+		return;
+	s->args_read = true;
+	for (size_t i = 0; i < s->ctx->units.size; i++) {
+		const jf_unit *unit = s->ctx->units.items[i];
+		if (unit->lang != JF_LANG_PYTHON || unit->src->status != JF_SOURCE_OK ||
+		    !strstr(unit->src->data, "add_argument"))
 			continue;
-		TSNode fn = jf_node_field(x, "function");
-		if (!jf_node_type_is(fn, "attribute") ||
-		    !jf_node_is(unit, jf_node_field(fn, "attribute"), "add_argument"))
-			continue;
-		TSNode args = jf_node_field(x, "arguments");
-		char *dest = dest_of(unit, args, s);
-		if (dest && !strcmp(dest, s->dest)) {
-			s->found++;
-			s->call = x;
-			s->unit = unit;
+		jf_iter it;
+		for (TSNode x = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(x);
+		     x = jf_iter_next(&it, true)) {
+			TSNode fn = jf_node_field(x, "function");
+			if (!jf_node_type_is(x, "call") || !jf_node_type_is(fn, "attribute") ||
+			    !jf_node_is(unit, jf_node_field(fn, "attribute"), "add_argument"))
+				continue;
+			char *dest = dest_of(s->ctx, unit, jf_node_field(x, "arguments"));
+			if (dest) {
+				argdef d = { dest, x, unit };
+				jf_array_push(&s->args, d);
+			}
 		}
-		free(dest);
+		jf_iter_release(&it);
 	}
-	jf_iter_release(&it);
 }
 
 /* args.X: the value every run of the script gives X (passed, or the default). */
 static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 {
 	/* The object must hold parse_args()'s result: `NAME = parser.parse_args(...)`. */
+	if (!jf_node_type_is(object, "identifier"))
+		return unknown();
 	char *obj = jf_node_text(e->unit, object);
-	bool parsed = false;
-	jf_iter it;
-	for (TSNode x = jf_iter_start(&it, ts_tree_root_node(e->unit->tree));
-	     !ts_node_is_null(x) && !parsed; x = jf_iter_next(&it, true)) {
-		if (!jf_node_type_is(x, "assignment") ||
-		    !jf_node_is(e->unit, jf_node_field(x, "left"), obj))
-			continue;
-		TSNode right = jf_node_field(x, "right");
-		TSNode fn = jf_node_field(right, "function");
-		parsed = jf_node_type_is(right, "call") && jf_node_type_is(fn, "attribute") &&
-		         jf_node_is(e->unit, jf_node_field(fn, "attribute"), "parse_args");
-	}
-	jf_iter_release(&it);
+	const binding *b = find_binding(e->s, e->unit, obj);
 	free(obj);
-	if (!parsed)
+	if (!b || !b->parsed)
 		return unknown();
 	char *dest = jf_node_text(e->unit, attr);
-	arg_search s = { .e = e, .dest = dest };
-	for (size_t i = 0; i < e->ctx->units.size; i++) {
-		const jf_unit *u = e->ctx->units.items[i];
-		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
-		    strstr(u->src->data, "add_argument"))
-			find_argument(&s, u);
-	}
+	read_arguments(e->s);
+	struct {
+		TSNode call;
+		const jf_unit *unit;
+		int found;
+	} s = { .found = 0 };
+	for (size_t i = 0; i < e->s->args.size; i++)
+		if (!strcmp(e->s->args.items[i].dest, dest)) {
+			s.call = e->s->args.items[i].call;
+			s.unit = e->s->args.items[i].unit;
+			s.found++;
+		}
 	jf_pyvalue result = unknown();
 	if (s.found != 1)
 		goto done;
@@ -325,7 +388,7 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	JF_ARRAY(char *) options = { 0 };
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		evaluator le = { e->ctx, s.unit, MAX_DEPTH - 1 };
+		evaluator le = { e->s, e->ctx, s.unit, MAX_DEPTH - 1 };
 		jf_pyvalue v = jf_node_type_is(a, "string") ? eval_string(&le, a) : unknown();
 		if (v.value && v.value[0] == '-')
 			jf_array_push(&options, v.value);
@@ -382,7 +445,7 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	} else if (agree && any && !value && defaulted) {
 		TSNode d = keyword(s.unit, args, "default");
 		if (!ts_node_is_null(d)) {
-			evaluator de = { e->ctx, s.unit, e->depth + 1 };
+			evaluator de = { e->s, e->ctx, s.unit, e->depth + 1 };
 			result = eval(&de, d);
 		}
 	}
@@ -601,8 +664,32 @@ static jf_pyvalue eval(evaluator *e, TSNode n)
 	return r;
 }
 
-jf_pyvalue jf_pyeval(jf_ctx *ctx, const jf_unit *unit, TSNode expr)
+jf_pyeval *jf_pyeval_new(jf_ctx *ctx)
 {
-	evaluator e = { ctx, unit, 0 };
+	jf_pyeval *s = jf_xcalloc(1, sizeof *s);
+	s->ctx = ctx;
+	return s;
+}
+
+void jf_pyeval_free(jf_pyeval *self)
+{
+	if (!self)
+		return;
+	for (size_t i = 0; i < self->units.size; i++) {
+		unit_index *ix = &self->units.items[i];
+		for (size_t k = 0; k < ix->names.size; k++)
+			free(ix->names.items[k].name);
+		jf_array_release(&ix->names);
+	}
+	jf_array_release(&self->units);
+	for (size_t i = 0; i < self->args.size; i++)
+		free(self->args.items[i].dest);
+	jf_array_release(&self->args);
+	free(self);
+}
+
+jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_unit *unit, TSNode expr)
+{
+	evaluator e = { self, self->ctx, unit, 0 };
 	return eval(&e, expr);
 }

@@ -18,8 +18,17 @@ typedef struct {
 	bool through_names;   /* it came through a variable, an argument or the environment */
 } jf_pyvalue;
 
+/*
+ * A session evaluates any number of expressions of one lint: it indexes each
+ * file's names and the job's argparse definitions once, on first use, so an
+ * evaluation costs the expression, not the file.
+ */
+typedef struct jf_pyeval jf_pyeval;
+
+jf_pyeval *jf_pyeval_new(jf_ctx *ctx);
+void jf_pyeval_free(jf_pyeval *self);
 /** Evaluates `expr` of `unit`; release the result with jf_pyvalue_release(). */
-jf_pyvalue jf_pyeval(jf_ctx *ctx, const jf_unit *unit, TSNode expr);
+jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_unit *unit, TSNode expr);
 void jf_pyvalue_release(jf_pyvalue *v);
 
 #endif
