@@ -176,6 +176,41 @@ void jf_iter_release(jf_iter *it)
 	ts_tree_cursor_delete(&it->cur);
 }
 
+bool jf_py_try_catches(const jf_unit *unit, TSNode try_stmt, const char *const *names)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(try_stmt); i++) {
+		TSNode c = ts_node_named_child(try_stmt, i);
+		if (!jf_node_type_is(c, "except_clause"))
+			continue;
+		TSNode what = ts_node_named_child(c, 0);
+		if (ts_node_is_null(what) || jf_node_type_is(what, "block"))
+			return true; /* a bare except */
+		jf_iter it;
+		bool found = false;
+		for (TSNode n = jf_iter_start(&it, what); !ts_node_is_null(n) && !found;
+		     n = jf_iter_next(&it, true))
+			if (jf_node_type_is(n, "identifier")) {
+				char *name = jf_node_text(unit, n);
+				found = jf_str_in(name, names);
+				free(name);
+			}
+		jf_iter_release(&it);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+bool jf_ctx_installs(const jf_ctx *ctx, const char *dist)
+{
+	for (size_t i = 0; i < ctx->installed.size; i++) {
+		const char *s = ctx->installed.items[i];
+		if (jf_dist_name_eq(s, strlen(s), dist))
+			return true;
+	}
+	return false;
+}
+
 bool jf_word_passes(const char *word, const char *opt)
 {
 	const char *eq = strchr(word, '=');

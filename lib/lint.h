@@ -197,6 +197,14 @@ TSNode jf_iter_start(jf_iter *it, TSNode root);
 TSNode jf_iter_next(jf_iter *it, bool descend);
 void jf_iter_release(jf_iter *it);
 
+/**
+ * Whether Python `try_stmt` has a bare `except`, or one that names any of
+ * `names` (NULL-terminated; in a tuple too, or as `except X as e`).
+ */
+bool jf_py_try_catches(const jf_unit *unit, TSNode try_stmt, const char *const *names);
+/** Whether the job installs distribution `dist` itself (pip, conda, requirements files). */
+bool jf_ctx_installs(const jf_ctx *ctx, const char *dist);
+
 /** The text of `n` in `unit`'s source as a new string; caller frees. */
 char *jf_node_text(const jf_unit *unit, TSNode n);
 /** Whether the text of `n` equals `s`. */

@@ -17,33 +17,9 @@
 #include "path.h"
 #include "pymodules.h"
 
-/* Whether the try statement catches ImportError (or something broader). */
-static bool catches_import_error(const jf_unit *unit, TSNode try_stmt)
-{
-	static const char *const broad[] = { "ImportError", "ModuleNotFoundError", "Exception",
-		                             "BaseException", NULL };
-	for (uint32_t i = 0; i < ts_node_named_child_count(try_stmt); i++) {
-		TSNode c = ts_node_named_child(try_stmt, i);
-		if (!jf_node_type_is(c, "except_clause"))
-			continue;
-		TSNode what = ts_node_named_child(c, 0);
-		if (ts_node_is_null(what) || jf_node_type_is(what, "block"))
-			return true; /* a bare except */
-		jf_iter it;
-		bool found = false;
-		for (TSNode n = jf_iter_start(&it, what); !ts_node_is_null(n) && !found;
-		     n = jf_iter_next(&it, true))
-			if (jf_node_type_is(n, "identifier")) {
-				char *name = jf_node_text(unit, n);
-				found = jf_str_in(name, broad);
-				free(name);
-			}
-		jf_iter_release(&it);
-		if (found)
-			return true;
-	}
-	return false;
-}
+/* What an import guarded by `try` may fail with. */
+static const char *const import_errors[] = { "ImportError", "ModuleNotFoundError", "Exception",
+	                                     "BaseException", NULL };
 
 /* Whether the import at `n` runs whenever the module runs. */
 static bool always_runs(const jf_unit *unit, TSNode n)
@@ -55,7 +31,7 @@ static bool always_runs(const jf_unit *unit, TSNode n)
 		    !strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
 		    !strcmp(t, "with_statement") || !strcmp(t, "while_statement"))
 			return false;
-		if (!strcmp(t, "try_statement") && catches_import_error(unit, p))
+		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, import_errors))
 			return false;
 		if (!strcmp(t, "if_statement")) {
 			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
@@ -163,16 +139,6 @@ static bool is_local(checker *c, const char *top)
 	       bsearch(&top, c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
 }
 
-static bool installed_by_job(const jf_ctx *ctx, const char *dist)
-{
-	for (size_t i = 0; i < ctx->installed.size; i++) {
-		const char *s = ctx->installed.items[i];
-		if (jf_dist_name_eq(s, strlen(s), dist))
-			return true;
-	}
-	return false;
-}
-
 static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib_module *m)
 {
 	const jf_image *img = c->img;
@@ -189,7 +155,7 @@ static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib
 	const char *provider = !strcmp(top, "distutils") ? "setuptools" : top;
 	bool python2 = removed && m->removed_minor == 0;
 	if (!python2 && (jf_image_has_package(img, provider, NULL) != JF_NO ||
-	                 installed_by_job(c->ctx, provider)))
+	                 jf_ctx_installs(c->ctx, provider)))
 		return;
 	jf_diag *d;
 	if (python2)
@@ -230,7 +196,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 		dists = own;
 	for (size_t i = 0; dists[i]; i++)
 		if (jf_image_has_package(c->img, dists[i], NULL) != JF_NO ||
-		    installed_by_job(c->ctx, dists[i]))
+		    jf_ctx_installs(c->ctx, dists[i]))
 			goto done;
 	jf_diag *d = jf_ctx_report(c->ctx, c->missing->info.id, c->unit, jf_node_span(at),
 	                           "module '%s' is not installed in the image (ModuleNotFoundError)",

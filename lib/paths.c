@@ -198,23 +198,8 @@ static bool guarded(const jf_unit *unit, TSNode n)
 			if (tested)
 				return true;
 		}
-		if (!strcmp(t, "try_statement")) {
-			for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
-				TSNode x = ts_node_named_child(p, i);
-				if (!jf_node_type_is(x, "except_clause"))
-					continue;
-				TSNode what = ts_node_named_child(x, 0);
-				if (ts_node_is_null(what) || jf_node_type_is(what, "block"))
-					return true;
-				char *text = jf_node_text(unit, what);
-				bool caught = false;
-				for (size_t k = 0; catches[k] && !caught; k++)
-					caught = strstr(text, catches[k]) != NULL;
-				free(text);
-				if (caught)
-					return true;
-			}
-		}
+		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, catches))
+			return true;
 	}
 	return false;
 }

@@ -19,16 +19,10 @@ static const struct {
 	{ "horovodrun", "horovod", NULL },
 };
 
+/* Whether the job installs `dist`, or something jobfix cannot name that may be it. */
 static bool installed_by_job(const jf_ctx *ctx, const char *dist)
 {
-	if (ctx->installs_unknown)
-		return true;
-	for (size_t i = 0; i < ctx->installed.size; i++) {
-		const char *s = ctx->installed.items[i];
-		if (jf_dist_name_eq(s, strlen(s), dist))
-			return true;
-	}
-	return false;
+	return ctx->installs_unknown || jf_ctx_installs(ctx, dist);
 }
 
 static void check_executable(jf_ctx *ctx, const jf_rule *rule, const jf_image *img,

@@ -4,21 +4,8 @@
 set -u
 jobfix=$1
 fixtures=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # check NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 run() { # run ARGS...: sets rc, out, err
 	"$jobfix" "$@" >"$tmp/out" 2>"$tmp/err"
@@ -233,5 +220,4 @@ if [[ -w /dev/full ]]; then
 	check "write error on stdout exits 2" test $? -eq 2
 fi
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

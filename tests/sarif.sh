@@ -10,21 +10,8 @@ jobfix=$1
 fixtures=$2
 schema=$3
 checker=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sarif_check.js
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # check NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 valid() { # valid [--absolute-uris-ok] FILE...: the checker accepts them
 	node "$checker" "$@" >"$tmp/check.out" 2>&1 ||
@@ -99,5 +86,4 @@ check "rejects a uri that is not a URI reference (schema)" invalid "$tmp/bad-uri
 sed '/"partialFingerprints"/s/"[0-9a-f]\{16\}"/"0000000000000000"/' "$tmp/good.sarif" >"$tmp/bad-fp.sarif"
 check "rejects one fingerprint for two results" invalid "$tmp/bad-fp.sarif"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish
