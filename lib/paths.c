@@ -46,7 +46,7 @@ static const struct {
 	{ "shutil.copy", 1, IO_WRITE },     { "shutil.copy2", 1, IO_WRITE },
 	{ "shutil.copyfile", 1, IO_WRITE }, { "shutil.copytree", 1, IO_WRITE },
 	{ "shutil.move", 1, IO_WRITE },     { "joblib.dump", 1, IO_WRITE },
-	{ "SummaryWriter", 0, IO_WRITE },
+	{ "SummaryWriter", 0, IO_WRITE },   { "FileWriter", 0, IO_WRITE },
 };
 
 typedef struct {

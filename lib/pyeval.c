@@ -360,13 +360,17 @@ static void read_arguments(jf_pyeval *s)
 /* args.X: the value every run of the script gives X (passed, or the default). */
 static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 {
-	/* The object must hold parse_args()'s result: `NAME = parser.parse_args(...)`. */
+	/* The object holds parse_args()'s result: `NAME = parser.parse_args(...)`
+	 * in this file, or the name argparse code gives it everywhere, passed on
+	 * to functions (`def train(args)`). */
+	static const char *const namespaces[] = { "args", "opt", "opts", "options", NULL };
 	if (!jf_node_type_is(object, "identifier"))
 		return unknown();
 	char *obj = jf_node_text(e->unit, object);
 	const binding *b = find_binding(e->s, e->unit, obj);
+	bool parsed = (b && b->parsed) || jf_str_in(obj, namespaces);
 	free(obj);
-	if (!b || !b->parsed)
+	if (!parsed)
 		return unknown();
 	char *dest = jf_node_text(e->unit, attr);
 	read_arguments(e->s);
