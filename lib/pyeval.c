@@ -113,9 +113,9 @@ static bool decode_escape(const char *s, size_t n, jf_buf *out)
 static jf_pyvalue eval_string(evaluator *e, TSNode n)
 {
 	const char *src = e->unit->src->data;
-	const char *p = src + ts_node_start_byte(n);
+	const char *p = src + ts_node_start_byte(n), *end = src + ts_node_end_byte(n);
 	bool raw = false, f = false;
-	for (; *p != '"' && *p != '\''; p++) {
+	for (; p < end && *p != '"' && *p != '\''; p++) {
 		if (*p == 'b' || *p == 'B')
 			return unknown(); /* bytes are not paths here */
 		raw |= *p == 'r' || *p == 'R';

@@ -50,7 +50,8 @@ static char quote_of(const jf_unit *unit, TSNode s)
 static bool is_fstring(const jf_unit *unit, TSNode s)
 {
 	const char *p = unit->src->data + ts_node_start_byte(s);
-	for (; *p != '"' && *p != '\''; p++)
+	const char *end = unit->src->data + ts_node_end_byte(s);
+	for (; p < end && *p != '"' && *p != '\''; p++)
 		if (*p == 'f' || *p == 'F')
 			return true;
 	return false;
