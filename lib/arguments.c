@@ -301,6 +301,18 @@ static void track_assignment(jf_cmdline *c, const jf_unit *unit, TSNode assignme
 	}
 }
 
+static bool has_keyword(const jf_unit *unit, TSNode call, const char *name)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "keyword_argument") &&
+		    jf_node_is(unit, jf_node_field(a, "name"), name))
+			return true;
+	}
+	return false;
+}
+
 /* Collects the argparse definitions of one file into `c`. */
 static void collect(jf_cmdline *c, const jf_unit *unit)
 {
@@ -309,8 +321,6 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 			c->open = true;
 	if (strstr(unit->src->data, "parse_known_args"))
 		c->tolerant = true;
-	if (strstr(unit->src->data, "parents="))
-		c->has_parents = true;
 	for (const char *p = strstr(unit->src->data, "sys.argv"); p; p = strstr(p + 1, "sys.argv"))
 		c->argv_reads++; /* hand-read, unless FLAGS(sys.argv) parses it */
 	jf_iter it;
@@ -319,6 +329,10 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 		if (jf_node_type_is(n, "assignment"))
 			track_assignment(c, unit, n);
 		if (jf_node_type_is(n, "call")) {
+			/* parents=[...] of a parser, not of Path.mkdir() and the like */
+			if ((callee_ends(unit, n, "ArgumentParser") || calls_method(unit, n, "add_parser")) &&
+			    has_keyword(unit, n, "parents"))
+				c->has_parents = true;
 			if (calls_method(unit, n, "add_argument")) {
 				jf_argdef d = { 0 };
 				int owner = owner_of(c, unit, jf_node_field(jf_node_field(n, "function"), "object"));
@@ -343,6 +357,7 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 					    jf_node_is(unit, jf_node_field(a, "name"), "allow_abbrev") &&
 					    jf_node_type_is(jf_node_field(a, "value"), "false"))
 						c->allow_abbrev = false;
+
 					if (jf_node_type_is(a, "dictionary_splat") || jf_node_type_is(a, "list_splat"))
 						c->open = true;
 				}

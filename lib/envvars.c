@@ -122,38 +122,27 @@ static void collect_writes(env_model *m, const jf_unit *unit)
 static const char *const key_errors[] = { "KeyError", "LookupError", "Exception", "BaseException",
 	                                  NULL };
 
-/* Whether the text of `n` names `var` in quotes ("X" in os.environ, os.getenv('X')). */
-static bool mentions(const jf_unit *unit, TSNode n, const char *var)
-{
-	if (ts_node_is_null(n))
-		return false;
-	char *text = jf_node_text(unit, n);
-	size_t len = strlen(var);
-	bool found = false;
-	for (const char *s = strstr(text, var); s && !found; s = strstr(s + 1, var))
-		found = s > text && (s[-1] == '"' || s[-1] == '\'') && (s[len] == '"' || s[len] == '\'');
-	free(text);
-	return found;
-}
-
-/* Whether the read at `n` is guarded: in a try that catches KeyError, or
- * under a condition that names the variable. */
-static bool guarded(const jf_unit *unit, TSNode n, const char *var)
+/* Whether the read at `n` runs only sometimes: in a try that catches
+ * KeyError, or under any condition (`if "X" in os.environ:`, and as well
+ * `if args.dist_url == "env://":`, which the command line may make false),
+ * but for `if __name__ == "__main__":`. */
+static bool guarded(const jf_unit *unit, TSNode n)
 {
 	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
 		const char *t = ts_node_type(p);
-		TSNode cond = { 0 };
 		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, key_errors))
 			return true;
-		if (!strcmp(t, "if_statement") || !strcmp(t, "elif_clause") ||
-		    !strcmp(t, "while_statement"))
-			cond = jf_node_field(p, "condition");
-		else if (!strcmp(t, "conditional_expression"))
-			cond = ts_node_named_child(p, 1);
-		else if (!strcmp(t, "boolean_operator") && !ts_node_eq(jf_node_field(p, "left"), c))
-			cond = jf_node_field(p, "left");
-		if (!ts_node_eq(cond, c) && mentions(unit, cond, var))
+		if (!strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
+		    !strcmp(t, "while_statement") || !strcmp(t, "conditional_expression") ||
+		    (!strcmp(t, "boolean_operator") && !ts_node_eq(jf_node_field(p, "left"), c)))
 			return true;
+		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c)) {
+			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
+			bool main = strstr(cond, "__name__") && strstr(cond, "__main__");
+			free(cond);
+			if (!main)
+				return true;
+		}
 	}
 	return false;
 }
@@ -171,7 +160,7 @@ static void check_python(env_model *m, const jf_rule *rule, const jf_unit *unit)
 		                jf_node_type_is(p, "augmented_assignment")) &&
 		               ts_node_eq(jf_node_field(p, "left"), n);
 		bool deleted = jf_node_type_is(p, "delete_statement");
-		if (!written && !deleted && !guarded(unit, n, var) && !set_by_job(m, var, true)) {
+		if (!written && !deleted && !guarded(unit, n) && !set_by_job(m, var, true)) {
 			jf_diag *d = jf_ctx_report(m->ctx, rule->info.id, unit, jf_node_span(n),
 			                           "os.environ['%s'] raises KeyError: nothing sets %s "
 			                           "for this job",

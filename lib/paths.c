@@ -33,6 +33,7 @@ static const struct {
 	{ "Image.open", 0, IO_READ },       { "cv2.imread", 0, IO_READ },
 	{ "imageio.imread", 0, IO_READ },   { "loadmat", 0, IO_READ },
 	{ "joblib.load", 0, IO_READ },      { "os.listdir", 0, IO_READ },
+	{ "tofile", 0, IO_WRITE },
 	{ "ImageFolder", 0, IO_READ },      { "load_from_disk", 0, IO_READ },
 	{ "torch.save", 1, IO_WRITE },      { "np.save", 0, IO_WRITE },
 	{ "np.savez", 0, IO_WRITE },        { "np.savetxt", 0, IO_WRITE },

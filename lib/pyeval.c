@@ -641,6 +641,13 @@ static jf_pyvalue eval(evaluator *e, TSNode n)
 			r = concat(r, eval(e, ts_node_named_child(n, i)));
 	} else if (!strcmp(t, "parenthesized_expression")) {
 		r = eval(e, ts_node_named_child(n, 0));
+	} else if (!strcmp(t, "identifier") && jf_node_is(e->unit, n, "__file__")) {
+		/* The script's own path in the container, when its folder is known. */
+		const char *base = strrchr(e->unit->src->path, '/');
+		if (e->unit->container_dir)
+			r = known(jf_path_join(e->unit->container_dir,
+			                       base ? base + 1 : e->unit->src->path),
+			          (TSNode){ 0 }, NULL);
 	} else if (!strcmp(t, "identifier")) {
 		r = eval_name(e, n);
 	} else if (!strcmp(t, "attribute")) {
