@@ -28,6 +28,21 @@ jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *sr
 	return jf_array_last(&self->diags);
 }
 
+jf_diag *jf_report_add_error(jf_report *self, const jf_source *src, jf_span span, const char *fmt,
+                             ...)
+{
+	jf_diag d = { 0 };
+	va_list ap;
+	d.severity = JF_SEV_ERROR;
+	d.src = src;
+	d.span = span;
+	va_start(ap, fmt);
+	d.message = vformat(fmt, ap);
+	va_end(ap);
+	jf_array_push(&self->diags, d);
+	return jf_array_last(&self->diags);
+}
+
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
 {
 	jf_related r = { src, span, NULL };

@@ -20,7 +20,7 @@ typedef struct {
 } jf_related;
 
 typedef struct {
-	const jf_rule *rule;
+	const jf_rule *rule; /* NULL for an error in jobfix's configuration */
 	jf_severity severity;
 	const jf_source *src;
 	jf_span span;
@@ -39,6 +39,12 @@ typedef struct {
  */
 jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *src,
                        jf_span span, const char *fmt, ...) JF_PRINTF(5, 6);
+/**
+ * Adds an error of jobfix's own configuration (no rule: `rule` is NULL) at
+ * `span` of `src`, or without a position when `src` is NULL.
+ */
+jf_diag *jf_report_add_error(jf_report *self, const jf_source *src, jf_span span, const char *fmt,
+                             ...) JF_PRINTF(4, 5);
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
 	JF_PRINTF(4, 5);
 void jf_diag_set_help(jf_diag *self, const char *fmt, ...) JF_PRINTF(2, 3);
