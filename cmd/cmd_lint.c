@@ -16,12 +16,22 @@ static void print_help(void)
 	       "  --format FORMAT     text (default), concise or json\n"
 	       "  --fail-on SEVERITY  exit 1 on findings of at least error, warning (default)\n"
 	       "                      or note\n"
+	       "  --select RULES      run only these rules: comma-separated ids (JF101), names,\n"
+	       "                      id prefixes (JF1) or categories (\"Path Not Found\")\n"
+	       "  --ignore RULES      do not run these rules (wins over --select)\n"
+	       "  --rules-dir DIR     add the query rules in DIR/python/ and DIR/bash/\n"
+	       "  --config FILE       read this config instead of looking for .jobfix.yaml\n"
+	       "  --no-config         read no config file\n"
+	       "  --statistics        print how many findings of each rule and category\n"
+	       "                      instead of the findings\n"
 	       "  --color WHEN        auto (default: when stdout is a terminal and NO_COLOR is\n"
 	       "                      unset), always or never\n"
 	       "  -q, --quiet         print no summary line\n"
 	       "  -h, --help          show this help\n\n"
+	       "The options override the config file, .jobfix.yaml in the current folder or\n"
+	       "the nearest folder above it (docs/config.md).\n\n"
 	       "exit status: 0 nothing at or above --fail-on, 1 findings, 2 jobfix could not\n"
-	       "do its job (bad options, unreadable path)\n");
+	       "do its job (bad options or config, unreadable path)\n");
 }
 
 /* The value of option `name` at argv[*i] (`--name=v` or `--name v`), or NULL. */
@@ -41,11 +51,52 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
 	return argv[++*i];
 }
 
+/* Whether `fd` should get colour for `color` (-1 auto, 0 never, 1 always). */
+static int color_for(int color, int fd)
+{
+	if (color >= 0)
+		return color;
+	const char *no = getenv("NO_COLOR");
+	return isatty(fd) && !(no && *no);
+}
+
+/* Reads the config and applies the command line's overrides. NULL after
+ * printing its errors. */
+static jf_config *load_config(const char *path, int no_config, const char *const *overrides,
+                              jf_format format, int color)
+{
+	jf_config *c = jf_config_new();
+	char *found = NULL;
+	if (!no_config && !path)
+		path = found = jf_config_find(NULL);
+	if (path)
+		jf_config_load(c, path);
+	free(found);
+	for (size_t i = 0; overrides[i]; i += 2)
+		jf_config_set(c, overrides[i], overrides[i + 1]);
+	jf_config_resolve(c);
+	size_t n = jf_config_error_count(c);
+	if (!n)
+		return c;
+	/* JSON goes to stdout, where a CI step parses it; text to stderr. */
+	FILE *out = format == JF_FORMAT_JSON ? stdout : stderr;
+	jf_config_write_errors(c, out, format, color_for(color, fileno(out)));
+	fprintf(stderr, "jobfix: error: %zu error%s in jobfix's configuration: nothing was linted\n",
+	        n, n == 1 ? "" : "s");
+	jf_config_free(c);
+	return NULL;
+}
+
 int cmd_lint(int argc, char **argv)
 {
 	jf_format format = JF_FORMAT_TEXT;
 	jf_severity fail_on = JF_SEV_WARNING;
+	int fail_on_given = 0, statistics = 0, no_config = 0;
 	int color = -1, quiet = 0, npaths = 0;
+	const char *config_path = NULL;
+	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated. */
+	const char *overrides[7] = { NULL };
+	const char *select = NULL, *ignore = NULL, *rules_dir = NULL;
 	char **paths = calloc((size_t)argc, sizeof(char *));
 	int only_paths = 0;
 	for (int i = 1; i < argc; i++) {
@@ -61,6 +112,10 @@ int cmd_lint(int argc, char **argv)
 			return finish_stdout(JF_EXIT_OK);
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = 1;
+		} else if (!strcmp(a, "--statistics")) {
+			statistics = 1;
+		} else if (!strcmp(a, "--no-config")) {
+			no_config = 1;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
 			if (!strcmp(v, "text"))
 				format = JF_FORMAT_TEXT;
@@ -73,6 +128,7 @@ int cmd_lint(int argc, char **argv)
 				return usage_error("lint ", "unknown format '%s' (text, concise, json)", v);
 			}
 		} else if ((v = option_value(argc, argv, &i, "--fail-on", &missing))) {
+			fail_on_given = 1;
 			if (!strcmp(v, "error"))
 				fail_on = JF_SEV_ERROR;
 			else if (!strcmp(v, "warning"))
@@ -94,6 +150,14 @@ int cmd_lint(int argc, char **argv)
 				free(paths);
 				return usage_error("lint ", "unknown color mode '%s' (auto, always, never)", v);
 			}
+		} else if ((v = option_value(argc, argv, &i, "--select", &missing))) {
+			select = v;
+		} else if ((v = option_value(argc, argv, &i, "--ignore", &missing))) {
+			ignore = v;
+		} else if ((v = option_value(argc, argv, &i, "--rules-dir", &missing))) {
+			rules_dir = v;
+		} else if ((v = option_value(argc, argv, &i, "--config", &missing))) {
+			config_path = v;
 		} else {
 			free(paths);
 			if (missing)
@@ -105,11 +169,34 @@ int cmd_lint(int argc, char **argv)
 		free(paths);
 		return usage_error("lint ", "no PATH given");
 	}
-	if (color < 0) {
-		const char *no = getenv("NO_COLOR");
-		color = isatty(STDOUT_FILENO) && !(no && *no);
+	if (config_path && no_config) {
+		free(paths);
+		return usage_error("lint ", "--config and --no-config exclude each other");
 	}
+	size_t k = 0;
+	if (select) {
+		overrides[k++] = "select";
+		overrides[k++] = select;
+	}
+	if (ignore) {
+		overrides[k++] = "ignore";
+		overrides[k++] = ignore;
+	}
+	if (rules_dir) {
+		overrides[k++] = "rules-dir";
+		overrides[k++] = rules_dir;
+	}
+	jf_config *config = load_config(config_path, no_config, overrides, format, color);
+	if (!config) {
+		free(paths);
+		return finish_stdout(JF_EXIT_ERROR);
+	}
+	jf_severity from_file;
+	if (!fail_on_given && jf_config_fail_on(config, &from_file))
+		fail_on = from_file;
+	color = color_for(color, STDOUT_FILENO);
 	jf_options opts = JF_OPTIONS_INIT;
+	opts.config = config;
 	jf_linter *l = jf_linter_new(&opts);
 	int rc = JF_EXIT_OK;
 	for (int i = 0; i < npaths; i++) {
@@ -118,7 +205,9 @@ int cmd_lint(int argc, char **argv)
 			rc = JF_EXIT_ERROR;
 		}
 	}
-	if (jf_linter_write(l, stdout, format, color) < 0)
+	int written = statistics ? jf_linter_write_statistics(l, stdout, format)
+	                         : jf_linter_write(l, stdout, format, color);
+	if (written < 0)
 		rc = JF_EXIT_ERROR;
 	size_t failing = jf_linter_count(l, fail_on);
 	if (!quiet && format == JF_FORMAT_TEXT) {
@@ -132,6 +221,7 @@ int cmd_lint(int argc, char **argv)
 	if (rc == JF_EXIT_OK && failing)
 		rc = JF_EXIT_FINDINGS;
 	jf_linter_free(l);
+	jf_config_free(config);
 	free(paths);
 	return finish_stdout(rc);
 }

@@ -48,11 +48,30 @@ jf_diag *jf_report_add_error(jf_report *self, const jf_source *src, jf_span span
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
 	JF_PRINTF(4, 5);
 void jf_diag_set_help(jf_diag *self, const char *fmt, ...) JF_PRINTF(2, 3);
+/**
+ * Keeps the diagnostics from index `from` on for which `keep` returns true
+ * (it may change them, e.g. their severity) and frees the others.
+ */
+void jf_report_filter(jf_report *self, size_t from, bool (*keep)(void *data, jf_diag *d),
+                      void *data);
 /** Sorts by file, position and rule, and drops exact duplicates. */
 void jf_report_finish(jf_report *self);
 void jf_report_release(jf_report *self);
 
 /** Renders every diagnostic into `out`. */
 void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool color);
+/**
+ * Renders, instead of the diagnostics, their counts per rule and per category
+ * of the study, most frequent first (ties: by rule id, by the study's order
+ * of categories). Call jf_report_finish() first.
+ */
+void jf_report_render_statistics(const jf_report *self, jf_buf *out, jf_format format);
+/**
+ * Renders errors of jobfix's configuration (rule-less diagnostics, in the
+ * order found): as diagnostics in text and concise, `jobfix: error: ...` for
+ * those without a position; in json a document whose "config_errors" list
+ * holds them.
+ */
+void jf_report_render_errors(const jf_report *self, jf_buf *out, jf_format format, bool color);
 
 #endif

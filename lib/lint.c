@@ -5,7 +5,9 @@
 #include <time.h>
 
 #include "checks.h"
+#include "config.h"
 #include "path.h"
+#include "suppress.h"
 
 /* Parsing stops after this long on one file (pathological input). */
 #define JF_PARSE_BUDGET_SECONDS 5.0
@@ -415,13 +417,19 @@ static int run_unit_queries(jf_ctx *ctx, const jf_unit *unit, const bool *wanted
 static int run_queries(jf_ctx *ctx)
 {
 	size_t nrules = jf_rules_size(), nunits = ctx->units.size;
+	const jf_config *cfg = ctx->linter->opts.config;
 	bool *may = jf_xcalloc(nunits * nrules + 1, sizeof(bool));
 	bool *wanted = jf_xcalloc(JF_LANG_COUNT * nrules + 1, sizeof(bool));
 	for (size_t u = 0; u < nunits; u++) {
 		const jf_unit *unit = ctx->units.items[u];
+		/* Findings in an excluded file are dropped: spare the queries. */
+		const char *fs = unit->origin_src ? unit->origin_src->fs_path : unit->src->fs_path;
+		if (jf_config__excluded(cfg, fs))
+			continue;
 		for (size_t r = 0; r < nrules; r++) {
 			const jf_rule *rule = jf_rules_at(r);
 			bool m = rule->queries[unit->lang].path && (ctx->job || !rule->job_only) &&
+			         jf_config__active(cfg, rule, fs) &&
 			         jf_rule_may_match(rule, unit->src->data, unit->src->len);
 			may[u * nrules + r] = m;
 			wanted[unit->lang * nrules + r] |= m;
@@ -501,6 +509,8 @@ int jf_linter_lint(jf_linter *self, const char *path)
 			return set_error(self, JF_EIO, "cannot read '%s': %s", path, strerror(errno));
 		fclose(f);
 	}
+	if (jf_config__excluded(self->opts.config, path))
+		return 0; /* the config excludes it: nothing to lint */
 	jf_lang lang = lang_of_file(path);
 	if (lang == JF_LANG_NONE)
 		return set_error(self, JF_ENOTFOUND,
@@ -509,6 +519,7 @@ int jf_linter_lint(jf_linter *self, const char *path)
 		                 path);
 	jf_ctx ctx = { 0 };
 	ctx.linter = self;
+	size_t first = self->report.diags.size;
 	int rc = 0;
 	if (lang == JF_LANG_YAML) {
 		ctx.job = jf_job_load(&ctx, path, path);
@@ -529,12 +540,14 @@ int jf_linter_lint(jf_linter *self, const char *path)
 		bool done = false;
 		for (size_t k = 0; k < ran.size; k++)
 			done |= ran.items[k] == r->check;
-		if (!r->check || done || (!ctx.job && r->job_only))
+		if (!r->check || done || (!ctx.job && r->job_only) ||
+		    !jf_config__enabled(self->opts.config, r))
 			continue;
 		jf_array_push(&ran, r->check);
 		r->check(&ctx, r);
 	}
 	jf_array_release(&ran);
+	jf_suppress_finish(&ctx, first);
 	for (size_t i = 0; i < ctx.units.size; i++)
 		unit_free(ctx.units.items[i]);
 	jf_array_release(&ctx.units);
@@ -565,6 +578,17 @@ int jf_linter_write(jf_linter *self, FILE *out, jf_format format, int color)
 	jf_buf b = JF_BUF_INIT;
 	jf_report_finish(&self->report);
 	jf_report_render(&self->report, &b, format, color != 0);
+	size_t n = fwrite(b.buf, 1, b.len, out);
+	int rc = n == b.len ? 0 : JF_EIO;
+	jf_buf_release(&b);
+	return rc;
+}
+
+int jf_linter_write_statistics(jf_linter *self, FILE *out, jf_format format)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_report_finish(&self->report);
+	jf_report_render_statistics(&self->report, &b, format);
 	size_t n = fwrite(b.buf, 1, b.len, out);
 	int rc = n == b.len ? 0 : JF_EIO;
 	jf_buf_release(&b);

@@ -37,11 +37,14 @@ typedef enum { JF_SEV_NOTE = 0, JF_SEV_WARNING = 1, JF_SEV_ERROR = 2 } jf_severi
 
 typedef enum { JF_FORMAT_TEXT, JF_FORMAT_CONCISE, JF_FORMAT_JSON } jf_format;
 
+typedef struct jf_config jf_config; /* opaque: see "Configuration" below */
+
 typedef struct {
-	unsigned version; /* of this struct: 1 */
-	int verbose;      /* reserved for messages about skipped checks */
+	unsigned version;         /* of this struct: 1 */
+	int verbose;              /* reserved for messages about skipped checks */
+	const jf_config *config;  /* borrowed, resolved; must outlive the linter. NULL: defaults */
 } jf_options;
-#define JF_OPTIONS_INIT { 1, 0 }
+#define JF_OPTIONS_INIT { 1, 0, NULL }
 
 typedef struct jf_linter jf_linter; /* opaque */
 
@@ -70,6 +73,85 @@ JF_EXPORT size_t jf_linter_count(const jf_linter *self, jf_severity min);
  * JF_EIO when writing failed.
  */
 JF_EXPORT int jf_linter_write(jf_linter *self, FILE *out, jf_format format, int color);
+
+/**
+ * Writes, instead of the diagnostics, how many there are of each rule (id,
+ * name, severity, count) and of each failure category of the study (with its
+ * dimension), most frequent first, as a text table (text and concise) or as
+ * JSON. Returns 0, or JF_EIO when writing failed.
+ */
+JF_EXPORT int jf_linter_write_statistics(jf_linter *self, FILE *out, jf_format format);
+
+/*
+ * Configuration: `.jobfix.yaml` (docs/config.md), with the command line's
+ * overrides on top. A config is used in four steps:
+ *
+ *	jf_config *c = jf_config_new();
+ *	char *path = jf_config_find(NULL);         // or a --config FILE
+ *	if (path) jf_config_load(c, path);
+ *	jf_config_set(c, "select", "JF1,JF302");    // command-line overrides
+ *	if (jf_config_resolve(c) < 0) jf_config_write_errors(c, stderr, JF_FORMAT_TEXT, 0);
+ *
+ * Problems (bad YAML, unknown keys, values of the wrong type, unknown rules,
+ * broken rule files in the rules folder) are collected, each with its
+ * file:line:col, rather than stopping at the first.
+ */
+
+/** The name of the config file. */
+#define JF_CONFIG_NAME ".jobfix.yaml"
+
+/**
+ * Looks for JF_CONFIG_NAME in `dir` (NULL: the current folder) and in each
+ * folder above it, up to the file system's root; a folder holding `.git`
+ * (a repository's top) is the last one searched. Returns the path of the
+ * first found, relative like `dir` (e.g. "../.jobfix.yaml"), or NULL when
+ * there is none. Caller frees.
+ */
+JF_EXPORT char *jf_config_find(const char *dir);
+/** A config with every default; never NULL. Free with jf_config_free(). */
+JF_EXPORT jf_config *jf_config_new(void);
+/** NULL is a no-op. */
+JF_EXPORT void jf_config_free(jf_config *self);
+/**
+ * Reads the config file at `path` (shown as given). Returns 0, JF_EIO when it
+ * cannot be read, or JF_EPARSE when it has problems; either way they are
+ * among the config's errors. Call once, before jf_config_set().
+ */
+JF_EXPORT int jf_config_load(jf_config *self, const char *path);
+/**
+ * Overrides key `key` with the command line's `value`: "select" and "ignore"
+ * (comma-separated rules, replacing the file's list), "rules-dir" (relative
+ * to the current folder) and "fail-on". Returns 0, or JF_ERROR with an error
+ * recorded.
+ */
+JF_EXPORT int jf_config_set(jf_config *self, const char *key, const char *value);
+/**
+ * Loads the rules folder and checks every rule the config names against the
+ * rule table. Returns 0, or JF_EPARSE when the config has errors (from this
+ * or an earlier step).
+ */
+JF_EXPORT int jf_config_resolve(jf_config *self);
+/** The number of errors found so far. */
+JF_EXPORT size_t jf_config_error_count(const jf_config *self);
+/**
+ * Writes the errors: in text and concise as diagnostics without a rule
+ * (`file:line:col: error: message`), in json as a document with an empty
+ * "diagnostics" list and a "config_errors" list. Returns 0 or JF_EIO.
+ */
+JF_EXPORT int jf_config_write_errors(const jf_config *self, FILE *out, jf_format format,
+                                     int color);
+/** Whether `fail-on` was given (in the file or by jf_config_set()); its value in *out. */
+JF_EXPORT int jf_config_fail_on(const jf_config *self, jf_severity *out);
+/** The config file as shown, or NULL when none was read. Owned by the config. */
+JF_EXPORT const char *jf_config_path(const jf_config *self);
+/** The absolute folder that the config's patterns are relative to. Owned by the config. */
+JF_EXPORT const char *jf_config_dir(const jf_config *self);
+/**
+ * Pattern `i` of the `jobs` key (globs of job specs, relative to
+ * jf_config_dir(), for discovering jobs), or NULL past the last one. Owned by
+ * the config.
+ */
+JF_EXPORT const char *jf_config_job_pattern(const jf_config *self, size_t i);
 
 /** Rule metadata, for listings. All strings are static. */
 typedef struct {
