@@ -82,7 +82,7 @@ jf_source *jf_ctx_keep(jf_ctx *ctx, jf_source *src)
 static jf_diag *vreport(jf_ctx *ctx, const char *rule_id, const jf_source *src, jf_span span,
                         const char *fmt, va_list ap)
 {
-	const jf_rule *rule = jf_rules_find(rule_id);
+	const jf_rule *rule = jf_config__find_rule(ctx->linter->opts.config, rule_id);
 	if (!rule)
 		JF_BUG("no rule %s", rule_id);
 	jf_buf b = JF_BUF_INIT;
