@@ -586,6 +586,27 @@ static void check_selector(jf_config *c, const selector *s)
 		                    "lists them");
 }
 
+/* Whether error `a` goes after `b`: the command line's first, then by file and position. */
+static bool after(const jf_diag *a, const jf_diag *b)
+{
+	if (!a->src || !b->src)
+		return a->src && !b->src;
+	int c = strcmp(a->src->path, b->src->path);
+	return c > 0 || (c == 0 && a->span.start > b->span.start);
+}
+
+/* A stable insertion sort: errors are few, and ties keep the order found. */
+static void sort_errors(jf_report *r)
+{
+	for (size_t i = 1; i < r->diags.size; i++) {
+		jf_diag d = r->diags.items[i];
+		size_t k = i;
+		for (; k > 0 && after(&r->diags.items[k - 1], &d); k--)
+			r->diags.items[k] = r->diags.items[k - 1];
+		r->diags.items[k] = d;
+	}
+}
+
 int jf_config_resolve(jf_config *self)
 {
 	self->resolved = true;
@@ -621,6 +642,7 @@ int jf_config_resolve(jf_config *self)
 	for (size_t i = 0; i < self->per_file.size; i++)
 		for (size_t k = 0; k < self->per_file.items[i].rules.size; k++)
 			check_selector(self, &self->per_file.items[i].rules.items[k]);
+	sort_errors(&self->errors);
 	return self->errors.diags.size ? JF_EPARSE : 0;
 }
 

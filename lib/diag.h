@@ -68,7 +68,7 @@ void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool
 void jf_report_render_statistics(const jf_report *self, jf_buf *out, jf_format format);
 /**
  * Renders errors of jobfix's configuration (rule-less diagnostics, in the
- * order found): as diagnostics in text and concise, `jobfix: error: ...` for
+ * report's order): as diagnostics in text and concise, `jobfix: error: ...` for
  * those without a position; in json a document whose "config_errors" list
  * holds them.
  */

@@ -134,7 +134,8 @@ JF_EXPORT int jf_config_resolve(jf_config *self);
 /** The number of errors found so far. */
 JF_EXPORT size_t jf_config_error_count(const jf_config *self);
 /**
- * Writes the errors: in text and concise as diagnostics without a rule
+ * Writes the errors, those of the command line first, then by file and
+ * position: in text and concise as diagnostics without a rule
  * (`file:line:col: error: message`), in json as a document with an empty
  * "diagnostics" list and a "config_errors" list. Returns 0 or JF_EIO.
  */
