@@ -1,6 +1,7 @@
 /* lint_fuzzer.c - end to end: the first byte picks a job spec, a Python or a shell
  * file; the rest is its text. Lints it in a scratch folder that also holds a
- * small Python entry script and launch script, and renders every format. */
+ * small Python entry script and launch script, and renders every format and
+ * the statistics. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	jf_linter_write(l, f, JF_FORMAT_TEXT, data[0] & 0x10);
 	jf_linter_write(l, f, JF_FORMAT_CONCISE, 0);
 	jf_linter_write(l, f, JF_FORMAT_JSON, 0);
+	jf_linter_write_statistics(l, f, data[0] & 0x20 ? JF_FORMAT_JSON : JF_FORMAT_TEXT);
 	fclose(f);
 	free(out);
 	jf_linter_free(l);
