@@ -65,6 +65,51 @@ check "--quiet drops the summary" test -z "$err"
 run lint "$fixtures/JF104/silent-root-user/job.yaml"
 check "clean job exits 0 and prints nothing" test "$rc" -eq 0 -a -z "$out" -a -z "$err"
 
+# The config: flags, discovery, errors (exit 2, in the format's style).
+run lint --help
+check "lint --help lists --select, --config, --statistics" \
+	bash -c "grep -q -- --select '$tmp/out' && grep -q -- --no-config '$tmp/out' && grep -q -- --statistics '$tmp/out'"
+run lint --config x.yaml --no-config "$pip"
+check "--config with --no-config exits 2" test "$rc" -eq 2
+check "--config with --no-config says why" grep -q "exclude each other" "$tmp/err"
+run lint --select JF999 "$pip"
+check "unknown rule in --select exits 2" test "$rc" -eq 2
+check "unknown rule in --select is named" grep -q "unknown rule 'JF999' in --select" "$tmp/err"
+check "a broken config prints nothing on stdout in text" test -z "$out"
+run lint --format json --ignore JF999 "$pip"
+check "broken config in json: exit 2" test "$rc" -eq 2
+check "broken config in json: config_errors on stdout" grep -q '"config_errors": \[' "$tmp/out"
+if command -v python3 >/dev/null; then
+	check "broken config in json: valid JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"
+fi
+run lint --config "$tmp/missing.yaml" "$pip"
+check "missing --config exits 2" test "$rc" -eq 2
+check "missing --config says why" grep -q "cannot read the config" "$tmp/err"
+run lint --select JF1 --fail-on error "$pip"
+check "--select keeps the selected rules" test "$rc" -eq 1
+run lint --select JF3 "$pip"
+check "--select drops the others" test "$rc" -eq 0 -a -z "$out"
+run lint --statistics "$pip"
+check "--statistics: exit status as without" test "$rc" -eq 1
+check "--statistics: a count per rule" grep -Eq "^ +3  JF104  pip-install-without-user  error$" "$tmp/out"
+check "--statistics: a count per category" grep -Eq "^ +3  Permission Denied +Execution environment$" "$tmp/out"
+run lint --statistics "$fixtures/JF104/silent-root-user/job.yaml"
+check "--statistics of a clean job: nothing, exit 0" test "$rc" -eq 0 -a -z "$out"
+mkdir -p "$tmp/cfg/sub" "$tmp/cfg/repo/.git"
+cp -r "$(dirname "$pip")" "$tmp/cfg/sub/deeper"
+cp -r "$(dirname "$pip")" "$tmp/cfg/repo/src"
+printf 'ignore: [JF104]\n' >"$tmp/cfg/.jobfix.yaml"
+(cd "$tmp/cfg/sub/deeper" && "$jobfix" lint job.yaml >/dev/null 2>&1)
+check "the config of a folder above applies" test $? -eq 0
+(cd "$tmp/cfg/sub/deeper" && "$jobfix" lint --no-config job.yaml >/dev/null 2>&1)
+check "--no-config reads none" test $? -eq 1
+(cd "$tmp/cfg/repo/src" && "$jobfix" lint job.yaml >/dev/null 2>&1)
+check "the search stops at a repository's top" test $? -eq 1
+printf 'ignore: JF104\n' >"$tmp/cfg/.jobfix.yaml"
+(cd "$tmp/cfg/sub/deeper" && "$jobfix" lint job.yaml >/dev/null 2>"$tmp/err")
+check "a broken config found above exits 2" test $? -eq 2
+check "a broken config found above is shown relative" grep -q "^\.\./\.\./\.jobfix\.yaml:1:9: error: " "$tmp/err"
+
 # Colour: never by default into a pipe, always on request, never with NO_COLOR.
 run lint "$pip"
 check "no colour into a pipe" bash -c "! grep -q $'\e\\[' '$tmp/out'"
