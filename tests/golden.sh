@@ -3,7 +3,9 @@
 #
 # usage: golden.sh JOBFIX CASE_DIR
 # A case is a folder with a job (job.yaml and its code) or with a file `args`
-# holding the arguments of `jobfix lint` (default: job.yaml). Expected outputs:
+# holding the arguments of `jobfix lint` (default: job.yaml), split at blanks.
+# jobfix runs in the case's folder, so a `.jobfix.yaml` there is its config
+# (the search for one stops at the repository's top). Expected outputs:
 #   expected.txt   text format, --color never, then "--- stderr" and "--- exit N"
 #   expected.json  json format
 # JOBFIX_UPDATE_GOLDEN=1 rewrites them instead of comparing.
