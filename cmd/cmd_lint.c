@@ -51,42 +51,6 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
 	return argv[++*i];
 }
 
-/* Whether `fd` should get colour for `color` (-1 auto, 0 never, 1 always). */
-static int color_for(int color, int fd)
-{
-	if (color >= 0)
-		return color;
-	const char *no = getenv("NO_COLOR");
-	return isatty(fd) && !(no && *no);
-}
-
-/* Reads the config and applies the command line's overrides. NULL after
- * printing its errors. */
-static jf_config *load_config(const char *path, int no_config, const char *const *overrides,
-                              jf_format format, int color)
-{
-	jf_config *c = jf_config_new();
-	char *found = NULL;
-	if (!no_config && !path)
-		path = found = jf_config_find(NULL);
-	if (path)
-		jf_config_load(c, path);
-	free(found);
-	for (size_t i = 0; overrides[i]; i += 2)
-		jf_config_set(c, overrides[i], overrides[i + 1]);
-	jf_config_resolve(c);
-	size_t n = jf_config_error_count(c);
-	if (!n)
-		return c;
-	/* JSON goes to stdout, where a CI step parses it; text to stderr. */
-	FILE *out = format == JF_FORMAT_JSON ? stdout : stderr;
-	jf_config_write_errors(c, out, format, color_for(color, fileno(out)));
-	fprintf(stderr, "jobfix: error: %zu error%s in jobfix's configuration: nothing was linted\n",
-	        n, n == 1 ? "" : "s");
-	jf_config_free(c);
-	return NULL;
-}
-
 int cmd_lint(int argc, char **argv)
 {
 	jf_format format = JF_FORMAT_TEXT;
@@ -186,7 +150,8 @@ int cmd_lint(int argc, char **argv)
 		overrides[k++] = "rules-dir";
 		overrides[k++] = rules_dir;
 	}
-	jf_config *config = load_config(config_path, no_config, overrides, format, color);
+	jf_config *config = cmd_load_config(config_path, no_config, overrides, format, color,
+	                                    "nothing was linted");
 	if (!config) {
 		free(paths);
 		return finish_stdout(JF_EXIT_ERROR);
@@ -194,7 +159,7 @@ int cmd_lint(int argc, char **argv)
 	jf_severity from_file;
 	if (!fail_on_given && jf_config_fail_on(config, &from_file))
 		fail_on = from_file;
-	color = color_for(color, STDOUT_FILENO);
+	color = cmd_color_for(color, STDOUT_FILENO);
 	jf_options opts = JF_OPTIONS_INIT;
 	opts.config = config;
 	jf_linter *l = jf_linter_new(&opts);

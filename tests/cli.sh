@@ -126,6 +126,12 @@ check "rules exits 0" test "$rc" -eq 0
 check "rules lists JF101" grep -Eq "^JF101 +hard-coded-local-path +error +Path Not Found" "$tmp/out"
 check "rules ids are unique" test "$(awk 'NR>1{print $1}' "$tmp/out" | sort | uniq -d | wc -l)" -eq 0
 
+run rules --rules-dir "$fixtures/config/rules-dir/team-rules"
+check "rules --rules-dir lists the folder's rules" grep -Eq "^X101 +fixed-cuda-device +warning +GPU Out of Memory" "$tmp/out"
+run rules --rules-dir "$tmp/no-such-folder"
+check "rules --rules-dir of no folder exits 2" test "$rc" -eq 2
+check "rules --rules-dir of no folder says why" grep -q "does not exist" "$tmp/err"
+
 # A huge file is skipped with a note, quickly, and does not fail the run.
 mkdir -p "$tmp/huge"
 printf 'version: 1\nimage: python:3.11\ncommand: python train.py\n' >"$tmp/huge/job.yaml"
