@@ -292,7 +292,8 @@ static void load_severity(loader *L, const yaml_node_t *n)
 	}
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 		const yaml_node_t *k = jf_yml_node(L->doc, p->key), *v = jf_yml_node(L->doc, p->value);
-		const char *rule = string_of(L, k, "a key of 'severity'", "a rule id, name, id prefix or category");
+		const char *rule = string_of(L, k, "a key of 'severity'",
+		                             "a rule id, name, id prefix or category");
 		if (!rule)
 			continue;
 		char what[160];
@@ -376,8 +377,8 @@ static void load_root(loader *L, const yaml_node_t *root)
 	if (!root || jf_yml_is_null(root))
 		return; /* an empty config: every default */
 	if (root->type != YAML_MAPPING_NODE) {
-		error_at(c, c->src, span_of(L, root), "the config must be a mapping of keys to values, not %s",
-		         jf_yml_type_name(root));
+		error_at(c, c->src, span_of(L, root),
+		         "the config must be a mapping of keys to values, not %s", jf_yml_type_name(root));
 		return;
 	}
 	bool seen[sizeof keys / sizeof *keys] = { false };
@@ -434,7 +435,8 @@ int jf_config_load(jf_config *self, const char *path)
 	jf_yml_error err;
 	if (!jf_yml_load(src, &doc, &err)) {
 		if (err.status == JF_YML_BINARY)
-			error_at(self, src, err.at, "the config holds a NUL byte: it is not a YAML text file");
+			error_at(self, src, err.at,
+			         "the config holds a NUL byte: it is not a YAML text file");
 		else if (err.status == JF_YML_TOO_DEEP)
 			error_at(self, src, err.at, "collections nested deeper than %d levels",
 			         JF_YML_MAX_FLOW_DEPTH);

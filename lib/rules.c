@@ -167,7 +167,8 @@ static bool parse_header(const char *text, uint32_t len, header *h, header_error
 					snprintf(header_msg, sizeof header_msg,
 					         "unknown header key '%s' (did you mean '%s'?)", key, near);
 				else
-					snprintf(header_msg, sizeof header_msg, "unknown header key '%s'", key);
+					snprintf(header_msg, sizeof header_msg, "unknown header key '%s'",
+					         key);
 				*e = (header_error){ header_msg, key_at };
 				return false;
 			}
@@ -517,7 +518,8 @@ static void load_user_file(user_dir *u, jf_lang lang, const char *fs_path, const
 	snprintf(expect, sizeof expect, "%s-%s.scm", r.info.id, r.info.name);
 	bool ok = false;
 	if (!good_id(r.info.id)) {
-		problem(u, src, id_at, "use capital letters then digits, e.g. X101, so that prefixes select it",
+		problem(u, src, id_at,
+		        "use capital letters then digits, e.g. X101, so that prefixes select it",
 		        "rule id '%s' is not letters followed by digits", r.info.id);
 	} else if (!good_name(r.info.name)) {
 		problem(u, src, name_at, "use lower-case words joined by '-', e.g. no-print-in-loop",

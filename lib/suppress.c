@@ -70,7 +70,9 @@ void jf_directive_parse(const char *t, size_t len, jf_directive *out)
 				out->codes[out->ncodes++] = (jf_directive_code){ (uint32_t)a, (uint32_t)b };
 			p = q + 1;
 		}
-		out->kind = !out->ncodes ? JF_DIRECTIVE_BARE : file ? JF_DIRECTIVE_FILE : JF_DIRECTIVE_IGNORE;
+		out->kind = !out->ncodes ? JF_DIRECTIVE_BARE
+		            : file       ? JF_DIRECTIVE_FILE
+		                         : JF_DIRECTIVE_IGNORE;
 		return;
 	}
 }
@@ -274,16 +276,17 @@ static void report_suppressions(jf_ctx *ctx, const suppressions *sups)
 		const suppression *s = &sups->items[i];
 		jf_diag *d;
 		switch (s->kind) {
-		case JF_DIRECTIVE_BARE:
-			jf_diag_set_help(
-				jf_ctx_report_at(ctx, "JF006", s->src, s->span,
-				                 "'jobfix: %.*s' names no rule: it suppresses nothing",
-				                 (int)(s->word.end - s->word.start), s->src->data + s->word.start),
-				"name the rules in brackets: `# jobfix: %.*s[JF101]` or `# jobfix: "
-				"%.*s[hard-coded-local-path]`",
-				(int)(s->word.end - s->word.start), s->src->data + s->word.start,
-				(int)(s->word.end - s->word.start), s->src->data + s->word.start);
+		case JF_DIRECTIVE_BARE: {
+			int wlen = (int)(s->word.end - s->word.start);
+			const char *word = s->src->data + s->word.start;
+			d = jf_ctx_report_at(ctx, "JF006", s->src, s->span,
+			                     "'jobfix: %.*s' names no rule: it suppresses nothing", wlen, word);
+			jf_diag_set_help(d,
+			                 "name the rules in brackets: `# jobfix: %.*s[JF101]` or "
+			                 "`# jobfix: %.*s[hard-coded-local-path]`",
+			                 wlen, word, wlen, word);
 			continue;
+		}
 		case JF_DIRECTIVE_UNCLOSED:
 			jf_diag_set_help(jf_ctx_report_at(ctx, "JF006", s->src, s->span,
 			                                  "suppression without its closing ']': it "
@@ -329,7 +332,8 @@ static void report_suppressions(jf_ctx *ctx, const suppressions *sups)
 			                                                  : "suppression",
 			                     unused.buf, s->kind == JF_DIRECTIVE_FILE ? " in this file" : "");
 			if (nunused < s->codes.size)
-				jf_diag_set_help(d, "remove the rules that no longer fire from `jobfix: %s[...]`",
+				jf_diag_set_help(d,
+				                 "remove the rules that no longer fire from `jobfix: %s[...]`",
 				                 directive_name(s));
 		}
 		jf_buf_release(&unused);
