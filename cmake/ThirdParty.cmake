@@ -3,32 +3,40 @@
 # third_party/package.json and package-lock.json pin the exact versions and integrity
 # hashes. `npm ci --ignore-scripts` unpacks them into the build tree (never into the
 # source tree); nothing of theirs is committed. It runs again only when the lock changes.
+# The tests fetch their own tools the same way (tests/node/, with jf_npm_ci).
 
 find_program(JF_NPM npm)
 if(NOT JF_NPM)
   message(FATAL_ERROR "jobfix: npm not found: install the Debian packages 'nodejs' and 'npm'")
 endif()
 
-set(JF_TP_DIR ${CMAKE_BINARY_DIR}/third_party)
-set(JF_TP_LOCK ${PROJECT_SOURCE_DIR}/third_party/package-lock.json)
-file(SHA256 ${JF_TP_LOCK} jf_lock_hash)
-set(jf_stamp ${JF_TP_DIR}/.fetched-${jf_lock_hash})
-
-if(NOT EXISTS ${jf_stamp})
-  file(REMOVE_RECURSE ${JF_TP_DIR})
-  file(MAKE_DIRECTORY ${JF_TP_DIR})
-  file(COPY ${PROJECT_SOURCE_DIR}/third_party/package.json ${JF_TP_LOCK} DESTINATION ${JF_TP_DIR})
-  message(STATUS "jobfix: fetching pinned tree-sitter packages (npm ci)")
+# jf_npm_ci(SRC DEST WHAT): unpacks the packages pinned by SRC/package.json and
+# SRC/package-lock.json into DEST/node_modules with `npm ci`, again only when
+# the lock changes. WHAT names them in messages.
+function(jf_npm_ci src dest what)
+  file(SHA256 ${src}/package-lock.json lock_hash)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${src}/package-lock.json)
+  set(stamp ${dest}/.fetched-${lock_hash})
+  if(EXISTS ${stamp})
+    return()
+  endif()
+  file(REMOVE_RECURSE ${dest})
+  file(MAKE_DIRECTORY ${dest})
+  file(COPY ${src}/package.json ${src}/package-lock.json DESTINATION ${dest})
+  message(STATUS "jobfix: fetching ${what} (npm ci)")
   execute_process(
     COMMAND ${JF_NPM} ci --ignore-scripts --no-audit --no-fund --loglevel=error
-    WORKING_DIRECTORY ${JF_TP_DIR}
-    RESULT_VARIABLE jf_npm_rc
-    OUTPUT_VARIABLE jf_npm_out ERROR_VARIABLE jf_npm_out)
-  if(NOT jf_npm_rc EQUAL 0)
-    message(FATAL_ERROR "jobfix: 'npm ci' failed in ${JF_TP_DIR}:\n${jf_npm_out}")
+    WORKING_DIRECTORY ${dest}
+    RESULT_VARIABLE rc
+    OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "jobfix: 'npm ci' failed in ${dest}:\n${out}")
   endif()
-  file(TOUCH ${jf_stamp})
-endif()
+  file(TOUCH ${stamp})
+endfunction()
+
+set(JF_TP_DIR ${CMAKE_BINARY_DIR}/third_party)
+jf_npm_ci(${PROJECT_SOURCE_DIR}/third_party ${JF_TP_DIR} "pinned tree-sitter packages")
 
 set(jf_nm ${JF_TP_DIR}/node_modules)
 set(jf_ts ${jf_nm}/tree-sitter/vendor/tree-sitter/lib)

@@ -6,26 +6,54 @@
 #define JF_EXIT_FINDINGS 1 /* findings at or above --fail-on */
 #define JF_EXIT_ERROR 2    /* usage, unreadable input, jobfix's own config or rules broken */
 
+#include <stdio.h>
+
 #include "jobfix/jobfix.h"
 
 int cmd_lint(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 /** Prints "jobfix: error: ..." and the usage hint to stderr; returns JF_EXIT_ERROR. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/**
+ * The value of option `name` at argv[*i], given as `--name=v` or `--name v`
+ * (then *i moves past it); NULL when argv[*i] is another option, or, with
+ * *missing set, when the value is missing.
+ */
+const char *option_value(int argc, char **argv, int *i, const char *name, int *missing);
 /** Flushes stdout and reports a write error; returns `rc` or JF_EXIT_ERROR. */
 int finish_stdout(int rc);
 
 /** Whether output to `fd` gets colour: `color` 1 always, 0 never, -1 on a terminal without NO_COLOR. */
 int cmd_color_for(int color, int fd);
 /**
+ * Writes a report to `path` through `write` (0, or negative when writing
+ * failed). A regular file (or a new one) is written to a temporary file beside
+ * it and renamed over `path` once complete, so that a failed write leaves no
+ * truncated file; a symbolic link or any other file (/dev/stdout, a pipe) is
+ * written in place. Returns 0, or prints why to stderr and returns -1.
+ */
+int cmd_write_file(const char *path, int (*write)(void *data, FILE *f), void *data);
+
+/* Where a command's report goes: stdout in `format` (`color` 1, 0 or -1 for
+ * auto), and a copy in `output_format` into the file `output` (NULL: none). */
+typedef struct {
+	jf_format format;
+	int color;
+	const char *output;
+	jf_format output_format;
+} cmd_formats;
+
+/**
  * The config of a command: the file at `path`, else (unless `no_config`) the
  * one jf_config_find() finds, with `overrides` (key, value pairs for
- * jf_config_set(), NULL-terminated) on top, resolved. NULL after printing its
- * errors in `format` (json on stdout, the others on stderr) and a last line
- * saying their number and `consequence`.
+ * jf_config_set(), NULL-terminated) on top, resolved. NULL after reporting
+ * its errors as `to` says: text and concise on stderr, json, sarif and github
+ * on stdout (where CI reads them), and into the output file; then a last line
+ * on stderr saying their number and `consequence`.
  */
 jf_config *cmd_load_config(const char *path, int no_config, const char *const *overrides,
-                           jf_format format, int color, const char *consequence);
+                           const cmd_formats *to, const char *consequence);
 
 #endif

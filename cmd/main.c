@@ -14,6 +14,7 @@ static const struct {
 } commands[] = {
 	{ "lint", cmd_lint, "lint job specs, Python and shell files" },
 	{ "rules", cmd_rules, "list every rule: id, name, severity, category, summary" },
+	{ "explain", cmd_explain, "explain a rule: what it finds, why the job fails, the fix" },
 };
 
 static void print_help(void)
@@ -26,7 +27,8 @@ static void print_help(void)
 	printf("\noptions:\n"
 	       "  -h, --help     show this help\n"
 	       "  --version      show the version\n\n"
-	       "'jobfix lint --help' shows the options of lint.\n");
+	       "'jobfix <command> --help' shows the options of a command; 'man jobfix' and\n"
+	       "'jobfix explain RULE' tell more.\n");
 }
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -38,6 +40,22 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nsee 'jobfix %s--help'\n", cmd ? cmd : "");
 	return JF_EXIT_ERROR;
+}
+
+const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = 1;
+		return NULL;
+	}
+	return argv[++*i];
 }
 
 int finish_stdout(int rc)

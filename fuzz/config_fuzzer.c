@@ -70,7 +70,7 @@ static void setup(void)
 
 static void render(jf_linter *l, const jf_config *c, FILE *f)
 {
-	for (int fmt = JF_FORMAT_TEXT; fmt <= JF_FORMAT_JSON; fmt++) {
+	for (int fmt = JF_FORMAT_TEXT; fmt <= JF_FORMAT_GITHUB; fmt++) {
 		if (c)
 			jf_config_write_errors(c, f, (jf_format)fmt, fmt == JF_FORMAT_TEXT);
 		if (l) {

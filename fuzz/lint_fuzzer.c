@@ -75,7 +75,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	jf_linter_write(l, f, JF_FORMAT_TEXT, data[0] & 0x10);
 	jf_linter_write(l, f, JF_FORMAT_CONCISE, 0);
 	jf_linter_write(l, f, JF_FORMAT_JSON, 0);
-	jf_linter_write_statistics(l, f, data[0] & 0x20 ? JF_FORMAT_JSON : JF_FORMAT_TEXT);
+	static const jf_format stats_formats[] = { JF_FORMAT_TEXT, JF_FORMAT_JSON, JF_FORMAT_SARIF,
+		                                   JF_FORMAT_GITHUB };
+	jf_linter_write_statistics(l, f, stats_formats[(data[0] >> 5) & 3]);
+	jf_linter_write(l, f, JF_FORMAT_SARIF, 0);
+	jf_linter_write(l, f, JF_FORMAT_GITHUB, 0);
 	fclose(f);
 	free(out);
 	jf_linter_free(l);

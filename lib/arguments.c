@@ -952,8 +952,9 @@ static void check_launcher_flags(jf_ctx *ctx, const jf_cmdline *c, const jf_invo
 	}
 	/* torch.distributed.launch of torch 2.0 and later passes --local-rank,
 	 * before --local_rank: with the image's torch known, only that one helps. */
-	char *torch = launch ? jf_job_manifest_version(ctx->job, "torch") : NULL;
-	if (torch) {
+	const jf_image *img = jf_ctx_image(ctx);
+	const char *torch = NULL;
+	if (launch && jf_image_has_package(img, "torch", &torch) == JF_YES && strcmp(torch, "*")) {
 		long major = strtol(torch, NULL, 10);
 		const char *passed = major >= 2 ? "--local-rank" : "--local_rank";
 		if (!find_option(c, passed)) {
@@ -962,13 +963,11 @@ static void check_launcher_flags(jf_ctx *ctx, const jf_cmdline *c, const jf_invo
 			                              "%s, which does not accept it",
 			                              torch, passed, entry);
 			jf_diag_relate(d, c->unit->src, c->span, "the argument parser of %s", entry);
-			jf_diag_relate(d, ctx->job->spec, ctx->job->image_manifest.span,
-			               "the image's manifest pins torch %s", torch);
+			jf_image_relate(d, img, ctx->job->spec, JF_FACT_PACKAGES, "torch %s", torch);
 			jf_diag_set_help(d, "add '%s' to the option strings of the local rank argument, "
 			                    "or use torchrun (it sets LOCAL_RANK instead)",
 			                 passed);
 		}
-		free(torch);
 		return;
 	}
 	if (find_option(c, "--local_rank") || find_option(c, "--local-rank"))

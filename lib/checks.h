@@ -29,6 +29,10 @@ void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule);
  * else -1 (arguments.c).
  */
 long jf_wrapped_script(const jf_ctx *ctx, const jf_unit *entry, const jf_words *args);
+/** JF110, JF111: imports against the image's packages and Python (packages.c). */
+void jf_check_packages(jf_ctx *ctx, const jf_rule *rule);
+/** JF310: code the image's Python version cannot run (pyversion.c). */
+void jf_check_python_version(jf_ctx *ctx, const jf_rule *rule);
 /** JF210, JF211: processes per node against the job's GPUs (topology.c). */
 void jf_check_topology(jf_ctx *ctx, const jf_rule *rule);
 void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m);

@@ -633,6 +633,115 @@ static void pip_install(shell *sh, const words *w, size_t i, TSNode cmd, bool ex
 	jf_array_push(&sh->ctx->pip_installs, f);
 }
 
+static void record_exec(shell *sh, const words *w, size_t i)
+{
+	jf_exec_fact f = { copy_word(&w->items[i]), NULL };
+	if (i + 1 < w->size && w->items[i + 1].value)
+		f.arg = jf_xstrdup(w->items[i + 1].value);
+	jf_array_push(&sh->ctx->execs, f);
+}
+
+/* Installed packages */
+
+static void install(shell *sh, const char *spec, size_t n)
+{
+	/* A requirement: a name, then extras, a version, a marker or " @ url". */
+	size_t len = strspn(spec, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.");
+	if (len > n)
+		len = n;
+	if (!len || spec[0] == '.' || (len < n && (spec[len] == '/' || spec[len] == ':'))) {
+		sh->ctx->installs_unknown = true; /* a path, a URL: a project whose name jobfix cannot see */
+		return;
+	}
+	jf_array_push(&sh->ctx->installed, jf_xstrndup(spec, len));
+}
+
+/* The requirements in file `path` (a container path), -r and -c followed. */
+static void install_requirements(shell *sh, const char *path, int depth)
+{
+	const char *rel = path ? jf_path_under(path, workdir(sh->ctx)) : NULL;
+	char *local = rel ? jf_path_join(sh->ctx->job->code_dir, rel) : NULL;
+	jf_source *src = local && depth < 4 ? jf_source_load(local, local) : NULL;
+	if (!src || src->status != JF_SOURCE_OK) {
+		sh->ctx->installs_unknown = true; /* made at run time, or not there: pip says so */
+		jf_source_free(src);
+		free(local);
+		return;
+	}
+	char *dir = jf_path_dirname(path);
+	for (const char *line = src->data; *line;) {
+		size_t len = strcspn(line, "\n");
+		const char *s = line;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		size_t n = (size_t)(line + len - s);
+		const char *hash = memchr(s, '#', n);
+		if (hash && (hash == s || hash[-1] == ' ' || hash[-1] == '\t'))
+			n = (size_t)(hash - s);
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\t'))
+			n--;
+		if (n && (!strncmp(s, "-r ", 3) || !strncmp(s, "--requirement", 13))) {
+			const char *f = s + strcspn(s, " =");
+			f += strspn(f, " =");
+			char *name = jf_xstrndup(f, n - (size_t)(f - s));
+			char *inner = jf_path_join(dir, name);
+			install_requirements(sh, inner, depth + 1);
+			free(inner);
+			free(name);
+		} else if (n && (s[0] == '-' && strncmp(s, "-e", 2) && strncmp(s, "--editable", 10))) {
+			/* -c, -i, --index-url, --find-links ...: no package */
+		} else if (n) {
+			if (s[0] == '-') /* -e path: a local project */
+				sh->ctx->installs_unknown = true;
+			else
+				install(sh, s, n);
+		}
+		line += len + (line[len] == '\n');
+	}
+	free(dir);
+	jf_source_free(src);
+	free(local);
+}
+
+/* `pip install ...` or `conda install ...` from word i (just after "install"). */
+static void install_words(shell *sh, const words *w, size_t i, bool pip)
+{
+	static const char *const with_value[] = { "-i", "--index-url", "--extra-index-url", "-f",
+		"--find-links", "-t", "--target", "--prefix", "--root", "--platform", "--python-version",
+		"--implementation", "--abi", "--src", "--upgrade-strategy", "--progress-bar", "--log",
+		"--cache-dir", "--trusted-host", "--proxy", "--timeout", "--retries", "--config-settings",
+		"-C", "-c", "--channel", "-n", "--name", "-p", "--global-option", "--install-option",
+		NULL };
+	for (; i < w->size; i++) {
+		const char *s = w->items[i].value;
+		if (!s) {
+			sh->ctx->installs_unknown = true;
+			continue;
+		}
+		if (pip && (!strcmp(s, "-r") || !strcmp(s, "--requirement"))) {
+			const char *f = i + 1 < w->size ? w->items[++i].value : NULL;
+			char *cpath = f ? container_path(sh, f) : NULL;
+			install_requirements(sh, cpath, 0);
+			free(cpath);
+		} else if (pip && (jf_str_starts(s, "-r") || jf_str_starts(s, "--requirement="))) {
+			char *cpath = container_path(sh, s + (s[1] == 'r' ? 2 : 14));
+			install_requirements(sh, cpath, 0);
+			free(cpath);
+		} else if (!strcmp(s, "-e") || !strcmp(s, "--editable")) {
+			sh->ctx->installs_unknown = true;
+			i++;
+		} else if (s[0] == '-') {
+			if (!strchr(s, '=') && jf_str_in(s, with_value))
+				i++;
+		} else if (pip) {
+			install(sh, s, strlen(s));
+		} else { /* conda: name=version, name==version, channel::name */
+			const char *colons = strstr(s, "::");
+			install(sh, colons ? colons + 2 : s, strlen(colons ? colons + 2 : s));
+		}
+	}
+}
+
 /* A python invocation from word i (the interpreter). */
 static void python(shell *sh, const words *w, size_t i, TSNode cmd, const launch *outer)
 {
@@ -644,8 +753,10 @@ static void python(shell *sh, const words *w, size_t i, TSNode cmd, const launch
 		if (!strcmp(s, "-m")) {
 			if (!word_is(w, i + 1, "pip"))
 				break;
-			if (word_is(w, i + 2, "install"))
+			if (word_is(w, i + 2, "install")) {
+				install_words(sh, w, i + 3, true);
 				pip_install(sh, w, i + 3, cmd, false);
+			}
 			return;
 		}
 		if (!strcmp(s, "-c") || !strcmp(s, "-"))
@@ -748,12 +859,15 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 			i++; /* the duration */
 			continue;
 		}
-		if (!strcmp(name, "sudo"))
+		if (!strcmp(name, "sudo")) {
+			record_exec(sh, w, i);
 			return; /* runs as root: nothing the rules here can say */
+		}
 		break;
 	}
 	if (i >= w->size || !w->items[i].value)
 		return;
+	record_exec(sh, w, i);
 	const char *name = w->items[i].value;
 	const char *base = strrchr(name, '/');
 	base = base ? base + 1 : name;
@@ -770,6 +884,9 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 	} else if ((!strcmp(base, "conda") || !strcmp(base, "mamba") || !strcmp(base, "micromamba")) &&
 	           word_is(w, i + 1, "activate")) {
 		sh->venv = true;
+	} else if ((!strcmp(base, "conda") || !strcmp(base, "mamba") || !strcmp(base, "micromamba")) &&
+	           word_is(w, i + 1, "install")) {
+		install_words(sh, w, i + 2, false);
 	} else if (!strcmp(name, "bash") || !strcmp(name, "sh") || !strcmp(name, "zsh") ||
 	           !strcmp(name, "dash") || !strcmp(name, "/bin/bash") || !strcmp(name, "/bin/sh")) {
 		size_t k = i + 1;
@@ -786,8 +903,10 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 	} else if (is_python(name)) {
 		python(sh, w, i, cmd, outer);
 	} else if (!strcmp(base, "pip") || !strcmp(base, "pip3") || jf_str_starts(base, "pip3.")) {
-		if (word_is(w, i + 1, "install"))
+		if (word_is(w, i + 1, "install")) {
+			install_words(sh, w, i + 2, true);
 			pip_install(sh, w, i + 2, cmd, strchr(name, '/') != NULL);
+		}
 	} else if (!strcmp(name, "torchrun")) {
 		launcher(sh, w, i + 1, torchrun_flags, "torchrun", outer);
 	} else if (!strcmp(name, "deepspeed")) {

@@ -1,6 +1,8 @@
-/* diag.c - collecting diagnostics and rendering them as text, concise lines or JSON */
+/* diag.c - collecting diagnostics and rendering them: text, concise lines, JSON, SARIF and
+ * GitHub Actions workflow commands */
 #include "diag.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "rules.h"
@@ -115,14 +117,32 @@ void jf_report_finish(jf_report *self)
 	self->diags.size = out;
 }
 
+void jf_report_add_failure(jf_report *self, const char *message)
+{
+	jf_array_push(&self->failures, jf_xstrdup(message));
+}
+
 void jf_report_release(jf_report *self)
 {
 	for (size_t i = 0; i < self->diags.size; i++)
 		diag_release(&self->diags.items[i]);
 	jf_array_release(&self->diags);
+	for (size_t i = 0; i < self->failures.size; i++)
+		free(self->failures.items[i]);
+	jf_array_release(&self->failures);
 }
 
 /* Rendering */
+
+/* The one place that names a severity in each format: text, JSON and SARIF
+ * (whose levels are error, warning, note) use the severity names; GitHub's
+ * workflow commands call a note a notice. */
+static const char *level_name(jf_severity s, jf_format format)
+{
+	if (format == JF_FORMAT_GITHUB && s == JF_SEV_NOTE)
+		return "notice";
+	return jf_severity_name(s);
+}
 
 #define C_RESET "\033[0m"
 #define C_BOLD "\033[1m"
@@ -159,7 +179,7 @@ static void render_header(jf_buf *b, const jf_diag *d, bool color)
 	jf_buf_adds(b, ": ");
 	if (color)
 		jf_buf_adds(b, C_RESET);
-	add_colored(b, color, severity_color(d->severity), jf_severity_name(d->severity));
+	add_colored(b, color, severity_color(d->severity), level_name(d->severity, JF_FORMAT_TEXT));
 	jf_buf_adds(b, ": ");
 	if (color)
 		jf_buf_adds(b, C_BOLD);
@@ -347,7 +367,7 @@ static void render_json(const jf_report *r, jf_buf *b)
 		jf_buf_adds(b, ",\n      \"name\": ");
 		json_str(b, d->rule->info.name);
 		jf_buf_adds(b, ",\n      \"severity\": ");
-		json_str(b, jf_severity_name(d->severity));
+		json_str(b, level_name(d->severity, JF_FORMAT_JSON));
 		jf_buf_adds(b, ",\n      \"category\": ");
 		json_str(b, d->rule->info.category);
 		jf_buf_adds(b, ",");
@@ -356,35 +376,226 @@ static void render_json(const jf_report *r, jf_buf *b)
 	jf_buf_adds(b, r->diags.size ? "\n  ]\n}\n" : "]\n}\n");
 }
 
-void jf_report_render_errors(const jf_report *self, jf_buf *out, jf_format format, bool color)
-{
-	if (format != JF_FORMAT_JSON) {
-		render_text(self, out, color, format == JF_FORMAT_CONCISE);
-		return;
-	}
-	jf_buf_adds(out, "{\n  \"version\": 1,\n  \"diagnostics\": [],\n  \"config_errors\": [");
-	for (size_t i = 0; i < self->diags.size; i++) {
-		jf_buf_adds(out, i ? ",\n    {" : "\n    {");
-		json_body(out, &self->diags.items[i]);
-	}
-	jf_buf_adds(out, self->diags.size ? "\n  ]\n}\n" : "]\n}\n");
-}
+/* SARIF 2.1.0. A small writer of indented JSON: one member a line. */
+typedef struct {
+	jf_buf *b;
+	int depth;
+	bool first; /* nothing written yet in the innermost object or array */
+} json_writer;
 
-void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool color)
+static void jw_member(json_writer *w, const char *key)
 {
-	switch (format) {
-	case JF_FORMAT_JSON:
-		render_json(self, out);
-		break;
-	case JF_FORMAT_CONCISE:
-		render_text(self, out, color, true);
-		break;
-	default:
-		render_text(self, out, color, false);
+	jf_buf_adds(w->b, w->first ? "\n" : ",\n");
+	w->first = false;
+	for (int i = 0; i < w->depth; i++)
+		jf_buf_adds(w->b, "  ");
+	if (key) {
+		json_str(w->b, key);
+		jf_buf_adds(w->b, ": ");
 	}
 }
 
-/* Statistics */
+/* Opens an object ('{') or array ('[') as member `key` (NULL in an array). */
+static void jw_open(json_writer *w, const char *key, char bracket)
+{
+	jw_member(w, key);
+	jf_buf_addc(w->b, bracket);
+	w->depth++;
+	w->first = true;
+}
+
+static void jw_close(json_writer *w, char bracket)
+{
+	w->depth--;
+	if (!w->first) {
+		jf_buf_addc(w->b, '\n');
+		for (int i = 0; i < w->depth; i++)
+			jf_buf_adds(w->b, "  ");
+	}
+	jf_buf_addc(w->b, bracket);
+	w->first = false;
+}
+
+static void jw_str(json_writer *w, const char *key, const char *value)
+{
+	jw_member(w, key);
+	json_str(w->b, value);
+}
+
+static void jw_uint(json_writer *w, const char *key, uint64_t value)
+{
+	jw_member(w, key);
+	jf_buf_addf(w->b, "%" PRIu64, value);
+}
+
+/* Member `key`: an object of one string on one line, {"name": "value"}. */
+static void jw_pair(json_writer *w, const char *key, const char *name, const char *value)
+{
+	jw_member(w, key);
+	jf_buf_addc(w->b, '{');
+	json_str(w->b, name);
+	jf_buf_adds(w->b, ": ");
+	json_str(w->b, value);
+	jf_buf_addc(w->b, '}');
+}
+
+/* A SARIF message or multiformatMessageString with text only. */
+static void jw_text(json_writer *w, const char *key, const char *text)
+{
+	jw_pair(w, key, "text", text);
+}
+
+#define SARIF_SCHEMA                                                                       \
+	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+/* The key of jobfix's fingerprint in partialFingerprints; bump the version when
+ * the way it is computed changes. */
+#define SARIF_FINGERPRINT "jobfixLineHash/v1"
+
+static void sarif_rule(json_writer *w, const jf_rule *rule)
+{
+	const jf_rule_info *r = &rule->info;
+	jf_buf t = JF_BUF_INIT, uri = JF_BUF_INIT;
+	if (!rule->dir) /* a rule of a user's folder has no page of jobfix's */
+		jf_rule_doc_uri(rule, &uri);
+	jw_open(w, NULL, '{');
+	jw_str(w, "id", r->id);
+	jw_str(w, "name", r->name);
+	jw_text(w, "shortDescription", r->summary);
+	jf_buf_addf(&t, "%s (failure category: %s)", r->summary, r->category);
+	jw_text(w, "fullDescription", t.buf);
+	/* The help is the rule's explanation, as `jobfix explain` prints it. */
+	char *text = jf_rule_explain(r, JF_EXPLAIN_TEXT);
+	char *markdown = jf_rule_explain(r, JF_EXPLAIN_MARKDOWN);
+	jw_open(w, "help", '{');
+	jw_str(w, "text", text ? text : r->help);
+	jf_buf_truncate(&t, 0);
+	if (markdown)
+		jf_buf_adds(&t, markdown);
+	else if (uri.len)
+		jf_buf_addf(&t, "%s\n\n[%s %s](%s)", r->help, r->id, r->name, uri.buf);
+	else
+		jf_buf_adds(&t, r->help);
+	jw_str(w, "markdown", t.buf);
+	jw_close(w, '}');
+	free(text);
+	free(markdown);
+	if (uri.len)
+		jw_str(w, "helpUri", uri.buf);
+	jw_pair(w, "defaultConfiguration", "level", level_name(r->severity, JF_FORMAT_SARIF));
+	jw_member(w, "properties");
+	jf_buf_adds(w->b, "{\"tags\": [");
+	json_str(w->b, r->category);
+	jf_buf_adds(w->b, "]}");
+	jw_close(w, '}');
+	jf_buf_release(&t);
+	jf_buf_release(&uri);
+}
+
+/* The file as a URI reference: relative as the path is shown, or file:///... */
+static void sarif_artifact(json_writer *w, const jf_source *src)
+{
+	jf_buf uri = JF_BUF_INIT;
+	const char *path = src->path;
+	if (path[0] == '/')
+		jf_buf_adds(&uri, "file://");
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	jf_buf_add_uri_path(&uri, path);
+	jw_pair(w, "artifactLocation", "uri", uri.buf);
+	jf_buf_release(&uri);
+}
+
+/* A physicalLocation with its region; columns count Unicode code points (the run
+ * says so in columnKind), end just past the span, as in the JSON format. */
+static void sarif_physical(json_writer *w, const jf_source *src, jf_span span)
+{
+	jf_pos a = jf_source_pos(src, span.start), e = jf_source_pos(src, span.end);
+	jw_open(w, "physicalLocation", '{');
+	sarif_artifact(w, src);
+	jw_member(w, "region");
+	jf_buf_addf(w->b, "{\"startLine\": %u, \"startColumn\": %u, \"endLine\": %u, \"endColumn\": %u}",
+	            a.line, a.col, e.line, e.col);
+	jw_close(w, '}');
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3u;
+	return h;
+}
+
+/*
+ * What identifies a finding across runs, and across edits elsewhere in its
+ * file: a hash of the rule id, the file as shown and the text of the line the
+ * finding starts on, with leading and trailing white space dropped and inner
+ * runs of it taken as one space.
+ */
+static uint64_t finding_key(const jf_diag *d)
+{
+	const jf_source *s = d->src;
+	uint64_t h = 0xcbf29ce484222325u;
+	h = fnv1a(h, d->rule->info.id, strlen(d->rule->info.id) + 1);
+	h = fnv1a(h, s->path, strlen(s->path) + 1);
+	jf_span ls = jf_source_line_span(s, jf_source_line_of(s, d->span.start));
+	bool text = false, gap = false;
+	for (uint32_t i = ls.start; i < ls.end; i++) {
+		char c = s->data[i];
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			gap = text;
+			continue;
+		}
+		if (gap)
+			h = fnv1a(h, " ", 1);
+		gap = false;
+		text = true;
+		h = fnv1a(h, &c, 1);
+	}
+	return h;
+}
+
+static void sarif_result(json_writer *w, const jf_diag *d, size_t rule_index,
+                         uint64_t fingerprint)
+{
+	jw_open(w, NULL, '{');
+	jw_str(w, "ruleId", d->rule->info.id);
+	jw_uint(w, "ruleIndex", rule_index);
+	jw_str(w, "level", level_name(d->severity, JF_FORMAT_SARIF));
+	if (d->help) {
+		/* Help written for this finding (the rule's own is in its descriptor). */
+		jf_buf t = JF_BUF_INIT;
+		jf_buf_addf(&t, "%s\nhelp: %s", d->message, d->help);
+		jw_text(w, "message", t.buf);
+		jf_buf_release(&t);
+	} else {
+		jw_text(w, "message", d->message);
+	}
+	jw_open(w, "locations", '[');
+	jw_open(w, NULL, '{');
+	sarif_physical(w, d->src, d->span);
+	jw_close(w, '}');
+	jw_close(w, ']');
+	if (d->related.size) {
+		jw_open(w, "relatedLocations", '[');
+		for (size_t k = 0; k < d->related.size; k++) {
+			const jf_related *rel = &d->related.items[k];
+			jw_open(w, NULL, '{');
+			jw_uint(w, "id", k + 1);
+			jw_text(w, "message", rel->message);
+			sarif_physical(w, rel->src, rel->span);
+			jw_close(w, '}');
+		}
+		jw_close(w, ']');
+	}
+	char hex[17];
+	snprintf(hex, sizeof hex, "%016" PRIx64, fingerprint);
+	jw_pair(w, "partialFingerprints", SARIF_FINGERPRINT, hex);
+	jw_close(w, '}');
+}
+
+/* Statistics: the counts of each rule and of each category of the study */
 
 typedef struct {
 	const char *key;       /* rule id, or category name */
@@ -396,6 +607,10 @@ typedef struct {
 } stat_row;
 
 typedef JF_ARRAY(stat_row) stat_rows;
+
+typedef struct {
+	stat_rows rules, cats;
+} stats;
 
 static stat_row *row_for(stat_rows *rows, const char *key)
 {
@@ -425,6 +640,33 @@ static size_t category_order(const char *name)
 	return i;
 }
 
+/* Counts the report's findings, most frequent first; stats_release() frees. */
+static void stats_collect(const jf_report *self, stats *out)
+{
+	*out = (stats){ 0 };
+	for (size_t i = 0; i < self->diags.size; i++) {
+		const jf_diag *d = &self->diags.items[i];
+		stat_row *r = row_for(&out->rules, d->rule->info.id);
+		r->rule = d->rule;
+		if (!r->count++ || d->severity > r->severity)
+			r->severity = d->severity;
+		stat_row *c = row_for(&out->cats, d->rule->info.category);
+		c->dimension = jf_category_dimension(d->rule->info.category);
+		c->order = category_order(c->key);
+		c->count++;
+	}
+	if (out->rules.size) {
+		qsort(out->rules.items, out->rules.size, sizeof(stat_row), cmp_row);
+		qsort(out->cats.items, out->cats.size, sizeof(stat_row), cmp_row);
+	}
+}
+
+static void stats_release(stats *s)
+{
+	jf_array_release(&s->rules);
+	jf_array_release(&s->cats);
+}
+
 static size_t max_len(const stat_rows *rows, size_t min, const char *(*field)(const stat_row *))
 {
 	for (size_t i = 0; i < rows->size; i++)
@@ -448,67 +690,334 @@ static const char *row_category(const stat_row *r)
 	return r->key;
 }
 
+/* The two tables; nothing when there are no findings. */
+static void stats_text(const stats *s, jf_buf *out)
+{
+	if (!s->rules.size)
+		return;
+	int wid = (int)max_len(&s->rules, 4, row_id), wname = (int)max_len(&s->rules, 4, row_name);
+	int wcat = (int)max_len(&s->cats, 8, row_category);
+	jf_buf_addf(out, "%5s  %-*s  %-*s  %s\n", "COUNT", wid, "RULE", wname, "NAME", "SEVERITY");
+	for (size_t i = 0; i < s->rules.size; i++) {
+		const stat_row *r = &s->rules.items[i];
+		jf_buf_addf(out, "%5zu  %-*s  %-*s  %s\n", r->count, wid, r->rule->info.id, wname,
+		            r->rule->info.name, jf_severity_name(r->severity));
+	}
+	jf_buf_addf(out, "\n%5s  %-*s  %s\n", "COUNT", wcat, "CATEGORY", "DIMENSION");
+	for (size_t i = 0; i < s->cats.size; i++) {
+		const stat_row *c = &s->cats.items[i];
+		jf_buf_addf(out, "%5zu  %-*s  %s\n", c->count, wcat, c->key,
+		            c->dimension ? c->dimension : "-");
+	}
+}
+
+/* The members "rules" and "categories" of the JSON statistics, one row a line. */
+static void stats_json_members(const stats *s, json_writer *w)
+{
+	jw_open(w, "rules", '[');
+	for (size_t i = 0; i < s->rules.size; i++) {
+		const stat_row *r = &s->rules.items[i];
+		jw_member(w, NULL);
+		jf_buf_adds(w->b, "{\"rule\": ");
+		json_str(w->b, r->rule->info.id);
+		jf_buf_adds(w->b, ", \"name\": ");
+		json_str(w->b, r->rule->info.name);
+		jf_buf_adds(w->b, ", \"severity\": ");
+		json_str(w->b, jf_severity_name(r->severity));
+		jf_buf_adds(w->b, ", \"category\": ");
+		json_str(w->b, r->rule->info.category);
+		jf_buf_addf(w->b, ", \"count\": %zu}", r->count);
+	}
+	jw_close(w, ']');
+	jw_open(w, "categories", '[');
+	for (size_t i = 0; i < s->cats.size; i++) {
+		const stat_row *c = &s->cats.items[i];
+		jw_member(w, NULL);
+		jf_buf_adds(w->b, "{\"category\": ");
+		json_str(w->b, c->key);
+		jf_buf_adds(w->b, ", \"dimension\": ");
+		if (c->dimension)
+			json_str(w->b, c->dimension);
+		else
+			jf_buf_adds(w->b, "null");
+		jf_buf_addf(w->b, ", \"count\": %zu}", c->count);
+	}
+	jw_close(w, ']');
+}
+
+/* A notification of the invocation: an error of the configuration, with its
+ * place when it has one. */
+static void sarif_notification(json_writer *w, const jf_diag *d)
+{
+	jw_open(w, NULL, '{');
+	jw_str(w, "level", "error");
+	if (d->help) {
+		jf_buf t = JF_BUF_INIT;
+		jf_buf_addf(&t, "%s\nhelp: %s", d->message, d->help);
+		jw_text(w, "message", t.buf);
+		jf_buf_release(&t);
+	} else {
+		jw_text(w, "message", d->message);
+	}
+	if (d->src) {
+		jw_open(w, "locations", '[');
+		jw_open(w, NULL, '{');
+		sarif_physical(w, d->src, d->span);
+		jw_close(w, '}');
+		jw_close(w, ']');
+	}
+	jw_close(w, '}');
+}
+
+/*
+ * The SARIF log of `r`'s findings (NULL: none), or of the errors of jobfix's
+ * configuration in `config_errors` (then nothing was linted: the invocation
+ * failed, with each error a toolConfigurationNotification). With `s`, the
+ * run's properties carry the statistics.
+ */
+static void render_sarif(const jf_report *r, const jf_report *config_errors, const stats *s,
+                         jf_buf *b)
+{
+	static const jf_report none = { 0 };
+	if (!r)
+		r = &none;
+	json_writer w = { b, 1, true };
+	jf_buf_addc(b, '{');
+	jw_str(&w, "$schema", SARIF_SCHEMA);
+	jw_str(&w, "version", "2.1.0");
+	jw_open(&w, "runs", '[');
+	jw_open(&w, NULL, '{');
+	jw_open(&w, "tool", '{');
+	jw_open(&w, "driver", '{');
+	jw_str(&w, "name", "jobfix");
+	jw_str(&w, "version", JF_VERSION);
+	jw_str(&w, "semanticVersion", JF_VERSION);
+	jw_str(&w, "informationUri", jf_homepage_url());
+	/* The rules the results use, in table order: a result's ruleIndex is
+	 * its rule's place in this list. */
+	size_t nrules = jf_rules_size(), used = 0, overridden = 0;
+	size_t *index = jf_xcalloc(nrules ? nrules : 1, sizeof(*index)); /* 1 + place, 0: unused */
+	/* The severity the config gives a rule is the level of each of its results. */
+	jf_severity *level = jf_xcalloc(nrules ? nrules : 1, sizeof(*level));
+	for (size_t i = 0; i < r->diags.size; i++) {
+		size_t k = jf_rule_index(r->diags.items[i].rule);
+		index[k] = 1;
+		level[k] = r->diags.items[i].severity;
+	}
+	jw_open(&w, "rules", '[');
+	for (size_t i = 0; i < nrules; i++)
+		if (index[i]) {
+			index[i] = ++used;
+			sarif_rule(&w, jf_rules_at(i));
+			overridden += level[i] != jf_rules_at(i)->info.severity;
+		}
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	jw_close(&w, '}');
+	jw_open(&w, "invocations", '[');
+	jw_open(&w, NULL, '{');
+	bool failed = r->failures.size || (config_errors && config_errors->diags.size);
+	jw_member(&w, "executionSuccessful");
+	jf_buf_adds(b, failed ? "false" : "true");
+	if (overridden) {
+		/* The config's `severity`: each rule whose level is not its default. */
+		jw_open(&w, "ruleConfigurationOverrides", '[');
+		for (size_t i = 0; i < nrules; i++) {
+			if (!index[i] || level[i] == jf_rules_at(i)->info.severity)
+				continue;
+			jw_open(&w, NULL, '{');
+			jw_member(&w, "descriptor");
+			jf_buf_adds(b, "{\"id\": ");
+			json_str(b, jf_rules_at(i)->info.id);
+			jf_buf_addf(b, ", \"index\": %zu}", index[i] - 1);
+			jw_pair(&w, "configuration", "level", level_name(level[i], JF_FORMAT_SARIF));
+			jw_close(&w, '}');
+		}
+		jw_close(&w, ']');
+	}
+	if (config_errors && config_errors->diags.size) {
+		jw_open(&w, "toolConfigurationNotifications", '[');
+		for (size_t i = 0; i < config_errors->diags.size; i++)
+			sarif_notification(&w, &config_errors->diags.items[i]);
+		jw_close(&w, ']');
+	}
+	if (r->failures.size) {
+		jw_open(&w, "toolExecutionNotifications", '[');
+		for (size_t i = 0; i < r->failures.size; i++) {
+			jw_open(&w, NULL, '{');
+			jw_str(&w, "level", "error");
+			jw_text(&w, "message", r->failures.items[i]);
+			jw_close(&w, '}');
+		}
+		jw_close(&w, ']');
+	}
+	jw_close(&w, '}');
+	jw_close(&w, ']');
+	jw_str(&w, "columnKind", "unicodeCodePoints");
+	jw_open(&w, "results", '[');
+	/* A finding's fingerprint: its key and how many findings before it in the
+	 * same file have the same key (diagnostics are sorted by file). */
+	uint64_t *keys = jf_xcalloc(r->diags.size ? r->diags.size : 1, sizeof(*keys));
+	for (size_t i = 0; i < r->diags.size; i++) {
+		const jf_diag *d = &r->diags.items[i];
+		keys[i] = finding_key(d);
+		unsigned seen = 0;
+		for (size_t k = i; k-- > 0 && !strcmp(r->diags.items[k].src->path, d->src->path);)
+			seen += keys[k] == keys[i];
+		char n[16];
+		int len = snprintf(n, sizeof n, ":%u", seen);
+		sarif_result(&w, d, index[jf_rule_index(d->rule)] - 1, fnv1a(keys[i], n, (size_t)len));
+	}
+	free(keys);
+	free(index);
+	free(level);
+	jw_close(&w, ']');
+	if (s) {
+		jw_open(&w, "properties", '{');
+		jw_open(&w, "statistics", '{');
+		stats_json_members(s, &w);
+		jw_close(&w, '}');
+		jw_close(&w, '}');
+	}
+	jw_close(&w, '}');
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	jf_buf_addc(b, '\n');
+}
+
+/* GitHub Actions workflow commands, one a finding: an annotation on the file
+ * and line. The message carries the related notes and the help on extra lines. */
+static void render_github(const jf_report *r, jf_buf *b)
+{
+	jf_buf msg = JF_BUF_INIT;
+	for (size_t i = 0; i < r->diags.size; i++) {
+		const jf_diag *d = &r->diags.items[i];
+		jf_pos a = jf_source_pos(d->src, d->span.start), e = jf_source_pos(d->src, d->span.end);
+		jf_buf_addf(b, "::%s file=", level_name(d->severity, JF_FORMAT_GITHUB));
+		jf_buf_add_gh_escaped(b, d->src->path, true);
+		jf_buf_addf(b, ",line=%u,endLine=%u", a.line, e.line);
+		/* GitHub takes columns only for a span within one line. */
+		if (a.line == e.line)
+			jf_buf_addf(b, ",col=%u,endColumn=%u", a.col, e.col);
+		jf_buf_adds(b, ",title=");
+		jf_buf_truncate(&msg, 0);
+		jf_buf_addf(&msg, "%s %s", d->rule->info.id, d->rule->info.name);
+		jf_buf_add_gh_escaped(b, msg.buf, true);
+		jf_buf_adds(b, "::");
+		jf_buf_truncate(&msg, 0);
+		jf_buf_adds(&msg, d->message);
+		for (size_t k = 0; k < d->related.size; k++) {
+			const jf_related *rel = &d->related.items[k];
+			jf_buf_adds(&msg, "\nnote: ");
+			add_location(&msg, rel->src, rel->span.start);
+			jf_buf_addf(&msg, ": %s", rel->message);
+		}
+		jf_buf_addf(&msg, "\nhelp: %s", help_of(d));
+		jf_buf_add_gh_escaped(b, msg.buf, false);
+		jf_buf_addc(b, '\n');
+	}
+	jf_buf_release(&msg);
+}
+
+
+/* The errors of jobfix's configuration as error annotations: on the config
+ * file's line when they have one, else on the workflow run. */
+static void render_github_errors(const jf_report *r, jf_buf *b)
+{
+	jf_buf msg = JF_BUF_INIT;
+	for (size_t i = 0; i < r->diags.size; i++) {
+		const jf_diag *d = &r->diags.items[i];
+		jf_buf_adds(b, "::error ");
+		if (d->src) {
+			jf_pos a = jf_source_pos(d->src, d->span.start);
+			jf_pos e = jf_source_pos(d->src, d->span.end);
+			jf_buf_adds(b, "file=");
+			jf_buf_add_gh_escaped(b, d->src->path, true);
+			jf_buf_addf(b, ",line=%u,endLine=%u", a.line, e.line);
+			if (a.line == e.line)
+				jf_buf_addf(b, ",col=%u,endColumn=%u", a.col, e.col);
+			jf_buf_addc(b, ',');
+		}
+		jf_buf_adds(b, "title=");
+		jf_buf_add_gh_escaped(b, "jobfix configuration", true);
+		jf_buf_adds(b, "::");
+		jf_buf_truncate(&msg, 0);
+		jf_buf_adds(&msg, d->message);
+		if (help_of(d))
+			jf_buf_addf(&msg, "\nhelp: %s", help_of(d));
+		jf_buf_add_gh_escaped(b, msg.buf, false);
+		jf_buf_addc(b, '\n');
+	}
+	jf_buf_release(&msg);
+}
+
+void jf_report_render_errors(const jf_report *self, jf_buf *out, jf_format format, bool color)
+{
+	switch (format) {
+	case JF_FORMAT_JSON:
+		jf_buf_adds(out, "{\n  \"version\": 1,\n  \"diagnostics\": [],\n  \"config_errors\": [");
+		for (size_t i = 0; i < self->diags.size; i++) {
+			jf_buf_adds(out, i ? ",\n    {" : "\n    {");
+			json_body(out, &self->diags.items[i]);
+		}
+		jf_buf_adds(out, self->diags.size ? "\n  ]\n}\n" : "]\n}\n");
+		break;
+	case JF_FORMAT_SARIF:
+		render_sarif(NULL, self, NULL, out);
+		break;
+	case JF_FORMAT_GITHUB:
+		render_github_errors(self, out);
+		break;
+	default:
+		render_text(self, out, color, format == JF_FORMAT_CONCISE);
+	}
+}
+
+void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool color)
+{
+	switch (format) {
+	case JF_FORMAT_JSON:
+		render_json(self, out);
+		break;
+	case JF_FORMAT_SARIF:
+		render_sarif(self, NULL, NULL, out);
+		break;
+	case JF_FORMAT_GITHUB:
+		render_github(self, out);
+		break;
+	case JF_FORMAT_CONCISE:
+		render_text(self, out, color, true);
+		break;
+	default:
+		render_text(self, out, color, false);
+	}
+}
+
 void jf_report_render_statistics(const jf_report *self, jf_buf *out, jf_format format)
 {
-	stat_rows rules = { 0 }, cats = { 0 };
-	for (size_t i = 0; i < self->diags.size; i++) {
-		const jf_diag *d = &self->diags.items[i];
-		stat_row *r = row_for(&rules, d->rule->info.id);
-		r->rule = d->rule;
-		if (!r->count++ || d->severity > r->severity)
-			r->severity = d->severity;
-		stat_row *c = row_for(&cats, d->rule->info.category);
-		c->dimension = jf_category_dimension(d->rule->info.category);
-		c->order = category_order(c->key);
-		c->count++;
+	stats s;
+	stats_collect(self, &s);
+	switch (format) {
+	case JF_FORMAT_JSON: {
+		json_writer w = { out, 1, true };
+		jf_buf_addc(out, '{');
+		jw_uint(&w, "version", 1);
+		stats_json_members(&s, &w);
+		jw_close(&w, '}');
+		jf_buf_addc(out, '\n');
+		break;
 	}
-	if (rules.size) {
-		qsort(rules.items, rules.size, sizeof(stat_row), cmp_row);
-		qsort(cats.items, cats.size, sizeof(stat_row), cmp_row);
+	case JF_FORMAT_SARIF:
+		/* Code scanning needs the findings: the counts come with them. */
+		render_sarif(self, NULL, &s, out);
+		break;
+	case JF_FORMAT_GITHUB:
+		/* The annotations, then the tables for the log. */
+		render_github(self, out);
+		stats_text(&s, out);
+		break;
+	default:
+		stats_text(&s, out);
 	}
-	if (format == JF_FORMAT_JSON) {
-		jf_buf_adds(out, "{\n  \"version\": 1,\n  \"rules\": [");
-		for (size_t i = 0; i < rules.size; i++) {
-			const stat_row *r = &rules.items[i];
-			jf_buf_adds(out, i ? ",\n    {\"rule\": " : "\n    {\"rule\": ");
-			json_str(out, r->rule->info.id);
-			jf_buf_adds(out, ", \"name\": ");
-			json_str(out, r->rule->info.name);
-			jf_buf_adds(out, ", \"severity\": ");
-			json_str(out, jf_severity_name(r->severity));
-			jf_buf_adds(out, ", \"category\": ");
-			json_str(out, r->rule->info.category);
-			jf_buf_addf(out, ", \"count\": %zu}", r->count);
-		}
-		jf_buf_adds(out, rules.size ? "\n  ],\n  \"categories\": [" : "],\n  \"categories\": [");
-		for (size_t i = 0; i < cats.size; i++) {
-			const stat_row *c = &cats.items[i];
-			jf_buf_adds(out, i ? ",\n    {\"category\": " : "\n    {\"category\": ");
-			json_str(out, c->key);
-			jf_buf_adds(out, ", \"dimension\": ");
-			if (c->dimension)
-				json_str(out, c->dimension);
-			else
-				jf_buf_adds(out, "null");
-			jf_buf_addf(out, ", \"count\": %zu}", c->count);
-		}
-		jf_buf_adds(out, cats.size ? "\n  ]\n}\n" : "]\n}\n");
-	} else if (rules.size) {
-		int wid = (int)max_len(&rules, 4, row_id), wname = (int)max_len(&rules, 4, row_name);
-		int wcat = (int)max_len(&cats, 8, row_category);
-		jf_buf_addf(out, "%5s  %-*s  %-*s  %s\n", "COUNT", wid, "RULE", wname, "NAME", "SEVERITY");
-		for (size_t i = 0; i < rules.size; i++) {
-			const stat_row *r = &rules.items[i];
-			jf_buf_addf(out, "%5zu  %-*s  %-*s  %s\n", r->count, wid, r->rule->info.id, wname,
-			            r->rule->info.name, jf_severity_name(r->severity));
-		}
-		jf_buf_addf(out, "\n%5s  %-*s  %s\n", "COUNT", wcat, "CATEGORY", "DIMENSION");
-		for (size_t i = 0; i < cats.size; i++) {
-			const stat_row *c = &cats.items[i];
-			jf_buf_addf(out, "%5zu  %-*s  %s\n", c->count, wcat, c->key,
-			            c->dimension ? c->dimension : "-");
-		}
-	}
-	jf_array_release(&rules);
-	jf_array_release(&cats);
+	stats_release(&s);
 }

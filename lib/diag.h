@@ -31,6 +31,7 @@ typedef struct {
 
 typedef struct {
 	JF_ARRAY(jf_diag) diags;
+	JF_ARRAY(char *) failures; /* why a path could not be linted (SARIF's invocation) */
 } jf_report;
 
 /**
@@ -54,6 +55,8 @@ void jf_diag_set_help(jf_diag *self, const char *fmt, ...) JF_PRINTF(2, 3);
  */
 void jf_report_filter(jf_report *self, size_t from, bool (*keep)(void *data, jf_diag *d),
                       void *data);
+/** Records that jobfix could not do its job on some input, with the message it printed. */
+void jf_report_add_failure(jf_report *self, const char *message);
 /** Sorts by file, position and rule, and drops exact duplicates. */
 void jf_report_finish(jf_report *self);
 void jf_report_release(jf_report *self);

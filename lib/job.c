@@ -381,7 +381,6 @@ void jf_job_free(jf_job *self)
 	}
 	if (self->have_doc)
 		yaml_document_delete(&self->doc);
-	free(self->manifest);
 	free(self->spec_dir);
 	free(self->display_dir);
 	free(self->code_dir);
@@ -394,57 +393,5 @@ const jf_named_path *jf_job_env(const jf_job *self, const char *name)
 	for (size_t i = 0; i < self->env.size; i++)
 		if (!strcmp(self->env.items[i].name, name))
 			return &self->env.items[i];
-	return NULL;
-}
-
-bool jf_job_user_is_nonroot(const jf_job *self)
-{
-	const char *u = self->image_user.value;
-	return u && *u && strcmp(u, "root") && strcmp(u, "0") && !jf_str_starts(u, "0:") &&
-	       !jf_str_starts(u, "root:");
-}
-
-/* Whether pip would take `a` (n bytes) and `b` for the same distribution. */
-static bool same_distribution(const char *a, size_t n, const char *b)
-{
-	size_t i = 0;
-	for (; i < n && b[i]; i++) {
-		char x = a[i], y = b[i];
-		x = (x == '_' || x == '.') ? '-' : (char)tolower((unsigned char)x);
-		y = (y == '_' || y == '.') ? '-' : (char)tolower((unsigned char)y);
-		if (x != y)
-			return false;
-	}
-	return i == n && !b[i];
-}
-
-char *jf_job_manifest_version(jf_job *self, const char *package)
-{
-	if (!self->manifest_read) {
-		self->manifest_read = true;
-		if (self->image_manifest.value) {
-			char *path = jf_path_join(self->spec_dir, self->image_manifest.value);
-			jf_source *src = jf_source_load(path, path);
-			if (src->status == JF_SOURCE_OK)
-				self->manifest = jf_xstrdup(src->data);
-			jf_source_free(src);
-			free(path);
-		}
-	}
-	for (const char *line = self->manifest; line && *line;) {
-		size_t len = strcspn(line, "\n");
-		const char *eq = memchr(line, '=', len);
-		if (eq && eq + 1 < line + len && eq[1] == '=') {
-			size_t name_len = (size_t)(eq - line);
-			while (name_len && line[name_len - 1] == ' ')
-				name_len--;
-			if (same_distribution(line, name_len, package)) {
-				const char *v = eq + 2;
-				size_t vlen = strcspn(v, " ;#\r\n");
-				return jf_xstrndup(v, vlen);
-			}
-		}
-		line += len + (line[len] == '\n');
-	}
 	return NULL;
 }

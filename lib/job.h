@@ -43,8 +43,6 @@ typedef struct {
 	jf_span resources_span;
 	yaml_document_t doc;
 	bool have_doc;
-	char *manifest;     /* image.manifest's text, read on first use; NULL until then */
-	bool manifest_read;
 } jf_job;
 
 /**
@@ -57,14 +55,5 @@ void jf_job_free(jf_job *self);
 
 /** The env entry `name`, or NULL. */
 const jf_named_path *jf_job_env(const jf_job *self, const char *name);
-/**
- * The version of `package` the image's manifest (image.manifest, a `pip
- * freeze` list) pins, or NULL when there is no manifest or it does not pin
- * the package. Names compare as pip does (case, '-', '_', '.'). Caller frees.
- */
-char *jf_job_manifest_version(jf_job *self, const char *package);
-
-/** Whether the image user is known and not root. */
-bool jf_job_user_is_nonroot(const jf_job *self);
 
 #endif

@@ -73,6 +73,13 @@ static int set_error(jf_linter *l, int code, const char *fmt, ...)
 	return code;
 }
 
+jf_image *jf_ctx_image(jf_ctx *ctx)
+{
+	if (!ctx->image)
+		ctx->image = jf_image_resolve(ctx->job);
+	return ctx->image;
+}
+
 jf_source *jf_ctx_keep(jf_ctx *ctx, jf_source *src)
 {
 	jf_array_push(&ctx->linter->sources, src);
@@ -496,7 +503,7 @@ static jf_lang lang_of_file(const char *path)
 	return JF_LANG_NONE;
 }
 
-int jf_linter_lint(jf_linter *self, const char *path)
+static int lint_path(jf_linter *self, const char *path)
 {
 	const char *err;
 	if (jf_rules_init(&err))
@@ -561,7 +568,24 @@ int jf_linter_lint(jf_linter *self, const char *path)
 		jf_words_release(&inv->env);
 	}
 	jf_array_release(&ctx.invocations);
+	for (size_t i = 0; i < ctx.execs.size; i++) {
+		free(ctx.execs.items[i].name.value);
+		free(ctx.execs.items[i].arg);
+	}
+	jf_array_release(&ctx.execs);
+	for (size_t i = 0; i < ctx.installed.size; i++)
+		free(ctx.installed.items[i]);
+	jf_array_release(&ctx.installed);
+	jf_image_free(ctx.image);
 	jf_job_free(ctx.job);
+	return rc;
+}
+
+int jf_linter_lint(jf_linter *self, const char *path)
+{
+	int rc = lint_path(self, path);
+	if (rc < 0)
+		jf_report_add_failure(&self->report, jf_linter_error(self));
 	return rc;
 }
 

@@ -11,6 +11,7 @@
 #include <tree_sitter/api.h>
 
 #include "diag.h"
+#include "image.h"
 #include "job.h"
 #include "rules.h"
 
@@ -82,6 +83,12 @@ typedef struct {
 	jf_span span;
 } jf_pip_fact;
 
+/* A program the command or a launch script runs. */
+typedef struct {
+	jf_word name; /* the word that names it, as written ("python3", "/usr/bin/python", "sudo") */
+	char *arg;    /* its first argument ("install" of apt-get), or NULL */
+} jf_exec_fact;
+
 struct jf_ctx {
 	jf_linter *linter;
 	jf_job *job; /* NULL when a file is linted alone */
@@ -89,8 +96,18 @@ struct jf_ctx {
 	/* Facts found by the command analysis, for the C checks. */
 	JF_ARRAY(jf_pip_fact) pip_installs;
 	JF_ARRAY(jf_invocation) invocations;
+	JF_ARRAY(jf_exec_fact) execs;
+	/* Distributions the job installs itself (pip, conda, requirements files);
+	 * `installs_unknown` when it installs something jobfix cannot name
+	 * (`pip install .`, `-r $FILE`), which may bring any package. */
+	JF_ARRAY(char *) installed;
+	bool installs_unknown;
 	int tf_creates_variables; /* 0 not yet known, 1 yes, -1 no (tf.c) */
+	jf_image *image;          /* resolved on first use: jf_ctx_image() */
 };
+
+/** What is known of the job's image (nothing for a file linted alone); never NULL. */
+jf_image *jf_ctx_image(jf_ctx *ctx);
 
 /** Reads a file once per lint; returns the unit, or NULL after reporting why not. */
 jf_unit *jf_ctx_load(jf_ctx *ctx, const char *fs_path, const char *display_path, jf_lang lang,

@@ -1,10 +1,12 @@
 /* rules.c - the rule table, built from the embedded query headers and checks.def, and
  * from the query files of a user's rules folder */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "checks.h"
 #include "embed.h"
@@ -68,7 +70,7 @@ const jf_category jf_categories[] = {
 
 const char *jf_category_dimension(const char *category)
 {
-	for (const jf_category *c = jf_categories; c->name; c++)
+	for (const jf_category *c = jf_categories; category && c->name; c++)
 		if (!strcmp(c->name, category))
 			return c->dimension;
 	return NULL;
@@ -429,6 +431,29 @@ const jf_rule *jf_rules_find_in(const char *id_or_name, const char *dir)
 	return NULL;
 }
 
+size_t jf_rule_index(const jf_rule *rule)
+{
+	for (size_t i = 0; i < table.size; i++)
+		if (table.items[i] == rule)
+			return i;
+	JF_BUG("rule '%s' is not in the rule table", rule->info.id);
+}
+
+#ifndef JF_HOMEPAGE_URL
+#error "JF_HOMEPAGE_URL is defined by CMakeLists.txt (a cache variable)"
+#endif
+
+const char *jf_homepage_url(void)
+{
+	return JF_HOMEPAGE_URL;
+}
+
+void jf_rule_doc_uri(const jf_rule *rule, jf_buf *out)
+{
+	jf_buf_addf(out, "%s/blob/main/docs/rules/%s-%s.md", JF_HOMEPAGE_URL, rule->info.id,
+	            rule->info.name);
+}
+
 const jf_rule *jf_rules_find(const char *id_or_name)
 {
 	return jf_rules_find_in(id_or_name, NULL);
@@ -658,6 +683,68 @@ int jf_rules_load_dir(const char *dir, const char *display_dir, const char **can
 	*canonical = u->dir;
 	*problems = &u->problems;
 	return 0;
+}
+
+const jf_rule_info *jf_rules_lookup(const char *id_or_name)
+{
+	for (size_t i = 0; i < jf_rules_size(); i++)
+		if (!strcasecmp(table.items[i]->info.id, id_or_name) ||
+		    !strcmp(table.items[i]->info.name, id_or_name))
+			return &table.items[i]->info;
+	return NULL;
+}
+
+/* Whether upper-case `s` is meant as an id: "JF" and a few more characters. */
+static bool looks_like_id(const char *s)
+{
+	return s[0] == 'J' && s[1] == 'F' && strlen(s) <= 7;
+}
+
+const char *jf_rules_suggest(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 64)
+		return NULL;
+	/* "101" for JF101. */
+	if (n == 3 && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1]) &&
+	    isdigit((unsigned char)s[2])) {
+		char id[6] = { 'J', 'F', s[0], s[1], s[2], '\0' };
+		const jf_rule_info *r = jf_rules_lookup(id);
+		if (r)
+			return r->id;
+	}
+	char up[65], low[65];
+	for (size_t i = 0; i <= n; i++) {
+		up[i] = (char)toupper((unsigned char)s[i]);
+		low[i] = (char)tolower((unsigned char)s[i]);
+	}
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX;
+	for (size_t i = 0; i < jf_rules_size(); i++) {
+		const jf_rule_info *r = &table.items[i]->info;
+		/* An id is close at one edit ("JF10", "JF1O1"); a name at a few. */
+		if (looks_like_id(up)) {
+			size_t d = jf_edit_distance(up, r->id, 1);
+			if (d <= 1 && d < best_d) {
+				best_d = d;
+				best = r->id;
+			}
+			continue;
+		}
+		size_t max = strlen(r->name) <= 8 ? 2 : 3;
+		size_t d = jf_edit_distance(low, r->name, max);
+		if (d <= max && d < best_d) {
+			best_d = d;
+			best = r->name;
+		}
+	}
+	if (best)
+		return best;
+	/* A part of a name: "local-path" for hard-coded-local-path. */
+	for (size_t i = 0; n >= 4 && i < jf_rules_size(); i++)
+		if (strstr(table.items[i]->info.name, low))
+			return table.items[i]->info.name;
+	return NULL;
 }
 
 const jf_query *jf_rule_query(const jf_rule *rule, jf_lang lang, const char **err)

@@ -71,6 +71,13 @@ struct jf_rule {
 int jf_rules_init(const char **err);
 size_t jf_rules_size(void);
 const jf_rule *jf_rules_at(size_t i);
+/** The index of `rule` in the table (a bug when it is not one of the table's). Rules
+ * loaded from a user's folder later move the rules after them. */
+size_t jf_rule_index(const jf_rule *rule);
+/** The project's home page (the CMake cache variable JF_HOMEPAGE_URL); static. */
+const char *jf_homepage_url(void);
+/** Appends the URL of the rule's page: <home page>/blob/main/docs/rules/<id>-<name>.md. */
+void jf_rule_doc_uri(const jf_rule *rule, jf_buf *out);
 /** The rule of jobfix's own with this id ("JF101") or name, or NULL. */
 const jf_rule *jf_rules_find(const char *id_or_name);
 /** The same among jobfix's own rules and those loaded from the rules folder `dir`. */
@@ -100,8 +107,6 @@ typedef struct {
 
 /** Every category, in the study's order, ended by { NULL, NULL }. */
 extern const jf_category jf_categories[];
-/** The dimension of `category`, or NULL when the study has no such category. */
-const char *jf_category_dimension(const char *category);
 
 /** The compiled `<lang>/facts.scm`, compiled once; NULL (and *err) when it does not compile. */
 const jf_query *jf_facts_query(jf_lang lang, const char **err);

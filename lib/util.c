@@ -170,6 +170,39 @@ void jf_buf_add_json_str(jf_buf *b, const char *s, size_t n)
 	jf_buf_addc(b, '"');
 }
 
+void jf_buf_add_gh_escaped(jf_buf *b, const char *s, bool property)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = u[i];
+		if (c == '%' || c == '\r' || c == '\n' || (property && (c == ':' || c == ','))) {
+			jf_buf_addf(b, "%%%02X", c);
+		} else if (c >= 0x80) {
+			size_t len = utf8_seq(u + i, n - i);
+			jf_buf_add(b, len ? s + i : "\xef\xbf\xbd", len ? len : 3);
+			i += len ? len : 1;
+			continue;
+		} else {
+			jf_buf_addc(b, (char)c);
+		}
+		i++;
+	}
+}
+
+void jf_buf_add_uri_path(jf_buf *b, const char *path)
+{
+	static const char keep[] = "-._~!$&'()*+,;=@/";
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		unsigned char c = *p;
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		if (alnum || strchr(keep, c))
+			jf_buf_addc(b, (char)c);
+		else
+			jf_buf_addf(b, "%%%02X", c);
+	}
+}
+
 void jf_buf_truncate(jf_buf *b, size_t len)
 {
 	if (len < b->len) {

@@ -45,6 +45,19 @@ void jf_buf_addf(jf_buf *b, const char *fmt, ...) JF_PRINTF(2, 3);
 void jf_buf_vaddf(jf_buf *b, const char *fmt, va_list ap) JF_PRINTF(2, 0);
 /** Appends `s` as a JSON string literal, quotes included; invalid UTF-8 becomes U+FFFD. */
 void jf_buf_add_json_str(jf_buf *b, const char *s, size_t n);
+/**
+ * Appends `s` escaped for a GitHub Actions workflow command: '%', CR and LF
+ * as %25, %0D, %0A; a `property` value also ':' and ',' as %3A, %2C. Invalid
+ * UTF-8 becomes U+FFFD.
+ */
+void jf_buf_add_gh_escaped(jf_buf *b, const char *s, bool property);
+/**
+ * Appends a '/'-separated file path as the path of a URI reference (RFC 3986):
+ * every byte but letters, digits, '/' and the characters a path segment allows
+ * as they are is percent-encoded, ':' too (a first segment with ':' would read
+ * as a scheme), and so are bytes of non-ASCII characters.
+ */
+void jf_buf_add_uri_path(jf_buf *b, const char *path);
 void jf_buf_truncate(jf_buf *b, size_t len);
 /** Hands over the bytes (always heap memory); the buffer is reset. Caller frees. */
 char *jf_buf_detach(jf_buf *b, size_t *len_out);

@@ -82,6 +82,19 @@ check "broken config in json: config_errors on stdout" grep -q '"config_errors":
 if command -v python3 >/dev/null; then
 	check "broken config in json: valid JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"
 fi
+run lint --format github --select JF999 "$pip"
+check "broken config in github: exit 2" test "$rc" -eq 2
+check "broken config in github: an ::error annotation on stdout" \
+	grep -q "^::error title=jobfix configuration::unknown rule 'JF999' in --select" "$tmp/out"
+check "broken config in github: the summary on stderr" grep -q "nothing was linted" "$tmp/err"
+run lint --format sarif --select JF999 --output "$tmp/broken.json" "$pip"
+check "broken config in sarif: exit 2" test "$rc" -eq 2
+check "broken config in sarif: the invocation failed" grep -q '"executionSuccessful": false' "$tmp/out"
+check "broken config in sarif: a configuration notification" \
+	grep -q '"toolConfigurationNotifications"' "$tmp/out"
+check "broken config in sarif: no results" grep -q '"results": \[\]' "$tmp/out"
+check "broken config: --output gets the errors in its format" \
+	grep -q '"config_errors": \[' "$tmp/broken.json"
 run lint --config "$tmp/missing.yaml" "$pip"
 check "missing --config exits 2" test "$rc" -eq 2
 check "missing --config says why" grep -q "cannot read the config" "$tmp/err"
@@ -93,6 +106,14 @@ run lint --statistics "$pip"
 check "--statistics: exit status as without" test "$rc" -eq 1
 check "--statistics: a count per rule" grep -Eq "^ +3  JF104  pip-install-without-user  error$" "$tmp/out"
 check "--statistics: a count per category" grep -Eq "^ +3  Permission Denied +Execution environment$" "$tmp/out"
+run lint --statistics --format github "$pip"
+check "--statistics in github: the annotations" test "$(grep -c '^::error file=' "$tmp/out")" -eq 3
+check "--statistics in github: then the table" grep -Eq "^ +3  JF104  pip-install-without-user  error$" "$tmp/out"
+run lint --statistics --format sarif --output "$tmp/stats.sarif" "$pip"
+check "--statistics in sarif: the results" test "$(grep -c '"ruleId": "JF104"' "$tmp/out")" -eq 3
+check "--statistics in sarif: the counts in the run's properties" \
+	grep -q '{"rule": "JF104", "name": "pip-install-without-user", "severity": "error", "category": "Permission Denied", "count": 3}' "$tmp/out"
+check "--statistics: --output gets the findings only" bash -c "! grep -q statistics '$tmp/stats.sarif'"
 run lint --statistics "$fixtures/JF104/silent-root-user/job.yaml"
 check "--statistics of a clean job: nothing, exit 0" test "$rc" -eq 0 -a -z "$out"
 mkdir -p "$tmp/cfg/sub" "$tmp/cfg/repo/.git"
@@ -132,6 +153,109 @@ run rules --rules-dir "$tmp/no-such-folder"
 check "rules --rules-dir of no folder exits 2" test "$rc" -eq 2
 check "rules --rules-dir of no folder says why" grep -q "does not exist" "$tmp/err"
 
+# explain: a rule by id (any case) or name; unknown rules exit 2 with a did-you-mean.
+run --help
+check "--help lists explain" grep -q "^  explain " "$tmp/out"
+run explain
+check "explain without RULE exits 2" test "$rc" -eq 2
+check "explain without RULE says so" grep -q "no RULE given" "$tmp/err"
+check "explain usage errors hint at explain --help" grep -q "see 'jobfix explain --help'" "$tmp/err"
+run explain --help
+check "explain --help exits 0" test "$rc" -eq 0 -a -n "$out"
+run explain JF101
+check "explain JF101 exits 0" test "$rc" -eq 0
+check "explain JF101 starts with the rule" test "$(head -n 1 "$tmp/out")" = "JF101 hard-coded-local-path"
+check "explain shows the run-time error" grep -q "FileNotFoundError: \[Errno 2\] No such file or directory" "$tmp/out"
+check "explain shows the category and dimension" grep -q "dimension:  Execution environment" "$tmp/out"
+check "explain tells how to silence" grep -q "# jobfix: ignore\[JF101\]" "$tmp/out"
+cp "$tmp/out" "$tmp/jf101.txt"
+run explain jf101
+check "explain takes the id in any case" cmp -s "$tmp/out" "$tmp/jf101.txt"
+run explain hard-coded-local-path
+check "explain takes the name" cmp -s "$tmp/out" "$tmp/jf101.txt"
+run explain --format=markdown JF101
+check "explain --format markdown prints the page" grep -qx "# JF101 hard-coded-local-path" "$tmp/out"
+check "the page has its sections" test "$(grep -c '^## ' "$tmp/out")" -eq 5
+run explain JF10
+check "unknown rule exits 2" test "$rc" -eq 2
+check "unknown rule: did you mean" grep -q "unknown rule 'JF10'; did you mean 'JF101'?" "$tmp/err"
+check "unknown rule prints nothing on stdout" test -z "$out"
+run explain unknown-flg
+check "misspelt name: did you mean" grep -q "did you mean 'unknown-flag'?" "$tmp/err"
+run explain frobnicate
+check "far-off rule: exit 2, no suggestion" test "$rc" -eq 2
+check "far-off rule: no suggestion" bash -c "! grep -q 'did you mean' '$tmp/err'"
+check "unknown rule points at jobfix rules" grep -q "see 'jobfix rules'" "$tmp/err"
+run explain JF101 JF102
+check "two rules exit 2" test "$rc" -eq 2
+run explain --format pdf JF101
+check "unknown explain format exits 2" test "$rc" -eq 2
+run rules --format markdown
+check "rules --format markdown prints the index" grep -q "^| \[JF101 hard-coded-local-path\](rules/JF101-hard-coded-local-path.md) |" "$tmp/out"
+run rules --format yaml
+check "unknown rules format exits 2" test "$rc" -eq 2
+if [[ -w /dev/full ]]; then
+	"$jobfix" explain JF101 >/dev/full 2>/dev/null
+	check "explain: write error on stdout exits 2" test $? -eq 2
+fi
+
+# The formats for CI: GitHub annotations and SARIF.
+run lint --format github "$pip"
+check "github: exits 1 on errors" test "$rc" -eq 1
+check "github: one annotation per finding" test "$(grep -c '^::error file=' "$tmp/out")" -eq 3
+check "github: no summary line" test -z "$err"
+run lint --format sarif "$pip"
+check "sarif: exits 1 on errors" test "$rc" -eq 1
+check "sarif: a SARIF 2.1.0 log" grep -q '^  "version": "2.1.0",$' "$tmp/out"
+cp "$tmp/out" "$tmp/stdout.sarif"
+run lint --format json "$pip"
+cp "$tmp/out" "$tmp/stdout.json"
+run lint --color never "$pip"
+cp "$tmp/out" "$tmp/stdout.txt"
+
+# --output FILE: the findings in a second format, while stdout keeps --format.
+run lint --format github --output "$tmp/o.sarif" "$pip"
+check "--output: exit status of the findings" test "$rc" -eq 1
+check "--output: stdout keeps --format" test "$(grep -c '^::error file=' "$tmp/out")" -eq 3
+check "--output: .sarif is SARIF" cmp -s "$tmp/o.sarif" "$tmp/stdout.sarif"
+check "--output: no temporary file left" test -z "$(find "$tmp" -name '*.tmp')"
+run lint --quiet --format concise --output "$tmp/o.json" "$pip"
+check "--output: .json is JSON" cmp -s "$tmp/o.json" "$tmp/stdout.json"
+check "--output: stdout concise" test "$(wc -l <"$tmp/out")" -eq 3
+run lint --quiet --output "$tmp/o.txt" "$pip"
+check "--output: .txt is text, without colour" cmp -s "$tmp/o.txt" "$tmp/stdout.txt"
+run lint --quiet --output "$tmp/o.log" --output-format=sarif "$pip"
+check "--output-format wins over the name" cmp -s "$tmp/o.log" "$tmp/stdout.sarif"
+run lint --quiet --output "$tmp/o.json" --output-format sarif "$pip"
+check "--output replaces an existing file" cmp -s "$tmp/o.json" "$tmp/stdout.sarif"
+run lint --output "$tmp/clean.sarif" "$fixtures/JF104/silent-root-user/job.yaml"
+check "--output: clean job exits 0" test "$rc" -eq 0 -a -z "$out"
+check "--output: clean job, empty results" grep -q '"results": \[\]' "$tmp/clean.sarif"
+run lint --output "$tmp/o.xml" "$pip"
+check "--output with an unknown suffix exits 2" test "$rc" -eq 2
+check "--output with an unknown suffix asks for --output-format" grep -q "give --output-format" "$tmp/err"
+check "--output with an unknown suffix writes nothing" test ! -e "$tmp/o.xml" -a -z "$out"
+run lint --output-format json "$pip"
+check "--output-format without --output exits 2" test "$rc" -eq 2
+run lint --output "$tmp/o.sarif" --output-format yaml "$pip"
+check "--output-format unknown exits 2" test "$rc" -eq 2
+run lint --output "$tmp/no/such/dir/o.sarif" "$pip"
+check "--output into a missing folder exits 2" test "$rc" -eq 2
+check "--output into a missing folder says so" grep -q "cannot write '$tmp/no/such/dir/o.sarif': No such file or directory" "$tmp/err"
+check "--output failure still prints stdout" test "$(grep -c 'error:.*JF104' "$tmp/out")" -eq 3
+run lint --output "$tmp" --output-format json "$pip"
+check "--output onto a folder exits 2" test "$rc" -eq 2
+if [[ -w /dev/full ]]; then
+	run lint --output /dev/full --output-format sarif "$pip"
+	check "--output write error exits 2" test "$rc" -eq 2
+	check "--output write error says so" grep -q "cannot write '/dev/full'" "$tmp/err"
+fi
+if [[ $(id -u) -ne 0 ]]; then
+	mkdir -p "$tmp/ro" && chmod 555 "$tmp/ro"
+	run lint --output "$tmp/ro/o.sarif" "$pip"
+	check "--output into a read-only folder exits 2" test "$rc" -eq 2
+fi
+
 # A huge file is skipped with a note, quickly, and does not fail the run.
 mkdir -p "$tmp/huge"
 printf 'version: 1\nimage: python:3.11\ncommand: python train.py\n' >"$tmp/huge/job.yaml"
@@ -143,6 +267,10 @@ check "50 MB script: exit 0 (notes do not fail)" test "$rc" -eq 0
 check "50 MB script: within 10 s" test $(($(date +%s) - start)) -le 10
 run lint --fail-on note "$tmp/huge/job.yaml"
 check "--fail-on note fails on notes" test "$rc" -eq 1
+run lint --format github "$tmp/huge/job.yaml"
+check "github: a note is a notice" grep -q '^::notice file=.*title=JF005 file-not-linted::' "$tmp/out"
+run lint --format sarif "$tmp/huge/job.yaml"
+check "sarif: a note has level note" grep -q '"level": "note"' "$tmp/out"
 
 # A 50 MB job spec is refused with a clear message, not read into memory.
 head -c 50000000 /dev/zero | tr '\0' '#' >"$tmp/huge/big.yaml"

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # golden.sh - run jobfix on one fixture case and compare with its expected outputs byte for byte
 #
-# usage: golden.sh JOBFIX CASE_DIR
+# usage: golden.sh JOBFIX CASE_DIR HOMEPAGE_URL
 # A case is a folder with a job (job.yaml and its code) or with a file `args`
 # holding the arguments of `jobfix lint` (default: job.yaml), split at blanks.
 # jobfix runs in the case's folder, so a `.jobfix.yaml` there is its config
 # (the search for one stops at the repository's top). Expected outputs:
-#   expected.txt   text format, --color never, then "--- stderr" and "--- exit N"
-#   expected.json  json format
+#   expected.txt     text format, --color never, then "--- stderr" and "--- exit N"
+#   expected.json    json format
+# and, in the cases that have them (create an empty one to add it):
+#   expected.sarif   sarif format, with jobfix's version written @VERSION@ and the
+#                    home page (CMake's JF_HOMEPAGE_URL) @HOMEPAGE@
+#   expected.github  github format
 # JOBFIX_UPDATE_GOLDEN=1 rewrites them instead of comparing.
 set -u
 jobfix=$1
 case_dir=$2
+homepage=$3
 cd "$case_dir" || exit 2
 
 args=(job.yaml)
@@ -34,6 +39,38 @@ rc=$?
 	echo "--- exit $rc"
 } >"$tmp/expected.txt"
 "$jobfix" lint --format json "${args[@]}" >"$tmp/expected.json" 2>/dev/null
+outputs=(expected.txt expected.json)
+if [[ -f expected.sarif ]]; then
+	# The version and the home page are the build's, not the case's: stand-ins
+	# replace the version where the driver gives it (version, semanticVersion:
+	# whole lines, so that a wrong or missing version still differs) and the
+	# home page wherever it stands (informationUri and each rule's help links).
+	version=$("$jobfix" --version)
+	version=${version#jobfix }
+	"$jobfix" lint --format sarif "${args[@]}" 2>/dev/null |
+		awk -v v="$version" -v home="$homepage" '
+			$0 == "          \"version\": \"" v "\"," {
+				print "          \"version\": \"@VERSION@\","
+				next
+			}
+			$0 == "          \"semanticVersion\": \"" v "\"," {
+				print "          \"semanticVersion\": \"@VERSION@\","
+				next
+			}
+			{
+				out = ""
+				while (home != "" && (i = index($0, home)) > 0) {
+					out = out substr($0, 1, i - 1) "@HOMEPAGE@"
+					$0 = substr($0, i + length(home))
+				}
+				print out $0
+			}' >"$tmp/expected.sarif"
+	outputs+=(expected.sarif)
+fi
+if [[ -f expected.github ]]; then
+	"$jobfix" lint --format github "${args[@]}" >"$tmp/expected.github" 2>/dev/null
+	outputs+=(expected.github)
+fi
 
 after=$(find . -printf '%p %s %T@\n' | sort)
 if [[ "$before" != "$after" ]]; then
@@ -47,7 +84,7 @@ if ((rc > 2)); then
 fi
 
 status=0
-for f in expected.txt expected.json; do
+for f in "${outputs[@]}"; do
 	if [[ ${JOBFIX_UPDATE_GOLDEN:-} == 1 ]]; then
 		cp "$tmp/$f" "$f"
 	elif [[ ! -f $f ]]; then

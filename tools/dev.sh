@@ -5,13 +5,16 @@
 #   tools/dev.sh test             build, then run the whole test suite
 #   tools/dev.sh test --sanitize  the same under AddressSanitizer + UBSan
 #   tools/dev.sh build            build only
+#   tools/dev.sh docs             build, then rewrite docs/rules.md and docs/rules/
+#                                 from the rule table and rules/<id>.md
 #
 # Missing Debian packages are installed when run as root (apt-get); the pinned
 # tree-sitter packages are fetched by the build itself (npm ci).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev libcmocka-dev diffutils)
+packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev libcmocka-dev diffutils
+	go-md2man groff-base dpkg-dev)
 
 missing_packages() {
 	local p
@@ -73,8 +76,14 @@ build)
 	setup
 	build "$root/build" -DCMAKE_BUILD_TYPE=Release
 	;;
+docs)
+	setup
+	build "$root/build" -DCMAKE_BUILD_TYPE=Release
+	cmake --build "$root/build" --target docs >/dev/null
+	git -C "$root" status --short -- docs 2>/dev/null || true
+	;;
 *)
-	echo "usage: tools/dev.sh demo | test [--sanitize] | build" >&2
+	echo "usage: tools/dev.sh demo | test [--sanitize] | build | docs" >&2
 	exit 2
 	;;
 esac

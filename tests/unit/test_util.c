@@ -1,4 +1,4 @@
-/* test_util.c - unit tests of jf_buf, JSON string escaping, edit distance and JF_ARRAY */
+/* test_util.c - unit tests of jf_buf, JSON, GitHub and URI escaping, edit distance and JF_ARRAY */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -205,6 +205,80 @@ static void test_util__json_invalid_utf8(void **state)
 	free(j);
 }
 
+/* jf_buf_add_gh_escaped as a new string. */
+static char *gh(const char *s, bool property)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_add_gh_escaped(&b, s, property);
+	return jf_buf_detach(&b, NULL);
+}
+
+#define assert_gh(in, property, expect)                                                  \
+	do {                                                                             \
+		char *g_ = gh(in, property);                                             \
+		assert_string_equal(g_, expect);                                         \
+		free(g_);                                                                \
+	} while (0)
+
+static void test_util__gh_message_data(void **state)
+{
+	(void)state;
+	assert_gh("", false, "");
+	assert_gh("plain text", false, "plain text");
+	assert_gh("100% sure", false, "100%25 sure");
+	assert_gh("%0A is not a newline", false, "%250A is not a newline");
+	assert_gh("one\ntwo\r\nthree", false, "one%0Atwo%0D%0Athree");
+	/* Data keeps ':' and ',' (the message follows the last '::'). */
+	assert_gh("a: b, c::d", false, "a: b, c::d");
+	assert_gh("caf\xc3\xa9 \xf0\x9f\x98\x80", false, "caf\xc3\xa9 \xf0\x9f\x98\x80");
+	assert_gh("bad \xff byte", false, "bad \xef\xbf\xbd byte");
+}
+
+static void test_util__gh_property_value(void **state)
+{
+	(void)state;
+	assert_gh("run.sh", true, "run.sh");
+	assert_gh("a,b:c", true, "a%2Cb%3Ac");
+	assert_gh("JF101 hard-coded-local-path", true, "JF101 hard-coded-local-path");
+	assert_gh("50%,\n::", true, "50%25%2C%0A%3A%3A");
+	assert_gh("x\r", true, "x%0D");
+}
+
+/* jf_buf_add_uri_path as a new string. */
+static char *uri(const char *path)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_add_uri_path(&b, path);
+	return jf_buf_detach(&b, NULL);
+}
+
+#define assert_uri(in, expect)                                                           \
+	do {                                                                             \
+		char *u_ = uri(in);                                                      \
+		assert_string_equal(u_, expect);                                         \
+		free(u_);                                                                \
+	} while (0)
+
+static void test_util__uri_path(void **state)
+{
+	(void)state;
+	assert_uri("scripts/train.sh", "scripts/train.sh");
+	assert_uri("a-b_c.d~e/../f", "a-b_c.d~e/../f");
+	assert_uri("/abs/path.py", "/abs/path.py");
+	assert_uri("my file.py", "my%20file.py");
+	assert_uri("50%.py", "50%25.py");
+	assert_uri("a#b?c.py", "a%23b%3Fc.py");
+	assert_uri("[x].py", "%5Bx%5D.py");
+	assert_uri("back\\slash", "back%5Cslash");
+	/* ':' would make "c:x.py" read as a URI with scheme "c". */
+	assert_uri("c:x.py", "c%3Ax.py");
+	/* Sub-delimiters and '@' are allowed in a path segment. */
+	assert_uri("a,b;c=d!e$f&g'h(i)j*k+l@m", "a,b;c=d!e$f&g'h(i)j*k+l@m");
+	/* UTF-8 bytes are percent-encoded, upper-case hex. */
+	assert_uri("d\xc3\xa4ta/\xf0\x9f\x98\x80.py", "d%C3%A4ta/%F0%9F%98%80.py");
+	assert_uri("\x7f\x01", "%7F%01");
+}
+
 static void test_util__edit_distance(void **state)
 {
 	(void)state;
@@ -335,6 +409,9 @@ int main(void)
 		cmocka_unit_test(test_util__json_control_chars),
 		cmocka_unit_test(test_util__json_utf8_kept),
 		cmocka_unit_test(test_util__json_invalid_utf8),
+		cmocka_unit_test(test_util__gh_message_data),
+		cmocka_unit_test(test_util__gh_property_value),
+		cmocka_unit_test(test_util__uri_path),
 		cmocka_unit_test(test_util__edit_distance),
 		cmocka_unit_test(test_util__edit_distance_cap),
 		cmocka_unit_test(test_util__array_push_get),

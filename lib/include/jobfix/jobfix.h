@@ -35,7 +35,13 @@ enum {
 
 typedef enum { JF_SEV_NOTE = 0, JF_SEV_WARNING = 1, JF_SEV_ERROR = 2 } jf_severity;
 
-typedef enum { JF_FORMAT_TEXT, JF_FORMAT_CONCISE, JF_FORMAT_JSON } jf_format;
+typedef enum {
+	JF_FORMAT_TEXT,
+	JF_FORMAT_CONCISE,
+	JF_FORMAT_JSON,
+	JF_FORMAT_SARIF,  /* SARIF 2.1.0, for code scanning */
+	JF_FORMAT_GITHUB, /* GitHub Actions workflow commands (annotations) */
+} jf_format;
 
 typedef struct jf_config jf_config; /* opaque: see "Configuration" below */
 
@@ -75,10 +81,12 @@ JF_EXPORT size_t jf_linter_count(const jf_linter *self, jf_severity min);
 JF_EXPORT int jf_linter_write(jf_linter *self, FILE *out, jf_format format, int color);
 
 /**
- * Writes, instead of the diagnostics, how many there are of each rule (id,
- * name, severity, count) and of each failure category of the study (with its
- * dimension), most frequent first, as a text table (text and concise) or as
- * JSON. Returns 0, or JF_EIO when writing failed.
+ * Writes how many diagnostics there are of each rule (id, name, severity,
+ * count) and of each failure category of the study (with its dimension),
+ * most frequent first: instead of the diagnostics as a text table (text and
+ * concise) or as JSON; with them in sarif (the counts in the run's
+ * properties) and github (the table after the annotations), whose readers
+ * need the findings. Returns 0, or JF_EIO when writing failed.
  */
 JF_EXPORT int jf_linter_write_statistics(jf_linter *self, FILE *out, jf_format format);
 
@@ -137,7 +145,9 @@ JF_EXPORT size_t jf_config_error_count(const jf_config *self);
  * Writes the errors, those of the command line first, then by file and
  * position: in text and concise as diagnostics without a rule
  * (`file:line:col: error: message`), in json as a document with an empty
- * "diagnostics" list and a "config_errors" list. Returns 0 or JF_EIO.
+ * "diagnostics" list and a "config_errors" list, in sarif as a log whose
+ * invocation failed with a toolConfigurationNotification for each, in github
+ * as `::error` annotations. Returns 0 or JF_EIO.
  */
 JF_EXPORT int jf_config_write_errors(const jf_config *self, FILE *out, jf_format format,
                                      int color);
@@ -171,6 +181,63 @@ JF_EXPORT size_t jf_rules_count(void);
 JF_EXPORT const jf_rule_info *jf_rules_get(size_t i);
 /** The name of severity `s`: "error", "warning" or "note". */
 JF_EXPORT const char *jf_severity_name(jf_severity s);
+
+/**
+ * The rule with this id (in any case: "jf101" is JF101) or name, or NULL.
+ * The result is static.
+ */
+JF_EXPORT const jf_rule_info *jf_rules_lookup(const char *id_or_name);
+/**
+ * The id or name of the rule nearest to `s`, a likely misspelling of it
+ * ("JF10" gives "JF101", "local-path" gives "hard-coded-local-path"), or NULL
+ * when no rule is near. Static.
+ */
+JF_EXPORT const char *jf_rules_suggest(const char *s);
+/**
+ * The dimension of the study (PAPER.md) that failure category `category`
+ * belongs to: "Execution environment", "General code error", "Deep-learning
+ * specific" or "Data"; NULL for a category the study does not have. Static.
+ */
+JF_EXPORT const char *jf_category_dimension(const char *category);
+
+/*
+ * The long text of a rule: one file per rule, rules/<id>.md, embedded in the
+ * binary, with these sections in this order. The header (id, name, severity,
+ * category, summary) comes from the rule table.
+ */
+typedef enum {
+	JF_DOC_FINDS,   /* "What it finds" */
+	JF_DOC_WHY,     /* "Why it fails": what happens at run time, with the error users see */
+	JF_DOC_EXAMPLE, /* "Example": the files of a job where the rule fires, and its output */
+	JF_DOC_FIX,     /* "How to fix" */
+	JF_DOC_SILENCE, /* "How to silence": the look-alikes the rule leaves alone */
+	JF_DOC_COUNT
+} jf_doc_section;
+
+typedef enum {
+	JF_EXPLAIN_TEXT,     /* for a terminal: plain text, code indented */
+	JF_EXPLAIN_MARKDOWN, /* the rule's doc page, docs/rules/<id>-<name>.md */
+} jf_explain_format;
+
+/** The heading of section `s`: "What it finds", ...; NULL past JF_DOC_COUNT. Static. */
+JF_EXPORT const char *jf_doc_section_title(jf_doc_section s);
+/**
+ * The Markdown body of section `s` of `rule`'s text, without its heading and
+ * without the surrounding blank lines, as written in rules/<id>.md. NULL when
+ * the rule has no complete text (the test suite makes sure every rule has).
+ * Static: valid for the whole process.
+ */
+JF_EXPORT const char *jf_rule_doc(const jf_rule_info *rule, jf_doc_section s);
+/**
+ * The whole explanation of `rule`: the header from the rule table, every
+ * section, and how to silence a finding with comments and .jobfix.yaml. As
+ * Markdown, this is the rule's doc page (suited to SARIF's help.markdown).
+ * NULL when the rule has no complete text; otherwise the caller frees the
+ * result with free().
+ */
+JF_EXPORT char *jf_rule_explain(const jf_rule_info *rule, jf_explain_format format);
+/** The Markdown index of every rule (docs/rules.md). Caller frees with free(). */
+JF_EXPORT char *jf_rules_index_markdown(void);
 
 #ifdef __cplusplus
 }

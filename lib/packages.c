@@ -1,0 +1,281 @@
+/* packages.c - JF110, JF111: imports the image's Python cannot satisfy
+ *
+ * Each absolute import of the job's entry scripts and the local modules they
+ * import is, in turn: local (a module under `code` on the script's sys.path),
+ * standard library (for the image's Python version: JF111 when that version
+ * lacks it), installed by the job itself (pip, conda, a requirements file),
+ * or a distribution of the image: JF110 only when the image's package list
+ * says for sure that none of the distributions providing it is there.
+ *
+ * Imports that run only sometimes are left alone: inside a function, under
+ * an `if` (other than `if __name__ == "__main__"`), in a `try` that catches
+ * ImportError, or in an `except` clause.
+ */
+#include <dirent.h>
+
+#include "checks.h"
+#include "path.h"
+#include "pymodules.h"
+
+/* Whether the try statement catches ImportError (or something broader). */
+static bool catches_import_error(const jf_unit *unit, TSNode try_stmt)
+{
+	static const char *const broad[] = { "ImportError", "ModuleNotFoundError", "Exception",
+		                             "BaseException", NULL };
+	for (uint32_t i = 0; i < ts_node_named_child_count(try_stmt); i++) {
+		TSNode c = ts_node_named_child(try_stmt, i);
+		if (!jf_node_type_is(c, "except_clause"))
+			continue;
+		TSNode what = ts_node_named_child(c, 0);
+		if (ts_node_is_null(what) || jf_node_type_is(what, "block"))
+			return true; /* a bare except */
+		jf_iter it;
+		bool found = false;
+		for (TSNode n = jf_iter_start(&it, what); !ts_node_is_null(n) && !found;
+		     n = jf_iter_next(&it, true))
+			if (jf_node_type_is(n, "identifier")) {
+				char *name = jf_node_text(unit, n);
+				found = jf_str_in(name, broad);
+				free(name);
+			}
+		jf_iter_release(&it);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/* Whether the import at `n` runs whenever the module runs. */
+static bool always_runs(const jf_unit *unit, TSNode n)
+{
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); n = p, p = ts_node_parent(p)) {
+		const char *t = ts_node_type(p);
+		if (!strcmp(t, "function_definition") || !strcmp(t, "lambda") ||
+		    !strcmp(t, "except_clause") || !strcmp(t, "except_group_clause") ||
+		    !strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
+		    !strcmp(t, "with_statement") || !strcmp(t, "while_statement"))
+			return false;
+		if (!strcmp(t, "try_statement") && catches_import_error(unit, p))
+			return false;
+		if (!strcmp(t, "if_statement")) {
+			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
+			bool main = strstr(cond, "__name__") && strstr(cond, "__main__");
+			free(cond);
+			if (!main)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Whether `top` names a module in folder `dir`: top.py, top/ (a package or a
+ * namespace package), or a compiled extension top.*.so. */
+static bool module_in(const char *dir, const char *top)
+{
+	char *p = jf_xasprintf("%s/%s", dir, top);
+	char *py = jf_xasprintf("%s.py", p);
+	bool found = jf_path_is_dir(p) || jf_path_is_file(py);
+	free(py);
+	free(p);
+	if (found)
+		return true;
+	DIR *d = opendir(dir);
+	size_t n = strlen(top);
+	for (struct dirent *e; d && !found && (e = readdir(d));)
+		found = !strncmp(e->d_name, top, n) && e->d_name[n] == '.' && jf_str_ends(e->d_name, ".so");
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Whether `top` is anywhere in the code folder (bounded): for jobs that
+ * edit sys.path, where the folder on the path is not known. */
+static bool module_anywhere(const char *dir, const char *top, int depth, size_t *budget)
+{
+	if (module_in(dir, top))
+		return true;
+	if (depth >= 6)
+		return false;
+	DIR *d = opendir(dir);
+	bool found = false;
+	for (struct dirent *e; d && !found && *budget && (e = readdir(d)); (*budget)--) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "node_modules"))
+			continue;
+		char *sub = jf_xasprintf("%s/%s", dir, e->d_name);
+		if (jf_path_is_dir(sub))
+			found = module_anywhere(sub, top, depth + 1, budget);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+typedef struct {
+	jf_ctx *ctx;
+	const jf_unit *unit;
+	const jf_image *img;
+	bool edits_sys_path; /* some Python file of the job changes sys.path */
+	const jf_rule *missing, *stdlib;
+	uint32_t last_from; /* 1 + start of the last `from` import seen, or 0 */
+} checker;
+
+static bool is_local(const checker *c, const char *top)
+{
+	const jf_job *j = c->ctx->job;
+	if (c->unit->import_root && module_in(c->unit->import_root, top))
+		return true;
+	if (module_in(j->code_dir, top))
+		return true;
+	const jf_named_path *pp = jf_job_env(j, "PYTHONPATH");
+	const char *wd = j->workdir.value;
+	for (const char *p = pp ? pp->path : NULL; p && *p;) {
+		size_t n = strcspn(p, ":");
+		char *entry = jf_xstrndup(p, n);
+		const char *rel = wd ? jf_path_under(entry, wd) : NULL;
+		bool found = false;
+		if (entry[0] != '/' || rel) {
+			char *dir = jf_path_join(j->code_dir, rel ? rel : entry);
+			found = module_in(dir, top);
+			free(dir);
+		}
+		free(entry);
+		if (found)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	size_t budget = 20000;
+	return c->edits_sys_path && module_anywhere(j->code_dir, top, 0, &budget);
+}
+
+static bool installed_by_job(const jf_ctx *ctx, const char *dist)
+{
+	for (size_t i = 0; i < ctx->installed.size; i++) {
+		const char *s = ctx->installed.items[i];
+		if (jf_dist_name_eq(s, strlen(s), dist))
+			return true;
+	}
+	return false;
+}
+
+static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib_module *m)
+{
+	const jf_image *img = c->img;
+	int minor = img->py_minor;
+	if (img->py_major != 3)
+		return;
+	bool removed = m->removed_minor >= 0 && minor >= m->removed_minor;
+	bool not_yet = m->added_minor > minor;
+	if (!removed && !not_yet)
+		return;
+	/* A backport of the same name may provide it (graphlib, dataclasses, the
+	 * PEP 594 modules), and setuptools brings distutils back: only a complete
+	 * package list tells. Python 2's modules have no such thing. */
+	const char *provider = !strcmp(top, "distutils") ? "setuptools" : top;
+	bool python2 = removed && m->removed_minor == 0;
+	if (!python2 && (jf_image_has_package(img, provider, NULL) != JF_NO ||
+	                 installed_by_job(c->ctx, provider)))
+		return;
+	jf_diag *d;
+	if (python2)
+		d = jf_ctx_report(c->ctx, c->stdlib->info.id, c->unit, jf_node_span(at),
+		                  "module '%s' exists only in Python 2; the image has Python %d.%d", top,
+		                  img->py_major, minor);
+	else if (removed)
+		d = jf_ctx_report(c->ctx, c->stdlib->info.id, c->unit, jf_node_span(at),
+		                  "module '%s' was removed from the standard library in Python 3.%d; the "
+		                  "image has Python %d.%d",
+		                  top, m->removed_minor, img->py_major, minor);
+	else
+		d = jf_ctx_report(c->ctx, c->stdlib->info.id, c->unit, jf_node_span(at),
+		                  "module '%s' is in the standard library only from Python 3.%d; the "
+		                  "image has Python %d.%d",
+		                  top, m->added_minor, img->py_major, minor);
+	jf_image_relate(d, img, c->ctx->job->spec, JF_FACT_PYTHON, "Python %d.%d", img->py_major,
+	                minor);
+}
+
+static void check_import(checker *c, TSNode at, const char *module)
+{
+	char *top = jf_xstrndup(module, strcspn(module, "."));
+	if (is_local(c, top))
+		goto done;
+	const jf_stdlib_module *m = jf_stdlib_find(top);
+	if (m) {
+		check_stdlib(c, at, top, m);
+		goto done;
+	}
+	if (c->ctx->installs_unknown)
+		goto done;
+	/* "-" in the data: a project that is not on PyPI (apex, detectron2). */
+	const char *own[] = { top, NULL };
+	const char *const *dists = jf_import_distributions(module);
+	bool on_pypi = !dists || strcmp(dists[0], "-");
+	if (!dists || !on_pypi)
+		dists = own;
+	for (size_t i = 0; dists[i]; i++)
+		if (jf_image_has_package(c->img, dists[i], NULL) != JF_NO ||
+		    installed_by_job(c->ctx, dists[i]))
+			goto done;
+	jf_diag *d = jf_ctx_report(c->ctx, c->missing->info.id, c->unit, jf_node_span(at),
+	                           "module '%s' is not installed in the image (ModuleNotFoundError)",
+	                           top);
+	jf_image_relate(d, c->img, c->ctx->job->spec, JF_FACT_PACKAGES, "no %s", dists[0]);
+	if (on_pypi)
+		jf_diag_set_help(d, "install '%s' in the image, or run `pip install --user %s` in the "
+		                    "launch script before Python starts",
+		                 dists[0], dists[0]);
+	else
+		jf_diag_set_help(d, "install '%s' in the image (it is not on PyPI)", top);
+done:
+	free(top);
+}
+
+static void on_import(void *data, const jf_match *m)
+{
+	checker *c = data;
+	TSNode at = jf_match_get(m, "import.module");
+	if (ts_node_is_null(at))
+		at = jf_match_get(m, "import.from");
+	if (ts_node_is_null(at) || jf_node_type_is(at, "relative_import"))
+		return;
+	/* `from x import a, b` matches once per name: one finding per statement. */
+	TSNode stmt = ts_node_parent(at);
+	if (jf_node_type_is(stmt, "aliased_import"))
+		stmt = ts_node_parent(stmt);
+	bool from = jf_node_type_is(stmt, "import_from_statement");
+	if (from && ts_node_start_byte(stmt) + 1 == c->last_from)
+		return;
+	if (from)
+		c->last_from = ts_node_start_byte(stmt) + 1;
+	if (!always_runs(c->unit, stmt))
+		return;
+	char *module = jf_node_text(c->unit, at);
+	check_import(c, at, module);
+	free(module);
+}
+
+void jf_check_packages(jf_ctx *ctx, const jf_rule *rule)
+{
+	(void)rule;
+	const jf_image *img = jf_ctx_image(ctx);
+	if (!ctx->job || !ctx->job->code_dir || !jf_image_known(img))
+		return;
+	const char *err;
+	const jf_query *q = jf_facts_query(JF_LANG_PYTHON, &err);
+	if (!q)
+		return;
+	checker c = { ctx, NULL, img, false, jf_rules_find("JF110"), jf_rules_find("JF111"), 0 };
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		c.edits_sys_path |= u->lang == JF_LANG_PYTHON && strstr(u->src->data, "sys.path");
+	}
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		c.unit = ctx->units.items[i];
+		c.last_from = 0;
+		if (c.unit->lang != JF_LANG_PYTHON || c.unit->src->status != JF_SOURCE_OK ||
+		    (c.unit->role != JF_ROLE_ENTRY && c.unit->role != JF_ROLE_MODULE))
+			continue;
+		jf_query_run(q, ts_tree_root_node(c.unit->tree), c.unit->src->data, on_import, &c);
+	}
+}

@@ -1,0 +1,29 @@
+/* pymodules.h - what Python modules are: standard library (by version) or a distribution
+ *
+ * From data/stdlib.txt (top-level standard modules with the 3.x version that
+ * added and removed each) and data/import-names.txt (import names whose PyPI
+ * distribution has another name). Both are parsed once per process.
+ */
+#ifndef JF_PYMODULES_H
+#define JF_PYMODULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+	int added_minor;   /* 3.x that added it; 0 when present in 3.0 */
+	int removed_minor; /* 3.x without it; -1 never removed; 0 Python 2 only */
+} jf_stdlib_module;
+
+/** The standard-library module `name` (top level), or NULL when it is not one in any 3.x. */
+const jf_stdlib_module *jf_stdlib_find(const char *name);
+
+/**
+ * The distributions that provide import `module` (dotted; the longest listed
+ * prefix wins), the first the usual one: a NULL-terminated list, borrowed.
+ * NULL when the data has no line for it: the top-level name is then the
+ * distribution's own name.
+ */
+const char *const *jf_import_distributions(const char *module);
+
+#endif
