@@ -33,6 +33,12 @@ long jf_wrapped_script(const jf_ctx *ctx, const jf_unit *entry, const jf_words *
 void jf_check_packages(jf_ctx *ctx, const jf_rule *rule);
 /** JF310: code the image's Python version cannot run (pyversion.c). */
 void jf_check_python_version(jf_ctx *ctx, const jf_rule *rule);
+/** JF105, JF112: programs the image forbids or lacks (programs.c). */
+void jf_check_programs(jf_ctx *ctx, const jf_rule *rule);
+/** JF401: shell scripts with CRLF line endings (crlf.c). */
+void jf_check_crlf(jf_ctx *ctx, const jf_rule *rule);
+/** JF108, JF109: environment variables nothing sets for the job (envvars.c). */
+void jf_check_env_vars(jf_ctx *ctx, const jf_rule *rule);
 /** JF210, JF211: processes per node against the job's GPUs (topology.c). */
 void jf_check_topology(jf_ctx *ctx, const jf_rule *rule);
 void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m);

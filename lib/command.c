@@ -40,6 +40,8 @@ typedef struct shell {
 	jf_words args;             /* $1, $2, ... as the caller passed them */
 	bool args_known;           /* false: "$@" holds what jobfix cannot see */
 	jf_words env;              /* the running command's prefix assignments (jf_invocation.env) */
+	bool nounset;              /* `set -u` */
+	bool vars_uncertain;       /* functions, eval, read: variables may be set unseen */
 	int depth;
 } shell;
 
@@ -100,6 +102,10 @@ static const char *lookup(shell *sh, const char *name, bool *unset)
 
 /* Words */
 
+typedef jf_word word;
+typedef jf_words words;
+
+static word place(shell *sh, TSNode n);
 static bool expand(shell *sh, TSNode n, jf_buf *out);
 
 static bool expand_children(shell *sh, TSNode n, jf_buf *out)
@@ -111,11 +117,39 @@ static bool expand_children(shell *sh, TSNode n, jf_buf *out)
 	return true;
 }
 
+/* Variables bash itself sets. */
+static const char *const bash_vars[] = { "PWD", "OLDPWD", "RANDOM", "LINENO", "SECONDS",
+	"BASH_SOURCE", "BASH_LINENO", "BASHPID", "BASH", "BASH_VERSION", "BASH_VERSINFO", "UID",
+	"EUID", "PPID", "SHLVL", "IFS", "OPTIND", "OPTARG", "OPTERR", "HOSTTYPE", "OSTYPE",
+	"MACHTYPE", "PIPESTATUS", "FUNCNAME", "GROUPS", "REPLY", "SRANDOM", "EPOCHSECONDS",
+	"EPOCHREALTIME", "BASH_COMMAND", "BASH_SUBSHELL", "BASH_REMATCH", "COLUMNS", "LINES", "PS1",
+	"PS2", "PS4", "HISTFILE", "DIRSTACK", NULL };
+
+/* Records $name, unset as far as the job says, where it would fail: under
+ * `set -u`, or leading a path. The check asks the image and the platform. */
+static void note_unset(shell *sh, TSNode name_node, const char *name)
+{
+	TSNode e = ts_node_parent(name_node);
+	if (jf_node_type_is(e, "expansion") && ts_node_named_child_count(e) > 1)
+		return; /* ${X%suffix}, ${X/a/b}: still a use, but rare; left alone */
+	TSNode next = ts_node_next_sibling(e);
+	bool path = jf_node_type_is(ts_node_parent(e), "concatenation") && !ts_node_is_null(next) &&
+	            sh->unit->src->data[ts_node_start_byte(next)] == '/';
+	if (sh->vars_uncertain || (!sh->nounset && !path) || jf_str_in(name, bash_vars) ||
+	    (name[0] >= '0' && name[0] <= '9'))
+		return;
+	word at = place(sh, e);
+	jf_var_use u = { at.src, at.span, jf_xstrdup(name), sh->nounset, path };
+	jf_array_push(&sh->ctx->var_uses, u);
+}
+
 static bool expand_name(shell *sh, TSNode name_node, jf_buf *out)
 {
 	char *name = jf_node_text(sh->unit, name_node);
 	bool unset;
 	const char *v = lookup(sh, name, &unset);
+	if (unset)
+		note_unset(sh, name_node, name);
 	free(name);
 	if (!v)
 		return false;
@@ -209,9 +243,6 @@ static char *word_value(shell *sh, TSNode n)
 	}
 	return jf_buf_detach(&b, NULL);
 }
-
-typedef jf_word word;
-typedef jf_words words;
 
 static void words_release(words *w)
 {
@@ -380,6 +411,7 @@ static void run_launch_script(shell *sh, jf_unit *u, bool same_shell, const word
 		free(name);
 	}
 	child.venv = sh->venv;
+	child.vars_uncertain = sh->vars_uncertain;
 	child.args_known = true;
 	copy_words(&child.args, w, first, w->size);
 	child.produced_unknown = sh->produced_unknown;
@@ -426,8 +458,21 @@ static void record_env(shell *sh, jf_invocation *inv)
 	jf_array_push(&inv->env, e);
 }
 
+/* The names the shell exports to a program it runs, into ctx->exported. */
+static void record_exports(shell *sh)
+{
+	for (size_t i = 0; i < sh->vars.size; i++)
+		if (sh->vars.items[i].exported)
+			jf_array_push(&sh->ctx->exported, jf_xstrdup(sh->vars.items[i].name));
+	for (size_t i = 0; i < sh->env.size; i++) {
+		const char *e = sh->env.items[i].value;
+		jf_array_push(&sh->ctx->exported, jf_xstrndup(e, strcspn(e, "=")));
+	}
+}
+
 static void record_invocation(shell *sh, jf_unit *u, const words *w, size_t i, const launch *how)
 {
+	record_exports(sh);
 	jf_invocation inv = { 0 };
 	inv.entry = u;
 	inv.script = copy_word(&w->items[i]);
@@ -872,18 +917,38 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 	const char *base = strrchr(name, '/');
 	base = base ? base + 1 : name;
 
-	if (!strcmp(name, "cd") || !strcmp(name, "pushd")) {
+	if (!strcmp(name, "set")) {
+		for (size_t k = i + 1; k < w->size && w->items[k].value; k++) {
+			const char *s = w->items[k].value;
+			bool on = s[0] == '-';
+			if ((s[0] == '-' || s[0] == '+') && s[1] != '-' && s[1] != 'o' && strchr(s, 'u'))
+				sh->nounset = on;
+			else if ((!strcmp(s, "-o") || !strcmp(s, "+o")) && word_is(w, k + 1, "nounset"))
+				sh->nounset = on;
+		}
+	} else if (!strcmp(name, "read") || !strcmp(name, "eval") || !strcmp(name, "getopts") ||
+	           !strcmp(name, "mapfile") || !strcmp(name, "readarray") || !strcmp(name, "printf") ||
+	           !strcmp(name, "let")) {
+		sh->vars_uncertain |= strcmp(name, "printf") || word_is(w, i + 1, "-v");
+	} else if (!strcmp(name, "cd") || !strcmp(name, "pushd")) {
 		cd(sh, w, i + 1);
 	} else if (!strcmp(name, "shift")) {
 		shift(sh, w, i + 1);
 	} else if (!strcmp(name, "source") || !strcmp(name, ".")) {
+		/* A file outside the code folder may set any variable. */
+		char *cpath = i + 1 < w->size && w->items[i + 1].value
+		                      ? container_path(sh, w->items[i + 1].value)
+		                      : NULL;
+		if (!cpath || !jf_path_under(cpath, workdir(sh->ctx)))
+			sh->vars_uncertain = true;
+		free(cpath);
 		if (jf_str_ends(word_base(w, i + 1), "activate") || word_is(w, i + 1, "activate"))
-			sh->venv = true;
+			sh->venv = sh->vars_uncertain = true;
 		else if (i + 1 < w->size)
 			script(sh, w, i + 1, SCRIPT_SHELL, true, NULL);
 	} else if ((!strcmp(base, "conda") || !strcmp(base, "mamba") || !strcmp(base, "micromamba")) &&
 	           word_is(w, i + 1, "activate")) {
-		sh->venv = true;
+		sh->venv = sh->vars_uncertain = true;
 	} else if ((!strcmp(base, "conda") || !strcmp(base, "mamba") || !strcmp(base, "micromamba")) &&
 	           word_is(w, i + 1, "install")) {
 		install_words(sh, w, i + 2, false);
@@ -1215,9 +1280,23 @@ static void walk(shell *sh, TSNode n)
 		redirect(sh, n);
 		return;
 	}
-	if (!strcmp(t, "function_definition") || !strcmp(t, "heredoc_body") ||
-	    !strcmp(t, "command_substitution") || !strcmp(t, "process_substitution"))
+	if (!strcmp(t, "function_definition")) {
+		sh->vars_uncertain = true; /* a call may set any variable */
 		return;
+	}
+	if (!strcmp(t, "heredoc_body") || !strcmp(t, "command_substitution") ||
+	    !strcmp(t, "process_substitution"))
+		return;
+	if (!strcmp(t, "for_statement") || !strcmp(t, "c_style_for_statement")) {
+		TSNode v = jf_node_field(n, "variable");
+		if (jf_node_type_is(v, "variable_name")) {
+			char *vname = jf_node_text(sh->unit, v);
+			set_var(sh, vname, NULL, false);
+			free(vname);
+		} else {
+			sh->vars_uncertain = true;
+		}
+	}
 	bool scoped = !strcmp(t, "subshell");
 	char *saved = scoped && sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
 	bool had_cwd = sh->cwd != NULL;

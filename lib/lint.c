@@ -576,6 +576,12 @@ static int lint_path(jf_linter *self, const char *path)
 	for (size_t i = 0; i < ctx.installed.size; i++)
 		free(ctx.installed.items[i]);
 	jf_array_release(&ctx.installed);
+	for (size_t i = 0; i < ctx.exported.size; i++)
+		free(ctx.exported.items[i]);
+	jf_array_release(&ctx.exported);
+	for (size_t i = 0; i < ctx.var_uses.size; i++)
+		free(ctx.var_uses.items[i].name);
+	jf_array_release(&ctx.var_uses);
 	jf_image_free(ctx.image);
 	jf_job_free(ctx.job);
 	return rc;

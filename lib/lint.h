@@ -89,6 +89,16 @@ typedef struct {
 	char *arg;    /* its first argument ("install" of apt-get), or NULL */
 } jf_exec_fact;
 
+/* A shell variable used where nothing the job says sets it: under `set -u`,
+ * or at the start of a path ("$DATA/train.csv"). */
+typedef struct {
+	const jf_source *src;
+	jf_span span; /* the expansion */
+	char *name;
+	bool nounset; /* under `set -u` */
+	bool path;    /* followed by '/' */
+} jf_var_use;
+
 struct jf_ctx {
 	jf_linter *linter;
 	jf_job *job; /* NULL when a file is linted alone */
@@ -102,6 +112,11 @@ struct jf_ctx {
 	 * (`pip install .`, `-r $FILE`), which may bring any package. */
 	JF_ARRAY(char *) installed;
 	bool installs_unknown;
+	/* Variables the command and launch scripts export to the programs they
+	 * run (also `X=v cmd`); the launchers and wrappers of the invocations
+	 * tell which more are set (data/platforms.yaml). */
+	JF_ARRAY(char *) exported;
+	JF_ARRAY(jf_var_use) var_uses;
 	int tf_creates_variables; /* 0 not yet known, 1 yes, -1 no (tf.c) */
 	jf_image *image;          /* resolved on first use: jf_ctx_image() */
 };

@@ -7,7 +7,8 @@
 # `path`: followed by a fenced block is a file of the example job; a
 # ```console block whose first line is `$ jobfix ...` is run in the folder of
 # those files and its stdout must be the rest of the block (but for blank
-# lines at the end), with findings of rule ID only.
+# lines at the end), with findings of rule ID only. A caption `path` (CRLF
+# line endings): writes the file with CR LF line ends.
 set -u
 jobfix=$1
 tmp=$(mktemp -d)
@@ -34,9 +35,10 @@ extract() {
 		/^## / { in_ex = ($0 == "## Example"); next }
 		!in_ex { next }
 		fence && /^```/ { fence = 0; if (out != "") close(out); out = ""; next }
-		fence { if (out != "") print > out; next }
-		/^`[A-Za-z0-9_.\/-]+`:$/ {
-			caption = substr($0, 2, length($0) - 3)
+		fence { if (out != "") printf "%s%s\n", $0, (crlf ? "\r" : "") > out; next }
+		/^`[A-Za-z0-9_.\/-]+`( \(CRLF line endings\))?:$/ {
+			crlf = ($0 ~ /CRLF/)
+			caption = substr($0, 2, index(substr($0, 2), "`") - 1)
 			if (caption ~ /(^|\/)\.\.(\/|$)/ || caption ~ /^\//) {
 				print "bad file name: " caption > "/dev/stderr"; bad = 1; caption = ""
 			}
@@ -50,10 +52,11 @@ extract() {
 			} else if (info == "console") {
 				out = dir "/.console-" ++n
 			}
+			if (out == "" || info == "console") crlf = 0
 			caption = ""
 			next
 		}
-		/[^ \t]/ { caption = "" }
+		/[^ \t]/ { caption = ""; crlf = 0 }
 		END { exit bad }
 	' "$1"
 }
