@@ -673,10 +673,11 @@ const char *jf_config_job_pattern(const jf_config *self, size_t i)
 /* What the linter asks */
 
 /* Whether glob `pattern` of the config matches `rel`, a path relative to the
- * config's folder. A pattern without '/' matches any file or folder name in
- * the path; one with '/' matches the path from the config's folder, or a
- * folder above the file. A trailing '/' matches folders only. */
-static bool pattern_matches(const char *pattern, const char *rel)
+ * config's folder (of a folder when `is_dir`). A pattern without '/' matches
+ * any file or folder name in the path; one with '/' matches the path from the
+ * config's folder, or a folder above the file. A trailing '/' matches folders
+ * only. */
+static bool pattern_matches(const char *pattern, const char *rel, bool is_dir)
 {
 	char *p = jf_xstrdup(pattern);
 	size_t n = strlen(p);
@@ -699,7 +700,7 @@ static bool pattern_matches(const char *pattern, const char *rel)
 			continue;
 		char saved = *c;
 		*c = '\0';
-		if (!(dirs_only && last))
+		if (!(dirs_only && last && !is_dir))
 			found = anchored ? jf_path_glob(pat, path) : jf_path_glob(pat, seg);
 		*c = saved;
 		seg = c + 1;
@@ -721,14 +722,15 @@ static char *relative(const jf_config *c, const char *fs_path)
 	return out;
 }
 
-static bool any_pattern(const jf_config *c, const glob *g, size_t n, const char *fs_path)
+static bool any_pattern(const jf_config *c, const glob *g, size_t n, const char *fs_path,
+                        bool is_dir)
 {
 	if (!n || !fs_path)
 		return false;
 	char *rel = relative(c, fs_path);
 	bool found = false;
 	for (size_t i = 0; rel && i < n && !found; i++)
-		found = pattern_matches(g[i].pattern, rel);
+		found = pattern_matches(g[i].pattern, rel, is_dir);
 	free(rel);
 	return found;
 }
@@ -751,7 +753,7 @@ bool jf_config__active(const jf_config *self, const jf_rule *rule, const char *f
 		return true;
 	for (size_t i = 0; i < self->per_file.size; i++) {
 		const file_ignore *fi = &self->per_file.items[i];
-		if (any_selects(&fi->rules, rule) && any_pattern(self, &fi->files, 1, fs_path))
+		if (any_selects(&fi->rules, rule) && any_pattern(self, &fi->files, 1, fs_path, false))
 			return false;
 	}
 	return true;
@@ -759,7 +761,17 @@ bool jf_config__active(const jf_config *self, const jf_rule *rule, const char *f
 
 bool jf_config__excluded(const jf_config *self, const char *fs_path)
 {
-	return self && any_pattern(self, self->exclude.items, self->exclude.size, fs_path);
+	return self && any_pattern(self, self->exclude.items, self->exclude.size, fs_path, false);
+}
+
+bool jf_config__excluded_dir(const jf_config *self, const char *fs_path)
+{
+	return self && any_pattern(self, self->exclude.items, self->exclude.size, fs_path, true);
+}
+
+bool jf_config__is_job(const jf_config *self, const char *fs_path)
+{
+	return self && any_pattern(self, self->jobs.items, self->jobs.size, fs_path, false);
 }
 
 jf_severity jf_config__severity(const jf_config *self, const jf_rule *rule)

@@ -22,6 +22,10 @@ bool jf_config__enabled(const jf_config *self, const jf_rule *rule);
 bool jf_config__active(const jf_config *self, const jf_rule *rule, const char *fs_path);
 /** Whether the file at `fs_path` (as this process sees it) is excluded. */
 bool jf_config__excluded(const jf_config *self, const char *fs_path);
+/** Whether the folder at `fs_path` is excluded (so is everything in it). */
+bool jf_config__excluded_dir(const jf_config *self, const char *fs_path);
+/** Whether the file at `fs_path` matches a pattern of the config's `jobs`. */
+bool jf_config__is_job(const jf_config *self, const char *fs_path);
 /** The severity findings of `rule` get. */
 jf_severity jf_config__severity(const jf_config *self, const jf_rule *rule);
 /** The rule named `id_or_name` as this config sees it (its rules folder included), or NULL. */

@@ -164,6 +164,44 @@ JF_EXPORT const char *jf_config_dir(const jf_config *self);
  */
 JF_EXPORT const char *jf_config_job_pattern(const jf_config *self, size_t i);
 
+/*
+ * Discovery: the job specs of a folder tree (`jobfix lint` without PATH), and
+ * what a file is to jobfix (`jobfix lint --staged`). `config` may be NULL for
+ * the defaults; its patterns need the folder it was made in to be the
+ * current one.
+ */
+
+typedef enum {
+	JF_FILE_OTHER,  /* nothing jobfix lints */
+	JF_FILE_JOB,    /* a job spec */
+	JF_FILE_PYTHON, /* a Python file */
+	JF_FILE_SHELL,  /* a shell script */
+} jf_file_kind;
+
+/**
+ * What the file at `path` is: a job spec when it is named `jobfix.yaml`,
+ * `job.yaml` or `*.job.yaml` or matches the config's `jobs`; Python for
+ * `*.py`, shell for `*.sh` and `*.bash`; for a name without a '.', what its
+ * `#!` line names (the first line is read); else JF_FILE_OTHER. The config's
+ * `exclude` is not applied.
+ */
+JF_EXPORT jf_file_kind jf_file_kind_of(const jf_config *config, const char *path);
+/**
+ * Finds the job specs in folder `dir` (NULL: the current one) and below it
+ * (JF_FILE_JOB above), skipping hidden files and folders (`.git` among them),
+ * `node_modules` folders, what the config's `exclude` matches, and folders
+ * already searched (symbolic link loops); it follows symbolic links and stops
+ * 64 folders deep. On success returns 0 with a NULL-terminated list of paths
+ * sorted by byte value (each `dir` joined with the file's place, without a
+ * leading "./" when `dir` is ".") in *out, their number in *count; free the
+ * list with jf_paths_free(). Returns JF_EIO, with errno set, when `dir` is not
+ * a folder that can be read.
+ */
+JF_EXPORT int jf_discover_jobs(const jf_config *config, const char *dir, char ***out,
+                               size_t *count);
+/** Frees a list of paths from jf_discover_jobs(); NULL is a no-op. */
+JF_EXPORT void jf_paths_free(char **paths);
+
 /** Rule metadata, for listings. All strings are static. */
 typedef struct {
 	const char *id;       /* "JF101" */
