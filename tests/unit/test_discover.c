@@ -1,4 +1,4 @@
-/* test_discover.c - unit tests of finding job specs and of file kinds */
+/* test_discover.c - unit tests of finding job specs, file kinds, and linting only the jobs that read changed files */
 #include "helpers.h"
 
 #include "config.h"
@@ -185,6 +185,87 @@ static void test_discover__file_kinds(void **state)
 	assert_int_equal(jf_file_kind_of(NULL, "/nonexistent/bin/x"), JF_FILE_OTHER);
 }
 
+/* Lints every job of `jobs` (relative to the fixture's folder), restricted to `changed`. */
+static void lint_restricted(fixture *f, const char *const *jobs, const char *const *changed)
+{
+	jf_linter_free(f->linter);
+	f->linter = jf_linter_new(NULL);
+	char *abs[8] = { NULL };
+	size_t n = 0;
+	for (; changed && changed[n]; n++)
+		abs[n] = jf_xasprintf("%s/%s", f->dir, changed[n]);
+	jf_linter_restrict(f->linter, changed ? (const char *const *)abs : NULL);
+	for (size_t i = 0; jobs[i]; i++) {
+		char *p = jf_xasprintf("%s/%s", f->dir, jobs[i]);
+		assert_int_equal(jf_linter_lint(f->linter, p), 0);
+		free(p);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(abs[i]);
+}
+
+static bool has_read(fixture *f, const char *rel)
+{
+	char *p = jf_xasprintf("%s/%s", f->dir, rel);
+	bool r = jf_linter_has_read(f->linter, p);
+	free(p);
+	return r;
+}
+
+static void test_discover__restrict_to_changed_files(void **state)
+{
+	fixture *f = *state;
+	th_put(f->dir, "a/job.yaml", "version: 1\nimage: python:3.11\ncommand: bash run.sh\n");
+	th_put(f->dir, "a/run.sh", "python train.py\n");
+	th_put(f->dir, "a/train.py", "import util\nopen('/home/alice/a')\n");
+	th_put(f->dir, "a/util.py", "open('/home/alice/util')\n");
+	th_put(f->dir, "b/job.yaml", "version: 1\nimage: python:3.11\ncommand: python main.py\n"
+	                              "bogus: 1\n");
+	th_put(f->dir, "b/main.py", "open('/home/alice/b')\n");
+	th_put(f->dir, "lone.py", "x = 1\n");
+	static const char *const both[] = { "a/job.yaml", "b/job.yaml", NULL };
+
+	/* An imported module: job a only, whole (its JF101 in train.py too). */
+	static const char *const util[] = { "a/util.py", NULL };
+	lint_restricted(f, both, util);
+	assert_int_equal(th_count(f->linter, "JF101"), 2);
+	assert_int_equal(th_count(f->linter, "JF002"), 0);
+	assert_true(has_read(f, "a/util.py") && has_read(f, "a/run.sh") && has_read(f, "a/job.yaml"));
+	assert_false(has_read(f, "b/main.py") || has_read(f, "b/job.yaml"));
+
+	/* A launch script, named through another path to it. */
+	static const char *const run[] = { "b/../a/./run.sh", NULL };
+	lint_restricted(f, both, run);
+	assert_int_equal(th_count(f->linter, "JF101"), 2);
+	assert_int_equal(th_count(f->linter, "JF002"), 0);
+
+	/* The spec itself: job b only, its own findings (JF002) and its code's. */
+	static const char *const spec[] = { "b/job.yaml", NULL };
+	lint_restricted(f, both, spec);
+	assert_int_equal(th_count(f->linter, "JF101"), 1);
+	assert_int_equal(th_count(f->linter, "JF002"), 1);
+
+	/* A file no job reads, or none at all: no job reports; nothing read. */
+	static const char *const lone[] = { "lone.py", "gone.py", NULL };
+	lint_restricted(f, both, lone);
+	assert_int_equal(f->linter->report.diags.size, 0);
+	assert_false(has_read(f, "lone.py") || has_read(f, "a/job.yaml"));
+	assert_int_equal(f->linter->sources.size, 0); /* the files of jobs left out are let go */
+	static const char *const none[] = { NULL };
+	lint_restricted(f, both, none);
+	assert_int_equal(f->linter->report.diags.size, 0);
+
+	/* No restriction: every job; a file linted alone counts as read. */
+	lint_restricted(f, both, NULL);
+	assert_int_equal(th_count(f->linter, "JF101"), 3);
+	assert_int_equal(th_count(f->linter, "JF002"), 1);
+	char *p = jf_xasprintf("%s/lone.py", f->dir);
+	assert_int_equal(jf_linter_lint(f->linter, p), 0);
+	free(p);
+	assert_true(has_read(f, "lone.py") && has_read(f, "b/main.py"));
+	assert_false(has_read(f, "missing.py"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +275,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_discover__symbolic_links, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discover__empty_and_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discover__file_kinds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_discover__restrict_to_changed_files, setup,
+		                                teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,6 +67,26 @@ JF_EXPORT void jf_linter_free(jf_linter *self);
  */
 JF_EXPORT int jf_linter_lint(jf_linter *self, const char *path);
 
+/**
+ * Restricts the job specs that later jf_linter_lint() calls report on to the
+ * jobs that read one of `files` (a NULL-terminated list of paths; copied;
+ * NULL lifts the restriction): the spec itself, the launch scripts and entry
+ * scripts its command runs, the local modules they import. Files are
+ * compared by identity (device and inode), so any path to them will do; files
+ * that do not exist are ignored. A job that reads none of them leaves no
+ * findings; when none of them is the spec or lies in the job's code folder
+ * (its real path), it is read no further than its spec. Files linted alone
+ * are not restricted.
+ */
+JF_EXPORT void jf_linter_restrict(jf_linter *self, const char *const *files);
+
+/**
+ * Whether a file linted so far (a job spec that was not left out by
+ * jf_linter_restrict(), every file its job read, or a file linted alone) is
+ * the file at `path`, compared by identity.
+ */
+JF_EXPORT int jf_linter_has_read(const jf_linter *self, const char *path);
+
 /** The message of the last error; owned by the linter, valid until the next call. */
 JF_EXPORT const char *jf_linter_error(const jf_linter *self);
 
