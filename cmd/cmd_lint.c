@@ -1,8 +1,10 @@
 /* cmd_lint.c - `jobfix lint`: lint job specs and files, print the findings */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exit.h"
@@ -12,10 +14,19 @@
 
 static void print_help(void)
 {
-	printf("usage: jobfix lint [options] PATH...\n\n"
+	printf("usage: jobfix lint [options] [PATH...]\n"
+	       "       jobfix lint [options] --staged\n"
+	       "       jobfix lint [options] --staged-files [FILE...]\n\n"
 	       "PATH is a job spec (*.yaml, *.yml), or a Python (*.py) or shell (*.sh) file\n"
-	       "linted alone with the rules that need no job.\n\n"
+	       "linted alone with the rules that need no job. Without PATH, every job spec\n"
+	       "found in the current folder and below it: jobfix.yaml, job.yaml, *.job.yaml\n"
+	       "and the config's `jobs` (hidden folders, node_modules and `exclude` skipped).\n\n"
 	       "options:\n"
+	       "  --staged            lint what git has staged for the next commit: the staged\n"
+	       "                      job specs, the jobs that read a staged file, the other\n"
+	       "                      staged Python and shell files alone (runs git; works\n"
+	       "                      from the repository's top)\n"
+	       "  --staged-files      the same for the files given as arguments (pre-commit)\n"
 	       "  --format FORMAT     text (default), concise, json, sarif (SARIF 2.1.0) or\n"
 	       "                      github (GitHub Actions annotations)\n"
 	       "  --output FILE       also write the findings to FILE (stdout keeps --format)\n"
@@ -96,6 +107,206 @@ static int write_findings(void *data, FILE *f)
 	return jf_linter_write(t->linter, f, t->format, 0);
 }
 
+/* What to lint. */
+typedef enum {
+	MODE_PATHS,        /* the PATHs; without any, the jobs found from the current folder */
+	MODE_STAGED,       /* what git has staged */
+	MODE_STAGED_FILES, /* the PATHs are the changed files */
+} lint_mode;
+
+/* `path` made absolute against the current folder (before --staged moves to
+ * the repository's top); NULL stays NULL. Caller frees. */
+static char *absolute(const char *path)
+{
+	if (!path)
+		return NULL;
+	if (path[0] == '/')
+		return strdup(path);
+	char *cwd = getcwd(NULL, 0);
+	size_t n = (cwd ? strlen(cwd) : 1) + strlen(path) + 2;
+	char *out = malloc(n);
+	if (out)
+		snprintf(out, n, "%s/%s", cwd ? cwd : ".", path);
+	free(cwd);
+	return out;
+}
+
+/* Moves to the top of the repository that holds the current folder. */
+static bool to_repository_top(void)
+{
+	static const char *const args[] = { "rev-parse", "--show-toplevel", NULL };
+	char *top = cmd_git_line(args, "--staged needs a git repository");
+	if (!top)
+		return false;
+	bool ok = chdir(top) == 0;
+	if (!ok)
+		fprintf(stderr, "jobfix: error: cannot enter '%s': %s\n", top, strerror(errno));
+	free(top);
+	return ok;
+}
+
+/* The staged files (added, copied, modified, renamed), relative to the
+ * repository's top, which is the current folder; NULL-terminated, in one
+ * allocation with *buf. NULL after printing why. */
+static char **staged_files(char **buf)
+{
+	static const char *const args[] = { "diff", "--cached", "--name-only", "--diff-filter=ACMR",
+		                            "-z", NULL };
+	cmd_git_result r;
+	*buf = NULL;
+	if (cmd_git(args, &r) != 0) {
+		fprintf(stderr, "jobfix: error: cannot run git: %s\n", strerror(errno));
+		return NULL;
+	}
+	if (r.status != 0) {
+		fprintf(stderr, "jobfix: error: cannot list the staged files: %s\n",
+		        *r.err ? r.err : "git failed");
+		cmd_git_result_release(&r);
+		return NULL;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < r.out_len; i++)
+		n += r.out[i] == '\0';
+	char **list = calloc(n + 2, sizeof(char *));
+	if (!list) {
+		cmd_git_result_release(&r);
+		return NULL;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < r.out_len; i += strlen(r.out + i) + 1)
+		if (r.out[i])
+			list[k++] = r.out + i;
+	*buf = r.out;
+	free(r.err);
+	return list;
+}
+
+/* Whether `a` and `b` are one file. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Whether `path` lies in a folder that finding the jobs skips: a hidden one
+ * or node_modules. */
+static bool in_skipped_folder(const char *path)
+{
+	for (const char *seg = path; *seg;) {
+		size_t n = strcspn(seg, "/");
+		if (!seg[n])
+			break; /* the file's own name */
+		if ((seg[0] == '.' && !(n == 1 || (n == 2 && seg[1] == '.'))) ||
+		    (n == 12 && !strncmp(seg, "node_modules", 12)))
+			return true;
+		seg += n + 1;
+	}
+	return false;
+}
+
+static bool is_regular_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Lints `path`; false when jobfix could not (the error printed). */
+static bool lint_one(jf_linter *l, const char *path)
+{
+	if (jf_linter_lint(l, path) >= 0)
+		return true;
+	fprintf(stderr, "jobfix: error: %s\n", jf_linter_error(l));
+	return false;
+}
+
+/* Lints the jobs found from the current folder; false when jobfix could not. */
+static bool lint_discovered(jf_linter *l, const jf_config *config)
+{
+	char **jobs;
+	size_t n;
+	if (jf_discover_jobs(config, ".", &jobs, &n) < 0) {
+		fprintf(stderr, "jobfix: error: cannot search the current folder: %s\n",
+		        strerror(errno));
+		return false;
+	}
+	if (!n) {
+		char *cwd = getcwd(NULL, 0);
+		fprintf(stderr, "jobfix: no job specs found under %s\n", cwd ? cwd : ".");
+		free(cwd);
+	}
+	bool ok = true;
+	for (size_t i = 0; i < n; i++)
+		ok &= lint_one(l, jobs[i]);
+	jf_paths_free(jobs);
+	return ok;
+}
+
+/*
+ * Lints what the changed `files` touch: each job spec among them; each job
+ * found from the current folder that reads one of them (a script, an entry
+ * script, a module), or every job when the config file itself changed; and
+ * the changed Python and shell files that no linted job read, alone. Files
+ * the config excludes, and files that are not there (deleted), are left
+ * alone. False when jobfix could not do its job.
+ */
+static bool lint_changed(jf_linter *l, const jf_config *config, char **files, size_t n)
+{
+	const char **specs = calloc(n + 1, sizeof(char *)), **scripts = calloc(n + 1, sizeof(char *));
+	size_t nspecs = 0, nscripts = 0;
+	bool config_changed = false, ok = true;
+	const char *config_file = jf_config_path(config);
+	for (size_t i = 0; i < n; i++) {
+		if (!is_regular_file(files[i]))
+			continue;
+		if (config_file && same_file(files[i], config_file))
+			config_changed = true;
+		switch (jf_file_kind_of(config, files[i])) {
+		case JF_FILE_JOB:
+			/* The job specs that finding the jobs would find. */
+			if (!in_skipped_folder(files[i]))
+				specs[nspecs++] = files[i];
+			break;
+		case JF_FILE_PYTHON:
+		case JF_FILE_SHELL:
+			scripts[nscripts++] = files[i];
+			break;
+		default:
+			break;
+		}
+	}
+	/* Only a changed script or config can touch a job that is not itself changed. */
+	if (nscripts || config_changed) {
+		char **jobs;
+		size_t njobs;
+		if (jf_discover_jobs(config, ".", &jobs, &njobs) < 0) {
+			fprintf(stderr, "jobfix: error: cannot search the current folder: %s\n",
+			        strerror(errno));
+			ok = false;
+			njobs = 0;
+			jobs = NULL;
+		}
+		jf_linter_restrict(l, config_changed ? NULL : scripts);
+		for (size_t i = 0; i < njobs; i++) {
+			bool changed = false;
+			for (size_t k = 0; k < nspecs && !changed; k++)
+				changed = same_file(jobs[i], specs[k]);
+			if (!changed)
+				ok &= lint_one(l, jobs[i]);
+		}
+		jf_linter_restrict(l, NULL);
+		jf_paths_free(jobs);
+	}
+	for (size_t i = 0; i < nspecs; i++)
+		ok &= lint_one(l, specs[i]);
+	for (size_t i = 0; i < nscripts; i++)
+		if (!jf_linter_has_read(l, scripts[i]))
+			ok &= lint_one(l, scripts[i]);
+	free(specs);
+	free(scripts);
+	return ok;
+}
+
 int cmd_lint(int argc, char **argv)
 {
 	jf_format format = JF_FORMAT_TEXT;
@@ -104,11 +315,12 @@ int cmd_lint(int argc, char **argv)
 	jf_format output_format = JF_FORMAT_TEXT;
 	const char *output = NULL, *output_format_name = NULL;
 	int color = -1, quiet = 0, npaths = 0;
+	lint_mode mode = MODE_PATHS;
 	const char *config_path = NULL;
 	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated. */
 	const char *overrides[7] = { NULL };
 	const char *select = NULL, *ignore = NULL, *rules_dir = NULL;
-	char **paths = calloc((size_t)argc, sizeof(char *));
+	char **paths = calloc((size_t)argc + 1, sizeof(char *));
 	int only_paths = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -127,6 +339,13 @@ int cmd_lint(int argc, char **argv)
 			statistics = 1;
 		} else if (!strcmp(a, "--no-config")) {
 			no_config = 1;
+		} else if (!strcmp(a, "--staged") || !strcmp(a, "--staged-files")) {
+			lint_mode m = !strcmp(a, "--staged") ? MODE_STAGED : MODE_STAGED_FILES;
+			if (mode != MODE_PATHS && mode != m) {
+				free(paths);
+				return usage_error("lint ", "--staged and --staged-files exclude each other");
+			}
+			mode = m;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
 			if (!format_named(v, &format)) {
 				free(paths);
@@ -178,9 +397,10 @@ int cmd_lint(int argc, char **argv)
 			return usage_error("lint ", "unknown option '%s'", a);
 		}
 	}
-	if (!npaths) {
+	if (mode == MODE_STAGED && npaths) {
 		free(paths);
-		return usage_error("lint ", "no PATH given");
+		return usage_error("lint ", "--staged asks git for the files: no PATH (pass files "
+		                            "with --staged-files FILE...)");
 	}
 	if (config_path && no_config) {
 		free(paths);
@@ -196,6 +416,26 @@ int cmd_lint(int argc, char **argv)
 		                   "cannot tell the format of '%s' from its name (*.sarif, *.json, "
 		                   "*.txt): give --output-format (%s)",
 		                   output, FORMAT_NAMES);
+	}
+	/* --staged works from the repository's top: the paths the options name
+	 * are the current folder's. */
+	char *abs_config = NULL, *abs_rules_dir = NULL, *abs_output = NULL, *staged_buf = NULL;
+	if (mode == MODE_STAGED) {
+		config_path = abs_config = absolute(config_path);
+		rules_dir = abs_rules_dir = absolute(rules_dir);
+		output = abs_output = absolute(output);
+		char **staged = to_repository_top() ? staged_files(&staged_buf) : NULL;
+		if (!staged) {
+			free(paths);
+			free(abs_config);
+			free(abs_rules_dir);
+			free(abs_output);
+			return JF_EXIT_ERROR;
+		}
+		free(paths);
+		paths = staged;
+		for (npaths = 0; paths[npaths]; npaths++)
+			;
 	}
 	size_t k = 0;
 	if (select) {
@@ -213,10 +453,9 @@ int cmd_lint(int argc, char **argv)
 	cmd_formats to = { format, color, output, output_format };
 	jf_config *config =
 		cmd_load_config(config_path, no_config, overrides, &to, "nothing was linted");
-	if (!config) {
-		free(paths);
-		return finish_stdout(JF_EXIT_ERROR);
-	}
+	int rc = JF_EXIT_ERROR;
+	if (!config)
+		goto cleanup;
 	jf_severity from_file;
 	if (!fail_on_given && jf_config_fail_on(config, &from_file))
 		fail_on = from_file;
@@ -225,12 +464,12 @@ int cmd_lint(int argc, char **argv)
 	opts.config = config;
 	jf_linter *l = jf_linter_new(&opts);
 	bool failed = false; /* jobfix could not do its job */
-	for (int i = 0; i < npaths; i++) {
-		if (jf_linter_lint(l, paths[i]) < 0) {
-			fprintf(stderr, "jobfix: error: %s\n", jf_linter_error(l));
-			failed = true;
-		}
-	}
+	if (mode != MODE_PATHS)
+		failed = !lint_changed(l, config, paths, (size_t)npaths);
+	else if (!npaths)
+		failed = !lint_discovered(l, config);
+	for (int i = 0; mode == MODE_PATHS && i < npaths; i++)
+		failed |= !lint_one(l, paths[i]);
 	int written = statistics ? jf_linter_write_statistics(l, stdout, format)
 	                         : jf_linter_write(l, stdout, format, color);
 	if (written < 0)
@@ -248,9 +487,14 @@ int cmd_lint(int argc, char **argv)
 			fprintf(stderr, "jobfix: %zu error%s, %zu warning%s, %zu note%s\n", e,
 			        e == 1 ? "" : "s", w, w == 1 ? "" : "s", n, n == 1 ? "" : "s");
 	}
-	int rc = failed ? JF_EXIT_ERROR : failing ? JF_EXIT_FINDINGS : JF_EXIT_OK;
+	rc = failed ? JF_EXIT_ERROR : failing ? JF_EXIT_FINDINGS : JF_EXIT_OK;
 	jf_linter_free(l);
 	jf_config_free(config);
+cleanup:
 	free(paths);
+	free(staged_buf);
+	free(abs_config);
+	free(abs_rules_dir);
+	free(abs_output);
 	return finish_stdout(rc);
 }

@@ -56,4 +56,21 @@ typedef struct {
 jf_config *cmd_load_config(const char *path, int no_config, const char *const *overrides,
                            const cmd_formats *to, const char *consequence);
 
+/* Running git (git.c): as `git ARGS...`, found on PATH, with no shell. */
+typedef struct {
+	char *out; /* its stdout, NUL-terminated */
+	size_t out_len;
+	char *err; /* its stderr, NUL-terminated, without the last newline */
+	int status; /* its exit status; 128 when a signal ended it */
+} cmd_git_result;
+
+/** Runs git; 0 when it ran (see r->status), -1 with errno set when it could not start. */
+int cmd_git(const char *const *args, cmd_git_result *r);
+void cmd_git_result_release(cmd_git_result *r);
+/**
+ * The first line of what git prints for `args`, or NULL after printing
+ * "jobfix: error: WHAT: <git's message>" on stderr. Caller frees.
+ */
+char *cmd_git_line(const char *const *args, const char *what);
+
 #endif

@@ -49,9 +49,59 @@ check "unknown format exits 2" test "$rc" -eq 2
 run lint --format
 check "option without value exits 2" test "$rc" -eq 2
 check "option without value is named" grep -q "needs a value" "$tmp/err"
-run lint
-check "no PATH exits 2" test "$rc" -eq 2
+run lint --format yaml
 check "usage errors print nothing on stdout" test -z "$out"
+run lint --staged job.yaml
+check "--staged with a PATH exits 2" test "$rc" -eq 2
+check "--staged with a PATH says why" grep -q "no PATH (pass files with --staged-files FILE...)" "$tmp/err"
+run lint --staged --staged-files
+check "--staged with --staged-files exits 2" test "$rc" -eq 2
+
+# Without PATH: the job specs found from the current folder down.
+mkdir -p "$tmp/none/sub" "$tmp/disc"
+(cd "$tmp/none" && "$jobfix" lint >"$tmp/out" 2>"$tmp/err")
+check "no job specs: exit 0" test $? -eq 0
+check "no job specs: says so, with the folder" grep -qx "jobfix: no job specs found under $tmp/none" "$tmp/err"
+check "no job specs: nothing on stdout" test ! -s "$tmp/out"
+(cd "$tmp/none" && "$jobfix" lint --format json >"$tmp/out" 2>/dev/null)
+check "no job specs: an empty json document" grep -q '"diagnostics": \[\]' "$tmp/out"
+# A tree: job specs by name at any depth; hidden folders, node_modules, the
+# config's exclude and a symbolic link loop skipped; the config's jobs added.
+d=$tmp/disc
+mkjob() { # mkjob SPEC: a job whose train.py has a JF101 naming its spec
+	mkdir -p "$(dirname "$d/$1")"
+	printf 'version: 1\nimage: python:3.11\ncommand: python %s.py\n' "$(basename "$1" .yaml)" >"$d/$1"
+	printf 'open("/home/alice/%s")\n' "$1" >"$d/$(dirname "$1")/$(basename "$1" .yaml).py"
+}
+mkjob job.yaml
+mkjob jobs/a/job.yaml
+mkjob jobs/b/jobfix.yaml
+mkjob jobs/c/resnet.job.yaml
+mkjob experiments/e1.yaml
+mkjob .hidden/job.yaml
+mkjob jobs/.cache/job.yaml
+mkjob node_modules/pkg/job.yaml
+mkjob vendor/x/job.yaml
+mkjob configs/model.yaml
+ln -s .. "$d/jobs/loop"
+ln -s ../jobs "$d/experiments/jobs-link"
+printf 'exclude: [vendor/]\njobs: ["experiments/*.yaml"]\n' >"$d/.jobfix.yaml"
+(cd "$d" && "$jobfix" lint --format concise >"$tmp/out" 2>"$tmp/err")
+check "discovery: exit 1 (findings)" test $? -eq 1
+LC_ALL=C sort -u "$tmp/out" | grep -o "'/home/alice/[^']*'" >"$tmp/found"
+printf "'/home/alice/%s'\n" experiments/e1.yaml job.yaml jobs/a/job.yaml jobs/b/jobfix.yaml \
+	jobs/c/resnet.job.yaml >"$tmp/want"
+check "discovery: the jobs by name and by the config's jobs, nothing hidden, excluded or looped" \
+	cmp -s "$tmp/found" "$tmp/want"
+[[ -s $tmp/found ]] && ! cmp -s "$tmp/found" "$tmp/want" && diff "$tmp/want" "$tmp/found"
+check "discovery: each job once (a link to a folder searched is not searched again)" \
+	test "$(wc -l <"$tmp/out")" -eq 5
+(cd "$d/jobs" && "$jobfix" lint --format concise >"$tmp/out" 2>/dev/null)
+check "discovery from a subfolder: only below it, not through a link to a folder above" \
+	test "$(grep -c "/home/alice" "$tmp/out")" -eq 3
+(cd "$d" && "$jobfix" lint --no-config --format concise >"$tmp/out" 2>/dev/null)
+check "discovery: the exclude is the config's" grep -q "'/home/alice/vendor/x/job.yaml'" "$tmp/out"
+check "discovery: the jobs patterns are the config's" bash -c "! grep -q experiments '$tmp/out'"
 
 # Exit codes follow --fail-on; notes never fail by default.
 pip=$fixtures/JF104/fires-non-root/job.yaml

@@ -13,8 +13,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# git: the tests of `lint --staged`.
 packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev libcmocka-dev diffutils
-	go-md2man groff-base dpkg-dev)
+	go-md2man groff-base dpkg-dev git)
 
 missing_packages() {
 	local p
