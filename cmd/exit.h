@@ -73,4 +73,6 @@ void cmd_git_result_release(cmd_git_result *r);
  */
 char *cmd_git_line(const char *const *args, const char *what);
 
+int cmd_hook(int argc, char **argv);
+
 #endif

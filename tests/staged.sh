@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# staged.sh - `jobfix lint --staged` and `--staged-files` in a throwaway git repository
+# staged.sh - `jobfix lint --staged` and `--staged-files` in a throwaway git repository,
+# and `jobfix hook install|uninstall` with real commits
 #
 # usage: staged.sh JOBFIX
 # Exits 77 (skipped) when git is not installed.
@@ -154,6 +155,68 @@ reset
 (cd "$tmp" && "$jobfix" lint --staged >"$tmp/out" 2>&1)
 check "--staged outside a repository: exit 2" test $? -eq 2
 check "--staged outside a repository: says why" grep -q "^jobfix: error: --staged needs a git repository" "$tmp/out"
+
+# hook install / uninstall, and real commits through the hook.
+hook=.git/hooks/pre-commit
+"$jobfix" hook install >"$tmp/out" 2>&1
+check "hook install: exit 0" test $? -eq 0
+check "hook install: an executable hook" test -x "$hook"
+check "hook install: it runs this jobfix" grep -qF "installed='$(realpath "$jobfix")'" "$hook"
+check "hook install: it says where" grep -q "installed the pre-commit hook .git/hooks/pre-commit" "$tmp/out"
+cp "$hook" "$tmp/hook.first"
+"$jobfix" hook install >"$tmp/out" 2>&1
+check "hook install again: its own hook is updated" test $? -eq 0
+check "hook install again: says so" grep -q "updated the pre-commit hook" "$tmp/out"
+check "hook install again: same hook" cmp -s "$hook" "$tmp/hook.first"
+
+head=$(git rev-parse HEAD)
+echo "# a comment" >>tools/export.py
+printf 'version: 1\nimage: python:3.11\ncommand: python ok.py\n' >ok.job.yaml
+printf 'print("fine")\n' >ok.py
+git add ok.job.yaml ok.py
+git commit -qm "a clean job" >"$tmp/out" 2>&1
+check "hook: a clean commit passes" test $? -eq 0
+check "hook: a clean commit is made" test "$(git rev-parse HEAD)" != "$head"
+head=$(git rev-parse HEAD)
+git add tools/export.py
+git commit -qm "a finding" >"$tmp/out" 2>&1
+check "hook: a commit with a finding is blocked" test $? -ne 0
+check "hook: no commit made" test "$(git rev-parse HEAD)" = "$head"
+check "hook: the finding is shown" grep -q "tools/export.py:1:6: error: .*JF101" "$tmp/out"
+git commit -q --no-verify -m "forced" >/dev/null 2>&1
+check "hook: --no-verify skips it" test "$(git rev-parse HEAD)" != "$head"
+
+printf '#!/bin/sh\nexit 0\n' >"$hook"
+"$jobfix" hook install >"$tmp/out" 2>&1
+check "hook install over a foreign hook: exit 2" test $? -eq 2
+check "hook install over a foreign hook: says why" grep -q "jobfix did not write it" "$tmp/out"
+check "hook install over a foreign hook: left alone" grep -qx "exit 0" "$hook"
+"$jobfix" hook uninstall >"$tmp/out" 2>&1
+check "hook uninstall of a foreign hook: exit 2, left alone" test $? -eq 2 -a -f "$hook"
+"$jobfix" hook install --force >"$tmp/out" 2>&1
+check "hook install --force: exit 0" test $? -eq 0
+check "hook install --force: replaced" grep -q "^# jobfix-hook 1: " "$hook"
+check "hook install --force: says so" grep -q "replaced the pre-commit hook" "$tmp/out"
+"$jobfix" hook uninstall >"$tmp/out" 2>&1
+check "hook uninstall: exit 0" test $? -eq 0
+check "hook uninstall: removed" test ! -e "$hook"
+"$jobfix" hook uninstall >"$tmp/out" 2>&1
+check "hook uninstall without a hook: exit 0" test $? -eq 0
+
+git config core.hooksPath .githooks
+"$jobfix" hook install >/dev/null 2>&1
+check "hook install follows core.hooksPath" test -x .githooks/pre-commit -a ! -e "$hook"
+git config --unset core.hooksPath
+rm -rf .githooks
+
+"$jobfix" hook >"$tmp/out" 2>&1
+check "hook without an action: exit 2" test $? -eq 2
+"$jobfix" hook frobnicate >"$tmp/out" 2>&1
+check "hook with an unknown action: exit 2" test $? -eq 2
+"$jobfix" hook --help >"$tmp/out" 2>&1
+check "hook --help: exit 0" test $? -eq 0
+(cd "$tmp" && "$jobfix" hook install >"$tmp/out" 2>&1)
+check "hook install outside a repository: exit 2" test $? -eq 2
 
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
