@@ -169,8 +169,8 @@ static char **staged_files(char **buf)
 		n += r.out[i] == '\0';
 	char **list = calloc(n + 2, sizeof(char *));
 	if (!list) {
-		cmd_git_result_release(&r);
-		return NULL;
+		fputs("jobfix: error: out of memory\n", stderr);
+		abort();
 	}
 	size_t k = 0;
 	for (size_t i = 0; i < r.out_len; i += strlen(r.out + i) + 1)
@@ -247,12 +247,17 @@ static bool lint_discovered(jf_linter *l, const jf_config *config)
  * found from the current folder that reads one of them (a script, an entry
  * script, a module), or every job when the config file itself changed; and
  * the changed Python and shell files that no linted job read, alone. Files
- * the config excludes, and files that are not there (deleted), are left
- * alone. False when jobfix could not do its job.
+ * that are not there (deleted) count for nothing; a file the config
+ * excludes is not linted, but a job that reads it is. False when jobfix
+ * could not do its job.
  */
 static bool lint_changed(jf_linter *l, const jf_config *config, char **files, size_t n)
 {
 	const char **specs = calloc(n + 1, sizeof(char *)), **scripts = calloc(n + 1, sizeof(char *));
+	if (!specs || !scripts) {
+		fputs("jobfix: error: out of memory\n", stderr);
+		abort();
+	}
 	size_t nspecs = 0, nscripts = 0;
 	bool config_changed = false, ok = true;
 	const char *config_file = jf_config_path(config);
