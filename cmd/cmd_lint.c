@@ -46,6 +46,8 @@ static void print_help(void)
 	       "  --color WHEN        auto (default: when stdout is a terminal and NO_COLOR is\n"
 	       "                      unset), always or never\n"
 	       "  -q, --quiet         print no summary line\n"
+	       "  -v, --verbose       also say which checks were skipped for want of facts\n"
+	       "                      (an unknown image), and how to enable them\n"
 	       "  -h, --help          show this help\n\n"
 	       "The options override the config file, .jobfix.yaml in the current folder or\n"
 	       "the nearest folder above it (docs/config.md).\n\n"
@@ -319,7 +321,7 @@ int cmd_lint(int argc, char **argv)
 	int fail_on_given = 0, statistics = 0, no_config = 0;
 	jf_format output_format = JF_FORMAT_TEXT;
 	const char *output = NULL, *output_format_name = NULL;
-	int color = -1, quiet = 0, npaths = 0;
+	int color = -1, quiet = 0, verbose = 0, npaths = 0;
 	lint_mode mode = MODE_PATHS;
 	const char *config_path = NULL;
 	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated. */
@@ -351,6 +353,8 @@ int cmd_lint(int argc, char **argv)
 				return usage_error("lint ", "--staged and --staged-files exclude each other");
 			}
 			mode = m;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			verbose = 1;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
 			if (!format_named(v, &format)) {
 				free(paths);
@@ -483,6 +487,8 @@ int cmd_lint(int argc, char **argv)
 	findings_to findings = { l, output_format };
 	if (output && cmd_write_file(output, write_findings, &findings) < 0)
 		failed = true;
+	for (size_t i = 0; verbose && jf_linter_skipped(l, i); i++)
+		fprintf(stderr, "jobfix: skipped %s\n", jf_linter_skipped(l, i));
 	size_t failing = jf_linter_count(l, fail_on);
 	if (!quiet && format == JF_FORMAT_TEXT) {
 		size_t e = jf_linter_count(l, JF_SEV_ERROR);

@@ -1,7 +1,8 @@
 /* lint_fuzzer.c - end to end: the first byte picks a job spec, a Python or a shell
- * file; the rest is its text. Lints it in a scratch folder that also holds a
- * small Python entry script and launch script, and renders every format and
- * the statistics. */
+ * file, or the entry script of a fixed job with every image fact known; the
+ * rest is its text. Lints it in a scratch folder that also holds a small
+ * Python entry script and launch script, and renders every format and the
+ * statistics. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,8 @@ static void put_str(const char *name, const char *text)
 static void cleanup(void)
 {
 	static const char *const files[] = { "job.yaml", "input.py", "input.sh", "train.py",
-		                             "model.py", "run.sh" };
+		                             "model.py", "run.sh", "entry.py", "entry.yaml",
+		                             "entry.sh", "packages.txt" };
 	char path[128];
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
@@ -53,19 +55,27 @@ static void setup(void)
 	                    "open('/home/me/x.txt')\n");
 	put_str("model.py", "import os\nx = os.path.join('/Users/me', 'y')\n");
 	put_str("run.sh", "#!/bin/bash\ncd /workspace\npip install x\npython -u train.py \"$@\"\n");
+	/* A job whose image, Python, user, env and mounts are all known, so the
+	 * checks of imports, paths, environment and syntax all evaluate entry.py. */
+	put_str("entry.yaml", "version: 1\nimage: {name: r.example.com/t:1, user: \"1000\", "
+	                      "python: \"3.8\", manifest: packages.txt}\nworkdir: /workspace\n"
+	                      "env: {DATA_DIR: /mnt/data}\ninputs: {data: /mnt/data}\n"
+	                      "outputs: {out: /mnt/out}\ncommand: bash entry.sh --data /mnt/data/x\n");
+	put_str("entry.sh", "#!/bin/bash\nset -u\nexport RUN=1\npython entry.py \"$@\" --out \"$OUT\"\n");
+	put_str("packages.txt", "numpy==1.24.0\ntorch==1.9.0\n");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const names[] = { "job.yaml", "input.py", "input.sh" };
+	static const char *const names[] = { "job.yaml", "input.py", "input.sh", "entry.py" };
 	if (!dir[0])
 		setup();
 	if (size < 1)
 		return 0;
-	const char *name = names[data[0] % 3];
+	const char *name = names[data[0] % 4];
 	put(name, data + 1, size - 1);
 	char path[128];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(path, sizeof path, "%s/%s", dir, data[0] % 4 == 3 ? "entry.yaml" : name);
 
 	jf_linter *l = jf_linter_new(NULL);
 	jf_linter_lint(l, path);

@@ -39,6 +39,8 @@ void jf_check_programs(jf_ctx *ctx, const jf_rule *rule);
 void jf_check_crlf(jf_ctx *ctx, const jf_rule *rule);
 /** JF108, JF109: environment variables nothing sets for the job (envvars.c). */
 void jf_check_env_vars(jf_ctx *ctx, const jf_rule *rule);
+/** JF103, JF106, JF107 and JF101 through names: the paths the job's Python uses (paths.c). */
+void jf_check_paths(jf_ctx *ctx, const jf_rule *rule);
 /** JF210, JF211: processes per node against the job's GPUs (topology.c). */
 void jf_check_topology(jf_ctx *ctx, const jf_rule *rule);
 void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m);

@@ -315,10 +315,30 @@ static char *container_path(shell *sh, const char *p)
 static void produce(shell *sh, const char *p)
 {
 	char *c = p ? container_path(sh, p) : NULL;
-	if (c)
+	if (c) {
 		jf_array_push(&sh->produced, c);
-	else
-		sh->produced_unknown = true;
+		jf_array_push(&sh->ctx->produced, jf_xstrdup(c));
+	} else {
+		sh->produced_unknown = sh->ctx->produced_unknown = true;
+	}
+}
+
+/* JF106: a write at word `at` (value `p`) into a read-only input mount. */
+static void write_at(shell *sh, const char *p, const word *at)
+{
+	char *c = p ? container_path(sh, p) : NULL;
+	const jf_named_paths *in = &sh->ctx->job->inputs;
+	for (size_t i = 0; c && i < in->size; i++)
+		if (jf_path_under(c, in->items[i].path)) {
+			jf_diag *d = jf_ctx_report_at(sh->ctx, "JF106", at->src, at->span,
+			                              "'%s' is written under the input mount '%s', which "
+			                              "is read-only (Read-only file system)",
+			                              c, in->items[i].path);
+			jf_diag_relate(d, sh->ctx->job->spec, in->items[i].path_span,
+			               "the job mounts its input '%s' here, read-only", in->items[i].name);
+			break;
+		}
+	free(c);
 }
 
 static bool is_produced(const shell *sh, const char *cpath)
@@ -478,6 +498,7 @@ static void record_invocation(shell *sh, jf_unit *u, const words *w, size_t i, c
 	inv.script = copy_word(&w->items[i]);
 	inv.launcher = how ? how->launcher : "python";
 	inv.unit = sh->unit;
+	inv.cwd = sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
 	if (how) {
 		copy_words(&inv.launcher_args, w, how->from, i);
 		inv.wrapper = how->wrapper;
@@ -994,7 +1015,7 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 		for (; k < w->size; k++) {
 			const char *s = w->items[k].value;
 			if (!s) {
-				sh->produced_unknown = true;
+				sh->produced_unknown = sh->ctx->produced_unknown = true;
 				return;
 			}
 			if (s[0] == '-') {
@@ -1026,12 +1047,26 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 	           !strcmp(base, "ln") || !strcmp(base, "tar") || !strcmp(base, "unzip") ||
 	           !strcmp(base, "touch") || !strcmp(base, "hdfs") || !strcmp(base, "huggingface-cli") ||
 	           !strcmp(base, "make") || !strcmp(base, "mkdir") || !strcmp(base, "install")) {
+		/* What these write: every argument of mkdir and touch, the last of
+		 * cp, mv, rsync, scp, ln and install. */
+		bool all = !strcmp(base, "mkdir") || !strcmp(base, "touch");
+		bool last = !strcmp(base, "cp") || !strcmp(base, "mv") || !strcmp(base, "rsync") ||
+		            !strcmp(base, "scp") || !strcmp(base, "ln") || !strcmp(base, "install");
+		for (size_t k = w->size; (all || last) && k-- > i + 1;) {
+			const char *s = w->items[k].value;
+			if (s && s[0] == '-')
+				continue;
+			if (s && !strstr(s, "://"))
+				write_at(sh, s, &w->items[k]);
+			if (last)
+				break;
+		}
 		/* Anything these name may be created here; a download without an
 		 * explicit name creates the last component of its URL. */
 		for (size_t k = i + 1; k < w->size; k++) {
 			const char *s = w->items[k].value;
 			if (!s) {
-				sh->produced_unknown = true;
+				sh->produced_unknown = sh->ctx->produced_unknown = true;
 				continue;
 			}
 			if (s[0] == '-')
@@ -1040,7 +1075,8 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 			produce(sh, slash ? slash + 1 : s);
 		}
 		if (!strcmp(base, "tar") || !strcmp(base, "unzip") || !strcmp(base, "make"))
-			sh->produced_unknown = true; /* archives and builds create what they hold */
+			/* archives and builds create what they hold */
+			sh->produced_unknown = sh->ctx->produced_unknown = true;
 	}
 }
 
@@ -1253,6 +1289,10 @@ static void redirect(shell *sh, TSNode n)
 		return;
 	char *v = word_value(sh, dest);
 	produce(sh, v);
+	if (v) {
+		word at = place(sh, dest);
+		write_at(sh, v, &at);
+	}
 	free(v);
 }
 

@@ -118,28 +118,9 @@ static void collect_writes(env_model *m, const jf_unit *unit)
 	jf_iter_release(&it);
 }
 
-/* Whether the try statement catches KeyError (or something broader). */
-static bool catches_key_error(const jf_unit *unit, TSNode try_stmt)
-{
-	static const char *const broad[] = { "KeyError", "LookupError", "Exception", "BaseException",
-		                             NULL };
-	for (uint32_t i = 0; i < ts_node_named_child_count(try_stmt); i++) {
-		TSNode c = ts_node_named_child(try_stmt, i);
-		if (!jf_node_type_is(c, "except_clause"))
-			continue;
-		TSNode what = ts_node_named_child(c, 0);
-		if (ts_node_is_null(what) || jf_node_type_is(what, "block"))
-			return true;
-		char *text = jf_node_text(unit, what);
-		bool found = false;
-		for (size_t k = 0; broad[k] && !found; k++)
-			found = strstr(text, broad[k]) != NULL;
-		free(text);
-		if (found)
-			return true;
-	}
-	return false;
-}
+/* What a read guarded by `try` may fail with. */
+static const char *const key_errors[] = { "KeyError", "LookupError", "Exception", "BaseException",
+	                                  NULL };
 
 /* Whether the text of `n` names `var` in quotes ("X" in os.environ, os.getenv('X')). */
 static bool mentions(const jf_unit *unit, TSNode n, const char *var)
@@ -162,7 +143,7 @@ static bool guarded(const jf_unit *unit, TSNode n, const char *var)
 	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
 		const char *t = ts_node_type(p);
 		TSNode cond = { 0 };
-		if (!strcmp(t, "try_statement") && catches_key_error(unit, p))
+		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, key_errors))
 			return true;
 		if (!strcmp(t, "if_statement") || !strcmp(t, "elif_clause") ||
 		    !strcmp(t, "while_statement"))
@@ -213,6 +194,12 @@ static void check_python(env_model *m, const jf_rule *rule, const jf_unit *unit)
 	jf_iter_release(&it);
 }
 
+/* A file that never names the environment has nothing for the walks below. */
+static bool mentions_environ(const jf_unit *u)
+{
+	return strstr(u->src->data, "environ") || strstr(u->src->data, "putenv");
+}
+
 void jf_check_env_vars(jf_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
@@ -221,14 +208,14 @@ void jf_check_env_vars(jf_ctx *ctx, const jf_rule *rule)
 	env_model m = { ctx, jf_ctx_image(ctx), { 0 }, false };
 	for (size_t i = 0; i < ctx->units.size; i++) {
 		const jf_unit *u = ctx->units.items[i];
-		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK)
+		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK && mentions_environ(u))
 			collect_writes(&m, u);
 	}
 	const jf_rule *python = jf_rules_find("JF108"), *shell = jf_rules_find("JF109");
 	for (size_t i = 0; i < ctx->units.size; i++) {
 		const jf_unit *u = ctx->units.items[i];
 		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
-		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE))
+		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE) && mentions_environ(u))
 			check_python(&m, python, u);
 	}
 	/* The shell's uses, once each: a word may be expanded more than once. */

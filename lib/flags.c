@@ -212,8 +212,12 @@ static void visit_absl_call(jf_cmdline *c, const jf_unit *unit, TSNode call)
 	const char *fn = dot ? dot + 1 : callee;
 	if (dot)
 		*dot = '\0';
-	bool flags_obj = dot ? jf_str_in(callee, flags_modules)
-	                     : imports_from(unit, "absl.flags", fn);
+	/* Only absl's own functions need the (file-wide) import lookup. */
+	static const char *const absl_fns[] = { "mark_flag_as_required", "mark_flags_as_required",
+		                                "adopt_module_key_flags", "declare_key_flag", NULL };
+	bool absl_fn = jf_str_starts(fn, "DEFINE") || jf_str_in(fn, absl_fns);
+	bool flags_obj = absl_fn && (dot ? jf_str_in(callee, flags_modules)
+	                                 : imports_from(unit, "absl.flags", fn));
 	if (jf_str_starts(fn, "DEFINE")) {
 		size_t kind = 0, nkinds = sizeof absl_kinds / sizeof *absl_kinds;
 		while (kind < nkinds && strcmp(absl_kinds[kind].name, fn))

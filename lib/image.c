@@ -374,6 +374,11 @@ void jf_image_relate(jf_diag *d, const jf_image *self, const jf_source *spec, jf
 	jf_buf_release(&b);
 }
 
+const char *jf_image_unknown_reason(const jf_image *self)
+{
+	return self->ref ? "the image is not in jobfix's catalog" : "the job names no image";
+}
+
 bool jf_image_known(const jf_image *self)
 {
 	return self->catalog || self->has_manifest || self->py_major;

@@ -52,6 +52,9 @@ void jf_image_free(jf_image *self);
 void jf_image_relate(jf_diag *d, const jf_image *self, const jf_source *spec, jf_image_fact fact,
                      const char *fmt, ...) JF_PRINTF(5, 6);
 
+/** Why the image's facts are unknown, for --verbose: "the image 'x' is not in jobfix's catalog". Static or borrowed. */
+const char *jf_image_unknown_reason(const jf_image *self);
+
 /** Whether anything is known about the image (a catalog entry or spec fields). */
 bool jf_image_known(const jf_image *self);
 /**

@@ -110,10 +110,24 @@ static void import_relative(importer *im, const char *spec, const char *sub)
 	free(base);
 }
 
+/* Keeps the module node of an absolute import on the unit, once per statement. */
+static void record_import(jf_unit *u, const jf_match *m)
+{
+	TSNode at = jf_match_get(m, "import.module");
+	if (ts_node_is_null(at))
+		at = jf_match_get(m, "import.from");
+	if (ts_node_is_null(at) || jf_node_type_is(at, "relative_import"))
+		return;
+	if (u->imports.size && ts_node_eq(*jf_array_last(&u->imports), at))
+		return; /* `from x import a, b` matches once per name */
+	jf_array_push(&u->imports, at);
+}
+
 static void on_import(void *data, const jf_match *m)
 {
 	importer *im = data;
-	const jf_unit *u = im->unit;
+	jf_unit *u = im->unit;
+	record_import(u, m);
 	char *mod = jf_match_text(u, m, "import.module");
 	char *from = jf_match_text(u, m, "import.from");
 	TSNode name = jf_match_get(m, "import.name");

@@ -57,6 +57,9 @@ void jf_linter_free(jf_linter *self)
 	free(self->error);
 	jf_linter_restrict(self, NULL);
 	jf_array_release(&self->read);
+	for (size_t i = 0; i < self->skipped.size; i++)
+		free(self->skipped.items[i]);
+	jf_array_release(&self->skipped);
 	free(self);
 }
 
@@ -153,6 +156,29 @@ static int set_error(jf_linter *l, int code, const char *fmt, ...)
 	return code;
 }
 
+void jf_ctx_skip(jf_ctx *ctx, const char *rule_id, const char *fmt, ...)
+{
+	const jf_rule *rule = jf_rules_find(rule_id);
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_addf(&b, "%s %s: ", rule_id, rule ? rule->info.name : "?");
+	va_list ap;
+	va_start(ap, fmt);
+	jf_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	jf_linter *l = ctx->linter;
+	for (size_t i = 0; i < l->skipped.size; i++)
+		if (!strcmp(l->skipped.items[i], b.buf)) {
+			jf_buf_release(&b);
+			return;
+		}
+	jf_array_push(&l->skipped, jf_buf_detach(&b, NULL));
+}
+
+const char *jf_linter_skipped(const jf_linter *self, size_t i)
+{
+	return i < self->skipped.size ? self->skipped.items[i] : NULL;
+}
+
 jf_image *jf_ctx_image(jf_ctx *ctx)
 {
 	if (!ctx->image)
@@ -230,6 +256,41 @@ TSNode jf_iter_next(jf_iter *it, bool descend)
 void jf_iter_release(jf_iter *it)
 {
 	ts_tree_cursor_delete(&it->cur);
+}
+
+bool jf_py_try_catches(const jf_unit *unit, TSNode try_stmt, const char *const *names)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(try_stmt); i++) {
+		TSNode c = ts_node_named_child(try_stmt, i);
+		if (!jf_node_type_is(c, "except_clause"))
+			continue;
+		TSNode what = ts_node_named_child(c, 0);
+		if (ts_node_is_null(what) || jf_node_type_is(what, "block"))
+			return true; /* a bare except */
+		jf_iter it;
+		bool found = false;
+		for (TSNode n = jf_iter_start(&it, what); !ts_node_is_null(n) && !found;
+		     n = jf_iter_next(&it, true))
+			if (jf_node_type_is(n, "identifier")) {
+				char *name = jf_node_text(unit, n);
+				found = jf_str_in(name, names);
+				free(name);
+			}
+		jf_iter_release(&it);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+bool jf_ctx_installs(const jf_ctx *ctx, const char *dist)
+{
+	for (size_t i = 0; i < ctx->installed.size; i++) {
+		const char *s = ctx->installed.items[i];
+		if (jf_dist_name_eq(s, strlen(s), dist))
+			return true;
+	}
+	return false;
 }
 
 bool jf_word_passes(const char *word, const char *opt)
@@ -400,6 +461,7 @@ static void unit_free(jf_unit *u)
 	free(u->fs_path);
 	free(u->container_dir);
 	free(u->import_root);
+	jf_array_release(&u->imports);
 	free(u);
 }
 
@@ -649,6 +711,7 @@ static int lint_path(jf_linter *self, const char *path)
 	for (size_t i = 0; i < ctx.invocations.size; i++) {
 		jf_invocation *inv = &ctx.invocations.items[i];
 		free(inv->script.value);
+		free(inv->cwd);
 		jf_words_release(&inv->launcher_args);
 		jf_words_release(&inv->wrapper_args);
 		jf_words_release(&inv->args);
@@ -663,6 +726,9 @@ static int lint_path(jf_linter *self, const char *path)
 	for (size_t i = 0; i < ctx.installed.size; i++)
 		free(ctx.installed.items[i]);
 	jf_array_release(&ctx.installed);
+	for (size_t i = 0; i < ctx.produced.size; i++)
+		free(ctx.produced.items[i]);
+	jf_array_release(&ctx.produced);
 	for (size_t i = 0; i < ctx.exported.size; i++)
 		free(ctx.exported.items[i]);
 	jf_array_release(&ctx.exported);

@@ -37,6 +37,9 @@ struct jf_unit {
 	jf_span origin;
 	int depth;           /* of launch scripts / imports */
 	char *import_root;   /* sys.path[0] on this machine, for Python units */
+	/* Its absolute imports: the module of each `import a.b` and `from a.b
+	 * import ...` (one per statement), as imports.c found them. */
+	JF_ARRAY(TSNode) imports;
 };
 
 /* A file by identity, whatever the path to it. */
@@ -58,6 +61,7 @@ struct jf_linter {
 	jf_file_ids changed;
 	JF_ARRAY(char *) changed_real;
 	jf_file_ids read; /* the files of every lint that was not left out */
+	JF_ARRAY(char *) skipped; /* jf_linter_skipped() */
 };
 
 /* A shell word as the command line gives it: where it stands (in the job spec
@@ -88,6 +92,7 @@ typedef struct {
 	                          `env NAME=value`, and CUDA_VISIBLE_DEVICES as exported
 	                          before; just "NAME" when the value is not known */
 	const jf_unit *unit;   /* the command or launch script that runs it */
+	char *cwd;             /* the container folder it runs in, or NULL when unknown */
 } jf_invocation;
 
 /* A `pip install` that writes into the system site-packages: no --user,
@@ -131,6 +136,11 @@ struct jf_ctx {
 	 * tell which more are set (data/platforms.yaml). */
 	JF_ARRAY(char *) exported;
 	JF_ARRAY(jf_var_use) var_uses;
+	/* Container paths the command and launch scripts create (git clone,
+	 * downloads, redirections, mkdir, cp targets); `produced_unknown` when
+	 * they create something jobfix cannot name. */
+	JF_ARRAY(char *) produced;
+	bool produced_unknown;
 	int tf_creates_variables; /* 0 not yet known, 1 yes, -1 no (tf.c) */
 	jf_image *image;          /* resolved on first use: jf_ctx_image() */
 };
@@ -156,6 +166,8 @@ jf_source *jf_ctx_keep(jf_ctx *ctx, jf_source *src);
 /** Reports a finding of `rule_id` at `span` of `unit` (mapped through its origin). */
 jf_diag *jf_ctx_report(jf_ctx *ctx, const char *rule_id, const jf_unit *unit, jf_span span,
                        const char *fmt, ...) JF_PRINTF(5, 6);
+/** Notes that `rule_id`'s check was skipped, and how to enable it (--verbose); once per message. */
+void jf_ctx_skip(jf_ctx *ctx, const char *rule_id, const char *fmt, ...) JF_PRINTF(3, 4);
 /** Reports a finding at `span` of `src` directly. */
 jf_diag *jf_ctx_report_at(jf_ctx *ctx, const char *rule_id, const jf_source *src, jf_span span,
                           const char *fmt, ...) JF_PRINTF(5, 6);
@@ -198,6 +210,14 @@ TSNode jf_iter_start(jf_iter *it, TSNode root);
 /** The next node, or a null node at the end. */
 TSNode jf_iter_next(jf_iter *it, bool descend);
 void jf_iter_release(jf_iter *it);
+
+/**
+ * Whether Python `try_stmt` has a bare `except`, or one that names any of
+ * `names` (NULL-terminated; in a tuple too, or as `except X as e`).
+ */
+bool jf_py_try_catches(const jf_unit *unit, TSNode try_stmt, const char *const *names);
+/** Whether the job installs distribution `dist` itself (pip, conda, requirements files). */
+bool jf_ctx_installs(const jf_ctx *ctx, const char *dist);
 
 /** The text of `n` in `unit`'s source as a new string; caller frees. */
 char *jf_node_text(const jf_unit *unit, TSNode n);

@@ -17,33 +17,9 @@
 #include "path.h"
 #include "pymodules.h"
 
-/* Whether the try statement catches ImportError (or something broader). */
-static bool catches_import_error(const jf_unit *unit, TSNode try_stmt)
-{
-	static const char *const broad[] = { "ImportError", "ModuleNotFoundError", "Exception",
-		                             "BaseException", NULL };
-	for (uint32_t i = 0; i < ts_node_named_child_count(try_stmt); i++) {
-		TSNode c = ts_node_named_child(try_stmt, i);
-		if (!jf_node_type_is(c, "except_clause"))
-			continue;
-		TSNode what = ts_node_named_child(c, 0);
-		if (ts_node_is_null(what) || jf_node_type_is(what, "block"))
-			return true; /* a bare except */
-		jf_iter it;
-		bool found = false;
-		for (TSNode n = jf_iter_start(&it, what); !ts_node_is_null(n) && !found;
-		     n = jf_iter_next(&it, true))
-			if (jf_node_type_is(n, "identifier")) {
-				char *name = jf_node_text(unit, n);
-				found = jf_str_in(name, broad);
-				free(name);
-			}
-		jf_iter_release(&it);
-		if (found)
-			return true;
-	}
-	return false;
-}
+/* What an import guarded by `try` may fail with. */
+static const char *const import_errors[] = { "ImportError", "ModuleNotFoundError", "Exception",
+	                                     "BaseException", NULL };
 
 /* Whether the import at `n` runs whenever the module runs. */
 static bool always_runs(const jf_unit *unit, TSNode n)
@@ -55,7 +31,7 @@ static bool always_runs(const jf_unit *unit, TSNode n)
 		    !strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
 		    !strcmp(t, "with_statement") || !strcmp(t, "while_statement"))
 			return false;
-		if (!strcmp(t, "try_statement") && catches_import_error(unit, p))
+		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, import_errors))
 			return false;
 		if (!strcmp(t, "if_statement")) {
 			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
@@ -88,27 +64,33 @@ static bool module_in(const char *dir, const char *top)
 	return found;
 }
 
-/* Whether `top` is anywhere in the code folder (bounded): for jobs that
- * edit sys.path, where the folder on the path is not known. */
-static bool module_anywhere(const char *dir, const char *top, int depth, size_t *budget)
+typedef JF_ARRAY(char *) names;
+
+/* The module names anywhere in the code folder (bounded): for jobs that edit
+ * sys.path, where the folder on the path is not known. */
+static void modules_anywhere(const char *dir, int depth, size_t *budget, names *out)
 {
-	if (module_in(dir, top))
-		return true;
-	if (depth >= 6)
-		return false;
 	DIR *d = opendir(dir);
-	bool found = false;
-	for (struct dirent *e; d && !found && *budget && (e = readdir(d)); (*budget)--) {
+	for (struct dirent *e; d && *budget && (e = readdir(d)); (*budget)--) {
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "node_modules"))
 			continue;
 		char *sub = jf_xasprintf("%s/%s", dir, e->d_name);
-		if (jf_path_is_dir(sub))
-			found = module_anywhere(sub, top, depth + 1, budget);
+		if (jf_path_is_dir(sub)) {
+			jf_array_push(out, jf_xstrdup(e->d_name));
+			if (depth < 6)
+				modules_anywhere(sub, depth + 1, budget, out);
+		} else if (jf_str_ends(e->d_name, ".py") || jf_str_ends(e->d_name, ".so")) {
+			jf_array_push(out, jf_xstrndup(e->d_name, strcspn(e->d_name, ".")));
+		}
 		free(sub);
 	}
 	if (d)
 		closedir(d);
-	return found;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 typedef struct {
@@ -116,11 +98,12 @@ typedef struct {
 	const jf_unit *unit;
 	const jf_image *img;
 	bool edits_sys_path; /* some Python file of the job changes sys.path */
+	names anywhere;      /* module names anywhere under code, read on first use */
+	bool anywhere_read;
 	const jf_rule *missing, *stdlib;
-	uint32_t last_from; /* 1 + start of the last `from` import seen, or 0 */
 } checker;
 
-static bool is_local(const checker *c, const char *top)
+static bool is_local(checker *c, const char *top)
 {
 	const jf_job *j = c->ctx->job;
 	if (c->unit->import_root && module_in(c->unit->import_root, top))
@@ -144,18 +127,16 @@ static bool is_local(const checker *c, const char *top)
 			return true;
 		p += n + (p[n] == ':');
 	}
-	size_t budget = 20000;
-	return c->edits_sys_path && module_anywhere(j->code_dir, top, 0, &budget);
-}
-
-static bool installed_by_job(const jf_ctx *ctx, const char *dist)
-{
-	for (size_t i = 0; i < ctx->installed.size; i++) {
-		const char *s = ctx->installed.items[i];
-		if (jf_dist_name_eq(s, strlen(s), dist))
-			return true;
+	if (!c->edits_sys_path)
+		return false;
+	if (!c->anywhere_read) {
+		size_t budget = 20000;
+		modules_anywhere(j->code_dir, 0, &budget, &c->anywhere);
+		qsort(c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
+		c->anywhere_read = true;
 	}
-	return false;
+	return c->anywhere.size &&
+	       bsearch(&top, c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
 }
 
 static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib_module *m)
@@ -174,7 +155,7 @@ static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib
 	const char *provider = !strcmp(top, "distutils") ? "setuptools" : top;
 	bool python2 = removed && m->removed_minor == 0;
 	if (!python2 && (jf_image_has_package(img, provider, NULL) != JF_NO ||
-	                 installed_by_job(c->ctx, provider)))
+	                 jf_ctx_installs(c->ctx, provider)))
 		return;
 	jf_diag *d;
 	if (python2)
@@ -215,7 +196,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 		dists = own;
 	for (size_t i = 0; dists[i]; i++)
 		if (jf_image_has_package(c->img, dists[i], NULL) != JF_NO ||
-		    installed_by_job(c->ctx, dists[i]))
+		    jf_ctx_installs(c->ctx, dists[i]))
 			goto done;
 	jf_diag *d = jf_ctx_report(c->ctx, c->missing->info.id, c->unit, jf_node_span(at),
 	                           "module '%s' is not installed in the image (ModuleNotFoundError)",
@@ -231,51 +212,55 @@ done:
 	free(top);
 }
 
-static void on_import(void *data, const jf_match *m)
+static void check_unit_imports(checker *c)
 {
-	checker *c = data;
-	TSNode at = jf_match_get(m, "import.module");
-	if (ts_node_is_null(at))
-		at = jf_match_get(m, "import.from");
-	if (ts_node_is_null(at) || jf_node_type_is(at, "relative_import"))
-		return;
-	/* `from x import a, b` matches once per name: one finding per statement. */
-	TSNode stmt = ts_node_parent(at);
-	if (jf_node_type_is(stmt, "aliased_import"))
-		stmt = ts_node_parent(stmt);
-	bool from = jf_node_type_is(stmt, "import_from_statement");
-	if (from && ts_node_start_byte(stmt) + 1 == c->last_from)
-		return;
-	if (from)
-		c->last_from = ts_node_start_byte(stmt) + 1;
-	if (!always_runs(c->unit, stmt))
-		return;
-	char *module = jf_node_text(c->unit, at);
-	check_import(c, at, module);
-	free(module);
+	for (size_t i = 0; i < c->unit->imports.size; i++) {
+		TSNode at = c->unit->imports.items[i];
+		TSNode stmt = ts_node_parent(at);
+		if (jf_node_type_is(stmt, "aliased_import"))
+			stmt = ts_node_parent(stmt);
+		if (!always_runs(c->unit, stmt))
+			continue;
+		char *module = jf_node_text(c->unit, at);
+		check_import(c, at, module);
+		free(module);
+	}
 }
 
 void jf_check_packages(jf_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
 	const jf_image *img = jf_ctx_image(ctx);
-	if (!ctx->job || !ctx->job->code_dir || !jf_image_known(img))
+	if (!ctx->job || !ctx->job->code_dir)
 		return;
-	const char *err;
-	const jf_query *q = jf_facts_query(JF_LANG_PYTHON, &err);
-	if (!q)
+	bool python = false;
+	for (size_t i = 0; i < ctx->units.size && !python; i++)
+		python = ctx->units.items[i]->lang == JF_LANG_PYTHON;
+	if (python && !img->packages_complete)
+		jf_ctx_skip(ctx, "JF110", "%s; declare image.manifest (the image's `pip freeze`) to "
+		                          "check every import",
+		            img->catalog ? "the catalog's package list of the image is partial: only "
+		                           "distributions it lists as absent are checked"
+		                         : jf_image_unknown_reason(img));
+	if (python && !img->py_major)
+		jf_ctx_skip(ctx, "JF111", "the image's Python version is unknown: declare "
+		                          "image.python (\"3.10\") to check standard-library imports");
+	if (!jf_image_known(img))
 		return;
-	checker c = { ctx, NULL, img, false, jf_rules_find("JF110"), jf_rules_find("JF111"), 0 };
+	checker c = { .ctx = ctx, .img = img, .missing = jf_rules_find("JF110"),
+		      .stdlib = jf_rules_find("JF111") };
 	for (size_t i = 0; i < ctx->units.size; i++) {
 		const jf_unit *u = ctx->units.items[i];
 		c.edits_sys_path |= u->lang == JF_LANG_PYTHON && strstr(u->src->data, "sys.path");
 	}
 	for (size_t i = 0; i < ctx->units.size; i++) {
 		c.unit = ctx->units.items[i];
-		c.last_from = 0;
 		if (c.unit->lang != JF_LANG_PYTHON || c.unit->src->status != JF_SOURCE_OK ||
 		    (c.unit->role != JF_ROLE_ENTRY && c.unit->role != JF_ROLE_MODULE))
 			continue;
-		jf_query_run(q, ts_tree_root_node(c.unit->tree), c.unit->src->data, on_import, &c);
+		check_unit_imports(&c);
 	}
+	for (size_t i = 0; i < c.anywhere.size; i++)
+		free(c.anywhere.items[i]);
+	jf_array_release(&c.anywhere);
 }

@@ -4,6 +4,8 @@
 void jf_check_pip_install(jf_ctx *ctx, const jf_rule *rule)
 {
 	const jf_image *img = jf_ctx_image(ctx);
+	if (!img->user && ctx->pip_installs.size)
+		jf_ctx_skip(ctx, rule->info.id, "the image's user is unknown: declare image.user");
 	if (!jf_image_user_is_nonroot(img))
 		return; /* root or an unknown user: pip may well succeed */
 	for (size_t i = 0; i < ctx->pip_installs.size; i++) {

@@ -19,16 +19,10 @@ static const struct {
 	{ "horovodrun", "horovod", NULL },
 };
 
+/* Whether the job installs `dist`, or something jobfix cannot name that may be it. */
 static bool installed_by_job(const jf_ctx *ctx, const char *dist)
 {
-	if (ctx->installs_unknown)
-		return true;
-	for (size_t i = 0; i < ctx->installed.size; i++) {
-		const char *s = ctx->installed.items[i];
-		if (jf_dist_name_eq(s, strlen(s), dist))
-			return true;
-	}
-	return false;
+	return ctx->installs_unknown || jf_ctx_installs(ctx, dist);
 }
 
 static void check_executable(jf_ctx *ctx, const jf_rule *rule, const jf_image *img,
@@ -103,6 +97,18 @@ void jf_check_programs(jf_ctx *ctx, const jf_rule *rule)
 	jf_image *img = jf_ctx_image(ctx);
 	const jf_rule *missing = jf_rules_find("JF112"), *root = jf_rules_find("JF105");
 	bool nonroot = jf_image_user_is_nonroot(img);
+	for (size_t i = 0; ctx->job && i < ctx->execs.size; i++) {
+		const jf_exec_fact *f = &ctx->execs.items[i];
+		if (f->name.value && !img->user && needs_root(f))
+			jf_ctx_skip(ctx, root->info.id, "the image's user is unknown: declare image.user");
+		for (size_t k = 0; f->name.value && !jf_image_known(img) &&
+		                   k < sizeof launchers / sizeof *launchers;
+		     k++)
+			if (!strcmp(f->name.value, launchers[k].exe))
+				jf_ctx_skip(ctx, missing->info.id, "%s: declare image.manifest to check "
+				                                   "the launchers the job runs",
+				            jf_image_unknown_reason(img));
+	}
 	for (size_t i = 0; i < ctx->execs.size; i++) {
 		const jf_exec_fact *f = &ctx->execs.items[i];
 		if (!f->name.value)

@@ -50,7 +50,8 @@ static char quote_of(const jf_unit *unit, TSNode s)
 static bool is_fstring(const jf_unit *unit, TSNode s)
 {
 	const char *p = unit->src->data + ts_node_start_byte(s);
-	for (; *p != '"' && *p != '\''; p++)
+	const char *end = unit->src->data + ts_node_end_byte(s);
+	for (; p < end && *p != '"' && *p != '\''; p++)
 		if (*p == 'f' || *p == 'F')
 			return true;
 	return false;
@@ -179,6 +180,9 @@ static bool future_annotations(const jf_unit *unit)
 void jf_check_python_version(jf_ctx *ctx, const jf_rule *rule)
 {
 	const jf_image *img = jf_ctx_image(ctx);
+	if (ctx->job && !img->py_major && ctx->units.size > 1)
+		jf_ctx_skip(ctx, rule->info.id, "the image's Python version is unknown: declare "
+		                                "image.python (\"3.10\") to check syntax against it");
 	if (img->py_major != 3)
 		return;
 	for (size_t i = 0; i < ctx->units.size; i++) {

@@ -4,21 +4,8 @@
 set -u
 jobfix=$1
 fixtures=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # check NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 run() { # run ARGS...: sets rc, out, err
 	"$jobfix" "$@" >"$tmp/out" 2>"$tmp/err"
@@ -249,6 +236,20 @@ if [[ -w /dev/full ]]; then
 	check "explain: write error on stdout exits 2" test $? -eq 2
 fi
 
+# --verbose: the checks skipped for want of facts, on stderr; stdout unchanged.
+unknown=$fixtures/JF110/silent-unknown-image/job.yaml
+run lint --color never "$unknown"
+cp "$tmp/out" "$tmp/quiet.out"
+check "an unknown image: no finding" test -z "$out"
+check "without --verbose: no skipped checks" bash -c "! grep -q skipped '$tmp/err'"
+run lint --color never --verbose "$unknown"
+check "--verbose: stdout unchanged" cmp -s "$tmp/out" "$tmp/quiet.out"
+check "--verbose: says JF110 was skipped and how to enable it" \
+	grep -q "^jobfix: skipped JF110 missing-package: the image is not in jobfix's catalog; declare image.manifest" "$tmp/err"
+check "--verbose: says JF310 needs image.python" grep -q "^jobfix: skipped JF310 .*declare image.python" "$tmp/err"
+run lint -v --color never "$fixtures/JF110/fires-manifest/job.yaml"
+check "-v: nothing skipped for a job with a manifest" bash -c "! grep -q 'skipped JF110' '$tmp/err'"
+
 # The formats for CI: GitHub annotations and SARIF.
 run lint --format github "$pip"
 check "github: exits 1 on errors" test "$rc" -eq 1
@@ -341,5 +342,4 @@ if [[ -w /dev/full ]]; then
 	check "write error on stdout exits 2" test $? -eq 2
 fi
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

@@ -11,23 +11,10 @@
 # line endings): writes the file with CR LF line ends.
 set -u
 jobfix=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 # Rules whose example cannot be a short snippet.
 no_runnable_example=" JF005 " # needs a file over 8 MiB
-
-check() { # check NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
 
 # extract PAGE DIR: the example's files into DIR, its console blocks into DIR/.console-N
 extract() {
@@ -95,5 +82,4 @@ for id in $("$jobfix" rules --no-config | awk 'NR > 1 { print $1 }'); do
 	done
 done
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

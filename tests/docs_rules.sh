@@ -8,21 +8,8 @@
 set -u
 jobfix=$1
 root=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # check NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 table=$("$jobfix" rules --no-config | awk 'NR > 1 { print $1, $2 }')
 check "jobfix rules lists rules" test -n "$table"
@@ -50,5 +37,4 @@ if [[ -s $tmp/diff ]]; then
 	echo "pages in docs/), rebuild, and run 'tools/dev.sh docs'."
 fi
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

@@ -45,6 +45,8 @@ if [[ -f expected.sarif ]]; then
 	# replace the version where the driver gives it (version, semanticVersion:
 	# whole lines, so that a wrong or missing version still differs) and the
 	# home page wherever it stands (informationUri and each rule's help links).
+	# A rule's help is its whole explanation: @EXPLAIN@ stands for it here, and
+	# tests/sarif.sh checks it against `jobfix explain`.
 	version=$("$jobfix" --version)
 	version=${version#jobfix }
 	"$jobfix" lint --format sarif "${args[@]}" 2>/dev/null |
@@ -55,6 +57,12 @@ if [[ -f expected.sarif ]]; then
 			}
 			$0 == "          \"semanticVersion\": \"" v "\"," {
 				print "          \"semanticVersion\": \"@VERSION@\","
+				next
+			}
+			/"help": \{$/ { help = 1; print; next }
+			help && /^ *\}/ { help = 0 }
+			help && match($0, /^ *"(text|markdown)": "/) {
+				print substr($0, 1, RLENGTH) "@EXPLAIN@\"" (/,$/ ? "," : "")
 				next
 			}
 			{

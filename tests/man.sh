@@ -5,21 +5,8 @@
 set -u
 jobfix=$1
 page=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # check NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 check "the man page is built and not empty" test -s "$page"
 version=$("$jobfix" --version | awk '{ print $2 }')
@@ -62,5 +49,4 @@ if command -v groff >/dev/null 2>&1; then
 fi
 [[ $rendered == yes ]] || echo "note: neither man nor groff is installed: the page was not rendered"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

@@ -12,21 +12,8 @@ build=$2
 src=$3
 jobfix=$4
 homepage=$5
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # check NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 for tool in dpkg-deb dpkg; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
@@ -96,5 +83,4 @@ for pkg in tree-sitter tree-sitter-python tree-sitter-bash; do
 done
 check "README.md is the project's" cmp -s "$doc/README.md" "$src/README.md"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

@@ -14,21 +14,8 @@ for tool in git pre-commit; do
 		exit 77
 	}
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # check NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 # git and pre-commit alone: no user config, caches in the test's folder, and
 # `jobfix` on PATH is the one under test (language: system runs it from PATH).
@@ -134,5 +121,4 @@ git commit -qm "finding" >"$tmp/out" 2>&1
 check "repo: local hook, finding: blocked" test $? -ne 0 -a "$(git rev-parse HEAD)" = "$head"
 check "repo: local hook, finding: shown" grep -q "jobs/a/run.sh:1:28: error: .*JF302" "$tmp/out"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

@@ -10,21 +10,8 @@ jobfix=$1
 fixtures=$2
 schema=$3
 checker=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sarif_check.js
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # check NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 valid() { # valid [--absolute-uris-ok] FILE...: the checker accepts them
 	node "$checker" "$@" >"$tmp/check.out" 2>&1 ||
@@ -67,6 +54,25 @@ check "absolute paths: rejected for GitHub" invalid "$tmp/abs.sarif"
 # The checker fails where it should.
 (cd "$shell_case" && "$jobfix" lint --format sarif job.yaml) >"$tmp/good.sarif" 2>/dev/null
 check "the unbroken log is valid" valid "$schema" "$tmp/good.sarif"
+
+# Each rule's help is its explanation, as `jobfix explain` prints it (the
+# golden files show @EXPLAIN@ in its place).
+mkdir -p "$tmp/help"
+node -e '
+	const fs = require("fs");
+	const log = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+	for (const r of log.runs[0].tool.driver.rules) {
+		fs.writeFileSync(`${process.argv[2]}/${r.id}.txt`, r.help.text);
+		fs.writeFileSync(`${process.argv[2]}/${r.id}.md`, r.help.markdown);
+	}' "$tmp/good.sarif" "$tmp/help"
+helps=("$tmp"/help/*.txt)
+check "help: the log has rules" test -e "${helps[0]}"
+for f in "${helps[@]}"; do
+	id=$(basename "$f" .txt)
+	check "help of $id is 'jobfix explain $id'" cmp -s "$f" <("$jobfix" explain "$id")
+	check "help of $id is its doc page" cmp -s "$tmp/help/$id.md" \
+		<("$jobfix" explain --format markdown "$id" | sed '1,/^$/d')
+done
 sed 's/"startLine": 3,/"startLine": 0,/' "$tmp/good.sarif" >"$tmp/bad-line.sarif"
 check "rejects startLine 0 (schema)" invalid "$tmp/bad-line.sarif"
 sed 's/"level": "error"/"level": "fatal"/' "$tmp/good.sarif" >"$tmp/bad-level.sarif"
@@ -79,6 +85,12 @@ sed 's/"uri": "run.sh"/"uri": "run .sh"/' "$tmp/good.sarif" >"$tmp/bad-uri.sarif
 check "rejects a uri that is not a URI reference (schema)" invalid "$tmp/bad-uri.sarif"
 sed '/"partialFingerprints"/s/"[0-9a-f]\{16\}"/"0000000000000000"/' "$tmp/good.sarif" >"$tmp/bad-fp.sarif"
 check "rejects one fingerprint for two results" invalid "$tmp/bad-fp.sarif"
+
+# A rule of a project's rules folder: its header's help, no page of jobfix's.
+(cd "$fixtures/config/rules-dir" && "$jobfix" lint --format sarif job.yaml) >"$tmp/user.sarif" 2>/dev/null
+check "a user's rule: valid" valid "$schema" "$tmp/user.sarif"
+check "a user's rule: its help" grep -qF '"text": "use the process'"'"'s local rank: torch.device(f\"cuda:{local_rank}\")"' "$tmp/user.sarif"
+check "a user's rule: no helpUri" test "$(grep -c '"helpUri"' "$tmp/user.sarif")" -eq 1
 
 # The config's severities: the results' levels and ruleConfigurationOverrides.
 cfg_case=$fixtures/config/ignore-severity-fail-on
@@ -100,5 +112,4 @@ node -e 'const fs = require("fs"), log = JSON.parse(fs.readFileSync(process.argv
 	fs.writeFileSync(process.argv[2], JSON.stringify(log, null, 2));' "$tmp/broken.sarif" "$tmp/bad-broken.sarif"
 check "rejects a failed invocation that does not say why" invalid "$tmp/bad-broken.sarif"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

@@ -10,21 +10,8 @@ command -v git >/dev/null 2>&1 || {
 	echo "git is not installed: skipped"
 	exit 77
 }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # check NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 # git alone: no user or system config, no repository around the test's.
 export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com
@@ -218,5 +205,4 @@ check "hook --help: exit 0" test $? -eq 0
 (cd "$tmp" && "$jobfix" hook install >"$tmp/out" 2>&1)
 check "hook install outside a repository: exit 2" test $? -eq 2
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

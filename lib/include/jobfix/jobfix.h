@@ -90,6 +90,14 @@ JF_EXPORT int jf_linter_has_read(const jf_linter *self, const char *path);
 /** The message of the last error; owned by the linter, valid until the next call. */
 JF_EXPORT const char *jf_linter_error(const jf_linter *self);
 
+/**
+ * The checks skipped so far for want of facts (an image jobfix does not know,
+ * no `image.user`), each with how to enable it: "JF110 missing-package: the
+ * image 'x' is not in jobfix's catalog: declare image.manifest ...". NULL
+ * past the end; owned by the linter.
+ */
+JF_EXPORT const char *jf_linter_skipped(const jf_linter *self, size_t i);
+
 /** How many diagnostics so far have at least severity `min`. */
 JF_EXPORT size_t jf_linter_count(const jf_linter *self, jf_severity min);
 

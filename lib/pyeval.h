@@ -1,0 +1,34 @@
+/* pyeval.h - Python string expressions evaluated to the value they have when the job runs
+ *
+ * Literals, f-strings, `+`, `%`, `.format`, `os.path.join`, pathlib's `Path`,
+ * `/` and `joinpath`, module-level constants, `os.environ[...]`,
+ * `os.environ.get` and `os.getenv` with the job's env and the default, and
+ * `args.X` of argparse, with the value the job's invocations pass or the
+ * default. Anything else is unknown: the evaluation fails rather than guess.
+ */
+#ifndef JF_PYEVAL_H
+#define JF_PYEVAL_H
+
+#include "lint.h"
+
+typedef struct {
+	char *value;          /* the string; NULL when unknown */
+	TSNode origin;        /* the literal its beginning comes from, or a null node */
+	const jf_unit *origin_unit;
+	bool through_names;   /* it came through a variable, an argument or the environment */
+} jf_pyvalue;
+
+/*
+ * A session evaluates any number of expressions of one lint: it indexes each
+ * file's names and the job's argparse definitions once, on first use, so an
+ * evaluation costs the expression, not the file.
+ */
+typedef struct jf_pyeval jf_pyeval;
+
+jf_pyeval *jf_pyeval_new(jf_ctx *ctx);
+void jf_pyeval_free(jf_pyeval *self);
+/** Evaluates `expr` of `unit`; release the result with jf_pyvalue_release(). */
+jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_unit *unit, TSNode expr);
+void jf_pyvalue_release(jf_pyvalue *v);
+
+#endif
