@@ -14,10 +14,19 @@
 
 static void print_help(void)
 {
-	printf("usage: jobfix lint [options] PATH...\n\n"
+	printf("usage: jobfix lint [options] [PATH...]\n"
+	       "       jobfix lint [options] --staged\n"
+	       "       jobfix lint [options] --staged-files [FILE...]\n\n"
 	       "PATH is a job spec (*.yaml, *.yml), or a Python (*.py) or shell (*.sh) file\n"
-	       "linted alone with the rules that need no job.\n\n"
+	       "linted alone with the rules that need no job. Without PATH, every job spec\n"
+	       "found in the current folder and below it: jobfix.yaml, job.yaml, *.job.yaml\n"
+	       "and the config's `jobs` (hidden folders, node_modules and `exclude` skipped).\n\n"
 	       "options:\n"
+	       "  --staged            lint what git has staged for the next commit: the staged\n"
+	       "                      job specs, the jobs that read a staged file, the other\n"
+	       "                      staged Python and shell files alone (runs git; works\n"
+	       "                      from the repository's top)\n"
+	       "  --staged-files      the same for the files given as arguments (pre-commit)\n"
 	       "  --format FORMAT     text (default), concise, json, sarif (SARIF 2.1.0) or\n"
 	       "                      github (GitHub Actions annotations)\n"
 	       "  --output FILE       also write the findings to FILE (stdout keeps --format)\n"
@@ -26,14 +35,24 @@ static void print_help(void)
 	       "                      sarif, *.json json, *.txt text\n"
 	       "  --fail-on SEVERITY  exit 1 on findings of at least error, warning (default)\n"
 	       "                      or note\n"
+	       "  --select RULES      run only these rules: comma-separated ids (JF101), names,\n"
+	       "                      id prefixes (JF1) or categories (\"Path Not Found\")\n"
+	       "  --ignore RULES      do not run these rules (wins over --select)\n"
+	       "  --rules-dir DIR     add the query rules in DIR/python/ and DIR/bash/\n"
+	       "  --config FILE       read this config instead of looking for .jobfix.yaml\n"
+	       "  --no-config         read no config file\n"
+	       "  --statistics        print how many findings of each rule and category\n"
+	       "                      instead of the findings\n"
 	       "  --color WHEN        auto (default: when stdout is a terminal and NO_COLOR is\n"
 	       "                      unset), always or never\n"
 	       "  -q, --quiet         print no summary line\n"
 	       "  -v, --verbose       also say which checks were skipped for want of facts\n"
 	       "                      (an unknown image), and how to enable them\n"
 	       "  -h, --help          show this help\n\n"
+	       "The options override the config file, .jobfix.yaml in the current folder or\n"
+	       "the nearest folder above it (docs/config.md).\n\n"
 	       "exit status: 0 nothing at or above --fail-on, 1 findings, 2 jobfix could not\n"
-	       "do its job (bad options, unreadable path, output not written)\n");
+	       "do its job (bad options or config, unreadable path, output not written)\n");
 }
 
 static const struct {
@@ -79,52 +98,236 @@ static bool format_of_file(const char *path, jf_format *out)
 	return false;
 }
 
-/*
- * Writes the findings in `format` to `path`, without colour. A regular file
- * (or a new one) is written to a temporary file beside it and renamed over
- * `path` once complete, so that a failed write leaves no truncated file; a
- * symbolic link or any other file (/dev/stdout, a pipe) is written in place.
- * Returns 0, or prints why to stderr and returns -1.
- */
-static int write_output(jf_linter *l, const char *path, jf_format format)
+typedef struct {
+	jf_linter *linter;
+	jf_format format;
+} findings_to;
+
+static int write_findings(void *data, FILE *f)
+{
+	const findings_to *t = data;
+	return jf_linter_write(t->linter, f, t->format, 0);
+}
+
+/* What to lint. */
+typedef enum {
+	MODE_PATHS,        /* the PATHs; without any, the jobs found from the current folder */
+	MODE_STAGED,       /* what git has staged */
+	MODE_STAGED_FILES, /* the PATHs are the changed files */
+} lint_mode;
+
+/* `path` made absolute against the current folder (before --staged moves to
+ * the repository's top); NULL stays NULL. Caller frees. */
+static char *absolute(const char *path)
+{
+	if (!path)
+		return NULL;
+	if (path[0] == '/')
+		return strdup(path);
+	char *cwd = getcwd(NULL, 0);
+	size_t n = (cwd ? strlen(cwd) : 1) + strlen(path) + 2;
+	char *out = malloc(n);
+	if (out)
+		snprintf(out, n, "%s/%s", cwd ? cwd : ".", path);
+	free(cwd);
+	return out;
+}
+
+/* Moves to the top of the repository that holds the current folder. */
+static bool to_repository_top(void)
+{
+	static const char *const args[] = { "rev-parse", "--show-toplevel", NULL };
+	char *top = cmd_git_line(args, "--staged needs a git repository");
+	if (!top)
+		return false;
+	bool ok = chdir(top) == 0;
+	if (!ok)
+		fprintf(stderr, "jobfix: error: cannot enter '%s': %s\n", top, strerror(errno));
+	free(top);
+	return ok;
+}
+
+/* The staged files (added, copied, modified, renamed), relative to the
+ * repository's top, which is the current folder; NULL-terminated, in one
+ * allocation with *buf. NULL after printing why. */
+static char **staged_files(char **buf)
+{
+	static const char *const args[] = { "diff", "--cached", "--name-only", "--diff-filter=ACMR",
+		                            "-z", NULL };
+	cmd_git_result r;
+	*buf = NULL;
+	if (cmd_git(args, &r) != 0) {
+		fprintf(stderr, "jobfix: error: cannot run git: %s\n", strerror(errno));
+		return NULL;
+	}
+	if (r.status != 0) {
+		fprintf(stderr, "jobfix: error: cannot list the staged files: %s\n",
+		        *r.err ? r.err : "git failed");
+		cmd_git_result_release(&r);
+		return NULL;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < r.out_len; i++)
+		n += r.out[i] == '\0';
+	char **list = calloc(n + 2, sizeof(char *));
+	if (!list) {
+		fputs("jobfix: error: out of memory\n", stderr);
+		abort();
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < r.out_len; i += strlen(r.out + i) + 1)
+		if (r.out[i])
+			list[k++] = r.out + i;
+	*buf = r.out;
+	free(r.err);
+	return list;
+}
+
+/* Whether `a` and `b` are one file. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Whether `path` lies in a folder that finding the jobs skips: a hidden one
+ * or node_modules. */
+static bool in_skipped_folder(const char *path)
+{
+	for (const char *seg = path; *seg;) {
+		size_t n = strcspn(seg, "/");
+		if (!seg[n])
+			break; /* the file's own name */
+		if ((seg[0] == '.' && !(n == 1 || (n == 2 && seg[1] == '.'))) ||
+		    (n == 12 && !strncmp(seg, "node_modules", 12)))
+			return true;
+		seg += n + 1;
+	}
+	return false;
+}
+
+static bool is_regular_file(const char *path)
 {
 	struct stat st;
-	bool in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
-	char *tmp = NULL;
-	size_t n = strlen(path) + 32;
-	if (!in_place && (tmp = malloc(n)))
-		snprintf(tmp, n, "%s.%ld.tmp", path, (long)getpid());
-	int err = 0;
-	FILE *f = NULL;
-	if (!in_place && !tmp)
-		err = ENOMEM;
-	else if (!(f = fopen(in_place ? path : tmp, in_place ? "w" : "wx")))
-		err = errno;
-	if (f) {
-		errno = 0;
-		if (jf_linter_write(l, f, format, 0) < 0 || fflush(f) != 0 || ferror(f))
-			err = errno ? errno : EIO;
-		if (fclose(f) != 0 && !err)
-			err = errno;
-		if (!err && tmp && rename(tmp, path) != 0)
-			err = errno;
-		if (err && tmp)
-			unlink(tmp);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Lints `path`; false when jobfix could not (the error printed). */
+static bool lint_one(jf_linter *l, const char *path)
+{
+	if (jf_linter_lint(l, path) >= 0)
+		return true;
+	fprintf(stderr, "jobfix: error: %s\n", jf_linter_error(l));
+	return false;
+}
+
+/* Lints the jobs found from the current folder; false when jobfix could not. */
+static bool lint_discovered(jf_linter *l, const jf_config *config)
+{
+	char **jobs;
+	size_t n;
+	if (jf_discover_jobs(config, ".", &jobs, &n) < 0) {
+		fprintf(stderr, "jobfix: error: cannot search the current folder: %s\n",
+		        strerror(errno));
+		return false;
 	}
-	free(tmp);
-	if (err)
-		fprintf(stderr, "jobfix: error: cannot write '%s': %s\n", path, strerror(err));
-	return err ? -1 : 0;
+	if (!n) {
+		char *cwd = getcwd(NULL, 0);
+		fprintf(stderr, "jobfix: no job specs found under %s\n", cwd ? cwd : ".");
+		free(cwd);
+	}
+	bool ok = true;
+	for (size_t i = 0; i < n; i++)
+		ok &= lint_one(l, jobs[i]);
+	jf_paths_free(jobs);
+	return ok;
+}
+
+/*
+ * Lints what the changed `files` touch: each job spec among them; each job
+ * found from the current folder that reads one of them (a script, an entry
+ * script, a module), or every job when the config file itself changed; and
+ * the changed Python and shell files that no linted job read, alone. Files
+ * that are not there (deleted) count for nothing; a file the config
+ * excludes is not linted, but a job that reads it is. False when jobfix
+ * could not do its job.
+ */
+static bool lint_changed(jf_linter *l, const jf_config *config, char **files, size_t n)
+{
+	const char **specs = calloc(n + 1, sizeof(char *)), **scripts = calloc(n + 1, sizeof(char *));
+	if (!specs || !scripts) {
+		fputs("jobfix: error: out of memory\n", stderr);
+		abort();
+	}
+	size_t nspecs = 0, nscripts = 0;
+	bool config_changed = false, ok = true;
+	const char *config_file = jf_config_path(config);
+	for (size_t i = 0; i < n; i++) {
+		if (!is_regular_file(files[i]))
+			continue;
+		if (config_file && same_file(files[i], config_file))
+			config_changed = true;
+		switch (jf_file_kind_of(config, files[i])) {
+		case JF_FILE_JOB:
+			/* The job specs that finding the jobs would find. */
+			if (!in_skipped_folder(files[i]))
+				specs[nspecs++] = files[i];
+			break;
+		case JF_FILE_PYTHON:
+		case JF_FILE_SHELL:
+			scripts[nscripts++] = files[i];
+			break;
+		default:
+			break;
+		}
+	}
+	/* Only a changed script or config can touch a job that is not itself changed. */
+	if (nscripts || config_changed) {
+		char **jobs;
+		size_t njobs;
+		if (jf_discover_jobs(config, ".", &jobs, &njobs) < 0) {
+			fprintf(stderr, "jobfix: error: cannot search the current folder: %s\n",
+			        strerror(errno));
+			ok = false;
+			njobs = 0;
+			jobs = NULL;
+		}
+		jf_linter_restrict(l, config_changed ? NULL : scripts);
+		for (size_t i = 0; i < njobs; i++) {
+			bool changed = false;
+			for (size_t k = 0; k < nspecs && !changed; k++)
+				changed = same_file(jobs[i], specs[k]);
+			if (!changed)
+				ok &= lint_one(l, jobs[i]);
+		}
+		jf_linter_restrict(l, NULL);
+		jf_paths_free(jobs);
+	}
+	for (size_t i = 0; i < nspecs; i++)
+		ok &= lint_one(l, specs[i]);
+	for (size_t i = 0; i < nscripts; i++)
+		if (!jf_linter_has_read(l, scripts[i]))
+			ok &= lint_one(l, scripts[i]);
+	free(specs);
+	free(scripts);
+	return ok;
 }
 
 int cmd_lint(int argc, char **argv)
 {
 	jf_format format = JF_FORMAT_TEXT;
 	jf_severity fail_on = JF_SEV_WARNING;
+	int fail_on_given = 0, statistics = 0, no_config = 0;
 	jf_format output_format = JF_FORMAT_TEXT;
 	const char *output = NULL, *output_format_name = NULL;
 	int color = -1, quiet = 0, verbose = 0, npaths = 0;
-	char **paths = calloc((size_t)argc, sizeof(char *));
+	lint_mode mode = MODE_PATHS;
+	const char *config_path = NULL;
+	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated. */
+	const char *overrides[7] = { NULL };
+	const char *select = NULL, *ignore = NULL, *rules_dir = NULL;
+	char **paths = calloc((size_t)argc + 1, sizeof(char *));
 	int only_paths = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -139,6 +342,17 @@ int cmd_lint(int argc, char **argv)
 			return finish_stdout(JF_EXIT_OK);
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = 1;
+		} else if (!strcmp(a, "--statistics")) {
+			statistics = 1;
+		} else if (!strcmp(a, "--no-config")) {
+			no_config = 1;
+		} else if (!strcmp(a, "--staged") || !strcmp(a, "--staged-files")) {
+			lint_mode m = !strcmp(a, "--staged") ? MODE_STAGED : MODE_STAGED_FILES;
+			if (mode != MODE_PATHS && mode != m) {
+				free(paths);
+				return usage_error("lint ", "--staged and --staged-files exclude each other");
+			}
+			mode = m;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
@@ -155,6 +369,7 @@ int cmd_lint(int argc, char **argv)
 		} else if ((v = option_value(argc, argv, &i, "--output", &missing))) {
 			output = v;
 		} else if ((v = option_value(argc, argv, &i, "--fail-on", &missing))) {
+			fail_on_given = 1;
 			if (!strcmp(v, "error"))
 				fail_on = JF_SEV_ERROR;
 			else if (!strcmp(v, "warning"))
@@ -176,6 +391,14 @@ int cmd_lint(int argc, char **argv)
 				free(paths);
 				return usage_error("lint ", "unknown color mode '%s' (auto, always, never)", v);
 			}
+		} else if ((v = option_value(argc, argv, &i, "--select", &missing))) {
+			select = v;
+		} else if ((v = option_value(argc, argv, &i, "--ignore", &missing))) {
+			ignore = v;
+		} else if ((v = option_value(argc, argv, &i, "--rules-dir", &missing))) {
+			rules_dir = v;
+		} else if ((v = option_value(argc, argv, &i, "--config", &missing))) {
+			config_path = v;
 		} else {
 			free(paths);
 			if (missing)
@@ -183,9 +406,14 @@ int cmd_lint(int argc, char **argv)
 			return usage_error("lint ", "unknown option '%s'", a);
 		}
 	}
-	if (!npaths) {
+	if (mode == MODE_STAGED && npaths) {
 		free(paths);
-		return usage_error("lint ", "no PATH given");
+		return usage_error("lint ", "--staged asks git for the files: no PATH (pass files "
+		                            "with --staged-files FILE...)");
+	}
+	if (config_path && no_config) {
+		free(paths);
+		return usage_error("lint ", "--config and --no-config exclude each other");
 	}
 	if (output_format_name && !output) {
 		free(paths);
@@ -198,23 +426,66 @@ int cmd_lint(int argc, char **argv)
 		                   "*.txt): give --output-format (%s)",
 		                   output, FORMAT_NAMES);
 	}
-	if (color < 0) {
-		const char *no = getenv("NO_COLOR");
-		color = isatty(STDOUT_FILENO) && !(no && *no);
+	/* --staged works from the repository's top: the paths the options name
+	 * are the current folder's. */
+	char *abs_config = NULL, *abs_rules_dir = NULL, *abs_output = NULL, *staged_buf = NULL;
+	if (mode == MODE_STAGED) {
+		config_path = abs_config = absolute(config_path);
+		rules_dir = abs_rules_dir = absolute(rules_dir);
+		output = abs_output = absolute(output);
+		char **staged = to_repository_top() ? staged_files(&staged_buf) : NULL;
+		if (!staged) {
+			free(paths);
+			free(abs_config);
+			free(abs_rules_dir);
+			free(abs_output);
+			return JF_EXIT_ERROR;
+		}
+		free(paths);
+		paths = staged;
+		for (npaths = 0; paths[npaths]; npaths++)
+			;
 	}
+	size_t k = 0;
+	if (select) {
+		overrides[k++] = "select";
+		overrides[k++] = select;
+	}
+	if (ignore) {
+		overrides[k++] = "ignore";
+		overrides[k++] = ignore;
+	}
+	if (rules_dir) {
+		overrides[k++] = "rules-dir";
+		overrides[k++] = rules_dir;
+	}
+	cmd_formats to = { format, color, output, output_format };
+	jf_config *config =
+		cmd_load_config(config_path, no_config, overrides, &to, "nothing was linted");
+	int rc = JF_EXIT_ERROR;
+	if (!config)
+		goto cleanup;
+	jf_severity from_file;
+	if (!fail_on_given && jf_config_fail_on(config, &from_file))
+		fail_on = from_file;
+	color = cmd_color_for(color, STDOUT_FILENO);
 	jf_options opts = JF_OPTIONS_INIT;
+	opts.config = config;
 	jf_linter *l = jf_linter_new(&opts);
 	bool failed = false; /* jobfix could not do its job */
-	for (int i = 0; i < npaths; i++) {
-		if (jf_linter_lint(l, paths[i]) < 0) {
-			fprintf(stderr, "jobfix: error: %s\n", jf_linter_error(l));
-			failed = true;
-		}
-	}
-	if (jf_linter_write(l, stdout, format, color) < 0)
+	if (mode != MODE_PATHS)
+		failed = !lint_changed(l, config, paths, (size_t)npaths);
+	else if (!npaths)
+		failed = !lint_discovered(l, config);
+	for (int i = 0; mode == MODE_PATHS && i < npaths; i++)
+		failed |= !lint_one(l, paths[i]);
+	int written = statistics ? jf_linter_write_statistics(l, stdout, format)
+	                         : jf_linter_write(l, stdout, format, color);
+	if (written < 0)
 		failed = true;
 	fflush(stdout); /* before FILE, which may be stdout too */
-	if (output && write_output(l, output, output_format) < 0)
+	findings_to findings = { l, output_format };
+	if (output && cmd_write_file(output, write_findings, &findings) < 0)
 		failed = true;
 	for (size_t i = 0; verbose && jf_linter_skipped(l, i); i++)
 		fprintf(stderr, "jobfix: skipped %s\n", jf_linter_skipped(l, i));
@@ -227,8 +498,14 @@ int cmd_lint(int argc, char **argv)
 			fprintf(stderr, "jobfix: %zu error%s, %zu warning%s, %zu note%s\n", e,
 			        e == 1 ? "" : "s", w, w == 1 ? "" : "s", n, n == 1 ? "" : "s");
 	}
-	int rc = failed ? JF_EXIT_ERROR : failing ? JF_EXIT_FINDINGS : JF_EXIT_OK;
+	rc = failed ? JF_EXIT_ERROR : failing ? JF_EXIT_FINDINGS : JF_EXIT_OK;
 	jf_linter_free(l);
+	jf_config_free(config);
+cleanup:
 	free(paths);
+	free(staged_buf);
+	free(abs_config);
+	free(abs_rules_dir);
+	free(abs_output);
 	return finish_stdout(rc);
 }

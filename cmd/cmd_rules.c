@@ -6,30 +6,57 @@
 #include "exit.h"
 #include "jobfix/jobfix.h"
 
+static void print_help(void)
+{
+	printf("usage: jobfix rules [--rules-dir DIR] [--config FILE | --no-config]\n"
+	       "       jobfix rules --format markdown\n\n"
+	       "Lists every rule: id, name, severity, category, summary; with the rules of\n"
+	       "the config's rules folder (or of --rules-dir DIR) among them. With --format\n"
+	       "markdown, the index of jobfix's own rule pages (docs/rules.md).\n\n"
+	       "options:\n"
+	       "  --format FORMAT  text (default) or markdown\n"
+	       "  --rules-dir DIR  list the query rules in DIR/python/ and DIR/bash/ too\n"
+	       "  --config FILE    read this config instead of looking for .jobfix.yaml\n"
+	       "  --no-config      read no config file\n"
+	       "  -h, --help       show this help\n");
+}
+
 int cmd_rules(int argc, char **argv)
 {
-	int markdown = 0;
+	const char *config_path = NULL, *overrides[3] = { NULL };
+	int no_config = 0, markdown = 0;
 	for (int i = 1; i < argc; i++) {
-		const char *v;
+		const char *a = argv[i], *v;
 		int missing = 0;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: jobfix rules [--format text|markdown]\n\n"
-			       "Lists every rule: id, name, severity, category, summary. With --format\n"
-			       "markdown, the index of the rule pages (docs/rules.md).\n");
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			print_help();
 			return finish_stdout(JF_EXIT_OK);
+		} else if (!strcmp(a, "--no-config")) {
+			no_config = 1;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
 			if (!strcmp(v, "text") || !strcmp(v, "markdown"))
 				markdown = !strcmp(v, "markdown");
 			else
 				return usage_error("rules ", "unknown format '%s' (text, markdown)", v);
+		} else if ((v = option_value(argc, argv, &i, "--config", &missing))) {
+			config_path = v;
+		} else if ((v = option_value(argc, argv, &i, "--rules-dir", &missing))) {
+			overrides[0] = "rules-dir";
+			overrides[1] = v;
 		} else if (missing) {
-			return usage_error("rules ", "option '%s' needs a value", argv[i]);
+			return usage_error("rules ", "option '%s' needs a value", a);
 		} else {
-			return usage_error("rules ", "unexpected argument '%s'", argv[i]);
+			return usage_error("rules ", "unexpected argument '%s'", a);
 		}
 	}
-	size_t n = jf_rules_count();
-	if (n == 0) {
+	if (config_path && no_config)
+		return usage_error("rules ", "--config and --no-config exclude each other");
+	/* The Markdown index is the page of jobfix's own rules (docs/rules.md):
+	 * no config, no user's rules. */
+	if (markdown && (config_path || overrides[0]))
+		return usage_error("rules ", "--format markdown lists jobfix's own rules only: no "
+		                             "--config or --rules-dir");
+	if (jf_rules_count() == 0) {
 		fprintf(stderr, "jobfix: error: the rule table is broken\n");
 		return JF_EXIT_ERROR;
 	}
@@ -41,11 +68,17 @@ int cmd_rules(int argc, char **argv)
 		free(index);
 		return finish_stdout(JF_EXIT_OK);
 	}
+	cmd_formats to = { JF_FORMAT_TEXT, -1, NULL, JF_FORMAT_TEXT };
+	jf_config *config = cmd_load_config(config_path, no_config, overrides, &to, "no rule was listed");
+	if (!config)
+		return finish_stdout(JF_EXIT_ERROR);
+	size_t n = jf_rules_count();
 	printf("%-6s %-34s %-8s %-22s %s\n", "ID", "NAME", "SEVERITY", "CATEGORY", "SUMMARY");
 	for (size_t i = 0; i < n; i++) {
 		const jf_rule_info *r = jf_rules_get(i);
 		printf("%-6s %-34s %-8s %-22s %s\n", r->id, r->name, jf_severity_name(r->severity),
 		       r->category, r->summary);
 	}
+	jf_config_free(config);
 	return finish_stdout(JF_EXIT_OK);
 }

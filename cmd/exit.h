@@ -4,7 +4,11 @@
 
 #define JF_EXIT_OK 0       /* nothing at or above --fail-on */
 #define JF_EXIT_FINDINGS 1 /* findings at or above --fail-on */
-#define JF_EXIT_ERROR 2    /* usage, unreadable input, jobfix's own rules broken */
+#define JF_EXIT_ERROR 2    /* usage, unreadable input, jobfix's own config or rules broken */
+
+#include <stdio.h>
+
+#include "jobfix/jobfix.h"
 
 int cmd_lint(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
@@ -20,5 +24,55 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
 const char *option_value(int argc, char **argv, int *i, const char *name, int *missing);
 /** Flushes stdout and reports a write error; returns `rc` or JF_EXIT_ERROR. */
 int finish_stdout(int rc);
+
+/** Whether output to `fd` gets colour: `color` 1 always, 0 never, -1 on a terminal without NO_COLOR. */
+int cmd_color_for(int color, int fd);
+/**
+ * Writes a report to `path` through `write` (0, or negative when writing
+ * failed). A regular file (or a new one) is written to a temporary file beside
+ * it and renamed over `path` once complete, so that a failed write leaves no
+ * truncated file; a symbolic link or any other file (/dev/stdout, a pipe) is
+ * written in place. Returns 0, or prints why to stderr and returns -1.
+ */
+int cmd_write_file(const char *path, int (*write)(void *data, FILE *f), void *data);
+
+/* Where a command's report goes: stdout in `format` (`color` 1, 0 or -1 for
+ * auto), and a copy in `output_format` into the file `output` (NULL: none). */
+typedef struct {
+	jf_format format;
+	int color;
+	const char *output;
+	jf_format output_format;
+} cmd_formats;
+
+/**
+ * The config of a command: the file at `path`, else (unless `no_config`) the
+ * one jf_config_find() finds, with `overrides` (key, value pairs for
+ * jf_config_set(), NULL-terminated) on top, resolved. NULL after reporting
+ * its errors as `to` says: text and concise on stderr, json, sarif and github
+ * on stdout (where CI reads them), and into the output file; then a last line
+ * on stderr saying their number and `consequence`.
+ */
+jf_config *cmd_load_config(const char *path, int no_config, const char *const *overrides,
+                           const cmd_formats *to, const char *consequence);
+
+/* Running git (git.c): as `git ARGS...`, found on PATH, with no shell. */
+typedef struct {
+	char *out; /* its stdout, NUL-terminated */
+	size_t out_len;
+	char *err; /* its stderr, NUL-terminated, without the last newline */
+	int status; /* its exit status; 128 when a signal ended it */
+} cmd_git_result;
+
+/** Runs git; 0 when it ran (see r->status), -1 with errno set when it could not start. */
+int cmd_git(const char *const *args, cmd_git_result *r);
+void cmd_git_result_release(cmd_git_result *r);
+/**
+ * The first line of what git prints for `args`, or NULL after printing
+ * "jobfix: error: WHAT: <git's message>" on stderr. Caller frees.
+ */
+char *cmd_git_line(const char *const *args, const char *what);
+
+int cmd_hook(int argc, char **argv);
 
 #endif

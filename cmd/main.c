@@ -15,6 +15,7 @@ static const struct {
 	{ "lint", cmd_lint, "lint job specs, Python and shell files" },
 	{ "rules", cmd_rules, "list every rule: id, name, severity, category, summary" },
 	{ "explain", cmd_explain, "explain a rule: what it finds, why the job fails, the fix" },
+	{ "hook", cmd_hook, "install or remove the git pre-commit hook that lints staged files" },
 };
 
 static void print_help(void)

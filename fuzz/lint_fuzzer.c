@@ -1,7 +1,8 @@
 /* lint_fuzzer.c - end to end: the first byte picks a job spec, a Python or a shell
  * file, or the entry script of a fixed job with every image fact known; the
  * rest is its text. Lints it in a scratch folder that also holds a small
- * Python entry script and launch script, and renders every format. */
+ * Python entry script and launch script, and renders every format and the
+ * statistics. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	jf_linter_write(l, f, JF_FORMAT_TEXT, data[0] & 0x10);
 	jf_linter_write(l, f, JF_FORMAT_CONCISE, 0);
 	jf_linter_write(l, f, JF_FORMAT_JSON, 0);
+	static const jf_format stats_formats[] = { JF_FORMAT_TEXT, JF_FORMAT_JSON, JF_FORMAT_SARIF,
+		                                   JF_FORMAT_GITHUB };
+	jf_linter_write_statistics(l, f, stats_formats[(data[0] >> 5) & 3]);
 	jf_linter_write(l, f, JF_FORMAT_SARIF, 0);
 	jf_linter_write(l, f, JF_FORMAT_GITHUB, 0);
 	fclose(f);

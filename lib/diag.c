@@ -30,6 +30,21 @@ jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *sr
 	return jf_array_last(&self->diags);
 }
 
+jf_diag *jf_report_add_error(jf_report *self, const jf_source *src, jf_span span, const char *fmt,
+                             ...)
+{
+	jf_diag d = { 0 };
+	va_list ap;
+	d.severity = JF_SEV_ERROR;
+	d.src = src;
+	d.span = span;
+	va_start(ap, fmt);
+	d.message = vformat(fmt, ap);
+	va_end(ap);
+	jf_array_push(&self->diags, d);
+	return jf_array_last(&self->diags);
+}
+
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
 {
 	jf_related r = { src, span, NULL };
@@ -56,6 +71,19 @@ static void diag_release(jf_diag *d)
 	for (size_t i = 0; i < d->related.size; i++)
 		free(d->related.items[i].message);
 	jf_array_release(&d->related);
+}
+
+void jf_report_filter(jf_report *self, size_t from, bool (*keep)(void *data, jf_diag *d),
+                      void *data)
+{
+	size_t out = from;
+	for (size_t i = from; i < self->diags.size; i++) {
+		if (keep(data, &self->diags.items[i]))
+			self->diags.items[out++] = self->diags.items[i];
+		else
+			diag_release(&self->diags.items[i]);
+	}
+	self->diags.size = out;
 }
 
 static int cmp_diag(const void *pa, const void *pb)
@@ -144,7 +172,10 @@ static void render_header(jf_buf *b, const jf_diag *d, bool color)
 {
 	if (color)
 		jf_buf_adds(b, C_BOLD);
-	add_location(b, d->src, d->span.start);
+	if (d->src)
+		add_location(b, d->src, d->span.start);
+	else
+		jf_buf_adds(b, "jobfix"); /* an error of the command line's options */
 	jf_buf_adds(b, ": ");
 	if (color)
 		jf_buf_adds(b, C_RESET);
@@ -155,7 +186,9 @@ static void render_header(jf_buf *b, const jf_diag *d, bool color)
 	jf_buf_adds(b, d->message);
 	if (color)
 		jf_buf_adds(b, C_RESET);
-	jf_buf_addf(b, " [%s %s]\n", d->rule->info.id, d->rule->info.name);
+	if (d->rule)
+		jf_buf_addf(b, " [%s %s]", d->rule->info.id, d->rule->info.name);
+	jf_buf_addc(b, '\n');
 }
 
 /* Snippets show at most this many characters of a line, around the span. */
@@ -212,7 +245,7 @@ static void add_printable(jf_buf *b, const char *s, uint32_t a, uint32_t e)
 static void render_snippet(jf_buf *b, const jf_diag *d, bool color)
 {
 	const jf_source *s = d->src;
-	if (!s->len || s->status == JF_SOURCE_BINARY)
+	if (!s || !s->len || s->status == JF_SOURCE_BINARY)
 		return;
 	uint32_t line = jf_source_line_of(s, d->span.start);
 	jf_span ls = jf_source_line_span(s, line);
@@ -256,7 +289,7 @@ static void render_snippet(jf_buf *b, const jf_diag *d, bool color)
 
 static const char *help_of(const jf_diag *d)
 {
-	return d->help ? d->help : d->rule->info.help;
+	return d->help ? d->help : d->rule ? d->rule->info.help : NULL;
 }
 
 static void render_text(const jf_report *r, jf_buf *b, bool color, bool concise)
@@ -275,9 +308,12 @@ static void render_text(const jf_report *r, jf_buf *b, bool color, bool concise)
 			add_location(b, rel->src, rel->span.start);
 			jf_buf_addf(b, ": %s\n", rel->message);
 		}
-		jf_buf_adds(b, "   = ");
-		add_colored(b, color, C_BOLD, "help");
-		jf_buf_addf(b, ": %s\n\n", help_of(d));
+		if (help_of(d)) {
+			jf_buf_adds(b, "   = ");
+			add_colored(b, color, C_BOLD, "help");
+			jf_buf_addf(b, ": %s\n", help_of(d));
+		}
+		jf_buf_addc(b, '\n');
 	}
 }
 
@@ -286,12 +322,45 @@ static void json_str(jf_buf *b, const char *s)
 	jf_buf_add_json_str(b, s, strlen(s));
 }
 
+/* The position, message, help and related places of `d` as JSON members. */
+static void json_body(jf_buf *b, const jf_diag *d)
+{
+	jf_buf_adds(b, "\n      \"file\": ");
+	if (d->src) {
+		jf_pos a = jf_source_pos(d->src, d->span.start), e = jf_source_pos(d->src, d->span.end);
+		json_str(b, d->src->path);
+		jf_buf_addf(b, ",\n      \"line\": %u,\n      \"column\": %u", a.line, a.col);
+		jf_buf_addf(b, ",\n      \"end_line\": %u,\n      \"end_column\": %u", e.line, e.col);
+	} else {
+		jf_buf_adds(b, "null,\n      \"line\": null,\n      \"column\": null");
+		jf_buf_adds(b, ",\n      \"end_line\": null,\n      \"end_column\": null");
+	}
+	jf_buf_adds(b, ",\n      \"message\": ");
+	json_str(b, d->message);
+	jf_buf_adds(b, ",\n      \"help\": ");
+	if (help_of(d))
+		json_str(b, help_of(d));
+	else
+		jf_buf_adds(b, "null");
+	jf_buf_adds(b, ",\n      \"related\": [");
+	for (size_t k = 0; k < d->related.size; k++) {
+		const jf_related *rel = &d->related.items[k];
+		jf_pos p = jf_source_pos(rel->src, rel->span.start);
+		jf_buf_adds(b, k ? ", {" : "{");
+		jf_buf_adds(b, "\"file\": ");
+		json_str(b, rel->src->path);
+		jf_buf_addf(b, ", \"line\": %u, \"column\": %u, \"message\": ", p.line, p.col);
+		json_str(b, rel->message);
+		jf_buf_adds(b, "}");
+	}
+	jf_buf_adds(b, "]\n    }");
+}
+
 static void render_json(const jf_report *r, jf_buf *b)
 {
 	jf_buf_adds(b, "{\n  \"version\": 1,\n  \"diagnostics\": [");
 	for (size_t i = 0; i < r->diags.size; i++) {
 		const jf_diag *d = &r->diags.items[i];
-		jf_pos a = jf_source_pos(d->src, d->span.start), e = jf_source_pos(d->src, d->span.end);
 		jf_buf_adds(b, i ? ",\n    {" : "\n    {");
 		jf_buf_adds(b, "\n      \"rule\": ");
 		json_str(b, d->rule->info.id);
@@ -301,26 +370,8 @@ static void render_json(const jf_report *r, jf_buf *b)
 		json_str(b, level_name(d->severity, JF_FORMAT_JSON));
 		jf_buf_adds(b, ",\n      \"category\": ");
 		json_str(b, d->rule->info.category);
-		jf_buf_adds(b, ",\n      \"file\": ");
-		json_str(b, d->src->path);
-		jf_buf_addf(b, ",\n      \"line\": %u,\n      \"column\": %u", a.line, a.col);
-		jf_buf_addf(b, ",\n      \"end_line\": %u,\n      \"end_column\": %u", e.line, e.col);
-		jf_buf_adds(b, ",\n      \"message\": ");
-		json_str(b, d->message);
-		jf_buf_adds(b, ",\n      \"help\": ");
-		json_str(b, help_of(d));
-		jf_buf_adds(b, ",\n      \"related\": [");
-		for (size_t k = 0; k < d->related.size; k++) {
-			const jf_related *rel = &d->related.items[k];
-			jf_pos p = jf_source_pos(rel->src, rel->span.start);
-			jf_buf_adds(b, k ? ", {" : "{");
-			jf_buf_adds(b, "\"file\": ");
-			json_str(b, rel->src->path);
-			jf_buf_addf(b, ", \"line\": %u, \"column\": %u, \"message\": ", p.line, p.col);
-			json_str(b, rel->message);
-			jf_buf_adds(b, "}");
-		}
-		jf_buf_adds(b, "]\n    }");
+		jf_buf_adds(b, ",");
+		json_body(b, d);
 	}
 	jf_buf_adds(b, r->diags.size ? "\n  ]\n}\n" : "]\n}\n");
 }
@@ -404,7 +455,8 @@ static void sarif_rule(json_writer *w, const jf_rule *rule)
 {
 	const jf_rule_info *r = &rule->info;
 	jf_buf t = JF_BUF_INIT, uri = JF_BUF_INIT;
-	jf_rule_doc_uri(rule, &uri);
+	if (!rule->dir) /* a rule of a user's folder has no page of jobfix's */
+		jf_rule_doc_uri(rule, &uri);
 	jw_open(w, NULL, '{');
 	jw_str(w, "id", r->id);
 	jw_str(w, "name", r->name);
@@ -419,13 +471,16 @@ static void sarif_rule(json_writer *w, const jf_rule *rule)
 	jf_buf_truncate(&t, 0);
 	if (markdown)
 		jf_buf_adds(&t, markdown);
-	else
+	else if (uri.len)
 		jf_buf_addf(&t, "%s\n\n[%s %s](%s)", r->help, r->id, r->name, uri.buf);
+	else
+		jf_buf_adds(&t, r->help);
 	jw_str(w, "markdown", t.buf);
 	jw_close(w, '}');
 	free(text);
 	free(markdown);
-	jw_str(w, "helpUri", uri.buf);
+	if (uri.len)
+		jw_str(w, "helpUri", uri.buf);
 	jw_pair(w, "defaultConfiguration", "level", level_name(r->severity, JF_FORMAT_SARIF));
 	jw_member(w, "properties");
 	jf_buf_adds(w->b, "{\"tags\": [");
@@ -540,8 +595,192 @@ static void sarif_result(json_writer *w, const jf_diag *d, size_t rule_index,
 	jw_close(w, '}');
 }
 
-static void render_sarif(const jf_report *r, jf_buf *b)
+/* Statistics: the counts of each rule and of each category of the study */
+
+typedef struct {
+	const char *key;       /* rule id, or category name */
+	const jf_rule *rule;   /* for rules */
+	const char *dimension; /* for categories */
+	size_t order;          /* tie-break: the study's order of categories */
+	jf_severity severity;
+	size_t count;
+} stat_row;
+
+typedef JF_ARRAY(stat_row) stat_rows;
+
+typedef struct {
+	stat_rows rules, cats;
+} stats;
+
+static stat_row *row_for(stat_rows *rows, const char *key)
 {
+	for (size_t i = 0; i < rows->size; i++)
+		if (!strcmp(rows->items[i].key, key))
+			return &rows->items[i];
+	stat_row r = { key, NULL, NULL, 0, JF_SEV_NOTE, 0 };
+	jf_array_push(rows, r);
+	return jf_array_last(rows);
+}
+
+static int cmp_row(const void *pa, const void *pb)
+{
+	const stat_row *a = pa, *b = pb;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+static size_t category_order(const char *name)
+{
+	size_t i = 0;
+	while (jf_categories[i].name && strcmp(jf_categories[i].name, name))
+		i++;
+	return i;
+}
+
+/* Counts the report's findings, most frequent first; stats_release() frees. */
+static void stats_collect(const jf_report *self, stats *out)
+{
+	*out = (stats){ 0 };
+	for (size_t i = 0; i < self->diags.size; i++) {
+		const jf_diag *d = &self->diags.items[i];
+		stat_row *r = row_for(&out->rules, d->rule->info.id);
+		r->rule = d->rule;
+		if (!r->count++ || d->severity > r->severity)
+			r->severity = d->severity;
+		stat_row *c = row_for(&out->cats, d->rule->info.category);
+		c->dimension = jf_category_dimension(d->rule->info.category);
+		c->order = category_order(c->key);
+		c->count++;
+	}
+	if (out->rules.size) {
+		qsort(out->rules.items, out->rules.size, sizeof(stat_row), cmp_row);
+		qsort(out->cats.items, out->cats.size, sizeof(stat_row), cmp_row);
+	}
+}
+
+static void stats_release(stats *s)
+{
+	jf_array_release(&s->rules);
+	jf_array_release(&s->cats);
+}
+
+static size_t max_len(const stat_rows *rows, size_t min, const char *(*field)(const stat_row *))
+{
+	for (size_t i = 0; i < rows->size; i++)
+		if (strlen(field(&rows->items[i])) > min)
+			min = strlen(field(&rows->items[i]));
+	return min;
+}
+
+static const char *row_id(const stat_row *r)
+{
+	return r->rule->info.id;
+}
+
+static const char *row_name(const stat_row *r)
+{
+	return r->rule->info.name;
+}
+
+static const char *row_category(const stat_row *r)
+{
+	return r->key;
+}
+
+/* The two tables; nothing when there are no findings. */
+static void stats_text(const stats *s, jf_buf *out)
+{
+	if (!s->rules.size)
+		return;
+	int wid = (int)max_len(&s->rules, 4, row_id), wname = (int)max_len(&s->rules, 4, row_name);
+	int wcat = (int)max_len(&s->cats, 8, row_category);
+	jf_buf_addf(out, "%5s  %-*s  %-*s  %s\n", "COUNT", wid, "RULE", wname, "NAME", "SEVERITY");
+	for (size_t i = 0; i < s->rules.size; i++) {
+		const stat_row *r = &s->rules.items[i];
+		jf_buf_addf(out, "%5zu  %-*s  %-*s  %s\n", r->count, wid, r->rule->info.id, wname,
+		            r->rule->info.name, jf_severity_name(r->severity));
+	}
+	jf_buf_addf(out, "\n%5s  %-*s  %s\n", "COUNT", wcat, "CATEGORY", "DIMENSION");
+	for (size_t i = 0; i < s->cats.size; i++) {
+		const stat_row *c = &s->cats.items[i];
+		jf_buf_addf(out, "%5zu  %-*s  %s\n", c->count, wcat, c->key,
+		            c->dimension ? c->dimension : "-");
+	}
+}
+
+/* The members "rules" and "categories" of the JSON statistics, one row a line. */
+static void stats_json_members(const stats *s, json_writer *w)
+{
+	jw_open(w, "rules", '[');
+	for (size_t i = 0; i < s->rules.size; i++) {
+		const stat_row *r = &s->rules.items[i];
+		jw_member(w, NULL);
+		jf_buf_adds(w->b, "{\"rule\": ");
+		json_str(w->b, r->rule->info.id);
+		jf_buf_adds(w->b, ", \"name\": ");
+		json_str(w->b, r->rule->info.name);
+		jf_buf_adds(w->b, ", \"severity\": ");
+		json_str(w->b, jf_severity_name(r->severity));
+		jf_buf_adds(w->b, ", \"category\": ");
+		json_str(w->b, r->rule->info.category);
+		jf_buf_addf(w->b, ", \"count\": %zu}", r->count);
+	}
+	jw_close(w, ']');
+	jw_open(w, "categories", '[');
+	for (size_t i = 0; i < s->cats.size; i++) {
+		const stat_row *c = &s->cats.items[i];
+		jw_member(w, NULL);
+		jf_buf_adds(w->b, "{\"category\": ");
+		json_str(w->b, c->key);
+		jf_buf_adds(w->b, ", \"dimension\": ");
+		if (c->dimension)
+			json_str(w->b, c->dimension);
+		else
+			jf_buf_adds(w->b, "null");
+		jf_buf_addf(w->b, ", \"count\": %zu}", c->count);
+	}
+	jw_close(w, ']');
+}
+
+/* A notification of the invocation: an error of the configuration, with its
+ * place when it has one. */
+static void sarif_notification(json_writer *w, const jf_diag *d)
+{
+	jw_open(w, NULL, '{');
+	jw_str(w, "level", "error");
+	if (d->help) {
+		jf_buf t = JF_BUF_INIT;
+		jf_buf_addf(&t, "%s\nhelp: %s", d->message, d->help);
+		jw_text(w, "message", t.buf);
+		jf_buf_release(&t);
+	} else {
+		jw_text(w, "message", d->message);
+	}
+	if (d->src) {
+		jw_open(w, "locations", '[');
+		jw_open(w, NULL, '{');
+		sarif_physical(w, d->src, d->span);
+		jw_close(w, '}');
+		jw_close(w, ']');
+	}
+	jw_close(w, '}');
+}
+
+/*
+ * The SARIF log of `r`'s findings (NULL: none), or of the errors of jobfix's
+ * configuration in `config_errors` (then nothing was linted: the invocation
+ * failed, with each error a toolConfigurationNotification). With `s`, the
+ * run's properties carry the statistics.
+ */
+static void render_sarif(const jf_report *r, const jf_report *config_errors, const stats *s,
+                         jf_buf *b)
+{
+	static const jf_report none = { 0 };
+	if (!r)
+		r = &none;
 	json_writer w = { b, 1, true };
 	jf_buf_addc(b, '{');
 	jw_str(&w, "$schema", SARIF_SCHEMA);
@@ -556,23 +795,52 @@ static void render_sarif(const jf_report *r, jf_buf *b)
 	jw_str(&w, "informationUri", jf_homepage_url());
 	/* The rules the results use, in table order: a result's ruleIndex is
 	 * its rule's place in this list. */
-	size_t nrules = jf_rules_size(), used = 0;
-	size_t *index = jf_xcalloc(nrules, sizeof(*index)); /* 1 + place, 0 when unused */
-	for (size_t i = 0; i < r->diags.size; i++)
-		index[jf_rule_index(r->diags.items[i].rule)] = 1;
+	size_t nrules = jf_rules_size(), used = 0, overridden = 0;
+	size_t *index = jf_xcalloc(nrules ? nrules : 1, sizeof(*index)); /* 1 + place, 0: unused */
+	/* The severity the config gives a rule is the level of each of its results. */
+	jf_severity *level = jf_xcalloc(nrules ? nrules : 1, sizeof(*level));
+	for (size_t i = 0; i < r->diags.size; i++) {
+		size_t k = jf_rule_index(r->diags.items[i].rule);
+		index[k] = 1;
+		level[k] = r->diags.items[i].severity;
+	}
 	jw_open(&w, "rules", '[');
 	for (size_t i = 0; i < nrules; i++)
 		if (index[i]) {
 			index[i] = ++used;
 			sarif_rule(&w, jf_rules_at(i));
+			overridden += level[i] != jf_rules_at(i)->info.severity;
 		}
 	jw_close(&w, ']');
 	jw_close(&w, '}');
 	jw_close(&w, '}');
 	jw_open(&w, "invocations", '[');
 	jw_open(&w, NULL, '{');
+	bool failed = r->failures.size || (config_errors && config_errors->diags.size);
 	jw_member(&w, "executionSuccessful");
-	jf_buf_adds(b, r->failures.size ? "false" : "true");
+	jf_buf_adds(b, failed ? "false" : "true");
+	if (overridden) {
+		/* The config's `severity`: each rule whose level is not its default. */
+		jw_open(&w, "ruleConfigurationOverrides", '[');
+		for (size_t i = 0; i < nrules; i++) {
+			if (!index[i] || level[i] == jf_rules_at(i)->info.severity)
+				continue;
+			jw_open(&w, NULL, '{');
+			jw_member(&w, "descriptor");
+			jf_buf_adds(b, "{\"id\": ");
+			json_str(b, jf_rules_at(i)->info.id);
+			jf_buf_addf(b, ", \"index\": %zu}", index[i] - 1);
+			jw_pair(&w, "configuration", "level", level_name(level[i], JF_FORMAT_SARIF));
+			jw_close(&w, '}');
+		}
+		jw_close(&w, ']');
+	}
+	if (config_errors && config_errors->diags.size) {
+		jw_open(&w, "toolConfigurationNotifications", '[');
+		for (size_t i = 0; i < config_errors->diags.size; i++)
+			sarif_notification(&w, &config_errors->diags.items[i]);
+		jw_close(&w, ']');
+	}
 	if (r->failures.size) {
 		jw_open(&w, "toolExecutionNotifications", '[');
 		for (size_t i = 0; i < r->failures.size; i++) {
@@ -602,7 +870,15 @@ static void render_sarif(const jf_report *r, jf_buf *b)
 	}
 	free(keys);
 	free(index);
+	free(level);
 	jw_close(&w, ']');
+	if (s) {
+		jw_open(&w, "properties", '{');
+		jw_open(&w, "statistics", '{');
+		stats_json_members(s, &w);
+		jw_close(&w, '}');
+		jw_close(&w, '}');
+	}
 	jw_close(&w, '}');
 	jw_close(&w, ']');
 	jw_close(&w, '}');
@@ -643,6 +919,60 @@ static void render_github(const jf_report *r, jf_buf *b)
 	jf_buf_release(&msg);
 }
 
+
+/* The errors of jobfix's configuration as error annotations: on the config
+ * file's line when they have one, else on the workflow run. */
+static void render_github_errors(const jf_report *r, jf_buf *b)
+{
+	jf_buf msg = JF_BUF_INIT;
+	for (size_t i = 0; i < r->diags.size; i++) {
+		const jf_diag *d = &r->diags.items[i];
+		jf_buf_adds(b, "::error ");
+		if (d->src) {
+			jf_pos a = jf_source_pos(d->src, d->span.start);
+			jf_pos e = jf_source_pos(d->src, d->span.end);
+			jf_buf_adds(b, "file=");
+			jf_buf_add_gh_escaped(b, d->src->path, true);
+			jf_buf_addf(b, ",line=%u,endLine=%u", a.line, e.line);
+			if (a.line == e.line)
+				jf_buf_addf(b, ",col=%u,endColumn=%u", a.col, e.col);
+			jf_buf_addc(b, ',');
+		}
+		jf_buf_adds(b, "title=");
+		jf_buf_add_gh_escaped(b, "jobfix configuration", true);
+		jf_buf_adds(b, "::");
+		jf_buf_truncate(&msg, 0);
+		jf_buf_adds(&msg, d->message);
+		if (help_of(d))
+			jf_buf_addf(&msg, "\nhelp: %s", help_of(d));
+		jf_buf_add_gh_escaped(b, msg.buf, false);
+		jf_buf_addc(b, '\n');
+	}
+	jf_buf_release(&msg);
+}
+
+void jf_report_render_errors(const jf_report *self, jf_buf *out, jf_format format, bool color)
+{
+	switch (format) {
+	case JF_FORMAT_JSON:
+		jf_buf_adds(out, "{\n  \"version\": 1,\n  \"diagnostics\": [],\n  \"config_errors\": [");
+		for (size_t i = 0; i < self->diags.size; i++) {
+			jf_buf_adds(out, i ? ",\n    {" : "\n    {");
+			json_body(out, &self->diags.items[i]);
+		}
+		jf_buf_adds(out, self->diags.size ? "\n  ]\n}\n" : "]\n}\n");
+		break;
+	case JF_FORMAT_SARIF:
+		render_sarif(NULL, self, NULL, out);
+		break;
+	case JF_FORMAT_GITHUB:
+		render_github_errors(self, out);
+		break;
+	default:
+		render_text(self, out, color, format == JF_FORMAT_CONCISE);
+	}
+}
+
 void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool color)
 {
 	switch (format) {
@@ -650,7 +980,7 @@ void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool
 		render_json(self, out);
 		break;
 	case JF_FORMAT_SARIF:
-		render_sarif(self, out);
+		render_sarif(self, NULL, NULL, out);
 		break;
 	case JF_FORMAT_GITHUB:
 		render_github(self, out);
@@ -661,4 +991,33 @@ void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool
 	default:
 		render_text(self, out, color, false);
 	}
+}
+
+void jf_report_render_statistics(const jf_report *self, jf_buf *out, jf_format format)
+{
+	stats s;
+	stats_collect(self, &s);
+	switch (format) {
+	case JF_FORMAT_JSON: {
+		json_writer w = { out, 1, true };
+		jf_buf_addc(out, '{');
+		jw_uint(&w, "version", 1);
+		stats_json_members(&s, &w);
+		jw_close(&w, '}');
+		jf_buf_addc(out, '\n');
+		break;
+	}
+	case JF_FORMAT_SARIF:
+		/* Code scanning needs the findings: the counts come with them. */
+		render_sarif(self, NULL, &s, out);
+		break;
+	case JF_FORMAT_GITHUB:
+		/* The annotations, then the tables for the log. */
+		render_github(self, out);
+		stats_text(&s, out);
+		break;
+	default:
+		stats_text(&s, out);
+	}
+	stats_release(&s);
 }

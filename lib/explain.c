@@ -16,40 +16,6 @@ const char *jf_doc_section_title(jf_doc_section s)
 	return (unsigned)s < JF_DOC_COUNT ? titles[s] : NULL;
 }
 
-/* The 20 categories of the study and their dimensions (PAPER.md). */
-static const struct {
-	const char *category, *dimension;
-} categories[] = {
-	{ "Path Not Found", "Execution environment" },
-	{ "Library Not Found", "Execution environment" },
-	{ "Permission Denied", "Execution environment" },
-	{ "Illegal Argument", "General code error" },
-	{ "Type Mismatch", "General code error" },
-	{ "Key Not Found", "General code error" },
-	{ "Attribute Not Found", "General code error" },
-	{ "Null Reference", "General code error" },
-	{ "Syntax Error", "General code error" },
-	{ "Illegal Index", "General code error" },
-	{ "Undefined Variable", "General code error" },
-	{ "Not Implemented", "General code error" },
-	{ "Division by Zero", "General code error" },
-	{ "GPU Out of Memory", "Deep-learning specific" },
-	{ "CPU Out of Memory", "Deep-learning specific" },
-	{ "Tensor Mismatch", "Deep-learning specific" },
-	{ "Loss NaN", "Deep-learning specific" },
-	{ "Framework API Misuse", "Deep-learning specific" },
-	{ "Corrupt Data", "Data" },
-	{ "Unexpected Encoding", "Data" },
-};
-
-const char *jf_category_dimension(const char *category)
-{
-	for (size_t i = 0; category && i < sizeof categories / sizeof *categories; i++)
-		if (!strcmp(categories[i].category, category))
-			return categories[i].dimension;
-	return NULL;
-}
-
 static const char *severity_meaning(jf_severity s)
 {
 	return s == JF_SEV_ERROR     ? "the job will fail"
@@ -64,7 +30,13 @@ typedef struct {
 	char *error;
 } rule_doc;
 
-static rule_doc *docs; /* indexed like the rule table; built once */
+/* The texts of jobfix's own rules, built once. Rules of a user's folder
+ * (loaded later, which moves rules in the table) have none. */
+static struct {
+	const jf_rule *rule;
+	rule_doc doc;
+} *docs;
+static size_t ndocs;
 
 static bool is_blank(const char *p, const char *eol)
 {
@@ -196,6 +168,10 @@ static void load_docs(void)
 	docs = jf_xcalloc(n ? n : 1, sizeof *docs);
 	for (size_t i = 0; i < n; i++) {
 		const jf_rule *r = jf_rules_at(i);
+		if (r->dir)
+			continue;
+		rule_doc *d = &docs[ndocs].doc;
+		docs[ndocs++].rule = r;
 		char file[64];
 		snprintf(file, sizeof file, "%s.md", r->info.id);
 		const jf_embedded *f = NULL;
@@ -205,18 +181,18 @@ static void load_docs(void)
 		char path[80];
 		snprintf(path, sizeof path, "rules/%s", file);
 		if (!f)
-			docs[i].error = jf_xasprintf("%s: no such file: every rule needs its text", path);
+			d->error = jf_xasprintf("%s: no such file: every rule needs its text", path);
 		else
-			docs[i].error = parse_doc(path, f->data, f->len, docs[i].section);
+			d->error = parse_doc(path, f->data, f->len, d->section);
 	}
 }
 
 static const rule_doc *doc_of(const jf_rule_info *rule)
 {
 	load_docs();
-	for (size_t i = 0; rule && i < jf_rules_size(); i++)
-		if (&jf_rules_at(i)->info == rule)
-			return &docs[i];
+	for (size_t i = 0; rule && i < ndocs; i++)
+		if (&docs[i].rule->info == rule)
+			return &docs[i].doc;
 	return NULL;
 }
 
@@ -234,15 +210,19 @@ const char *jf_rule_doc(const jf_rule_info *rule, jf_doc_section s)
 
 /* ---- rendering ---- */
 
-/* How to silence any finding by hand; %1$s is the rule id. Lines as rendered. */
+/* How to silence any finding by hand (docs/config.md, "Suppressions"), as
+ * suppress.c implements it; %s is the rule id. Lines as rendered. */
 static void add_silence_by_hand(jf_buf *b, const char *indent, const char *id)
 {
 	jf_buf_addf(b,
-	            "%sAny finding can also be silenced by hand: `# jobfix: ignore[%s]` at the\n"
-	            "%send of the line, or alone on the line before it, silences that line;\n"
-	            "%s`# jobfix: ignore-file[%s]` anywhere in a file silences the rule in that\n"
-	            "%sfile; `ignore: [%s]` in `.jobfix.yaml` turns the rule off.\n",
-	            indent, id, indent, indent, id, indent, id);
+	            "%sAny finding can also be silenced by hand, in the file it is reported in:\n"
+	            "%s`# jobfix: ignore[%s]` (the rule's id or name) at the end of the line the\n"
+	            "%sfinding starts on, or alone on the line right before it, silences the rule\n"
+	            "%son that line; `# jobfix: ignore-file[%s]` anywhere in the file silences it\n"
+	            "%sin the whole file. `ignore: [%s]` in `.jobfix.yaml` turns the rule off, and\n"
+	            "%s`per-file-ignores` turns it off in some files. A suppression that silences\n"
+	            "%snothing is reported as JF007 unused-suppression.\n",
+	            indent, indent, id, indent, indent, id, indent, id, indent, indent);
 }
 
 /* Appends `s` with the first letter upper case and a final period. */
@@ -430,11 +410,14 @@ char *jf_rules_index_markdown(void)
 		"\n## Silencing\n\n"
 		"Findings are best silenced by fixing them; each rule's page says which\n"
 		"look-alikes the rule leaves alone. A finding jobfix gets wrong can be silenced\n"
-		"by hand: `# jobfix: ignore[JF101]` at the end of the line, or alone on the line\n"
-		"before it, silences that line;\n"
-		"`# jobfix: ignore-file[JF101]` anywhere in a file silences the rule in that file;\n"
-		"`ignore: [JF101]` in `.jobfix.yaml` turns the rule off. `--fail-on error` keeps\n"
-		"warnings and notes from failing a run.\n\n"
+		"by hand, in the file it is reported in: `# jobfix: ignore[JF101]` (the rule's id\n"
+		"or name) at the end of the line the finding starts on, or alone on the line right\n"
+		"before it, silences the rule on that line; `# jobfix: ignore-file[JF101]` anywhere\n"
+		"in the file silences it in the whole file. `ignore: [JF101]` in `.jobfix.yaml`\n"
+		"turns the rule off, `per-file-ignores` in some files, `exclude` skips files\n"
+		"([config.md](config.md)). A suppression that silences nothing is reported as\n"
+		"JF007 unused-suppression. `--fail-on error` keeps warnings and notes from\n"
+		"failing a run.\n\n"
 		"`jobfix explain RULE` prints a rule's page in the terminal. These pages are\n"
 		"generated from the same text by `jobfix explain --format markdown RULE`.\n");
 	return jf_buf_detach(&b, NULL);

@@ -7,6 +7,7 @@
 
 #include "lint.h"
 #include "path.h"
+#include "yml.h"
 
 typedef struct {
 	jf_ctx *ctx;
@@ -15,69 +16,35 @@ typedef struct {
 
 static jf_span node_span(const jf_job *job, const yaml_node_t *n)
 {
-	const jf_source *s = job->spec;
-	uint32_t a = jf_source_byte_from_yaml(s, n->start_mark.line, n->start_mark.column);
-	uint32_t b = jf_source_byte_from_yaml(s, n->end_mark.line, n->end_mark.column);
-	/* A block scalar ends at the start of the next line; underline its first line. */
-	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
-	    n->data.scalar.style == YAML_FOLDED_SCALAR_STYLE) {
-		jf_span line = jf_source_line_span(s, jf_source_line_of(s, a));
-		if (b > line.end)
-			b = line.end > a ? line.end : a;
-	}
-	return (jf_span){ a, b < a ? a : b };
+	return jf_yml_span(job->spec, n);
 }
 
 static yaml_node_t *node_at(const jf_job *job, int index)
 {
-	return yaml_document_get_node((yaml_document_t *)&job->doc, index);
-}
-
-static const char *type_name(const yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_MAPPING_NODE:
-		return "a mapping";
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	default:
-		return "a scalar";
-	}
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-static bool is_null(const yaml_node_t *n)
-{
-	const char *s = scalar(n);
-	return s && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-	       (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
-	        !strcmp(s, "NULL"));
+	return jf_yml_node(&job->doc, index);
 }
 
 static void wrong_type(loader *L, const yaml_node_t *n, const char *key, const char *want)
 {
-	const char *s = scalar(n);
-	if (s && !is_null(n))
+	const char *s = jf_yml_scalar(n);
+	if (s && !jf_yml_is_null(n))
 		jf_ctx_report_at(L->ctx, "JF003", L->job->spec, node_span(L->job, n),
 		                 "'%s' must be %s, not '%s'", key, want, s);
 	else
 		jf_ctx_report_at(L->ctx, "JF003", L->job->spec, node_span(L->job, n),
-		                 "'%s' must be %s, not %s", key, want, is_null(n) ? "empty" : type_name(n));
+		                 "'%s' must be %s, not %s", key, want,
+		                 jf_yml_is_null(n) ? "empty" : jf_yml_type_name(n));
 }
 
 /* A string field: any scalar (numbers too, as YAML gives `python: 3.10` as a float). */
 static bool get_string(loader *L, const yaml_node_t *n, const char *key, jf_field *out)
 {
-	if (n->type != YAML_SCALAR_NODE || is_null(n)) {
+	if (n->type != YAML_SCALAR_NODE || jf_yml_is_null(n)) {
 		wrong_type(L, n, key, "a string");
 		return false;
 	}
 	free(out->value);
-	out->value = jf_xstrdup(scalar(n));
+	out->value = jf_xstrdup(jf_yml_scalar(n));
 	out->span = node_span(L->job, n);
 	out->style = n->data.scalar.style;
 	return true;
@@ -85,7 +52,7 @@ static bool get_string(loader *L, const yaml_node_t *n, const char *key, jf_fiel
 
 static bool get_count(loader *L, const yaml_node_t *n, const char *key, long *out)
 {
-	const char *s = scalar(n);
+	const char *s = jf_yml_scalar(n);
 	char *end = NULL;
 	errno = 0;
 	long v = s ? strtol(s, &end, 10) : -1;
@@ -102,20 +69,8 @@ static bool get_count(loader *L, const yaml_node_t *n, const char *key, long *ou
 static void unknown_key(loader *L, const yaml_node_t *k, const char *where,
                         const char *const *known)
 {
-	const char *name = scalar(k);
-	const char *best = NULL;
-	size_t best_d = 3;
-	for (size_t i = 0; name && known[i]; i++) {
-		size_t max = strlen(known[i]) <= 4 ? 1 : 2;
-		size_t d = jf_edit_distance(name, known[i], max);
-		if (d <= max && d < best_d) {
-			best = known[i];
-			best_d = d;
-		}
-	}
-	for (size_t i = 0; name && !best && known[i]; i++)
-		if (strlen(known[i]) >= 3 && jf_str_starts(name, known[i]))
-			best = known[i];
+	const char *name = jf_yml_scalar(k);
+	const char *best = jf_yml_suggest(name, known);
 	jf_diag *d = jf_ctx_report_at(L->ctx, "JF002", L->job->spec, node_span(L->job, k),
 	                              "unknown key '%s' in %s", name ? name : "?", where);
 	if (best)
@@ -130,7 +85,7 @@ static void each_pair(loader *L, yaml_node_t *n, const char *where, const char *
 {
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node_at(L->job, p->key), *v = node_at(L->job, p->value);
-		const char *key = scalar(k);
+		const char *key = jf_yml_scalar(k);
 		bool found = false;
 		for (size_t i = 0; key && known[i]; i++)
 			found |= !strcmp(known[i], key);
@@ -183,9 +138,9 @@ static void load_mounts(loader *L, yaml_node_t *n, const char *key, jf_named_pat
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node_at(L->job, p->key), *v = node_at(L->job, p->value);
 		jf_named_path m = { 0 };
-		if (!scalar(k))
+		if (!jf_yml_scalar(k))
 			continue;
-		m.name = jf_xstrdup(scalar(k));
+		m.name = jf_xstrdup(jf_yml_scalar(k));
 		m.name_span = node_span(L->job, k);
 		if (v->type == YAML_MAPPING_NODE) {
 			char where[96];
@@ -194,8 +149,8 @@ static void load_mounts(loader *L, yaml_node_t *n, const char *key, jf_named_pat
 			if (!m.path)
 				jf_ctx_report_at(L->ctx, "JF004", L->job->spec, node_span(L->job, v),
 				                 "'%s' has no 'path'", where);
-		} else if (scalar(v) && !is_null(v)) {
-			m.path = jf_xstrdup(scalar(v));
+		} else if (jf_yml_scalar(v) && !jf_yml_is_null(v)) {
+			m.path = jf_xstrdup(jf_yml_scalar(v));
 			m.path_span = node_span(L->job, v);
 		} else {
 			wrong_type(L, v, m.name, "a path or a mapping with 'path'");
@@ -216,13 +171,13 @@ static void load_env(loader *L, yaml_node_t *n)
 	}
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node_at(j, p->key), *v = node_at(j, p->value);
-		if (!scalar(k))
+		if (!jf_yml_scalar(k))
 			continue;
 		if (v->type != YAML_SCALAR_NODE) {
-			wrong_type(L, v, scalar(k), "a string");
+			wrong_type(L, v, jf_yml_scalar(k), "a string");
 			continue;
 		}
-		jf_named_path e = { jf_xstrdup(scalar(k)), jf_xstrdup(scalar(v)), node_span(j, k),
+		jf_named_path e = { jf_xstrdup(jf_yml_scalar(k)), jf_xstrdup(jf_yml_scalar(v)), node_span(j, k),
 			            node_span(j, v) };
 		jf_array_push(&j->env, e);
 	}
@@ -285,7 +240,7 @@ static bool top_pair(loader *L, const char *key, yaml_node_t *k, yaml_node_t *v,
 			if (!j->image_name.value)
 				jf_ctx_report_at(L->ctx, "JF004", j->spec, j->image_span,
 				                 "'image' has no 'name'");
-		} else if (v->type == YAML_SCALAR_NODE && !is_null(v)) {
+		} else if (v->type == YAML_SCALAR_NODE && !jf_yml_is_null(v)) {
 			get_string(L, v, "image", &j->image_name);
 		} else {
 			wrong_type(L, v, "image", "an image name or a mapping with 'name'");
@@ -302,7 +257,7 @@ static bool top_pair(loader *L, const char *key, yaml_node_t *k, yaml_node_t *v,
 		}
 	} else if (!strcmp(key, "command")) {
 		j->has_command = true;
-		if (v->type == YAML_SCALAR_NODE && !is_null(v)) {
+		if (v->type == YAML_SCALAR_NODE && !jf_yml_is_null(v)) {
 			j->command = v;
 			j->command_span = node_span(j, v);
 		} else {
@@ -324,53 +279,24 @@ static bool top_pair(loader *L, const char *key, yaml_node_t *k, yaml_node_t *v,
 	return true;
 }
 
-/* libyaml's scanner takes time quadratic in the nesting of flow collections
- * ([ and {). No job spec comes near this depth; a file that does is refused
- * before libyaml sees it. Quotes and comments are skipped roughly: the count
- * only has to be right for absurd inputs. */
-#define MAX_FLOW_DEPTH 256
-
-static uint32_t too_deep_at(const jf_source *s)
-{
-	uint32_t depth = 0;
-	char quote = 0;
-	for (uint32_t i = 0; i < s->len; i++) {
-		char c = s->data[i];
-		if (quote) {
-			if (c == quote || c == '\n')
-				quote = 0;
-		} else if (c == '#' && (i == 0 || s->data[i - 1] == ' ' || s->data[i - 1] == '\n')) {
-			while (i < s->len && s->data[i] != '\n')
-				i++;
-		} else if ((c == '"' || c == '\'') && depth > 0) {
-			quote = c;
-		} else if (c == '[' || c == '{') {
-			if (++depth > MAX_FLOW_DEPTH)
-				return i;
-		} else if ((c == ']' || c == '}') && depth > 0) {
-			depth--;
-		}
-	}
-	return UINT32_MAX;
-}
-
-static void report_yaml_error(loader *L, yaml_parser_t *p)
+static void report_yaml_error(loader *L, const jf_yml_error *e)
 {
 	const jf_source *s = L->job->spec;
-	yaml_mark_t m = p->problem_mark;
-	if (p->error == YAML_READER_ERROR) {
-		/* The reader counts bytes, not lines. */
-		uint32_t at = (uint32_t)p->problem_offset;
-		jf_ctx_report_at(L->ctx, "JF001", s, (jf_span){ at, at }, "%s",
-		                 p->problem ? p->problem : "cannot read the YAML stream");
-		return;
+	switch (e->status) {
+	case JF_YML_BINARY:
+		jf_ctx_report_at(L->ctx, "JF001", s, e->at,
+		                 "the job spec holds a NUL byte: it is not a YAML text file");
+		break;
+	case JF_YML_TOO_DEEP:
+		jf_ctx_report_at(L->ctx, "JF001", s, e->at,
+		                 "collections nested deeper than %d levels: the job spec is not read",
+		                 JF_YML_MAX_FLOW_DEPTH);
+		break;
+	default: {
+		jf_diag *d = jf_ctx_report_at(L->ctx, "JF001", s, e->at, "%s", e->problem);
+		if (e->context)
+			jf_diag_relate(d, s, e->context_at, "%s", e->context);
 	}
-	uint32_t at = jf_source_byte_from_yaml(s, m.line, m.column);
-	jf_diag *d = jf_ctx_report_at(L->ctx, "JF001", s, (jf_span){ at, at }, "%s",
-	                              p->problem ? p->problem : "invalid YAML");
-	if (p->context) {
-		uint32_t c = jf_source_byte_from_yaml(s, p->context_mark.line, p->context_mark.column);
-		jf_diag_relate(d, s, (jf_span){ c, c }, "%s", p->context);
 	}
 }
 
@@ -396,37 +322,24 @@ jf_job *jf_job_load(jf_ctx *ctx, const char *fs_path, const char *display_path)
 	j->spec_dir = jf_path_dirname(fs_path);
 	j->display_dir = jf_path_dirname(display_path);
 
-	yaml_parser_t parser;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)src->data, src->len);
-	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
-	if (src->status == JF_SOURCE_BINARY) {
-		uint32_t at = (uint32_t)((const char *)memchr(src->data, '\0', src->len) - src->data);
-		jf_ctx_report_at(ctx, "JF001", src, (jf_span){ at, at },
-		                 "the job spec holds a NUL byte: it is not a YAML text file");
-	} else if (too_deep_at(src) != UINT32_MAX) {
-		uint32_t at = too_deep_at(src);
-		jf_ctx_report_at(ctx, "JF001", src, (jf_span){ at, at + 1 },
-		                 "collections nested deeper than %d levels: the job spec is not read",
-		                 MAX_FLOW_DEPTH);
-	} else if (!yaml_parser_load(&parser, &j->doc)) {
-		report_yaml_error(&L, &parser);
-	} else {
+	jf_yml_error err;
+	if (jf_yml_load(src, &j->doc, &err))
 		j->have_doc = true;
-	}
-	yaml_parser_delete(&parser);
+	else
+		report_yaml_error(&L, &err);
 	if (!j->have_doc)
 		return j;
 
 	yaml_node_t *root = yaml_document_get_root_node(&j->doc);
-	if (!root || is_null(root)) {
+	if (!root || jf_yml_is_null(root)) {
 		jf_ctx_report_at(ctx, "JF004", src, (jf_span){ 0, 0 },
 		                 "the job spec is empty: 'image' and 'command' are required");
 		return j;
 	}
 	if (root->type != YAML_MAPPING_NODE) {
 		jf_ctx_report_at(ctx, "JF003", src, node_span(j, root),
-		                 "a job spec must be a mapping of keys to values, not %s", type_name(root));
+		                 "a job spec must be a mapping of keys to values, not %s",
+		                 jf_yml_type_name(root));
 		return j;
 	}
 	each_pair(&L, root, "the job spec", top_keys, top_pair, NULL);

@@ -1,11 +1,16 @@
 /* lint.c - the linter: loading and parsing files once, running the rules over them */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "lint.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "checks.h"
+#include "config.h"
 #include "path.h"
+#include "suppress.h"
 
 /* Parsing stops after this long on one file (pathological input). */
 #define JF_PARSE_BUDGET_SECONDS 5.0
@@ -50,10 +55,87 @@ void jf_linter_free(jf_linter *self)
 		if (self->parsers[i])
 			ts_parser_delete(self->parsers[i]);
 	free(self->error);
+	jf_linter_restrict(self, NULL);
+	jf_array_release(&self->read);
 	for (size_t i = 0; i < self->skipped.size; i++)
 		free(self->skipped.items[i]);
 	jf_array_release(&self->skipped);
 	free(self);
+}
+
+/* Changed files */
+
+static bool file_id_of(const char *path, jf_file_id *out)
+{
+	struct stat st;
+	if (!path || stat(path, &st) != 0)
+		return false;
+	*out = (jf_file_id){ st.st_dev, st.st_ino };
+	return true;
+}
+
+static bool ids_have(const jf_file_ids *ids, jf_file_id id)
+{
+	for (size_t i = 0; i < ids->size; i++)
+		if (ids->items[i].dev == id.dev && ids->items[i].ino == id.ino)
+			return true;
+	return false;
+}
+
+void jf_linter_restrict(jf_linter *self, const char *const *files)
+{
+	jf_array_release(&self->changed);
+	for (size_t i = 0; i < self->changed_real.size; i++)
+		free(self->changed_real.items[i]);
+	jf_array_release(&self->changed_real);
+	self->restricted = files != NULL;
+	for (size_t i = 0; files && files[i]; i++) {
+		jf_file_id id;
+		char *real = realpath(files[i], NULL);
+		if (!file_id_of(files[i], &id) || !real) {
+			free(real);
+			continue;
+		}
+		jf_array_push(&self->changed, id);
+		jf_array_push(&self->changed_real, real);
+	}
+}
+
+int jf_linter_has_read(const jf_linter *self, const char *path)
+{
+	jf_file_id id;
+	return file_id_of(path, &id) && ids_have(&self->read, id);
+}
+
+/* Whether the job may read a changed file: one is its spec, or lies in its code folder. */
+static bool may_read_changed(const jf_linter *self, const jf_job *job)
+{
+	jf_file_id id;
+	if (file_id_of(job->spec->fs_path, &id) && ids_have(&self->changed, id))
+		return true;
+	char *code = job->code_dir ? realpath(job->code_dir, NULL) : NULL;
+	bool found = false;
+	for (size_t i = 0; code && i < self->changed_real.size && !found; i++)
+		found = jf_path_under(self->changed_real.items[i], code) != NULL;
+	free(code);
+	return found;
+}
+
+/* Whether a source read since index `from` of the linter's is a changed file. */
+static bool read_changed(const jf_linter *self, size_t from)
+{
+	jf_file_id id;
+	for (size_t i = from; i < self->sources.size; i++)
+		if (file_id_of(self->sources.items[i]->fs_path, &id) && ids_have(&self->changed, id))
+			return true;
+	return false;
+}
+
+static bool keep_none(void *data, jf_diag *d)
+{
+	(void)data;
+	(void)d;
+	return false;
 }
 
 const char *jf_linter_error(const jf_linter *self)
@@ -113,7 +195,7 @@ jf_source *jf_ctx_keep(jf_ctx *ctx, jf_source *src)
 static jf_diag *vreport(jf_ctx *ctx, const char *rule_id, const jf_source *src, jf_span span,
                         const char *fmt, va_list ap)
 {
-	const jf_rule *rule = jf_rules_find(rule_id);
+	const jf_rule *rule = jf_config__find_rule(ctx->linter->opts.config, rule_id);
 	if (!rule)
 		JF_BUG("no rule %s", rule_id);
 	jf_buf b = JF_BUF_INIT;
@@ -484,13 +566,19 @@ static int run_unit_queries(jf_ctx *ctx, const jf_unit *unit, const bool *wanted
 static int run_queries(jf_ctx *ctx)
 {
 	size_t nrules = jf_rules_size(), nunits = ctx->units.size;
+	const jf_config *cfg = ctx->linter->opts.config;
 	bool *may = jf_xcalloc(nunits * nrules + 1, sizeof(bool));
 	bool *wanted = jf_xcalloc(JF_LANG_COUNT * nrules + 1, sizeof(bool));
 	for (size_t u = 0; u < nunits; u++) {
 		const jf_unit *unit = ctx->units.items[u];
+		/* Findings in an excluded file are dropped: spare the queries. */
+		const char *fs = unit->origin_src ? unit->origin_src->fs_path : unit->src->fs_path;
+		if (jf_config__excluded(cfg, fs))
+			continue;
 		for (size_t r = 0; r < nrules; r++) {
 			const jf_rule *rule = jf_rules_at(r);
 			bool m = rule->queries[unit->lang].path && (ctx->job || !rule->job_only) &&
+			         jf_config__active(cfg, rule, fs) &&
 			         jf_rule_may_match(rule, unit->src->data, unit->src->len);
 			may[u * nrules + r] = m;
 			wanted[unit->lang * nrules + r] |= m;
@@ -570,6 +658,8 @@ static int lint_path(jf_linter *self, const char *path)
 			return set_error(self, JF_EIO, "cannot read '%s': %s", path, strerror(errno));
 		fclose(f);
 	}
+	if (jf_config__excluded(self->opts.config, path))
+		return 0; /* the config excludes it: nothing to lint */
 	jf_lang lang = lang_of_file(path);
 	if (lang == JF_LANG_NONE)
 		return set_error(self, JF_ENOTFOUND,
@@ -578,32 +668,42 @@ static int lint_path(jf_linter *self, const char *path)
 		                 path);
 	jf_ctx ctx = { 0 };
 	ctx.linter = self;
+	size_t first = self->report.diags.size, first_source = self->sources.size;
 	int rc = 0;
+	bool left_out = false; /* a job that reads no changed file (jf_linter_restrict) */
 	if (lang == JF_LANG_YAML) {
 		ctx.job = jf_job_load(&ctx, path, path);
 		if (!ctx.job)
 			rc = JF_EIO;
+		else if (self->restricted && !may_read_changed(self, ctx.job))
+			left_out = true;
 		else
 			jf_command_analyze(&ctx);
+		left_out = left_out || (!rc && self->restricted && !read_changed(self, first_source));
 	} else {
 		if (!jf_ctx_load(&ctx, path, path, lang, JF_ROLE_FILE, NULL, 0) && !self->report.diags.size)
 			rc = set_error(self, JF_EIO, "cannot read '%s'", path);
 	}
-	if (!rc)
+	if (!rc && !left_out)
 		rc = run_queries(&ctx);
 	/* A check that serves several rules runs once. */
 	JF_ARRAY(jf_check_fn) ran = { 0 };
-	for (size_t i = 0; i < jf_rules_size() && !rc; i++) {
+	for (size_t i = 0; i < jf_rules_size() && !rc && !left_out; i++) {
 		const jf_rule *r = jf_rules_at(i);
 		bool done = false;
 		for (size_t k = 0; k < ran.size; k++)
 			done |= ran.items[k] == r->check;
-		if (!r->check || done || (!ctx.job && r->job_only))
+		if (!r->check || done || (!ctx.job && r->job_only) ||
+		    !jf_config__enabled(self->opts.config, r))
 			continue;
 		jf_array_push(&ran, r->check);
 		r->check(&ctx, r);
 	}
 	jf_array_release(&ran);
+	if (left_out)
+		jf_report_filter(&self->report, first, keep_none, NULL);
+	else
+		jf_suppress_finish(&ctx, first);
 	for (size_t i = 0; i < ctx.units.size; i++)
 		unit_free(ctx.units.items[i]);
 	jf_array_release(&ctx.units);
@@ -637,6 +737,18 @@ static int lint_path(jf_linter *self, const char *path)
 	jf_array_release(&ctx.var_uses);
 	jf_image_free(ctx.image);
 	jf_job_free(ctx.job);
+	if (left_out) {
+		/* Nothing points into the files of a job left out: let them go. */
+		for (size_t i = first_source; i < self->sources.size; i++)
+			jf_source_free(self->sources.items[i]);
+		self->sources.size = first_source;
+		return 0;
+	}
+	for (size_t i = first_source; i < self->sources.size; i++) {
+		jf_file_id id;
+		if (file_id_of(self->sources.items[i]->fs_path, &id) && !ids_have(&self->read, id))
+			jf_array_push(&self->read, id);
+	}
 	return rc;
 }
 
@@ -661,6 +773,17 @@ int jf_linter_write(jf_linter *self, FILE *out, jf_format format, int color)
 	jf_buf b = JF_BUF_INIT;
 	jf_report_finish(&self->report);
 	jf_report_render(&self->report, &b, format, color != 0);
+	size_t n = fwrite(b.buf, 1, b.len, out);
+	int rc = n == b.len ? 0 : JF_EIO;
+	jf_buf_release(&b);
+	return rc;
+}
+
+int jf_linter_write_statistics(jf_linter *self, FILE *out, jf_format format)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_report_finish(&self->report);
+	jf_report_render_statistics(&self->report, &b, format);
 	size_t n = fwrite(b.buf, 1, b.len, out);
 	int rc = n == b.len ? 0 : JF_EIO;
 	jf_buf_release(&b);

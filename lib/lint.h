@@ -8,6 +8,7 @@
 #ifndef JF_LINT_H
 #define JF_LINT_H
 
+#include <sys/types.h>
 #include <tree_sitter/api.h>
 
 #include "diag.h"
@@ -41,12 +42,25 @@ struct jf_unit {
 	JF_ARRAY(TSNode) imports;
 };
 
+/* A file by identity, whatever the path to it. */
+typedef struct {
+	dev_t dev;
+	ino_t ino;
+} jf_file_id;
+
+typedef JF_ARRAY(jf_file_id) jf_file_ids;
+
 struct jf_linter {
 	jf_options opts;
 	jf_report report;
 	JF_ARRAY(jf_source *) sources; /* every source a diagnostic may point into */
 	TSParser *parsers[JF_LANG_COUNT];
 	char *error;
+	/* jf_linter_restrict(): the files, by identity and by real path. */
+	bool restricted;
+	jf_file_ids changed;
+	JF_ARRAY(char *) changed_real;
+	jf_file_ids read; /* the files of every lint that was not left out */
 	JF_ARRAY(char *) skipped; /* jf_linter_skipped() */
 };
 

@@ -16,4 +16,16 @@ const char *jf_path_under(const char *path, const char *dir);
 bool jf_path_is_file(const char *p);
 bool jf_path_is_dir(const char *p);
 
+/**
+ * Whether `path` (a relative path with '/' separators) matches the glob
+ * `pattern` as a whole. Within one segment `*` matches any run of characters,
+ * `?` one byte, `[abc]`, `[a-z]` and `[!a]` one byte of a set, `\x` the
+ * character x; none of them matches '/'. A segment that is exactly `**`
+ * matches any number of segments, none included. An unclosed '[' is an
+ * ordinary character.
+ */
+bool jf_path_glob(const char *pattern, const char *path);
+/** NULL when `pattern` is a valid glob, else what is wrong with it (static text). */
+const char *jf_path_glob_error(const char *pattern);
+
 #endif

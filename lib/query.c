@@ -203,6 +203,14 @@ uint32_t jf_query_pattern_count(const jf_query *self)
 	return self->npatterns;
 }
 
+bool jf_query_has_capture(const jf_query *self, const char *name)
+{
+	for (uint32_t i = 0; i < self->ncaptures; i++)
+		if (!strcmp(self->capture_names[i], name))
+			return true;
+	return false;
+}
+
 uint32_t jf_query_pattern_start(const jf_query *self, uint32_t pattern)
 {
 	return ts_query_start_byte_for_pattern(self->ts, pattern);
@@ -375,6 +383,12 @@ static pcre2_code *prefilter_of(const jf_rule *rule)
 		                                NULL);
 	}
 	return r->prefilter_re;
+}
+
+void jf_rule_release_compiled(jf_rule *rule)
+{
+	pcre2_code_free(rule->prefilter_re);
+	rule->prefilter_re = NULL;
 }
 
 bool jf_rule_prefilter_ok(const jf_rule *rule)

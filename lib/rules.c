@@ -1,10 +1,16 @@
-/* rules.c - the rule table, built from the embedded query headers and checks.def */
+/* rules.c - the rule table, built from the embedded query headers and checks.def, and
+ * from the query files of a user's rules folder */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <strings.h>
 
 #include "checks.h"
 #include "embed.h"
+#include "path.h"
 #include "rules.h"
 
 #define ERROR JF_SEV_ERROR
@@ -31,42 +37,91 @@ static const struct {
 #undef JF_HOOK
 };
 
-static JF_ARRAY(jf_rule) table;
+/* The table holds pointers: rules added from a user's folder later leave the
+ * rules already handed out where they are. */
+static JF_ARRAY(jf_rule *) table;
 static bool table_ready;
 static const char *table_error;
 static char table_error_buf[512];
 
-/* The value of header line "; key: value" in [p, end) as a static copy. */
+const jf_category jf_categories[] = {
+	{ "Path Not Found", "Execution environment" },
+	{ "Library Not Found", "Execution environment" },
+	{ "Permission Denied", "Execution environment" },
+	{ "Illegal Argument", "General code error" },
+	{ "Type Mismatch", "General code error" },
+	{ "Key Not Found", "General code error" },
+	{ "Attribute Not Found", "General code error" },
+	{ "Null Reference", "General code error" },
+	{ "Syntax Error", "General code error" },
+	{ "Illegal Index", "General code error" },
+	{ "Undefined Variable", "General code error" },
+	{ "Not Implemented", "General code error" },
+	{ "Division by Zero", "General code error" },
+	{ "GPU Out of Memory", "Deep-learning specific" },
+	{ "CPU Out of Memory", "Deep-learning specific" },
+	{ "Tensor Mismatch", "Deep-learning specific" },
+	{ "Loss NaN", "Deep-learning specific" },
+	{ "Framework API Misuse", "Deep-learning specific" },
+	{ "Corrupt Data", "Data" },
+	{ "Unexpected Encoding", "Data" },
+	{ NULL, NULL },
+};
+
+const char *jf_category_dimension(const char *category)
+{
+	for (const jf_category *c = jf_categories; category && c->name; c++)
+		if (!strcmp(c->name, category))
+			return c->dimension;
+	return NULL;
+}
+
+/* Header parsing */
+
+enum {
+	H_ID,
+	H_NAME,
+	H_SEVERITY,
+	H_CATEGORY,
+	H_SUMMARY,
+	H_MESSAGE,
+	H_HELP,
+	H_CHECK,
+	H_SCOPE,
+	H_PREFILTER,
+	H_COUNT
+};
+
+static const char *const header_keys[] = { "id",   "name",  "severity", "category",  "summary",
+	                                   "message", "help", "check",   "scope", "prefilter",
+	                                   NULL };
+
+/* The fields of a query file's header, each value with its span in the file. */
 typedef struct {
-	char key[32];
-	const char *value;
-	uint32_t vlen;
-} header_field;
+	char *value[H_COUNT];
+	jf_span at[H_COUNT];
+	uint32_t body; /* where the patterns start */
+} header;
 
-static const char *set_error(const char *path, const char *msg)
+/* A problem in a query file's header: a static message and where. */
+typedef struct {
+	const char *msg;
+	jf_span at;
+} header_error;
+
+static char header_msg[256];
+
+static void header_release(header *h)
 {
-	snprintf(table_error_buf, sizeof table_error_buf, "%s: %s", path, msg);
-	return table_error_buf;
+	for (int i = 0; i < H_COUNT; i++)
+		free(h->value[i]);
 }
 
-static const char *check_header(jf_rule *r, const jf_embedded *f, const char *severity,
-                                const char *check);
-
-static const char *fail_header(const jf_embedded *f, const char *msg, const char *severity,
-                               const char *check)
+/* Parses the leading `; key: value` comment block of text[0, len). */
+static bool parse_header(const char *text, uint32_t len, header *h, header_error *e)
 {
-	free((char *)severity);
-	free((char *)check);
-	return set_error(f->path, msg);
-}
-
-/* Parses the leading `; key: value` comment block. Returns NULL or an error. */
-static const char *parse_header(jf_rule *r, const jf_embedded *f, uint32_t *body_offset)
-{
-	const char *s = f->data, *end = f->data + f->len;
-	const char *severity = NULL;
-	const char *check = NULL;
-	const char *p = s;
+	const char *s = text, *end = text + len, *p = text;
+	*h = (header){ 0 };
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
@@ -91,79 +146,122 @@ static const char *parse_header(jf_rule *r, const jf_embedded *f, uint32_t *body
 			if (!((*c >= 'a' && *c <= 'z') || *c == '-'))
 				is_field = false;
 		if (is_field && colon > k) {
-			char key[32];
 			size_t klen = (size_t)(colon - k);
-			if (klen >= sizeof key)
-				return fail_header(f, "header key too long", severity, check);
-			memcpy(key, k, klen);
-			key[klen] = '\0';
+			jf_span key_at = { (uint32_t)(k - s), (uint32_t)(colon - s) };
 			const char *v = colon + 1;
 			while (v < eol && *v == ' ')
 				v++;
 			const char *ve = eol;
 			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\r'))
 				ve--;
-			char *value = jf_xstrndup(v, (size_t)(ve - v));
-			const char **slot = !strcmp(key, "id")       ? &r->info.id
-			                    : !strcmp(key, "name")     ? &r->info.name
-			                    : !strcmp(key, "severity") ? &severity
-			                    : !strcmp(key, "category") ? &r->info.category
-			                    : !strcmp(key, "summary")  ? &r->info.summary
-			                    : !strcmp(key, "message")  ? &r->message
-			                    : !strcmp(key, "help")     ? &r->info.help
-			                    : !strcmp(key, "check")    ? &check
-			                    : !strcmp(key, "prefilter") ? &r->prefilter
-			                    : NULL;
-			if (!strcmp(key, "scope")) {
-				if (strcmp(value, "job") && strcmp(value, "file")) {
-					free(value);
-					return fail_header(f, "scope must be 'job' or 'file'", severity, check);
-				}
-				r->job_only = !strcmp(value, "job");
-				free(value);
-			} else if (!slot) {
-				free(value);
-				return fail_header(f, "unknown header key", severity, check);
-			} else if (*slot) {
-				free(value);
-				return fail_header(f, "header key given twice", severity, check);
-			} else {
-				*slot = value; /* lives as long as the process: the table is static */
+			int f = 0;
+			while (header_keys[f] && (strlen(header_keys[f]) != klen ||
+			                          strncmp(header_keys[f], k, klen)))
+				f++;
+			if (!header_keys[f]) {
+				char key[40];
+				snprintf(key, sizeof key, "%.*s", (int)(klen < 32 ? klen : 32), k);
+				const char *near = NULL;
+				for (int i = 0; header_keys[i] && !near; i++)
+					if (jf_edit_distance(key, header_keys[i], 2) <= 2)
+						near = header_keys[i];
+				if (near)
+					snprintf(header_msg, sizeof header_msg,
+					         "unknown header key '%s' (did you mean '%s'?)", key, near);
+				else
+					snprintf(header_msg, sizeof header_msg, "unknown header key '%s'",
+					         key);
+				*e = (header_error){ header_msg, key_at };
+				return false;
 			}
+			if (h->value[f]) {
+				*e = (header_error){ "header key given twice", key_at };
+				return false;
+			}
+			h->value[f] = jf_xstrndup(v, (size_t)(ve - v));
+			h->at[f] = (jf_span){ (uint32_t)(v - s), (uint32_t)(ve - s) };
 		}
 		p = eol + (eol < end);
 	}
-	*body_offset = (uint32_t)(p - s);
-	const char *err = check_header(r, f, severity, check);
-	free((char *)severity);
-	free((char *)check);
-	return err;
+	h->body = (uint32_t)(p - s);
+	return true;
 }
 
-/* Validates the fields parse_header() found; NULL or an error. */
-static const char *check_header(jf_rule *r, const jf_embedded *f, const char *severity,
-                                const char *check)
+/* Fills `r` from header `h`, taking its strings. False with `e` set when a
+ * field is missing or wrong. */
+static bool rule_from_header(jf_rule *r, header *h, header_error *e)
 {
-	if (!r->info.id || !r->info.name || !severity || !r->info.category || !r->info.summary ||
-	    !r->message || !r->info.help)
-		return set_error(f->path,
-		                 "header needs id, name, severity, category, summary, message and help");
-	if (!strcmp(severity, "error"))
-		r->info.severity = JF_SEV_ERROR;
-	else if (!strcmp(severity, "warning"))
-		r->info.severity = JF_SEV_WARNING;
-	else if (!strcmp(severity, "note"))
-		r->info.severity = JF_SEV_NOTE;
-	else
-		return set_error(f->path, "severity must be error, warning or note");
-	if (check) {
-		for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++)
-			if (!strcmp(hooks[i].name, check))
-				r->hook = hooks[i].fn;
-		if (!r->hook)
-			return set_error(f->path, "check: names no C hook in checks.def");
+	static const int required[] = { H_ID, H_NAME, H_SEVERITY, H_CATEGORY, H_SUMMARY, H_MESSAGE,
+		                        H_HELP };
+	for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
+		if (!h->value[required[i]]) {
+			snprintf(header_msg, sizeof header_msg,
+			         "the header has no '%s' (it needs id, name, severity, category, summary, "
+			         "message and help)",
+			         header_keys[required[i]]);
+			*e = (header_error){ header_msg, { 0, 0 } };
+			return false;
+		}
 	}
-	return NULL;
+	const char *sev = h->value[H_SEVERITY];
+	if (!strcmp(sev, "error"))
+		r->info.severity = JF_SEV_ERROR;
+	else if (!strcmp(sev, "warning"))
+		r->info.severity = JF_SEV_WARNING;
+	else if (!strcmp(sev, "note"))
+		r->info.severity = JF_SEV_NOTE;
+	else {
+		*e = (header_error){ "severity must be error, warning or note", h->at[H_SEVERITY] };
+		return false;
+	}
+	if (h->value[H_SCOPE]) {
+		if (strcmp(h->value[H_SCOPE], "job") && strcmp(h->value[H_SCOPE], "file")) {
+			*e = (header_error){ "scope must be 'job' or 'file'", h->at[H_SCOPE] };
+			return false;
+		}
+		r->job_only = !strcmp(h->value[H_SCOPE], "job");
+	}
+	if (h->value[H_CHECK]) {
+		for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++)
+			if (!strcmp(hooks[i].name, h->value[H_CHECK]))
+				r->hook = hooks[i].fn;
+		if (!r->hook) {
+			*e = (header_error){ "check: names no C hook in checks.def", h->at[H_CHECK] };
+			return false;
+		}
+	}
+	r->info.id = h->value[H_ID];
+	r->info.name = h->value[H_NAME];
+	r->info.category = h->value[H_CATEGORY];
+	r->info.summary = h->value[H_SUMMARY];
+	r->message = h->value[H_MESSAGE];
+	r->info.help = h->value[H_HELP];
+	r->prefilter = h->value[H_PREFILTER];
+	h->value[H_ID] = h->value[H_NAME] = h->value[H_CATEGORY] = h->value[H_SUMMARY] = NULL;
+	h->value[H_MESSAGE] = h->value[H_HELP] = h->value[H_PREFILTER] = NULL;
+	return true;
+}
+
+/* "path:line:col: msg" for a problem in an embedded query file. */
+static const char *set_error_at(const char *path, const char *text, uint32_t at, const char *msg)
+{
+	uint32_t line = 1, col = 1;
+	for (uint32_t i = 0; i < at && text[i]; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+			col++;
+		}
+	}
+	snprintf(table_error_buf, sizeof table_error_buf, "%s:%u:%u: %s", path, line, col, msg);
+	return table_error_buf;
+}
+
+static const char *set_error(const char *path, const char *msg)
+{
+	snprintf(table_error_buf, sizeof table_error_buf, "%s: %s", path, msg);
+	return table_error_buf;
 }
 
 static jf_lang lang_of_path(const char *path)
@@ -191,55 +289,33 @@ static void free_header(jf_rule *r)
 	free((char *)r->prefilter);
 }
 
-static const char *add_query_file(const jf_embedded *f)
+static bool same_header(const jf_rule *a, const jf_rule *b)
 {
-	jf_lang lang = lang_of_path(f->path);
-	if (lang == JF_LANG_NONE)
-		return set_error(f->path, "query files live in queries/python/ or queries/bash/");
-	const char *slash = strrchr(f->path, '/');
-	if (slash && !strcmp(slash + 1, "facts.scm"))
-		return NULL;
-	jf_rule r = { 0 };
-	uint32_t body = 0;
-	const char *err = parse_header(&r, f, &body);
-	if (err) {
-		free_header(&r);
-		return err;
+	return same_str(a->info.name, b->info.name) && a->info.severity == b->info.severity &&
+	       same_str(a->info.category, b->info.category) &&
+	       same_str(a->info.summary, b->info.summary) && same_str(a->message, b->message) &&
+	       same_str(a->info.help, b->info.help) && same_str(a->prefilter, b->prefilter) &&
+	       a->hook == b->hook && a->job_only == b->job_only;
+}
+
+/* The rule of the table with id `id` among jobfix's own and those of `dir`. */
+static jf_rule *find_id(const char *id, const char *dir)
+{
+	for (size_t i = 0; i < table.size; i++) {
+		jf_rule *r = table.items[i];
+		if (!strcmp(r->info.id, id) && (!r->dir || (dir && !strcmp(r->dir, dir))))
+			return r;
 	}
-	char expect[128];
-	snprintf(expect, sizeof expect, "%s-%s.scm", r.info.id, r.info.name);
-	if (!slash || strcmp(slash + 1, expect)) {
-		free_header(&r);
-		return set_error(f->path, "file name must be <id>-<name>.scm");
-	}
-	jf_rule *same = NULL;
-	for (size_t i = 0; i < table.size; i++)
-		if (!strcmp(table.items[i].info.id, r.info.id))
-			same = &table.items[i];
-	if (same) {
-		bool agree = same_str(same->info.name, r.info.name) &&
-		             same->info.severity == r.info.severity &&
-		             same_str(same->info.category, r.info.category) &&
-		             same_str(same->info.summary, r.info.summary) &&
-		             same_str(same->message, r.message) && same_str(same->info.help, r.info.help) &&
-		             same_str(same->prefilter, r.prefilter) && same->hook == r.hook &&
-		             same->job_only == r.job_only;
-		free_header(&r);
-		if (!agree || same->queries[lang].path)
-			return set_error(f->path, "rule id used twice with different headers");
-		r = *same;
-	}
-	r.queries[lang] = (struct jf_rule_query){ f->path, f->data, f->len, body, NULL };
-	if (same)
-		*same = r;
-	else
-		jf_array_push(&table, r);
 	return NULL;
 }
 
-static int cmp_rule(const void *a, const void *b)
+static int cmp_rule(const void *pa, const void *pb)
 {
-	return strcmp(((const jf_rule *)a)->info.id, ((const jf_rule *)b)->info.id);
+	const jf_rule *a = *(jf_rule *const *)pa, *b = *(jf_rule *const *)pb;
+	int c = strcmp(a->info.id, b->info.id);
+	if (c || a->dir == b->dir)
+		return c;
+	return !a->dir ? -1 : !b->dir ? 1 : strcmp(a->dir, b->dir);
 }
 
 static void set_languages(jf_rule *r)
@@ -255,6 +331,56 @@ static void set_languages(jf_rule *r)
 	r->info.language = r->languages[0] ? r->languages : "job";
 }
 
+/* Adds `r` (a query of one language) to the table, or its query to the rule
+ * with the same id and header. Returns the rule, or NULL when the id is taken
+ * by a rule with another header or the same language. */
+static jf_rule *add_rule(jf_rule *r, jf_lang lang)
+{
+	jf_rule *same = find_id(r->info.id, r->dir);
+	if (same) {
+		if (same->dir != r->dir || !same_header(same, r) || same->queries[lang].path)
+			return NULL;
+		same->queries[lang] = r->queries[lang];
+		free_header(r);
+		return same;
+	}
+	jf_rule *heap = jf_xmalloc(sizeof(*heap));
+	*heap = *r;
+	jf_array_push(&table, heap);
+	return heap;
+}
+
+static const char *add_query_file(const jf_embedded *f)
+{
+	jf_lang lang = lang_of_path(f->path);
+	if (lang == JF_LANG_NONE)
+		return set_error(f->path, "query files live in queries/python/ or queries/bash/");
+	const char *slash = strrchr(f->path, '/');
+	if (slash && !strcmp(slash + 1, "facts.scm"))
+		return NULL;
+	jf_rule r = { 0 };
+	header h;
+	header_error e;
+	if (!parse_header(f->data, f->len, &h, &e) || !rule_from_header(&r, &h, &e)) {
+		header_release(&h);
+		free_header(&r);
+		return set_error_at(f->path, f->data, e.at.start, e.msg);
+	}
+	header_release(&h);
+	char expect[128];
+	snprintf(expect, sizeof expect, "%s-%s.scm", r.info.id, r.info.name);
+	if (!slash || strcmp(slash + 1, expect)) {
+		free_header(&r);
+		return set_error(f->path, "file name must be <id>-<name>.scm");
+	}
+	r.queries[lang] = (struct jf_rule_query){ f->path, f->data, f->len, h.body, NULL };
+	if (!add_rule(&r, lang)) {
+		free_header(&r);
+		return set_error(f->path, "rule id used twice with different headers");
+	}
+	return NULL;
+}
+
 int jf_rules_init(const char **err)
 {
 	if (table_ready) {
@@ -262,18 +388,22 @@ int jf_rules_init(const char **err)
 		return table_error ? JF_EQUERY : 0;
 	}
 	table_ready = true;
-	for (size_t i = 0; i < sizeof c_checks / sizeof *c_checks; i++)
-		jf_array_push(&table, c_checks[i]);
+	for (size_t i = 0; i < sizeof c_checks / sizeof *c_checks; i++) {
+		jf_rule *r = jf_xmalloc(sizeof(*r));
+		*r = c_checks[i];
+		jf_array_push(&table, r);
+	}
 	for (size_t i = 0; i < jf_embedded_queries_count && !table_error; i++)
 		table_error = add_query_file(&jf_embedded_queries[i]);
 	for (size_t i = 0; i < table.size && !table_error; i++)
 		for (size_t k = i + 1; k < table.size; k++)
-			if (!strcmp(table.items[i].info.name, table.items[k].info.name) ||
-			    (table.items[i].check && !strcmp(table.items[i].info.id, table.items[k].info.id)))
-				table_error = set_error(table.items[k].info.id, "rule id or name used twice");
-	qsort(table.items, table.size, sizeof(jf_rule), cmp_rule);
+			if (!strcmp(table.items[i]->info.name, table.items[k]->info.name) ||
+			    (table.items[i]->check &&
+			     !strcmp(table.items[i]->info.id, table.items[k]->info.id)))
+				table_error = set_error(table.items[k]->info.id, "rule id or name used twice");
+	qsort(table.items, table.size, sizeof(jf_rule *), cmp_rule);
 	for (size_t i = 0; i < table.size; i++)
-		set_languages(&table.items[i]);
+		set_languages(table.items[i]);
 	*err = table_error;
 	return table_error ? JF_EQUERY : 0;
 }
@@ -287,14 +417,26 @@ size_t jf_rules_size(void)
 
 const jf_rule *jf_rules_at(size_t i)
 {
-	return i < jf_rules_size() ? &table.items[i] : NULL;
+	return i < jf_rules_size() ? table.items[i] : NULL;
+}
+
+const jf_rule *jf_rules_find_in(const char *id_or_name, const char *dir)
+{
+	for (size_t i = 0; i < jf_rules_size(); i++) {
+		const jf_rule *r = table.items[i];
+		if ((!r->dir || (dir && !strcmp(r->dir, dir))) &&
+		    (!strcmp(r->info.id, id_or_name) || !strcmp(r->info.name, id_or_name)))
+			return r;
+	}
+	return NULL;
 }
 
 size_t jf_rule_index(const jf_rule *rule)
 {
-	if (!table.size || rule < table.items || rule >= table.items + table.size)
-		JF_BUG("rule '%s' is not in the rule table", rule->info.id);
-	return (size_t)(rule - table.items);
+	for (size_t i = 0; i < table.size; i++)
+		if (table.items[i] == rule)
+			return i;
+	JF_BUG("rule '%s' is not in the rule table", rule->info.id);
 }
 
 #ifndef JF_HOMEPAGE_URL
@@ -314,19 +456,241 @@ void jf_rule_doc_uri(const jf_rule *rule, jf_buf *out)
 
 const jf_rule *jf_rules_find(const char *id_or_name)
 {
-	for (size_t i = 0; i < jf_rules_size(); i++)
-		if (!strcmp(table.items[i].info.id, id_or_name) ||
-		    !strcmp(table.items[i].info.name, id_or_name))
-			return &table.items[i];
-	return NULL;
+	return jf_rules_find_in(id_or_name, NULL);
+}
+
+/* Rules from a user's folder */
+
+/* A folder read once per process: its canonical path and its problems. */
+typedef struct {
+	char *dir;
+	jf_report problems;
+	JF_ARRAY(jf_source *) sources; /* the rule files: query texts and problems point into them */
+} user_dir;
+
+static JF_ARRAY(user_dir *) user_dirs;
+
+static void problem(user_dir *u, const jf_source *src, jf_span at, const char *help,
+                    const char *fmt, ...) JF_PRINTF(5, 6);
+static void problem(user_dir *u, const jf_source *src, jf_span at, const char *help,
+                    const char *fmt, ...)
+{
+	jf_buf b = JF_BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	jf_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	jf_diag *d = jf_report_add_error(&u->problems, src, at, "%s", b.buf);
+	if (help)
+		jf_diag_set_help(d, "%s", help);
+	jf_buf_release(&b);
+}
+
+/* Whether `id` is letters A-Z then digits, so that id prefixes select it. */
+static bool good_id(const char *id)
+{
+	size_t letters = strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+	size_t digits = strspn(id + letters, "0123456789");
+	return letters > 0 && digits > 0 && !id[letters + digits];
+}
+
+static bool good_name(const char *name)
+{
+	if (!(*name >= 'a' && *name <= 'z'))
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+		      (*c == '-' && c[1] && c[1] != '-')))
+			return false;
+	return true;
+}
+
+/* Reads one rule file of a user's folder; its problems go into `u`. */
+static void load_user_file(user_dir *u, jf_lang lang, const char *fs_path, const char *display)
+{
+	jf_source *src = jf_source_load(fs_path, display);
+	jf_array_push(&u->sources, src);
+	jf_span top = { 0, 0 };
+	if (src->status != JF_SOURCE_OK) {
+		problem(u, src, top, NULL, "cannot read the rule file: %s",
+		        src->status == JF_SOURCE_TOO_LARGE ? "it is larger than 8 MiB"
+		        : src->status == JF_SOURCE_BINARY  ? "it holds NUL bytes"
+		                                           : strerror(src->err ? src->err : EIO));
+		return;
+	}
+	const char *base = strrchr(fs_path, '/');
+	base = base ? base + 1 : fs_path;
+	if (!strcmp(base, "facts.scm")) {
+		problem(u, src, top, "name each rule's file <id>-<name>.scm",
+		        "facts.scm is jobfix's own: a rules folder holds rule files only");
+		return;
+	}
+	header h;
+	header_error e;
+	jf_rule r = { 0 };
+	r.dir = u->dir;
+	if (!parse_header(src->data, src->len, &h, &e) || !rule_from_header(&r, &h, &e)) {
+		problem(u, src, e.at, "docs/config.md shows the header of a rule file", "%s", e.msg);
+		header_release(&h);
+		free_header(&r);
+		return;
+	}
+	header_release(&h);
+	jf_span id_at = h.at[H_ID], name_at = h.at[H_NAME];
+	const jf_rule *clash_name = jf_rules_find_in(r.info.name, u->dir);
+	const jf_rule *clash_id = jf_rules_find_in(r.info.id, u->dir);
+	char expect[256];
+	snprintf(expect, sizeof expect, "%s-%s.scm", r.info.id, r.info.name);
+	bool ok = false;
+	if (!good_id(r.info.id)) {
+		problem(u, src, id_at,
+		        "use capital letters then digits, e.g. X101, so that prefixes select it",
+		        "rule id '%s' is not letters followed by digits", r.info.id);
+	} else if (!good_name(r.info.name)) {
+		problem(u, src, name_at, "use lower-case words joined by '-', e.g. no-print-in-loop",
+		        "rule name '%s' is not kebab-case", r.info.name);
+	} else if (clash_id && (!clash_id->dir || !same_header(clash_id, &r) ||
+	                        clash_id->queries[lang].path)) {
+		problem(u, src, id_at, "give the rule an id of its own",
+		        "rule id '%s' is taken by %s %s", r.info.id,
+		        clash_id->dir ? "the rule file of" : "jobfix's rule", clash_id->info.name);
+	} else if (clash_name && clash_name != clash_id) {
+		problem(u, src, name_at, "give the rule a name of its own",
+		        "rule name '%s' is taken by %s", r.info.name, clash_name->info.id);
+	} else if (!jf_category_dimension(r.info.category)) {
+		const char *names[sizeof jf_categories / sizeof *jf_categories];
+		for (size_t i = 0; i < sizeof jf_categories / sizeof *jf_categories; i++)
+			names[i] = jf_categories[i].name;
+		const char *near = NULL;
+		for (size_t i = 0; names[i] && !near; i++)
+			if (jf_edit_distance(r.info.category, names[i], 3) <= 3)
+				near = names[i];
+		jf_span at = h.at[H_CATEGORY];
+		if (near)
+			problem(u, src, at, NULL, "unknown category '%s': did you mean '%s'?",
+			        r.info.category, near);
+		else
+			problem(u, src, at, "docs/config.md lists the categories of the study",
+			        "unknown category '%s'", r.info.category);
+	} else if (strcmp(base, expect)) {
+		problem(u, src, top, NULL, "the file of rule %s must be named '%s'", r.info.id, expect);
+	} else if (!jf_rule_prefilter_ok(&r)) {
+		problem(u, src, h.at[H_PREFILTER], "write a PCRE2 regular expression",
+		        "the prefilter does not compile");
+	} else {
+		ok = true;
+	}
+	if (!ok) {
+		jf_rule_release_compiled(&r);
+		free_header(&r);
+		return;
+	}
+	uint32_t off = h.body;
+	const char *what = NULL;
+	jf_query *q = jf_query__compile_raw(lang, src->data, src->len, &off, &what);
+	if (!q) {
+		problem(u, src, (jf_span){ off, off }, NULL, "%s", what);
+		jf_rule_release_compiled(&r);
+		free_header(&r);
+		return;
+	}
+	if (!r.hook && !jf_query_has_capture(q, "finding")) {
+		problem(u, src, (jf_span){ h.body, h.body },
+		        "mark the span of each finding with @finding, or name a C hook with `check:`",
+		        "the query captures no @finding: the rule could never report anything");
+		jf_query_free(q);
+		jf_rule_release_compiled(&r);
+		free_header(&r);
+		return;
+	}
+	r.queries[lang] = (struct jf_rule_query){ src->path, src->data, src->len, h.body, q };
+	jf_rule *added = add_rule(&r, lang);
+	if (!added) /* a clash checked above: cannot happen */
+		JF_BUG("rule %s added twice", r.info.id);
+	set_languages(added);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Reads the *.scm files of `sub` ("python", "bash" or "" for the folder
+ * itself) in name order. */
+static void load_user_subdir(user_dir *u, const char *display_dir, const char *sub, jf_lang lang)
+{
+	char *fs = *sub ? jf_xasprintf("%s/%s", u->dir, sub) : jf_xstrdup(u->dir);
+	DIR *d = opendir(fs);
+	JF_ARRAY(char *) names = { 0 };
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL)
+		if (jf_str_ends(e->d_name, ".scm") && e->d_name[0] != '.')
+			jf_array_push(&names, jf_xstrdup(e->d_name));
+	if (d)
+		closedir(d);
+	if (names.size)
+		qsort(names.items, names.size, sizeof(char *), cmp_str);
+	for (size_t i = 0; i < names.size; i++) {
+		char *path = jf_xasprintf("%s/%s", fs, names.items[i]);
+		char *shown = *sub ? jf_xasprintf("%s/%s/%s", display_dir, sub, names.items[i])
+		                   : jf_xasprintf("%s/%s", display_dir, names.items[i]);
+		if (lang == JF_LANG_NONE) {
+			jf_source *src = jf_source_load(path, shown);
+			jf_array_push(&u->sources, src);
+			problem(u, src, (jf_span){ 0, 0 }, "move it into python/ or bash/ of the folder",
+			        "a rule file must be in a language folder: python/ or bash/");
+		} else {
+			load_user_file(u, lang, path, shown);
+		}
+		free(path);
+		free(shown);
+		free(names.items[i]);
+	}
+	jf_array_release(&names);
+	free(fs);
+}
+
+int jf_rules_load_dir(const char *dir, const char *display_dir, const char **canonical,
+                      const jf_report **problems)
+{
+	const char *err;
+	*canonical = NULL;
+	*problems = NULL;
+	if (jf_rules_init(&err))
+		return JF_EQUERY;
+	char *real = realpath(dir, NULL);
+	if (!real || !jf_path_is_dir(real)) {
+		free(real);
+		return JF_ENOTFOUND;
+	}
+	for (size_t i = 0; i < user_dirs.size; i++) {
+		if (!strcmp(user_dirs.items[i]->dir, real)) {
+			free(real);
+			*canonical = user_dirs.items[i]->dir;
+			*problems = &user_dirs.items[i]->problems;
+			return 0;
+		}
+	}
+	user_dir *u = jf_xcalloc(1, sizeof(*u));
+	u->dir = real;
+	jf_array_push(&user_dirs, u);
+	size_t before = table.size;
+	load_user_subdir(u, display_dir, "", JF_LANG_NONE);
+	load_user_subdir(u, display_dir, "python", JF_LANG_PYTHON);
+	load_user_subdir(u, display_dir, "bash", JF_LANG_BASH);
+	if (table.size != before)
+		qsort(table.items, table.size, sizeof(jf_rule *), cmp_rule);
+	*canonical = u->dir;
+	*problems = &u->problems;
+	return 0;
 }
 
 const jf_rule_info *jf_rules_lookup(const char *id_or_name)
 {
 	for (size_t i = 0; i < jf_rules_size(); i++)
-		if (!strcasecmp(table.items[i].info.id, id_or_name) ||
-		    !strcmp(table.items[i].info.name, id_or_name))
-			return &table.items[i].info;
+		if (!strcasecmp(table.items[i]->info.id, id_or_name) ||
+		    !strcmp(table.items[i]->info.name, id_or_name))
+			return &table.items[i]->info;
 	return NULL;
 }
 
@@ -357,7 +721,7 @@ const char *jf_rules_suggest(const char *s)
 	const char *best = NULL;
 	size_t best_d = SIZE_MAX;
 	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule_info *r = &table.items[i].info;
+		const jf_rule_info *r = &table.items[i]->info;
 		/* An id is close at one edit ("JF10", "JF1O1"); a name at a few. */
 		if (looks_like_id(up)) {
 			size_t d = jf_edit_distance(up, r->id, 1);
@@ -378,8 +742,8 @@ const char *jf_rules_suggest(const char *s)
 		return best;
 	/* A part of a name: "local-path" for hard-coded-local-path. */
 	for (size_t i = 0; n >= 4 && i < jf_rules_size(); i++)
-		if (strstr(table.items[i].info.name, low))
-			return table.items[i].info.name;
+		if (strstr(table.items[i]->info.name, low))
+			return table.items[i]->info.name;
 	return NULL;
 }
 

@@ -64,20 +64,49 @@ struct jf_rule {
 		jf_query *compiled;   /* compiled on first use, once per process */
 	} queries[JF_LANG_COUNT];
 	char languages[32];  /* "python, bash" */
+	const char *dir;     /* a user's rule: its rules folder (canonical path); NULL for jobfix's own */
 };
 
 /** Builds the table once; returns 0 or JF_EQUERY with the message in *err (static). */
 int jf_rules_init(const char **err);
 size_t jf_rules_size(void);
 const jf_rule *jf_rules_at(size_t i);
-/** The index of `rule` in the table (a bug when it is not one of the table's). */
+/** The index of `rule` in the table (a bug when it is not one of the table's). Rules
+ * loaded from a user's folder later move the rules after them. */
 size_t jf_rule_index(const jf_rule *rule);
 /** The project's home page (the CMake cache variable JF_HOMEPAGE_URL); static. */
 const char *jf_homepage_url(void);
 /** Appends the URL of the rule's page: <home page>/blob/main/docs/rules/<id>-<name>.md. */
 void jf_rule_doc_uri(const jf_rule *rule, jf_buf *out);
-/** The rule with this id ("JF101") or name, or NULL. */
+/** The rule of jobfix's own with this id ("JF101") or name, or NULL. */
 const jf_rule *jf_rules_find(const char *id_or_name);
+/** The same among jobfix's own rules and those loaded from the rules folder `dir`. */
+const jf_rule *jf_rules_find_in(const char *id_or_name, const char *dir);
+
+/**
+ * Adds the query rules of a user's rules folder (`dir`/python/\*.scm,
+ * `dir`/bash/\*.scm, in the header format of queries/) to the table. A folder
+ * is read once per process; later calls return the same results. Each file
+ * is checked as jobfix's own are, and more: its id must be capital letters
+ * then digits and new, its category one of the study's, its query must
+ * compile. A file with a problem adds no rule; the problems (rule-less
+ * diagnostics, positions in the file shown as `display_dir`/...) stay owned
+ * by the table for the process. `*canonical` is the folder's real path, which
+ * the added rules carry in `dir`.
+ * Returns 0, JF_ENOTFOUND when `dir` is not a folder, or JF_EQUERY when
+ * jobfix's own table is broken.
+ */
+int jf_rules_load_dir(const char *dir, const char *display_dir, const char **canonical,
+                      const jf_report **problems);
+
+/* The failure categories of the study (PAPER.md) with their dimensions. */
+typedef struct {
+	const char *name;      /* "Path Not Found" */
+	const char *dimension; /* "Execution environment" */
+} jf_category;
+
+/** Every category, in the study's order, ended by { NULL, NULL }. */
+extern const jf_category jf_categories[];
 
 /** The compiled `<lang>/facts.scm`, compiled once; NULL (and *err) when it does not compile. */
 const jf_query *jf_facts_query(jf_lang lang, const char **err);
@@ -89,6 +118,8 @@ const jf_query *jf_facts_query(jf_lang lang, const char **err);
  */
 bool jf_rule_may_match(const jf_rule *rule, const char *text, uint32_t len);
 bool jf_rule_prefilter_ok(const jf_rule *rule);
+/** Frees the compiled prefilter of a rule that is not in the table. */
+void jf_rule_release_compiled(jf_rule *rule);
 
 /* Query compilation and matching (query.c). */
 const TSLanguage *jf_lang_ts(jf_lang lang);
@@ -106,6 +137,8 @@ void jf_query_free(jf_query *self);
 jf_query *jf_query__compile_raw(jf_lang lang, const char *text, uint32_t len,
                                 uint32_t *err_offset, const char **err);
 uint32_t jf_query_pattern_count(const jf_query *self);
+/** Whether some pattern of the query captures `name`. */
+bool jf_query_has_capture(const jf_query *self, const char *name);
 /** Byte offset in the query text where pattern `pattern` starts. */
 uint32_t jf_query_pattern_start(const jf_query *self, uint32_t pattern);
 

@@ -45,6 +45,7 @@ jf_source *jf_source_from_string(const char *display_path, const char *data, siz
 jf_source *jf_source_load(const char *fs_path, const char *display_path)
 {
 	jf_source *s = source_new(display_path);
+	s->fs_path = jf_xstrdup(fs_path);
 	struct stat st;
 	set_data(s, jf_xstrdup(""), 0);
 	if (stat(fs_path, &st) != 0) {
@@ -109,6 +110,7 @@ void jf_source_free(jf_source *self)
 	if (!self)
 		return;
 	free(self->path);
+	free(self->fs_path);
 	free(self->data);
 	free(self->lines);
 	free(self);

@@ -34,6 +34,7 @@ typedef enum {
 
 typedef struct jf_source {
 	char *path;          /* as shown in diagnostics */
+	char *fs_path;       /* as read on this machine; NULL for a copy made from a string */
 	char *data;          /* NUL-terminated; empty unless status is OK */
 	uint32_t len;
 	uint32_t *lines;     /* byte offset of each line start */

@@ -36,9 +36,59 @@ check "unknown format exits 2" test "$rc" -eq 2
 run lint --format
 check "option without value exits 2" test "$rc" -eq 2
 check "option without value is named" grep -q "needs a value" "$tmp/err"
-run lint
-check "no PATH exits 2" test "$rc" -eq 2
+run lint --format yaml
 check "usage errors print nothing on stdout" test -z "$out"
+run lint --staged job.yaml
+check "--staged with a PATH exits 2" test "$rc" -eq 2
+check "--staged with a PATH says why" grep -q "no PATH (pass files with --staged-files FILE...)" "$tmp/err"
+run lint --staged --staged-files
+check "--staged with --staged-files exits 2" test "$rc" -eq 2
+
+# Without PATH: the job specs found from the current folder down.
+mkdir -p "$tmp/none/sub" "$tmp/disc"
+(cd "$tmp/none" && "$jobfix" lint >"$tmp/out" 2>"$tmp/err")
+check "no job specs: exit 0" test $? -eq 0
+check "no job specs: says so, with the folder" grep -qx "jobfix: no job specs found under $tmp/none" "$tmp/err"
+check "no job specs: nothing on stdout" test ! -s "$tmp/out"
+(cd "$tmp/none" && "$jobfix" lint --format json >"$tmp/out" 2>/dev/null)
+check "no job specs: an empty json document" grep -q '"diagnostics": \[\]' "$tmp/out"
+# A tree: job specs by name at any depth; hidden folders, node_modules, the
+# config's exclude and a symbolic link loop skipped; the config's jobs added.
+d=$tmp/disc
+mkjob() { # mkjob SPEC: a job whose train.py has a JF101 naming its spec
+	mkdir -p "$(dirname "$d/$1")"
+	printf 'version: 1\nimage: python:3.11\ncommand: python %s.py\n' "$(basename "$1" .yaml)" >"$d/$1"
+	printf 'open("/home/alice/%s")\n' "$1" >"$d/$(dirname "$1")/$(basename "$1" .yaml).py"
+}
+mkjob job.yaml
+mkjob jobs/a/job.yaml
+mkjob jobs/b/jobfix.yaml
+mkjob jobs/c/resnet.job.yaml
+mkjob experiments/e1.yaml
+mkjob .hidden/job.yaml
+mkjob jobs/.cache/job.yaml
+mkjob node_modules/pkg/job.yaml
+mkjob vendor/x/job.yaml
+mkjob configs/model.yaml
+ln -s .. "$d/jobs/loop"
+ln -s ../jobs "$d/experiments/jobs-link"
+printf 'exclude: [vendor/]\njobs: ["experiments/*.yaml"]\n' >"$d/.jobfix.yaml"
+(cd "$d" && "$jobfix" lint --format concise >"$tmp/out" 2>"$tmp/err")
+check "discovery: exit 1 (findings)" test $? -eq 1
+LC_ALL=C sort -u "$tmp/out" | grep -o "'/home/alice/[^']*'" >"$tmp/found"
+printf "'/home/alice/%s'\n" experiments/e1.yaml job.yaml jobs/a/job.yaml jobs/b/jobfix.yaml \
+	jobs/c/resnet.job.yaml >"$tmp/want"
+check "discovery: the jobs by name and by the config's jobs, nothing hidden, excluded or looped" \
+	cmp -s "$tmp/found" "$tmp/want"
+[[ -s $tmp/found ]] && ! cmp -s "$tmp/found" "$tmp/want" && diff "$tmp/want" "$tmp/found"
+check "discovery: each job once (a link to a folder searched is not searched again)" \
+	test "$(wc -l <"$tmp/out")" -eq 5
+(cd "$d/jobs" && "$jobfix" lint --format concise >"$tmp/out" 2>/dev/null)
+check "discovery from a subfolder: only below it, not through a link to a folder above" \
+	test "$(grep -c "/home/alice" "$tmp/out")" -eq 3
+(cd "$d" && "$jobfix" lint --no-config --format concise >"$tmp/out" 2>/dev/null)
+check "discovery: the exclude is the config's" grep -q "'/home/alice/vendor/x/job.yaml'" "$tmp/out"
+check "discovery: the jobs patterns are the config's" bash -c "! grep -q experiments '$tmp/out'"
 
 # Exit codes follow --fail-on; notes never fail by default.
 pip=$fixtures/JF104/fires-non-root/job.yaml
@@ -51,6 +101,72 @@ run lint --quiet "$pip"
 check "--quiet drops the summary" test -z "$err"
 run lint "$fixtures/JF104/silent-root-user/job.yaml"
 check "clean job exits 0 and prints nothing" test "$rc" -eq 0 -a -z "$out" -a -z "$err"
+
+# The config: flags, discovery, errors (exit 2, in the format's style).
+run lint --help
+check "lint --help lists --select, --config, --statistics" \
+	bash -c "grep -q -- --select '$tmp/out' && grep -q -- --no-config '$tmp/out' && grep -q -- --statistics '$tmp/out'"
+run lint --config x.yaml --no-config "$pip"
+check "--config with --no-config exits 2" test "$rc" -eq 2
+check "--config with --no-config says why" grep -q "exclude each other" "$tmp/err"
+run lint --select JF999 "$pip"
+check "unknown rule in --select exits 2" test "$rc" -eq 2
+check "unknown rule in --select is named" grep -q "unknown rule 'JF999' in --select" "$tmp/err"
+check "a broken config prints nothing on stdout in text" test -z "$out"
+run lint --format json --ignore JF999 "$pip"
+check "broken config in json: exit 2" test "$rc" -eq 2
+check "broken config in json: config_errors on stdout" grep -q '"config_errors": \[' "$tmp/out"
+if command -v python3 >/dev/null; then
+	check "broken config in json: valid JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"
+fi
+run lint --format github --select JF999 "$pip"
+check "broken config in github: exit 2" test "$rc" -eq 2
+check "broken config in github: an ::error annotation on stdout" \
+	grep -q "^::error title=jobfix configuration::unknown rule 'JF999' in --select" "$tmp/out"
+check "broken config in github: the summary on stderr" grep -q "nothing was linted" "$tmp/err"
+run lint --format sarif --select JF999 --output "$tmp/broken.json" "$pip"
+check "broken config in sarif: exit 2" test "$rc" -eq 2
+check "broken config in sarif: the invocation failed" grep -q '"executionSuccessful": false' "$tmp/out"
+check "broken config in sarif: a configuration notification" \
+	grep -q '"toolConfigurationNotifications"' "$tmp/out"
+check "broken config in sarif: no results" grep -q '"results": \[\]' "$tmp/out"
+check "broken config: --output gets the errors in its format" \
+	grep -q '"config_errors": \[' "$tmp/broken.json"
+run lint --config "$tmp/missing.yaml" "$pip"
+check "missing --config exits 2" test "$rc" -eq 2
+check "missing --config says why" grep -q "cannot read the config" "$tmp/err"
+run lint --select JF1 --fail-on error "$pip"
+check "--select keeps the selected rules" test "$rc" -eq 1
+run lint --select JF3 "$pip"
+check "--select drops the others" test "$rc" -eq 0 -a -z "$out"
+run lint --statistics "$pip"
+check "--statistics: exit status as without" test "$rc" -eq 1
+check "--statistics: a count per rule" grep -Eq "^ +3  JF104  pip-install-without-user  error$" "$tmp/out"
+check "--statistics: a count per category" grep -Eq "^ +3  Permission Denied +Execution environment$" "$tmp/out"
+run lint --statistics --format github "$pip"
+check "--statistics in github: the annotations" test "$(grep -c '^::error file=' "$tmp/out")" -eq 3
+check "--statistics in github: then the table" grep -Eq "^ +3  JF104  pip-install-without-user  error$" "$tmp/out"
+run lint --statistics --format sarif --output "$tmp/stats.sarif" "$pip"
+check "--statistics in sarif: the results" test "$(grep -c '"ruleId": "JF104"' "$tmp/out")" -eq 3
+check "--statistics in sarif: the counts in the run's properties" \
+	grep -q '{"rule": "JF104", "name": "pip-install-without-user", "severity": "error", "category": "Permission Denied", "count": 3}' "$tmp/out"
+check "--statistics: --output gets the findings only" bash -c "! grep -q statistics '$tmp/stats.sarif'"
+run lint --statistics "$fixtures/JF104/silent-root-user/job.yaml"
+check "--statistics of a clean job: nothing, exit 0" test "$rc" -eq 0 -a -z "$out"
+mkdir -p "$tmp/cfg/sub" "$tmp/cfg/repo/.git"
+cp -r "$(dirname "$pip")" "$tmp/cfg/sub/deeper"
+cp -r "$(dirname "$pip")" "$tmp/cfg/repo/src"
+printf 'ignore: [JF104]\n' >"$tmp/cfg/.jobfix.yaml"
+(cd "$tmp/cfg/sub/deeper" && "$jobfix" lint job.yaml >/dev/null 2>&1)
+check "the config of a folder above applies" test $? -eq 0
+(cd "$tmp/cfg/sub/deeper" && "$jobfix" lint --no-config job.yaml >/dev/null 2>&1)
+check "--no-config reads none" test $? -eq 1
+(cd "$tmp/cfg/repo/src" && "$jobfix" lint job.yaml >/dev/null 2>&1)
+check "the search stops at a repository's top" test $? -eq 1
+printf 'ignore: JF104\n' >"$tmp/cfg/.jobfix.yaml"
+(cd "$tmp/cfg/sub/deeper" && "$jobfix" lint job.yaml >/dev/null 2>"$tmp/err")
+check "a broken config found above exits 2" test $? -eq 2
+check "a broken config found above is shown relative" grep -q "^\.\./\.\./\.jobfix\.yaml:1:9: error: " "$tmp/err"
 
 # Colour: never by default into a pipe, always on request, never with NO_COLOR.
 run lint "$pip"
@@ -67,6 +183,12 @@ run rules
 check "rules exits 0" test "$rc" -eq 0
 check "rules lists JF101" grep -Eq "^JF101 +hard-coded-local-path +error +Path Not Found" "$tmp/out"
 check "rules ids are unique" test "$(awk 'NR>1{print $1}' "$tmp/out" | sort | uniq -d | wc -l)" -eq 0
+
+run rules --rules-dir "$fixtures/config/rules-dir/team-rules"
+check "rules --rules-dir lists the folder's rules" grep -Eq "^X101 +fixed-cuda-device +warning +GPU Out of Memory" "$tmp/out"
+run rules --rules-dir "$tmp/no-such-folder"
+check "rules --rules-dir of no folder exits 2" test "$rc" -eq 2
+check "rules --rules-dir of no folder says why" grep -q "does not exist" "$tmp/err"
 
 # explain: a rule by id (any case) or name; unknown rules exit 2 with a did-you-mean.
 run --help

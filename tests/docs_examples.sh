@@ -48,7 +48,7 @@ extract() {
 	' "$1"
 }
 
-for id in $("$jobfix" rules | awk 'NR > 1 { print $1 }'); do
+for id in $("$jobfix" rules --no-config | awk 'NR > 1 { print $1 }'); do
 	dir=$tmp/$id
 	mkdir -p "$dir"
 	"$jobfix" explain --format markdown "$id" >"$tmp/$id.md"

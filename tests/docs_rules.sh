@@ -11,7 +11,7 @@ root=$2
 # shellcheck source=tests/check.sh
 . "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
-table=$("$jobfix" rules | awk 'NR > 1 { print $1, $2 }')
+table=$("$jobfix" rules --no-config | awk 'NR > 1 { print $1, $2 }')
 check "jobfix rules lists rules" test -n "$table"
 while read -r id name; do
 	"$jobfix" explain "$id" >"$tmp/page.txt" 2>"$tmp/err"

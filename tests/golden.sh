@@ -3,7 +3,9 @@
 #
 # usage: golden.sh JOBFIX CASE_DIR HOMEPAGE_URL
 # A case is a folder with a job (job.yaml and its code) or with a file `args`
-# holding the arguments of `jobfix lint` (default: job.yaml). Expected outputs:
+# holding the arguments of `jobfix lint` (default: job.yaml), split at blanks.
+# jobfix runs in the case's folder, so a `.jobfix.yaml` there is its config
+# (the search for one stops at the repository's top). Expected outputs:
 #   expected.txt     text format, --color never, then "--- stderr" and "--- exit N"
 #   expected.json    json format
 # and, in the cases that have them (create an empty one to add it):

@@ -37,7 +37,7 @@ if command -v groff >/dev/null 2>&1; then
 		check "synopsis has 'jobfix $cmd'" grep -Eq "^ +jobfix $cmd( |$)" "$tmp/page.txt"
 	done < <("$jobfix" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }')
 	# Every long option of every subcommand's --help is documented.
-	for cmd in lint rules explain; do
+	for cmd in $("$jobfix" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }'); do
 		for opt in $("$jobfix" "$cmd" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 			check "option $opt of $cmd is documented" grep -q -- "$opt" "$tmp/page.txt"
 		done

@@ -86,4 +86,30 @@ check "rejects a uri that is not a URI reference (schema)" invalid "$tmp/bad-uri
 sed '/"partialFingerprints"/s/"[0-9a-f]\{16\}"/"0000000000000000"/' "$tmp/good.sarif" >"$tmp/bad-fp.sarif"
 check "rejects one fingerprint for two results" invalid "$tmp/bad-fp.sarif"
 
+# A rule of a project's rules folder: its header's help, no page of jobfix's.
+(cd "$fixtures/config/rules-dir" && "$jobfix" lint --format sarif job.yaml) >"$tmp/user.sarif" 2>/dev/null
+check "a user's rule: valid" valid "$schema" "$tmp/user.sarif"
+check "a user's rule: its help" grep -qF '"text": "use the process'"'"'s local rank: torch.device(f\"cuda:{local_rank}\")"' "$tmp/user.sarif"
+check "a user's rule: no helpUri" test "$(grep -c '"helpUri"' "$tmp/user.sarif")" -eq 1
+
+# The config's severities: the results' levels and ruleConfigurationOverrides.
+cfg_case=$fixtures/config/ignore-severity-fail-on
+(cd "$cfg_case" && "$jobfix" lint --format sarif job.yaml) >"$tmp/cfg.sarif" 2>/dev/null
+check "severity overrides: listed" grep -q '"ruleConfigurationOverrides"' "$tmp/cfg.sarif"
+check "severity overrides: valid" valid "$schema" "$tmp/cfg.sarif"
+sed 's/"level": "note",/"level": "error",/' "$tmp/cfg.sarif" >"$tmp/bad-override.sarif"
+check "rejects a result level other than its rule's override" invalid "$tmp/bad-override.sarif"
+# --statistics: the counts must be those of the results.
+(cd "$cfg_case" && "$jobfix" lint --statistics --format sarif job.yaml) >"$tmp/stats.sarif" 2>/dev/null
+check "statistics: valid" valid "$schema" "$tmp/stats.sarif"
+sed 's/"count": 1}/"count": 2}/' "$tmp/stats.sarif" >"$tmp/bad-stats.sarif"
+check "rejects statistics that do not count the results" invalid "$tmp/bad-stats.sarif"
+# A broken config: a failed invocation must say why.
+(cd "$fixtures/config/broken-yaml" && "$jobfix" lint --format sarif job.yaml) >"$tmp/broken.sarif" 2>/dev/null
+check "broken config: valid" valid "$schema" "$tmp/broken.sarif"
+node -e 'const fs = require("fs"), log = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+	delete log.runs[0].invocations[0].toolConfigurationNotifications;
+	fs.writeFileSync(process.argv[2], JSON.stringify(log, null, 2));' "$tmp/broken.sarif" "$tmp/bad-broken.sarif"
+check "rejects a failed invocation that does not say why" invalid "$tmp/bad-broken.sarif"
+
 finish

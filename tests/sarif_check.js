@@ -56,6 +56,19 @@ function check(file) {
 	const inv = run.invocations || [];
 	if (inv.length !== 1 || typeof inv[0].executionSuccessful !== 'boolean')
 		fail('invocations[0].executionSuccessful is missing');
+	else if (!inv[0].executionSuccessful &&
+	         !(inv[0].toolExecutionNotifications || []).concat(
+	                 inv[0].toolConfigurationNotifications || []).some((n) => n.message && n.message.text))
+		fail('a failed invocation without a notification that says why');
+	// --statistics: the counts agree with the results.
+	const stats = run.properties && run.properties.statistics;
+	if (stats) {
+		const count = new Map();
+		(run.results || []).forEach((res) => count.set(res.ruleId, (count.get(res.ruleId) || 0) + 1));
+		if (stats.rules.length !== count.size ||
+		    stats.rules.some((r) => count.get(r.rule) !== r.count))
+			fail('properties.statistics does not count the results');
+	}
 	/* The rules the results use, each once. */
 	const rules = driver.rules || [];
 	const used = new Set((run.results || []).map((res) => res.ruleId));
@@ -71,12 +84,31 @@ function check(file) {
 			fail(`${at}: name or descriptions missing`);
 		if (!r.help || !r.help.text || !r.help.markdown)
 			fail(`${at}: help.text or help.markdown missing`);
-		if (!/^https?:\/\/.*\/docs\/rules\/JF\d{3}-[a-z0-9-]+\.md$/.test(r.helpUri || ''))
-			fail(`${at}: helpUri is ${r.helpUri}`);
+		// jobfix's own rules link to their page; a rule of a user's rules folder has none.
+		if (/^JF\d{3}$/.test(r.id)) {
+			if (!/^https?:\/\/.*\/docs\/rules\/JF\d{3}-[a-z0-9-]+\.md$/.test(r.helpUri || ''))
+				fail(`${at}: helpUri is ${r.helpUri}`);
+		} else if (r.helpUri !== undefined) {
+			fail(`${at}: a rule of a user's folder with helpUri ${r.helpUri}`);
+		}
 		if (!r.defaultConfiguration || !levels.includes(r.defaultConfiguration.level))
 			fail(`${at}: defaultConfiguration.level missing`);
 		if (!r.properties || !Array.isArray(r.properties.tags) || !r.properties.tags.length)
 			fail(`${at}: properties.tags missing`);
+	});
+	// The config's severities: an override per rule whose results' level is not its default.
+	const levelOf = new Map(rules.map((r) => [r.id, r.defaultConfiguration && r.defaultConfiguration.level]));
+	((inv[0] && inv[0].ruleConfigurationOverrides) || []).forEach((o) => {
+		const d = o.descriptor || {};
+		if (!ids.has(d.id) || ids.get(d.id) !== d.index)
+			fail(`ruleConfigurationOverrides: descriptor ${d.id} / ${d.index} is not a rule of the run`);
+		else if (levelOf.get(d.id) === o.configuration.level)
+			fail(`ruleConfigurationOverrides: ${d.id} overridden with its default level`);
+		levelOf.set(d.id, o.configuration.level);
+	});
+	(run.results || []).forEach((res, n) => {
+		if (res.level !== levelOf.get(res.ruleId))
+			fail(`result ${n} (${res.ruleId}): level ${res.level}, the rule's is ${levelOf.get(res.ruleId)}`);
 	});
 	const fingerprints = new Set();
 	(run.results || []).forEach((res, n) => {

@@ -13,8 +13,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# git and pre-commit: the tests of `lint --staged`, `hook install` and the pre-commit hook.
 packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev libcmocka-dev diffutils
-	go-md2man groff-base dpkg-dev)
+	go-md2man groff-base dpkg-dev git pre-commit)
 
 missing_packages() {
 	local p

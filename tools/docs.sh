@@ -20,7 +20,7 @@ while read -r id name; do
 	keep+=("$page")
 	"$jobfix" explain --format markdown "$id" >"$docs/rules/$page.tmp"
 	mv "$docs/rules/$page.tmp" "$docs/rules/$page"
-done < <("$jobfix" rules | awk 'NR > 1 { print $1, $2 }')
+done < <("$jobfix" rules --no-config | awk 'NR > 1 { print $1, $2 }')
 for f in "$docs"/rules/JF*.md; do
 	[[ " ${keep[*]} " == *" ${f##*/} "* ]] || rm -f -- "$f"
 done

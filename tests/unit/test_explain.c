@@ -226,7 +226,7 @@ static void test_explain__markdown_page(void **state)
 	assert_non_null(strstr(md, "`# jobfix: ignore[JF101]`"));
 	assert_non_null(strstr(md, "`# jobfix: ignore-file[JF101]`"));
 	assert_non_null(strstr(md, "`ignore: [JF101]` in `.jobfix.yaml`"));
-	assert_true(jf_str_ends(md, "turns the rule off.\n"));
+	assert_true(jf_str_ends(md, "reported as JF007 unused-suppression.\n"));
 	free(md);
 }
 

@@ -174,6 +174,79 @@ static void test_path__is_file_is_dir(void **state)
 	free(dir);
 }
 
+#define assert_glob(pattern, path, want)                                                 \
+	do {                                                                             \
+		if (jf_path_glob(pattern, path) != (want))                               \
+			fail_msg("glob(\"%s\", \"%s\") should be %s", pattern, path,      \
+			         (want) ? "true" : "false");                             \
+	} while (0)
+
+static void test_path__glob_segment_wildcards(void **state)
+{
+	(void)state;
+	assert_glob("*.py", "train.py", true);
+	assert_glob("*.py", "train.pyc", false);
+	assert_glob("*.py", "src/train.py", false); /* '*' does not cross '/' */
+	assert_glob("src/*.py", "src/train.py", true);
+	assert_glob("src/*", "src/a/b.py", false);
+	assert_glob("t?ain.py", "train.py", true);
+	assert_glob("t?ain.py", "tain.py", false);
+	assert_glob("a*b*c", "axxbyyc", true);
+	assert_glob("a*b*c", "axxbyy", false);
+	assert_glob("*", "", true);
+	assert_glob("", "", true);
+	assert_glob("exact", "exact", true);
+	assert_glob("exact", "exactly", false);
+}
+
+static void test_path__glob_classes_and_escapes(void **state)
+{
+	(void)state;
+	assert_glob("[abc].py", "b.py", true);
+	assert_glob("[abc].py", "d.py", false);
+	assert_glob("[a-c]x", "bx", true);
+	assert_glob("[!a-c]x", "bx", false);
+	assert_glob("[^a-c]x", "dx", true);
+	assert_glob("[]]", "]", true);
+	assert_glob("\\*", "*", true);
+	assert_glob("\\*", "a", false);
+	assert_glob("[ab", "[ab", true); /* unclosed: literal */
+	assert_glob("[/]", "/", false);  /* never matches '/' */
+}
+
+static void test_path__glob_globstar(void **state)
+{
+	(void)state;
+	assert_glob("**/*.py", "train.py", true);
+	assert_glob("**/*.py", "a/b/c/train.py", true);
+	assert_glob("a/**/z.py", "a/z.py", true);
+	assert_glob("a/**/z.py", "a/b/c/z.py", true);
+	assert_glob("a/**/z.py", "b/z.py", false);
+	assert_glob("a/**", "a/b/c", true);
+	assert_glob("**", "any/thing", true);
+	assert_glob("a/**/b/**/c", "a/x/b/y/z/c", true);
+	assert_glob("a/**/b/**/c", "a/x/y/c", false);
+	assert_glob("a**b", "axyb", true); /* not a whole segment: as '*' */
+	assert_glob("a**b", "ax/yb", false);
+	/* Many stars against a long path stay fast (greedy, no exponential backtracking). */
+	char path[4096];
+	memset(path, 'a', sizeof path - 1);
+	path[sizeof path - 1] = '\0';
+	assert_glob("*a*a*a*a*a*a*a*a*a*a*a*a*b", path, false);
+}
+
+static void test_path__glob_error(void **state)
+{
+	(void)state;
+	assert_null(jf_path_glob_error("src/**/*.py"));
+	assert_null(jf_path_glob_error("[a-z]*"));
+	assert_null(jf_path_glob_error("\\["));
+	assert_non_null(jf_path_glob_error(""));
+	assert_non_null(jf_path_glob_error("a\\"));
+	assert_non_null(jf_path_glob_error("[ab"));
+	assert_non_null(jf_path_glob_error("[a/]")); /* a class cannot span a '/' */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +258,10 @@ int main(void)
 		cmocka_unit_test(test_path__dirname),
 		cmocka_unit_test(test_path__under),
 		cmocka_unit_test(test_path__is_file_is_dir),
+		cmocka_unit_test(test_path__glob_segment_wildcards),
+		cmocka_unit_test(test_path__glob_classes_and_escapes),
+		cmocka_unit_test(test_path__glob_globstar),
+		cmocka_unit_test(test_path__glob_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

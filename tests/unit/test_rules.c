@@ -70,6 +70,26 @@ static void test_rules__metadata(void **state)
 	}
 }
 
+/* Every rule names a category of the study, which has a dimension. */
+static void test_rules__categories(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < jf_rules_size(); i++) {
+		const jf_rule *r = jf_rules_at(i);
+		if (!jf_category_dimension(r->info.category))
+			fail_msg("%s: '%s' is not a category of the study", r->info.id, r->info.category);
+	}
+	assert_string_equal(jf_category_dimension("Path Not Found"), "Execution environment");
+	assert_string_equal(jf_category_dimension("Type Mismatch"), "General code error");
+	assert_string_equal(jf_category_dimension("GPU Out of Memory"), "Deep-learning specific");
+	assert_string_equal(jf_category_dimension("Unexpected Encoding"), "Data");
+	assert_null(jf_category_dimension("path not found"));
+	size_t n = 0;
+	while (jf_categories[n].name)
+		n++;
+	assert_int_equal(n, 20); /* the study's 20 categories */
+}
+
 static void test_rules__unique_and_sorted(void **state)
 {
 	(void)state;
@@ -293,6 +313,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules__init),
 		cmocka_unit_test(test_rules__metadata),
+		cmocka_unit_test(test_rules__categories),
 		cmocka_unit_test(test_rules__unique_and_sorted),
 		cmocka_unit_test(test_rules__kinds),
 		cmocka_unit_test(test_rules__queries_compile),

@@ -43,11 +43,14 @@ typedef enum {
 	JF_FORMAT_GITHUB, /* GitHub Actions workflow commands (annotations) */
 } jf_format;
 
+typedef struct jf_config jf_config; /* opaque: see "Configuration" below */
+
 typedef struct {
-	unsigned version; /* of this struct: 1 */
-	int verbose;      /* reserved for messages about skipped checks */
+	unsigned version;         /* of this struct: 1 */
+	int verbose;              /* reserved for messages about skipped checks */
+	const jf_config *config;  /* borrowed, resolved; must outlive the linter. NULL: defaults */
 } jf_options;
-#define JF_OPTIONS_INIT { 1, 0 }
+#define JF_OPTIONS_INIT { 1, 0, NULL }
 
 typedef struct jf_linter jf_linter; /* opaque */
 
@@ -63,6 +66,26 @@ JF_EXPORT void jf_linter_free(jf_linter *self);
  * compile); the message is then in jf_linter_error().
  */
 JF_EXPORT int jf_linter_lint(jf_linter *self, const char *path);
+
+/**
+ * Restricts the job specs that later jf_linter_lint() calls report on to the
+ * jobs that read one of `files` (a NULL-terminated list of paths; copied;
+ * NULL lifts the restriction): the spec itself, the launch scripts and entry
+ * scripts its command runs, the local modules they import. Files are
+ * compared by identity (device and inode), so any path to them will do; files
+ * that do not exist are ignored. A job that reads none of them leaves no
+ * findings; when none of them is the spec or lies in the job's code folder
+ * (its real path), it is read no further than its spec. Files linted alone
+ * are not restricted.
+ */
+JF_EXPORT void jf_linter_restrict(jf_linter *self, const char *const *files);
+
+/**
+ * Whether a file linted so far (a job spec that was not left out by
+ * jf_linter_restrict(), every file its job read, or a file linted alone) is
+ * the file at `path`, compared by identity.
+ */
+JF_EXPORT int jf_linter_has_read(const jf_linter *self, const char *path);
 
 /** The message of the last error; owned by the linter, valid until the next call. */
 JF_EXPORT const char *jf_linter_error(const jf_linter *self);
@@ -84,6 +107,128 @@ JF_EXPORT size_t jf_linter_count(const jf_linter *self, jf_severity min);
  * JF_EIO when writing failed.
  */
 JF_EXPORT int jf_linter_write(jf_linter *self, FILE *out, jf_format format, int color);
+
+/**
+ * Writes how many diagnostics there are of each rule (id, name, severity,
+ * count) and of each failure category of the study (with its dimension),
+ * most frequent first: instead of the diagnostics as a text table (text and
+ * concise) or as JSON; with them in sarif (the counts in the run's
+ * properties) and github (the table after the annotations), whose readers
+ * need the findings. Returns 0, or JF_EIO when writing failed.
+ */
+JF_EXPORT int jf_linter_write_statistics(jf_linter *self, FILE *out, jf_format format);
+
+/*
+ * Configuration: `.jobfix.yaml` (docs/config.md), with the command line's
+ * overrides on top. A config is used in four steps:
+ *
+ *	jf_config *c = jf_config_new();
+ *	char *path = jf_config_find(NULL);         // or a --config FILE
+ *	if (path) jf_config_load(c, path);
+ *	jf_config_set(c, "select", "JF1,JF302");    // command-line overrides
+ *	if (jf_config_resolve(c) < 0) jf_config_write_errors(c, stderr, JF_FORMAT_TEXT, 0);
+ *
+ * Problems (bad YAML, unknown keys, values of the wrong type, unknown rules,
+ * broken rule files in the rules folder) are collected, each with its
+ * file:line:col, rather than stopping at the first.
+ */
+
+/** The name of the config file. */
+#define JF_CONFIG_NAME ".jobfix.yaml"
+
+/**
+ * Looks for JF_CONFIG_NAME in `dir` (NULL: the current folder) and in each
+ * folder above it, up to the file system's root; a folder holding `.git`
+ * (a repository's top) is the last one searched. Returns the path of the
+ * first found, relative like `dir` (e.g. "../.jobfix.yaml"), or NULL when
+ * there is none. Caller frees.
+ */
+JF_EXPORT char *jf_config_find(const char *dir);
+/** A config with every default; never NULL. Free with jf_config_free(). */
+JF_EXPORT jf_config *jf_config_new(void);
+/** NULL is a no-op. */
+JF_EXPORT void jf_config_free(jf_config *self);
+/**
+ * Reads the config file at `path` (shown as given). Returns 0, JF_EIO when it
+ * cannot be read, or JF_EPARSE when it has problems; either way they are
+ * among the config's errors. Call once, before jf_config_set().
+ */
+JF_EXPORT int jf_config_load(jf_config *self, const char *path);
+/**
+ * Overrides key `key` with the command line's `value`: "select" and "ignore"
+ * (comma-separated rules, replacing the file's list), "rules-dir" (relative
+ * to the current folder) and "fail-on". Returns 0, or JF_ERROR with an error
+ * recorded.
+ */
+JF_EXPORT int jf_config_set(jf_config *self, const char *key, const char *value);
+/**
+ * Loads the rules folder and checks every rule the config names against the
+ * rule table. Returns 0, or JF_EPARSE when the config has errors (from this
+ * or an earlier step).
+ */
+JF_EXPORT int jf_config_resolve(jf_config *self);
+/** The number of errors found so far. */
+JF_EXPORT size_t jf_config_error_count(const jf_config *self);
+/**
+ * Writes the errors, those of the command line first, then by file and
+ * position: in text and concise as diagnostics without a rule
+ * (`file:line:col: error: message`), in json as a document with an empty
+ * "diagnostics" list and a "config_errors" list, in sarif as a log whose
+ * invocation failed with a toolConfigurationNotification for each, in github
+ * as `::error` annotations. Returns 0 or JF_EIO.
+ */
+JF_EXPORT int jf_config_write_errors(const jf_config *self, FILE *out, jf_format format,
+                                     int color);
+/** Whether `fail-on` was given (in the file or by jf_config_set()); its value in *out. */
+JF_EXPORT int jf_config_fail_on(const jf_config *self, jf_severity *out);
+/** The config file as shown, or NULL when none was read. Owned by the config. */
+JF_EXPORT const char *jf_config_path(const jf_config *self);
+/** The absolute folder that the config's patterns are relative to. Owned by the config. */
+JF_EXPORT const char *jf_config_dir(const jf_config *self);
+/**
+ * Pattern `i` of the `jobs` key (globs of job specs, relative to
+ * jf_config_dir(), for discovering jobs), or NULL past the last one. Owned by
+ * the config.
+ */
+JF_EXPORT const char *jf_config_job_pattern(const jf_config *self, size_t i);
+
+/*
+ * Discovery: the job specs of a folder tree (`jobfix lint` without PATH), and
+ * what a file is to jobfix (`jobfix lint --staged`). `config` may be NULL for
+ * the defaults; its patterns need the folder it was made in to be the
+ * current one.
+ */
+
+typedef enum {
+	JF_FILE_OTHER,  /* nothing jobfix lints */
+	JF_FILE_JOB,    /* a job spec */
+	JF_FILE_PYTHON, /* a Python file */
+	JF_FILE_SHELL,  /* a shell script */
+} jf_file_kind;
+
+/**
+ * What the file at `path` is: a job spec when it is named `jobfix.yaml`,
+ * `job.yaml` or `*.job.yaml` or matches the config's `jobs`; Python for
+ * `*.py`, shell for `*.sh` and `*.bash`; for a name without a '.', what its
+ * `#!` line names (the first line is read); else JF_FILE_OTHER. The config's
+ * `exclude` is not applied.
+ */
+JF_EXPORT jf_file_kind jf_file_kind_of(const jf_config *config, const char *path);
+/**
+ * Finds the job specs in folder `dir` (NULL: the current one) and below it
+ * (JF_FILE_JOB above), skipping hidden files and folders (`.git` among them),
+ * `node_modules` folders, what the config's `exclude` matches, and folders
+ * already searched (symbolic link loops); it follows symbolic links and stops
+ * 64 folders deep. On success returns 0 with a NULL-terminated list of paths
+ * sorted by byte value (each `dir` joined with the file's place, without a
+ * leading "./" when `dir` is ".") in *out, their number in *count; free the
+ * list with jf_paths_free(). Returns JF_EIO, with errno set, when `dir` is not
+ * a folder that can be read.
+ */
+JF_EXPORT int jf_discover_jobs(const jf_config *config, const char *dir, char ***out,
+                               size_t *count);
+/** Frees a list of paths from jf_discover_jobs(); NULL is a no-op. */
+JF_EXPORT void jf_paths_free(char **paths);
 
 /** Rule metadata, for listings. All strings are static. */
 typedef struct {

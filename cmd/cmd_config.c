@@ -1,0 +1,91 @@
+/* cmd_config.c - what commands share: the config (.jobfix.yaml found or named, the command
+ * line's overrides), colour, report files */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exit.h"
+
+int cmd_color_for(int color, int fd)
+{
+	if (color >= 0)
+		return color;
+	const char *no = getenv("NO_COLOR");
+	return isatty(fd) && !(no && *no);
+}
+
+int cmd_write_file(const char *path, int (*write)(void *data, FILE *f), void *data)
+{
+	struct stat st;
+	bool in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	char *tmp = NULL;
+	size_t n = strlen(path) + 32;
+	if (!in_place && (tmp = malloc(n)))
+		snprintf(tmp, n, "%s.%ld.tmp", path, (long)getpid());
+	int err = 0;
+	FILE *f = NULL;
+	if (!in_place && !tmp)
+		err = ENOMEM;
+	else if (!(f = fopen(in_place ? path : tmp, in_place ? "w" : "wx")))
+		err = errno;
+	if (f) {
+		errno = 0;
+		if (write(data, f) < 0 || fflush(f) != 0 || ferror(f))
+			err = errno ? errno : EIO;
+		if (fclose(f) != 0 && !err)
+			err = errno;
+		if (!err && tmp && rename(tmp, path) != 0)
+			err = errno;
+		if (err && tmp)
+			unlink(tmp);
+	}
+	free(tmp);
+	if (err)
+		fprintf(stderr, "jobfix: error: cannot write '%s': %s\n", path, strerror(err));
+	return err ? -1 : 0;
+}
+
+typedef struct {
+	const jf_config *config;
+	jf_format format;
+} errors_to;
+
+static int write_errors(void *data, FILE *f)
+{
+	const errors_to *t = data;
+	return jf_config_write_errors(t->config, f, t->format, 0);
+}
+
+jf_config *cmd_load_config(const char *path, int no_config, const char *const *overrides,
+                           const cmd_formats *to, const char *consequence)
+{
+	jf_config *c = jf_config_new();
+	char *found = NULL;
+	if (!no_config && !path)
+		path = found = jf_config_find(NULL);
+	if (path)
+		jf_config_load(c, path);
+	free(found);
+	for (size_t i = 0; overrides[i]; i += 2)
+		jf_config_set(c, overrides[i], overrides[i + 1]);
+	jf_config_resolve(c);
+	size_t n = jf_config_error_count(c);
+	if (!n)
+		return c;
+	/* Machine-read formats go to stdout, where a CI step parses them; text to stderr. */
+	bool machine = to->format == JF_FORMAT_JSON || to->format == JF_FORMAT_SARIF ||
+	               to->format == JF_FORMAT_GITHUB;
+	FILE *out = machine ? stdout : stderr;
+	jf_config_write_errors(c, out, to->format, cmd_color_for(to->color, fileno(out)));
+	fflush(stdout); /* before the file, which may be stdout too */
+	errors_to file = { c, to->output_format };
+	if (to->output)
+		cmd_write_file(to->output, write_errors, &file);
+	fprintf(stderr, "jobfix: error: %zu error%s in jobfix's configuration: %s\n", n,
+	        n == 1 ? "" : "s", consequence);
+	jf_config_free(c);
+	return NULL;
+}
