@@ -107,6 +107,8 @@ typedef jf_words words;
 
 static word place(shell *sh, TSNode n);
 static bool expand(shell *sh, TSNode n, jf_buf *out);
+static char *word_value(shell *sh, TSNode n);
+static char *container_path(shell *sh, const char *p);
 
 static bool expand_children(shell *sh, TSNode n, jf_buf *out)
 {
@@ -143,8 +145,25 @@ static void note_unset(shell *sh, TSNode name_node, const char *name)
 	jf_array_push(&sh->ctx->var_uses, u);
 }
 
+/* $0 and ${BASH_SOURCE[0]}: the running script's path in the container
+ * (absolute: the same file as the path it was called by); false for the
+ * command itself. */
+static bool expand_script_path(shell *sh, jf_buf *out)
+{
+	const jf_unit *u = sh->unit;
+	if (!u->fs_path || !u->container_dir)
+		return false;
+	const char *base = strrchr(u->fs_path, '/');
+	char *p = jf_path_join(u->container_dir, base ? base + 1 : u->fs_path);
+	jf_buf_adds(out, p);
+	free(p);
+	return true;
+}
+
 static bool expand_name(shell *sh, TSNode name_node, jf_buf *out)
 {
+	if (jf_node_is(sh->unit, name_node, "0"))
+		return expand_script_path(sh, out);
 	char *name = jf_node_text(sh->unit, name_node);
 	bool unset;
 	const char *v = lookup(sh, name, &unset);
@@ -162,6 +181,10 @@ static bool expand_braces(shell *sh, TSNode n, jf_buf *out)
 {
 	TSNode name = ts_node_named_child(n, 0);
 	TSNode op = jf_node_field(n, "operator");
+	if (jf_node_type_is(name, "subscript") && ts_node_named_child_count(n) == 1 &&
+	    jf_node_is(sh->unit, jf_node_field(name, "name"), "BASH_SOURCE") &&
+	    jf_node_is(sh->unit, jf_node_field(name, "index"), "0"))
+		return expand_script_path(sh, out);
 	if (ts_node_is_null(name) || strcmp(ts_node_type(name), "variable_name"))
 		return false;
 	if (ts_node_is_null(op))
@@ -199,6 +222,70 @@ static bool expand_braces(shell *sh, TSNode n, jf_buf *out)
 	return ok;
 }
 
+typedef JF_ARRAY(char *) strings;
+
+/* The words of simple command `cmd` (its name first) as values; false when one is unknown. */
+static bool command_words(shell *sh, TSNode cmd, strings *words_out)
+{
+	if (!jf_node_type_is(cmd, "command"))
+		return false;
+	for (uint32_t i = 0; i < ts_node_named_child_count(cmd); i++) {
+		TSNode c = ts_node_named_child(cmd, i);
+		if (jf_node_type_is(c, "command_name"))
+			c = ts_node_named_child(c, 0);
+		else if (!strcmp(ts_node_type(c), "variable_assignment") ||
+		         strstr(ts_node_type(c), "redirect"))
+			return false;
+		char *v = word_value(sh, c);
+		if (!v)
+			return false;
+		jf_array_push(words_out, v);
+	}
+	return words_out->size > 0;
+}
+
+/*
+ * The three command substitutions launch scripts use to find their own
+ * folder: $(dirname P), $(pwd), and $(cd P && pwd). Anything else runs a
+ * program and is unknown.
+ */
+static bool expand_substitution(shell *sh, TSNode n, jf_buf *out)
+{
+	if (ts_node_named_child_count(n) != 1)
+		return false;
+	TSNode body = ts_node_named_child(n, 0);
+	strings a = { 0 }, b = { 0 };
+	bool ok = false;
+	if (command_words(sh, body, &a)) {
+		if (a.size == 2 && !strcmp(a.items[0], "dirname")) {
+			char *d = jf_path_dirname(a.items[1]);
+			jf_buf_adds(out, *d ? d : ".");
+			free(d);
+			ok = true;
+		} else if (a.size == 1 && !strcmp(a.items[0], "pwd") && sh->cwd) {
+			jf_buf_adds(out, sh->cwd);
+			ok = true;
+		}
+	} else if (jf_node_type_is(body, "list") && ts_node_named_child_count(body) == 2 &&
+	           command_words(sh, ts_node_named_child(body, 0), &a) &&
+	           command_words(sh, ts_node_named_child(body, 1), &b) && a.size == 2 &&
+	           !strcmp(a.items[0], "cd") && b.size == 1 && !strcmp(b.items[0], "pwd")) {
+		char *p = container_path(sh, a.items[1]);
+		if (p) {
+			jf_buf_adds(out, p);
+			free(p);
+			ok = true;
+		}
+	}
+	for (size_t i = 0; i < a.size; i++)
+		free(a.items[i]);
+	for (size_t i = 0; i < b.size; i++)
+		free(b.items[i]);
+	jf_array_release(&a);
+	jf_array_release(&b);
+	return ok;
+}
+
 /* Appends the value of word `n` to `out`; false when it is not known. */
 static bool expand(shell *sh, TSNode n, jf_buf *out)
 {
@@ -230,6 +317,8 @@ static bool expand(shell *sh, TSNode n, jf_buf *out)
 	}
 	if (!strcmp(t, "expansion"))
 		return expand_braces(sh, n, out);
+	if (!strcmp(t, "command_substitution"))
+		return expand_substitution(sh, n, out);
 	return false;
 }
 

@@ -159,6 +159,21 @@ static void check_node(checker *c, TSNode n)
 		check_annotation(c, jf_node_field(n, "return_type"));
 	} else if (!strcmp(t, "assignment") && !in_function(n)) {
 		check_annotation(c, jf_node_field(n, "type"));
+	} else if (!strcmp(t, "keyword_argument") && c->img->py_minor >= 7 &&
+	           (jf_node_is(c->unit, jf_node_field(n, "name"), "async") ||
+	            jf_node_is(c->unit, jf_node_field(n, "name"), "await"))) {
+		/* PyTorch 0.3's x.cuda(async=True): a keyword since Python 3.7. */
+		TSNode name = jf_node_field(n, "name");
+		char *kw = jf_node_text(c->unit, name);
+		jf_diag *d = jf_ctx_report(c->ctx, c->rule->info.id, c->unit, jf_node_span(name),
+		                           "'%s' is a keyword from Python 3.7, not an argument name: a "
+		                           "SyntaxError in Python %d.%d",
+		                           kw, c->img->py_major, c->img->py_minor);
+		jf_image_relate(d, c->img, c->ctx->job->spec, JF_FACT_PYTHON, "Python %d.%d",
+		                c->img->py_major, c->img->py_minor);
+		if (!strcmp(kw, "async"))
+			jf_diag_set_help(d, "use non_blocking=True (PyTorch renamed the argument)");
+		free(kw);
 	} else if (!strcmp(t, "print_statement") || !strcmp(t, "exec_statement")) {
 		jf_diag *d = jf_ctx_report(c->ctx, c->rule->info.id, c->unit, jf_node_span(n),
 		                           "a Python 2 %s statement is a SyntaxError in Python %d.%d",
