@@ -13,9 +13,10 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# git and pre-commit: the tests of `lint --staged`, `hook install` and the pre-commit hook.
+# dpkg-dev and file: the Debian package (CPack's shlibdeps); git and pre-commit: the tests
+# of `lint --staged`, `hook install` and the pre-commit hook.
 packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev libcmocka-dev diffutils
-	go-md2man groff-base dpkg-dev git pre-commit)
+	go-md2man groff-base dpkg-dev file git pre-commit)
 
 missing_packages() {
 	local p
