@@ -43,6 +43,12 @@ void jf_check_env_vars(jf_ctx *ctx, const jf_rule *rule);
 void jf_check_paths(jf_ctx *ctx, const jf_rule *rule);
 /** JF210, JF211: processes per node against the job's GPUs (topology.c). */
 void jf_check_topology(jf_ctx *ctx, const jf_rule *rule);
+/**
+ * Whether `p` is a path of the developer's machine that the job's container
+ * does not provide (JF101's places, less mounts, workdir and the image user's
+ * home) (local_path.c).
+ */
+bool jf_developer_path(const jf_ctx *ctx, const char *p);
 void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m);
 void jf_hook_tf_variable_scope(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit,
                                const jf_match *m);

@@ -43,6 +43,20 @@ static bool provided_by_job(const jf_job *j, const char *path)
 	return false;
 }
 
+bool jf_developer_path(const jf_ctx *ctx, const char *p)
+{
+	/* The same places as the queries' regex: /home/<user>/, /Users/<user>,
+	 * /Volumes/, /media/<user>/, ~/ (not ~/.hidden), C:\ or C:/, /mnt/<drive>/. */
+	bool dev = (jf_str_starts(p, "/home/") && strchr(p + 6, '/')) ||
+	           (jf_str_starts(p, "/Users/") && p[7]) || jf_str_starts(p, "/Volumes/") ||
+	           (jf_str_starts(p, "/media/") && strchr(p + 7, '/')) ||
+	           (jf_str_starts(p, "~/") && p[2] && p[2] != '.') ||
+	           (((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':' &&
+	            (p[2] == '\\' || p[2] == '/')) ||
+	           (jf_str_starts(p, "/mnt/") && p[5] >= 'a' && p[5] <= 'z' && p[6] == '/');
+	return dev && !(ctx->job && provided_by_job(ctx->job, p));
+}
+
 /* Calls whose arguments are file or folder paths, by the last part of the
  * callee's name (`np.load`, `torch.save`, `os.path.join`, `Path`, ...). */
 static const char *const io_calls[] = {

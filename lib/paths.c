@@ -245,16 +245,6 @@ static bool image_folder(const jf_image *img, const char *cpath)
 	        jf_path_under(cpath + 6, img->user));
 }
 
-/* A developer-machine path, as JF101's query knows them. */
-static bool developer_path(const char *v)
-{
-	return (jf_str_starts(v, "/home/") && strchr(v + 6, '/')) || jf_str_starts(v, "/Users/") ||
-	       jf_str_starts(v, "/Volumes/") || jf_str_starts(v, "~/") ||
-	       (((v[0] >= 'A' && v[0] <= 'Z') || (v[0] >= 'a' && v[0] <= 'z')) && v[1] == ':' &&
-	        (v[2] == '\\' || v[2] == '/')) ||
-	       (jf_str_starts(v, "/mnt/") && v[5] >= 'a' && v[5] <= 'z' && v[6] == '/');
-}
-
 /* The finding of `rule` already reported at `span` of `src`, or NULL. */
 static jf_diag *reported_at(const jf_ctx *ctx, const char *rule, const jf_source *src,
                             jf_span span)
@@ -274,7 +264,7 @@ static void check_use(io_model *m, const io_use *u)
 	const jf_job *j = ctx->job;
 	const char *v = u->value.value;
 	/* JF101 through names: the literal, once, with the use as a note. */
-	if (developer_path(v)) {
+	if (jf_developer_path(ctx, v)) {
 		const jf_unit *ou = u->value.origin_unit;
 		if (!u->value.through_names || !ou || ts_node_is_null(u->value.origin))
 			return; /* a literal in the call: the query rule reports it */
