@@ -1552,6 +1552,11 @@ void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule)
  */
 long jf_wrapped_script(const jf_ctx *ctx, const jf_unit *entry, const jf_words *args)
 {
+	/* A launcher's parser has a REMAINDER: without one in the text, there is
+	 * no parser to build (the run's arguments are checked later anyway). */
+	const char *text = entry->src->data;
+	if (!strstr(text, "REMAINDER") && !strstr(text, "'...'") && !strstr(text, "\"...\""))
+		return -1;
 	jf_cmdline c;
 	long at = -1;
 	build_cmdline(ctx, entry, &c);
