@@ -174,39 +174,37 @@ fail:
 
 /* ---- names ---- */
 
-/* Whether identifier `id` binds its name (an assignment target, a parameter,
- * a loop variable, an import, ...) rather than reading it. */
-static bool binds(TSNode id)
-{
-	TSNode p = ts_node_parent(id);
-	const char *t = ts_node_type(p);
-	if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
-	    !strcmp(t, "for_statement") || !strcmp(t, "for_in_clause"))
-		return ts_node_eq(jf_node_field(p, "left"), id);
-	if (!strcmp(t, "named_expression"))
-		return ts_node_eq(jf_node_field(p, "name"), id);
-	if (!strcmp(t, "default_parameter") || !strcmp(t, "typed_default_parameter"))
-		return ts_node_eq(jf_node_field(p, "name"), id);
-	if (!strcmp(t, "keyword_argument") || !strcmp(t, "attribute") || !strcmp(t, "call"))
-		return false;
-	return !strcmp(t, "pattern_list") || !strcmp(t, "tuple_pattern") ||
-	       !strcmp(t, "list_pattern") || !strcmp(t, "as_pattern_target") ||
-	       !strcmp(t, "parameters") || !strcmp(t, "lambda_parameters") ||
-	       !strcmp(t, "typed_parameter") || !strcmp(t, "list_splat_pattern") ||
-	       !strcmp(t, "dictionary_splat_pattern") || !strcmp(t, "aliased_import") ||
-	       !strcmp(t, "dotted_name") || !strcmp(t, "global_statement") ||
-	       !strcmp(t, "nonlocal_statement") || !strcmp(t, "function_definition") ||
-	       !strcmp(t, "class_definition");
-}
-
 static int binding_cmp(const void *a, const void *b)
 {
 	return strcmp(((const binding *)a)->name, ((const binding *)b)->name);
 }
 
-/* The names of `unit`, indexed on first use. */
+static void add_binding(unit_index *ix, const jf_unit *unit, TSNode id)
+{
+	if (!jf_node_type_is(id, "identifier"))
+		return;
+	binding b = { .name = jf_node_text(unit, id), .count = 1 };
+	jf_array_push(&ix->names, b);
+}
+
+/* Binds the identifier children of `n` (a pattern list, parameters, ...). */
+static void add_children(unit_index *ix, const jf_unit *unit, TSNode n)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+		add_binding(ix, unit, ts_node_named_child(n, i));
+}
+
+/* The names of `unit`, indexed on first use: every place a name is bound (an
+ * assignment target, a parameter, a loop variable, an import, a def), by
+ * looking at the binding constructs' own children. */
 static const unit_index *index_of(jf_pyeval *s, const jf_unit *unit)
 {
+	static const char *const lists[] = { "pattern_list", "tuple_pattern", "list_pattern",
+		"as_pattern_target", "parameters", "lambda_parameters", "typed_parameter",
+		"list_splat_pattern", "dictionary_splat_pattern", "global_statement",
+		"nonlocal_statement", "dotted_name", NULL };
+	static const char *const named[] = { "named_expression", "default_parameter",
+		"typed_default_parameter", "function_definition", "class_definition", NULL };
 	for (size_t i = 0; i < s->units.size; i++)
 		if (s->units.items[i].unit == unit)
 			return &s->units.items[i];
@@ -214,22 +212,37 @@ static const unit_index *index_of(jf_pyeval *s, const jf_unit *unit)
 	jf_iter it;
 	for (TSNode x = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(x);
 	     x = jf_iter_next(&it, true)) {
-		if (!jf_node_type_is(x, "identifier") || !binds(x))
-			continue;
-		binding b = { .name = jf_node_text(unit, x), .count = 1 };
-		TSNode a = ts_node_parent(x);
-		if (jf_node_type_is(a, "assignment")) {
-			TSNode right = jf_node_field(a, "right");
+		const char *t = ts_node_type(x);
+		if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
+		    !strcmp(t, "for_statement") || !strcmp(t, "for_in_clause")) {
+			add_binding(&ix, unit, jf_node_field(x, "left"));
+			TSNode right = jf_node_field(x, "right");
 			TSNode fn = jf_node_field(right, "function");
-			b.parsed = jf_node_type_is(right, "call") && jf_node_type_is(fn, "attribute") &&
-			           jf_node_is(unit, jf_node_field(fn, "attribute"), "parse_args");
-			if (jf_node_type_is(ts_node_parent(a), "expression_statement") &&
-			    jf_node_type_is(ts_node_parent(ts_node_parent(a)), "module"))
-				b.value = right;
+			if (!strcmp(t, "assignment") && ix.names.size &&
+			    jf_node_type_is(jf_node_field(x, "left"), "identifier") &&
+			    jf_node_type_is(right, "call") && jf_node_type_is(fn, "attribute") &&
+			    jf_node_is(unit, jf_node_field(fn, "attribute"), "parse_args"))
+				jf_array_last(&ix.names)->parsed = true;
+		} else if (jf_str_in(t, named)) {
+			add_binding(&ix, unit, jf_node_field(x, "name"));
+		} else if (!strcmp(t, "aliased_import")) {
+			add_binding(&ix, unit, jf_node_field(x, "alias"));
+		} else if (jf_str_in(t, lists)) {
+			add_children(&ix, unit, x);
 		}
-		jf_array_push(&ix.names, b);
 	}
 	jf_iter_release(&it);
+	/* Module-level `NAME = <expr>`: the value a single binding has. */
+	TSNode root = ts_tree_root_node(unit->tree);
+	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+		TSNode a = ts_node_named_child(ts_node_named_child(root, i), 0);
+		TSNode left = jf_node_field(a, "left");
+		if (!jf_node_type_is(a, "assignment") || !jf_node_type_is(left, "identifier") ||
+		    !jf_node_type_is(ts_node_named_child(root, i), "expression_statement"))
+			continue;
+		binding b = { .name = jf_node_text(unit, left), .value = jf_node_field(a, "right") };
+		jf_array_push(&ix.names, b); /* count 0: merged into the binding counted above */
+	}
 	qsort(ix.names.items, ix.names.size, sizeof(binding), binding_cmp);
 	/* One entry per name: the bindings counted, the flags merged. */
 	size_t out = 0;
@@ -237,8 +250,10 @@ static const unit_index *index_of(jf_pyeval *s, const jf_unit *unit)
 		binding *b = &ix.names.items[i];
 		if (out && !strcmp(ix.names.items[out - 1].name, b->name)) {
 			binding *into = &ix.names.items[out - 1];
-			into->count++;
+			into->count += b->count;
 			into->parsed |= b->parsed;
+			if (!ts_node_is_null(b->value))
+				into->value = b->value;
 			free(b->name);
 		} else {
 			ix.names.items[out++] = *b;
@@ -329,7 +344,12 @@ static char *dest_of(jf_ctx *ctx, const jf_unit *unit, TSNode args)
 	return dest;
 }
 
-/* Every add_argument call of the job's Python, read on first use. */
+static int argdef_cmp(const void *a, const void *b)
+{
+	return strcmp(((const argdef *)a)->dest, ((const argdef *)b)->dest);
+}
+
+/* Every add_argument call of the job's Python, read on first use, sorted by dest. */
 static void read_arguments(jf_pyeval *s)
 {
 	if (s->args_read)
@@ -355,6 +375,8 @@ static void read_arguments(jf_pyeval *s)
 		}
 		jf_iter_release(&it);
 	}
+	if (s->args.size)
+		qsort(s->args.items, s->args.size, sizeof(argdef), argdef_cmp);
 }
 
 /* args.X: the value every run of the script gives X (passed, or the default). */
@@ -379,12 +401,19 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 		const jf_unit *unit;
 		int found;
 	} s = { .found = 0 };
-	for (size_t i = 0; i < e->s->args.size; i++)
-		if (!strcmp(e->s->args.items[i].dest, dest)) {
-			s.call = e->s->args.items[i].call;
-			s.unit = e->s->args.items[i].unit;
-			s.found++;
-		}
+	argdef key = { .dest = dest };
+	const argdef *hit = e->s->args.size ? bsearch(&key, e->s->args.items, e->s->args.size,
+	                                              sizeof(argdef), argdef_cmp)
+	                                    : NULL;
+	if (hit) {
+		/* Defined once when its neighbours in the sorted list store other dests. */
+		const argdef *first = e->s->args.items, *last = first + e->s->args.size - 1;
+		bool twice = (hit > first && !strcmp(hit[-1].dest, dest)) ||
+		             (hit < last && !strcmp(hit[1].dest, dest));
+		s.found = twice ? 2 : 1;
+		s.call = hit->call;
+		s.unit = hit->unit;
+	}
 	jf_pyvalue result = unknown();
 	if (s.found != 1)
 		goto done;
