@@ -58,6 +58,9 @@ static void cmdline_release(jf_cmdline *c)
 	for (size_t i = 0; i < c->owner_vars.size; i++)
 		free(c->owner_vars.items[i]);
 	jf_array_release(&c->owner_vars);
+	for (size_t i = 0; i < c->handed_to.size; i++)
+		free(c->handed_to.items[i]);
+	jf_array_release(&c->handed_to);
 	jf_array_release(&c->owners);
 	for (size_t i = 0; i < c->required.size; i++)
 		free(c->required.items[i]);
@@ -313,6 +316,40 @@ static bool has_keyword(const jf_unit *unit, TSNode call, const char *name)
 	return false;
 }
 
+/* `add_args(parser)`: a function that may add arguments. Its name is kept;
+ * build_cmdline() looks for its definition among the job's files. */
+static void note_handed_over(jf_cmdline *c, const jf_unit *unit, TSNode call)
+{
+	TSNode fn = jf_node_field(call, "function");
+	TSNode args = jf_node_field(call, "arguments");
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "keyword_argument"))
+			a = jf_node_field(a, "value");
+		if (owner_of(c, unit, a) == OWNER_NONE)
+			continue;
+		TSNode name = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "attribute") : fn;
+		if (jf_node_type_is(name, "identifier"))
+			jf_array_push(&c->handed_to, jf_node_text(unit, name));
+		else
+			c->open = true;
+		return;
+	}
+}
+
+/* Whether some Python file of the job defines function `name`. */
+static bool defines_function(const jf_ctx *ctx, const char *name)
+{
+	char *def = jf_xasprintf("def %s(", name);
+	bool found = false;
+	for (size_t i = 0; i < ctx->units.size && !found; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		found = u->lang == JF_LANG_PYTHON && strstr(u->src->data, def);
+	}
+	free(def);
+	return found;
+}
+
 /* Collects the argparse definitions of one file into `c`. */
 static void collect(jf_cmdline *c, const jf_unit *unit)
 {
@@ -328,6 +365,8 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 	while (!ts_node_is_null(n)) {
 		if (jf_node_type_is(n, "assignment"))
 			track_assignment(c, unit, n);
+		if (jf_node_type_is(n, "call"))
+			note_handed_over(c, unit, n);
 		if (jf_node_type_is(n, "call")) {
 			/* parents=[...] of a parser, not of Path.mkdir() and the like */
 			if ((callee_ends(unit, n, "ArgumentParser") || calls_method(unit, n, "add_parser")) &&
@@ -395,6 +434,14 @@ static void build_cmdline(const jf_ctx *ctx, const jf_unit *entry, jf_cmdline *c
 	jf_flags__finish(c, entry);
 	if (c->argv_reads > c->argv_parses)
 		c->open = true;
+	/* A parser handed to a function jobfix cannot read (an unfollowed module,
+	 * a library) may get any argument there. */
+	static const char *const harmless[] = { "print", "vars", "len", "str", "repr", "id",
+		                                "isinstance", "type", NULL };
+	for (size_t i = 0; i < c->handed_to.size && !c->open; i++)
+		if (!jf_str_in(c->handed_to.items[i], harmless) &&
+		    !defines_function(ctx, c->handed_to.items[i]))
+			c->open = true;
 	/* parents=[base]: base's options are in the picture only when base is
 	 * made here too (a second ArgumentParser); one from a library is not. */
 	if (c->has_parents && c->parsers < 2)

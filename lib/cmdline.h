@@ -62,6 +62,7 @@ typedef struct {
 	JF_ARRAY(char *) commands;   /* names, aliases included, by index */
 	JF_ARRAY(int) command_of;    /* per name in `commands`: the command it names */
 	JF_ARRAY(char *) owner_vars; /* variables holding a parser, group or subparsers */
+	JF_ARRAY(char *) handed_to;  /* functions a parser is passed to: add_args(parser) */
 	JF_ARRAY(int) owners;        /* per variable: -1 main, -2 subparsers, else a command */
 	bool unowned;      /* an add_argument on something not followed */
 	bool allow_abbrev;

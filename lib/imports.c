@@ -17,7 +17,8 @@ typedef struct {
 	JF_ARRAY(char *) roots; /* sys.path entries on this machine */
 } importer;
 
-/* Loads `base/rel.py` or `base/rel/__init__.py`; true when one exists. */
+/* Loads `base/rel.py` or `base/rel/__init__.py`; true when one exists, or
+ * when `base/rel` is a folder without __init__.py (a namespace package). */
 static bool load_module(importer *im, const char *base, const char *rel)
 {
 	jf_ctx *ctx = im->ctx;
@@ -43,7 +44,10 @@ static bool load_module(importer *im, const char *base, const char *rel)
 		free(local);
 		return true;
 	}
-	return false;
+	char *dir = jf_path_join(base, rel);
+	bool namespace = jf_path_is_dir(dir) && jf_path_under(dir, ctx->job->code_dir);
+	free(dir);
+	return namespace;
 }
 
 /* Dotted name "a.b.c" as the relative path "a/b/c"; caller frees. */

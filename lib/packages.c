@@ -186,7 +186,9 @@ static void check_import(checker *c, TSNode at, const char *module)
 		check_stdlib(c, at, top, m);
 		goto done;
 	}
-	if (c->ctx->installs_unknown)
+	/* What the job installs brings its dependencies, which jobfix does not
+	 * know: `pip install pandas` installs numpy too. */
+	if (c->ctx->installs_unknown || c->ctx->installed.size)
 		goto done;
 	/* "-" in the data: a project that is not on PyPI (apex, detectron2). */
 	const char *own[] = { top, NULL };
@@ -236,7 +238,10 @@ void jf_check_packages(jf_ctx *ctx, const jf_rule *rule)
 	bool python = false;
 	for (size_t i = 0; i < ctx->units.size && !python; i++)
 		python = ctx->units.items[i]->lang == JF_LANG_PYTHON;
-	if (python && !img->packages_complete)
+	if (python && (ctx->installs_unknown || ctx->installed.size))
+		jf_ctx_skip(ctx, "JF110", "the job installs packages, whose dependencies jobfix does "
+		                          "not know: third-party imports are not checked");
+	else if (python && !img->packages_complete)
 		jf_ctx_skip(ctx, "JF110", "%s; declare image.manifest (the image's `pip freeze`) to "
 		                          "check every import",
 		            img->catalog ? "the catalog's package list of the image is partial: only "

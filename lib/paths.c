@@ -205,6 +205,49 @@ static bool guarded(const jf_unit *unit, TSNode n)
 	return false;
 }
 
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* How many times `name` stands as a whole word in the job's Python files. */
+static size_t mentions(const jf_ctx *ctx, const char *name)
+{
+	size_t n = strlen(name), count = 0;
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		if (u->lang != JF_LANG_PYTHON)
+			continue;
+		const char *text = u->src->data;
+		for (const char *p = strstr(text, name); p; p = strstr(p + n, name))
+			count += (p == text || !ident_char(p[-1])) && !ident_char(p[n]);
+	}
+	return count;
+}
+
+/* Whether the code at `n` may run: no function or class around it is dead,
+ * defined and never named again (a processor class nothing lists, a helper
+ * nothing calls). Decorated definitions and dunder methods may be called by
+ * a framework or the interpreter, and count as live. */
+static bool may_run(const jf_ctx *ctx, const jf_unit *unit, TSNode n)
+{
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		bool fn = jf_node_type_is(p, "function_definition");
+		if (!fn && !jf_node_type_is(p, "class_definition"))
+			continue;
+		if (jf_node_type_is(ts_node_parent(p), "decorated_definition"))
+			continue;
+		char *name = jf_node_text(unit, jf_node_field(p, "name"));
+		bool dunder = fn && jf_str_starts(name, "__") && jf_str_ends(name, "__");
+		bool dead = !dunder && mentions(ctx, name) <= 1;
+		free(name);
+		if (dead)
+			return false;
+	}
+	return true;
+}
+
 /* Whether the job creates `cpath` itself: its command or launch scripts, or
  * a write of its Python to that path or a folder above it. */
 static bool created_by_job(const io_model *m, const char *cpath)
@@ -283,7 +326,7 @@ static void check_use(io_model *m, const io_use *u)
 			               u->kind == IO_WRITE ? "written" : "read");
 		return;
 	}
-	if (!u->cpath)
+	if (!u->cpath || !may_run(ctx, u->unit, u->call))
 		return;
 	const char *wd = j->workdir.value;
 	const char *rel = wd ? jf_path_under(u->cpath, wd) : NULL;
