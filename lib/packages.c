@@ -101,6 +101,8 @@ typedef struct {
 	names anywhere;      /* module names anywhere under code, read on first use */
 	bool anywhere_read;
 	const jf_rule *missing, *stdlib;
+	/* One JF110 per missing module: later imports of it become notes. */
+	JF_ARRAY(struct reported { char *top; size_t diag; size_t more; }) reported;
 } checker;
 
 static bool is_local(checker *c, const char *top)
@@ -200,9 +202,22 @@ static void check_import(checker *c, TSNode at, const char *module)
 		if (jf_image_has_package(c->img, dists[i], NULL) != JF_NO ||
 		    jf_ctx_installs(c->ctx, dists[i]))
 			goto done;
+	for (size_t i = 0; i < c->reported.size; i++) {
+		struct reported *r = &c->reported.items[i];
+		if (strcmp(r->top, top))
+			continue;
+		/* Already reported: a few more places as notes, then only the count. */
+		/* By index: the report's array moves as it grows. */
+		if (r->more++ < 3)
+			jf_diag_relate(&c->ctx->linter->report.diags.items[r->diag], c->unit->src,
+			               jf_node_span(at), "'%s' is imported here too", top);
+		goto done;
+	}
 	jf_diag *d = jf_ctx_report(c->ctx, c->missing->info.id, c->unit, jf_node_span(at),
 	                           "module '%s' is not installed in the image (ModuleNotFoundError)",
 	                           top);
+	struct reported r = { jf_xstrdup(top), c->ctx->linter->report.diags.size - 1, 0 };
+	jf_array_push(&c->reported, r);
 	jf_image_relate(d, c->img, c->ctx->job->spec, JF_FACT_PACKAGES, "no %s", dists[0]);
 	if (on_pypi)
 		jf_diag_set_help(d, "install '%s' in the image, or run `pip install --user %s` in the "
@@ -268,4 +283,13 @@ void jf_check_packages(jf_ctx *ctx, const jf_rule *rule)
 	for (size_t i = 0; i < c.anywhere.size; i++)
 		free(c.anywhere.items[i]);
 	jf_array_release(&c.anywhere);
+	for (size_t i = 0; i < c.reported.size; i++) {
+		struct reported *r = &c.reported.items[i];
+		jf_diag *d = &ctx->linter->report.diags.items[r->diag];
+		if (r->more > 3)
+			jf_diag_relate(d, d->src, d->span, "and %zu more imports of '%s'", r->more - 3,
+			               r->top);
+		free(r->top);
+	}
+	jf_array_release(&c.reported);
 }
