@@ -211,7 +211,17 @@ static bool ident_char(char c)
 	       c == '_';
 }
 
-/* How many times `name` stands as a whole word in the job's Python files. */
+/* Whether a '#' comes before `p` on its line (a comment, as near as text tells). */
+static bool in_comment(const char *text, const char *p)
+{
+	while (p > text && p[-1] != '\n')
+		if (*--p == '#')
+			return true;
+	return false;
+}
+
+/* How many times `name` stands as a whole word in the job's Python files,
+ * comments left out. */
 static size_t mentions(const jf_ctx *ctx, const char *name)
 {
 	size_t n = strlen(name), count = 0;
@@ -221,7 +231,8 @@ static size_t mentions(const jf_ctx *ctx, const char *name)
 			continue;
 		const char *text = u->src->data;
 		for (const char *p = strstr(text, name); p; p = strstr(p + n, name))
-			count += (p == text || !ident_char(p[-1])) && !ident_char(p[n]);
+			count += (p == text || !ident_char(p[-1])) && !ident_char(p[n]) &&
+			         !in_comment(text, p);
 	}
 	return count;
 }
