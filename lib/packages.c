@@ -134,7 +134,8 @@ static bool is_local(checker *c, const char *top)
 	if (!c->anywhere_read) {
 		size_t budget = 20000;
 		modules_anywhere(j->code_dir, 0, &budget, &c->anywhere);
-		qsort(c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
+		if (c->anywhere.size)
+			qsort(c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
 		c->anywhere_read = true;
 	}
 	return c->anywhere.size &&

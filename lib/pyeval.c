@@ -243,7 +243,8 @@ static const unit_index *index_of(jf_pyeval *s, const jf_unit *unit)
 		binding b = { .name = jf_node_text(unit, left), .value = jf_node_field(a, "right") };
 		jf_array_push(&ix.names, b); /* count 0: merged into the binding counted above */
 	}
-	qsort(ix.names.items, ix.names.size, sizeof(binding), binding_cmp);
+	if (ix.names.size) /* qsort() takes no NULL array, even empty */
+		qsort(ix.names.items, ix.names.size, sizeof(binding), binding_cmp);
 	/* One entry per name: the bindings counted, the flags merged. */
 	size_t out = 0;
 	for (size_t i = 0; i < ix.names.size; i++) {
