@@ -12,23 +12,7 @@
 #include "fuzz.h"
 #include "jobfix/jobfix.h"
 
-static char dir[64];
-
-static void put(const char *name, const void *data, size_t n)
-{
-	char path[160];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		abort();
-	fwrite(data, 1, n, f);
-	fclose(f);
-}
-
-static void put_str(const char *name, const char *text)
-{
-	put(name, text, strlen(text));
-}
+char fuzz_dir[64];
 
 static const char *const files[] = { ".jobfix.yaml", "train.py", "rules/python/X901-print-call.scm" };
 
@@ -36,32 +20,32 @@ static void cleanup(void)
 {
 	char path[160];
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		snprintf(path, sizeof path, "%s/%s", fuzz_dir, files[i]);
 		unlink(path);
 	}
-	snprintf(path, sizeof path, "%s/rules/python", dir);
+	snprintf(path, sizeof path, "%s/rules/python", fuzz_dir);
 	rmdir(path);
-	snprintf(path, sizeof path, "%s/rules", dir);
+	snprintf(path, sizeof path, "%s/rules", fuzz_dir);
 	rmdir(path);
-	rmdir(dir);
+	rmdir(fuzz_dir);
 }
 
 static void setup(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/jobfix-fuzz-XXXXXX");
-	if (!mkdtemp(dir))
+	snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/jobfix-fuzz-XXXXXX");
+	if (!mkdtemp(fuzz_dir))
 		abort();
 	atexit(cleanup);
 	char path[160];
-	snprintf(path, sizeof path, "%s/rules", dir);
+	snprintf(path, sizeof path, "%s/rules", fuzz_dir);
 	mkdir(path, 0755);
-	snprintf(path, sizeof path, "%s/rules/python", dir);
+	snprintf(path, sizeof path, "%s/rules/python", fuzz_dir);
 	mkdir(path, 0755);
-	put_str("rules/python/X901-print-call.scm",
+	fuzz_put_str("rules/python/X901-print-call.scm",
 	        "; id: X901\n; name: print-call\n; severity: note\n; category: Illegal Argument\n"
 	        "; summary: s\n; message: print\n; help: h\n"
 	        "((call function: (identifier) @_f) @finding (#eq? @_f \"print\"))\n");
-	put_str("train.py", "# jobfix: ignore-file[JF201]\n"
+	fuzz_put_str("train.py", "# jobfix: ignore-file[JF201]\n"
 	                    "x = open('/home/me/a')  # jobfix: ignore[JF101]\n"
 	                    "# jobfix: ignore[hard-coded-local-path, X901]\n"
 	                    "print(open('/Users/me/b'))\n"
@@ -82,13 +66,13 @@ static void render(jf_linter *l, const jf_config *c, FILE *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!dir[0])
+	if (!fuzz_dir[0])
 		setup();
 	if (size < 1)
 		return 0;
-	put(".jobfix.yaml", data + 1, size - 1);
+	fuzz_put(".jobfix.yaml", data + 1, size - 1);
 	char path[160];
-	snprintf(path, sizeof path, "%s/.jobfix.yaml", dir);
+	snprintf(path, sizeof path, "%s/.jobfix.yaml", fuzz_dir);
 
 	jf_config *c = jf_config_new();
 	jf_config_load(c, path);
@@ -97,8 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 2)
 		jf_config_set(c, "ignore", data[0] & 4 ? "JF101" : "Path Not Found,,");
 	if (data[0] & 8) {
-		snprintf(path, sizeof path, "%s/rules", dir);
-		jf_config_set(c, "rules-dir", path);
+		snprintf(path, sizeof path, "%s/rules", fuzz_dir);
+		jf_config_set(c, "rules-fuzz_dir", path);
 	}
 	if (data[0] & 16)
 		jf_config_set(c, "fail-on", data[0] & 32 ? "note" : "fatal");
@@ -117,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		jf_options opts = JF_OPTIONS_INIT;
 		opts.config = c;
 		jf_linter *l = jf_linter_new(&opts);
-		snprintf(path, sizeof path, "%s/train.py", dir);
+		snprintf(path, sizeof path, "%s/train.py", fuzz_dir);
 		jf_linter_lint(l, path);
 		render(l, NULL, f);
 		jf_linter_free(l);

@@ -11,23 +11,7 @@
 #include "fuzz.h"
 #include "jobfix/jobfix.h"
 
-static char dir[64];
-
-static void put(const char *name, const void *data, size_t n)
-{
-	char path[128];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		abort();
-	fwrite(data, 1, n, f);
-	fclose(f);
-}
-
-static void put_str(const char *name, const char *text)
-{
-	put(name, text, strlen(text));
-}
+char fuzz_dir[64];
 
 static void cleanup(void)
 {
@@ -36,46 +20,46 @@ static void cleanup(void)
 		                             "entry.sh", "packages.txt" };
 	char path[128];
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		snprintf(path, sizeof path, "%s/%s", fuzz_dir, files[i]);
 		unlink(path);
 	}
-	rmdir(dir);
+	rmdir(fuzz_dir);
 }
 
 static void setup(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/jobfix-fuzz-XXXXXX");
-	if (!mkdtemp(dir))
+	snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/jobfix-fuzz-XXXXXX");
+	if (!mkdtemp(fuzz_dir))
 		abort();
 	atexit(cleanup);
-	put_str("train.py", "import tensorflow as tf\nfrom model import net\n"
+	fuzz_put_str("train.py", "import tensorflow as tf\nfrom model import net\n"
 	                    "for i in range(2):\n    with tf.variable_scope('t'):\n"
 	                    "        w = tf.get_variable('w', [1])\n"
 	                    "with tf.Session() as sess:\n    sess.run(w)\n"
 	                    "open('/home/me/x.txt')\n");
-	put_str("model.py", "import os\nx = os.path.join('/Users/me', 'y')\n");
-	put_str("run.sh", "#!/bin/bash\ncd /workspace\npip install x\npython -u train.py \"$@\"\n");
+	fuzz_put_str("model.py", "import os\nx = os.path.join('/Users/me', 'y')\n");
+	fuzz_put_str("run.sh", "#!/bin/bash\ncd /workspace\npip install x\npython -u train.py \"$@\"\n");
 	/* A job whose image, Python, user, env and mounts are all known, so the
 	 * checks of imports, paths, environment and syntax all evaluate entry.py. */
-	put_str("entry.yaml", "version: 1\nimage: {name: r.example.com/t:1, user: \"1000\", "
+	fuzz_put_str("entry.yaml", "version: 1\nimage: {name: r.example.com/t:1, user: \"1000\", "
 	                      "python: \"3.8\", manifest: packages.txt}\nworkdir: /workspace\n"
 	                      "env: {DATA_DIR: /mnt/data}\ninputs: {data: /mnt/data}\n"
 	                      "outputs: {out: /mnt/out}\ncommand: bash entry.sh --data /mnt/data/x\n");
-	put_str("entry.sh", "#!/bin/bash\nset -u\nexport RUN=1\npython entry.py \"$@\" --out \"$OUT\"\n");
-	put_str("packages.txt", "numpy==1.24.0\ntorch==1.9.0\n");
+	fuzz_put_str("entry.sh", "#!/bin/bash\nset -u\nexport RUN=1\npython entry.py \"$@\" --out \"$OUT\"\n");
+	fuzz_put_str("packages.txt", "numpy==1.24.0\ntorch==1.9.0\n");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[] = { "job.yaml", "input.py", "input.sh", "entry.py" };
-	if (!dir[0])
+	if (!fuzz_dir[0])
 		setup();
 	if (size < 1)
 		return 0;
 	const char *name = names[data[0] % 4];
-	put(name, data + 1, size - 1);
+	fuzz_put(name, data + 1, size - 1);
 	char path[128];
-	snprintf(path, sizeof path, "%s/%s", dir, data[0] % 4 == 3 ? "entry.yaml" : name);
+	snprintf(path, sizeof path, "%s/%s", fuzz_dir, data[0] % 4 == 3 ? "entry.yaml" : name);
 
 	jf_linter *l = jf_linter_new(NULL);
 	jf_linter_lint(l, path);
