@@ -8,6 +8,7 @@
  * environments. Whatever is not known stays unknown, and nothing is reported
  * on an unknown.
  */
+#include <fnmatch.h>
 #include <stdlib.h>
 
 #include "checks.h"
@@ -29,11 +30,13 @@ typedef struct {
 	jf_words items;
 } var;
 
+typedef JF_ARRAY(var) var_list;
+
 typedef struct shell {
 	jf_ctx *ctx;
 	jf_unit *unit;
 	char *cwd; /* container path; NULL when unknown */
-	JF_ARRAY(var) vars;
+	var_list vars;
 	JF_ARRAY(char *) produced; /* container paths the job creates itself */
 	bool produced_unknown;     /* something was produced where jobfix cannot tell */
 	bool venv;                 /* a virtualenv or conda env is active */
@@ -82,8 +85,8 @@ static var *set_var(shell *sh, const char *name, const char *value, bool exporte
 static const char *lookup(shell *sh, const char *name, bool *unset)
 {
 	*unset = false;
-	if (name[0] >= '1' && name[0] <= '9' && !name[1]) {
-		size_t n = (size_t)(name[0] - '1');
+	if (name[0] >= '1' && name[0] <= '9' && strspn(name, "0123456789") == strlen(name)) {
+		size_t n = (size_t)strtoul(name, NULL, 10) - 1; /* ${10}: the tenth */
 		if (!sh->args_known)
 			return NULL;
 		*unset = n >= sh->args.size;
@@ -308,7 +311,27 @@ static bool expand(shell *sh, TSNode n, jf_buf *out)
 			jf_buf_add(out, src + a + 1, b - a - 2);
 		return true;
 	}
-	if (!strcmp(t, "string") || !strcmp(t, "concatenation"))
+	if (!strcmp(t, "string")) {
+		/* Text the grammar leaves between children ("--seed $seed ": the last
+		 * space is no node) is literal too. */
+		uint32_t at = a + (src[a] == '"' || src[a] == '$');
+		if (src[at] == '"' && src[a] == '$')
+			at++; /* $"..." */
+		uint32_t end = b > at && src[b - 1] == '"' ? b - 1 : b;
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+			TSNode c = ts_node_named_child(n, i);
+			uint32_t ca = ts_node_start_byte(c);
+			if (ca > at)
+				jf_buf_add(out, src + at, ca - at);
+			if (!expand(sh, c, out))
+				return false;
+			at = ts_node_end_byte(c);
+		}
+		if (end > at)
+			jf_buf_add(out, src + at, end - at);
+		return true;
+	}
+	if (!strcmp(t, "concatenation"))
 		return expand_children(sh, n, out);
 	if (!strcmp(t, "simple_expansion")) {
 		TSNode name = ts_node_named_child(n, 0);
@@ -469,14 +492,64 @@ static void shell_init(shell *sh, jf_ctx *ctx, jf_unit *unit, const char *cwd, i
 	sh->depth = depth;
 }
 
+static void vars_release(var_list *vars)
+{
+	for (size_t i = 0; i < vars->size; i++) {
+		free(vars->items[i].name);
+		free(vars->items[i].value);
+		jf_words_release(&vars->items[i].items);
+	}
+	jf_array_release(vars);
+}
+
+static var_list vars_copy(const var_list *vars)
+{
+	var_list c = { 0 };
+	for (size_t i = 0; i < vars->size; i++) {
+		var v = vars->items[i];
+		v.name = jf_xstrdup(v.name);
+		v.value = v.value ? jf_xstrdup(v.value) : NULL;
+		v.items = (jf_words){ 0 };
+		for (size_t k = 0; k < vars->items[i].items.size; k++) {
+			jf_word w = vars->items[i].items.items[k];
+			w.value = w.value ? jf_xstrdup(w.value) : NULL;
+			jf_array_push(&v.items, w);
+		}
+		jf_array_push(&c, v);
+	}
+	return c;
+}
+
+static const var *vars_find(const var_list *vars, const char *name)
+{
+	for (size_t i = vars->size; i-- > 0;)
+		if (!strcmp(vars->items[i].name, name))
+			return &vars->items[i];
+	return NULL;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether variable `a` and `b` (either NULL: unset) hold the same. */
+static bool same_var(const var *a, const var *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->is_array != b->is_array || !same_str(a->value, b->value) ||
+	    a->items.size != b->items.size)
+		return false;
+	for (size_t i = 0; i < a->items.size; i++)
+		if (!same_str(a->items.items[i].value, b->items.items[i].value))
+			return false;
+	return true;
+}
+
 static void shell_release(shell *sh)
 {
-	for (size_t i = 0; i < sh->vars.size; i++) {
-		free(sh->vars.items[i].name);
-		free(sh->vars.items[i].value);
-		jf_words_release(&sh->vars.items[i].items);
-	}
-	jf_array_release(&sh->vars);
+	vars_release(&sh->vars);
 	for (size_t i = 0; i < sh->produced.size; i++)
 		free(sh->produced.items[i]);
 	jf_array_release(&sh->produced);
@@ -1385,6 +1458,200 @@ static void redirect(shell *sh, TSNode n)
 	free(v);
 }
 
+/* A whole number, or false. */
+static bool number_of(const char *s, long *n)
+{
+	char *end;
+	*n = strtol(s, &end, 10);
+	return *s && !*end;
+}
+
+/* The right side of `[[ A == pattern ]]` as an fnmatch() pattern: globs as
+ * written, quoted parts escaped; NULL when a part is not known. */
+static char *condition_pattern(shell *sh, TSNode e, TSNode left)
+{
+	jf_buf b = JF_BUF_INIT;
+	for (uint32_t i = 0; i < ts_node_named_child_count(e); i++) {
+		TSNode c = ts_node_named_child(e, i);
+		if (ts_node_eq(c, left) || jf_node_type_is(c, "test_operator"))
+			continue;
+		char *v = jf_node_type_is(c, "extglob_pattern") ? jf_node_text(sh->unit, c)
+		                                                : word_value(sh, c);
+		if (!v) {
+			jf_buf_release(&b);
+			return NULL;
+		}
+		bool quoted = jf_node_type_is(c, "string") || jf_node_type_is(c, "raw_string");
+		for (const char *p = v; *p; p++) {
+			if (quoted && strchr("*?[]\\", *p))
+				jf_buf_addc(&b, '\\');
+			jf_buf_addc(&b, *p);
+		}
+		free(v);
+	}
+	return jf_buf_detach(&b, NULL);
+}
+
+/*
+ * The value of an `if` condition when its words are known: `[ A = B ]`,
+ * `[[ A == B ]]` (no pattern), `!=`, `-eq`, `-ne`, `-lt`, `-le`, `-gt`,
+ * `-ge`, `-z`, `-n`. 1 true, 0 false, -1 not known before run time.
+ */
+static int eval_condition(shell *sh, TSNode cond)
+{
+	/* `A || B`, `A && B`: three-valued, as far as each side is known */
+	if (jf_node_type_is(cond, "list") && ts_node_named_child_count(cond) == 2 &&
+	    ts_node_child_count(cond) == 3) {
+		int a = eval_condition(sh, ts_node_named_child(cond, 0));
+		int b = eval_condition(sh, ts_node_named_child(cond, 1));
+		bool or = !strcmp(ts_node_type(ts_node_child(cond, 1)), "||");
+		if (or)
+			return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : -1;
+		return a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : -1;
+	}
+	if (!jf_node_type_is(cond, "test_command") || ts_node_named_child_count(cond) != 1)
+		return -1;
+	TSNode e = ts_node_named_child(cond, 0);
+	TSNode op_node = jf_node_field(e, "operator");
+	if (ts_node_is_null(op_node))
+		return -1;
+	char *op = jf_node_text(sh->unit, op_node);
+	int r = -1;
+	if (jf_node_type_is(e, "unary_expression") && ts_node_named_child_count(e) == 2 &&
+	    (!strcmp(op, "-z") || !strcmp(op, "-n"))) {
+		char *v = word_value(sh, ts_node_named_child(e, 1));
+		if (v)
+			r = !*v == !strcmp(op, "-z");
+		free(v);
+	} else if (jf_node_type_is(e, "binary_expression")) {
+		TSNode left = jf_node_field(e, "left"), right = jf_node_field(e, "right");
+		uint32_t parts = ts_node_named_child_count(e) - ts_node_is_named(op_node);
+		char *l = word_value(sh, left);
+		char *rv = parts == 2 ? word_value(sh, right) : NULL;
+		long a, b;
+		bool pattern = rv && strpbrk(rv, "*?[") && !jf_node_type_is(right, "string");
+		if (l && parts > 2 && (!strcmp(op, "==") || !strcmp(op, "!="))) {
+			/* [[ $mode == *"train"* ]]: a glob, its quoted parts literal */
+			char *glob = condition_pattern(sh, e, left);
+			if (glob)
+				r = !fnmatch(glob, l, 0) == !strcmp(op, "==");
+			free(glob);
+		} else if (l && rv && !pattern) {
+			if (!strcmp(op, "=") || !strcmp(op, "=="))
+				r = !strcmp(l, rv);
+			else if (!strcmp(op, "!="))
+				r = strcmp(l, rv) != 0;
+			else if (number_of(l, &a) && number_of(rv, &b))
+				r = !strcmp(op, "-eq")   ? a == b
+				    : !strcmp(op, "-ne") ? a != b
+				    : !strcmp(op, "-lt") ? a < b
+				    : !strcmp(op, "-le") ? a <= b
+				    : !strcmp(op, "-gt") ? a > b
+				    : !strcmp(op, "-ge") ? a >= b
+				                         : -1;
+		}
+		free(l);
+		free(rv);
+	}
+	free(op);
+	return r;
+}
+
+/*
+ * if / elif / else: only one branch runs. Each is walked from the state
+ * before it; afterwards a variable (or the folder) that the outcomes do not
+ * agree on is unknown, so nothing is built on one branch's value.
+ */
+static void walk_if(shell *sh, TSNode n)
+{
+	JF_ARRAY(TSNode) branches = { 0 }; /* a node per branch; the `then` part is n itself */
+	bool has_else = false;
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		const char *field = ts_node_field_name_for_named_child(n, i);
+		if (field && !strcmp(field, "condition"))
+			walk(sh, c); /* conditions run before any branch */
+		else if (jf_node_type_is(c, "elif_clause") || jf_node_type_is(c, "else_clause"))
+			jf_array_push(&branches, c);
+		has_else |= jf_node_type_is(c, "else_clause");
+	}
+	var_list base = vars_copy(&sh->vars);
+	char *base_cwd = sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
+	JF_ARRAY(var_list) outcomes = { 0 };
+	JF_ARRAY(char *) cwds = { 0 };
+	bool taken = false; /* a branch whose condition is known true: none after it runs */
+	for (size_t b = 0; b <= branches.size && !taken; b++) {
+		TSNode owner = b ? branches.items[b - 1] : n;
+		int known = jf_node_type_is(owner, "else_clause")
+		                    ? 1
+		                    : eval_condition(sh, jf_node_field(owner, "condition"));
+		if (!known)
+			continue; /* known false: it does not run */
+		taken = known == 1;
+		vars_release(&sh->vars);
+		sh->vars = vars_copy(&base);
+		free(sh->cwd);
+		sh->cwd = base_cwd ? jf_xstrdup(base_cwd) : NULL;
+		/* b == 0: the `then` part, the statements of n that are no condition or clause */
+		TSNode part = b ? branches.items[b - 1] : n;
+		for (uint32_t i = 0; i < ts_node_named_child_count(part); i++) {
+			TSNode c = ts_node_named_child(part, i);
+			const char *field = ts_node_field_name_for_named_child(part, i);
+			if (field && !strcmp(field, "condition")) {
+				if (b) /* an elif's own condition */
+					walk(sh, c);
+				continue;
+			}
+			if (!b && (jf_node_type_is(c, "elif_clause") || jf_node_type_is(c, "else_clause")))
+				continue;
+			walk(sh, c);
+		}
+		jf_array_push(&outcomes, sh->vars);
+		sh->vars = (var_list){ 0 };
+		jf_array_push(&cwds, sh->cwd);
+		sh->cwd = NULL;
+	}
+	if (!has_else && !taken) { /* no branch may run at all */
+		jf_array_push(&outcomes, vars_copy(&base));
+		jf_array_push(&cwds, base_cwd ? jf_xstrdup(base_cwd) : NULL);
+	}
+	/* The merge: the first outcome, less what the others disagree with. */
+	sh->vars = outcomes.items[0];
+	for (size_t o = 1; o < outcomes.size; o++)
+		for (size_t i = 0; i < outcomes.items[o].size; i++) {
+			const var *v = &outcomes.items[o].items[i];
+			if (!same_var(vars_find(&sh->vars, v->name), v)) {
+				var *m = set_var(sh, v->name, NULL, v->exported);
+				m->src = NULL;
+			}
+		}
+	for (size_t i = 0; i < sh->vars.size; i++)
+		for (size_t o = 1; o < outcomes.size; o++)
+			if (!vars_find(&outcomes.items[o], sh->vars.items[i].name)) {
+				var *m = &sh->vars.items[i];
+				free(m->value);
+				m->value = NULL; /* set in some outcomes only */
+				m->is_array = false;
+				jf_words_release(&m->items);
+			}
+	sh->cwd = cwds.items[0];
+	for (size_t o = 1; o < cwds.size; o++) {
+		if (!same_str(sh->cwd, cwds.items[o])) {
+			free(sh->cwd);
+			sh->cwd = NULL;
+		}
+		free(cwds.items[o]);
+	}
+	for (size_t o = 1; o < outcomes.size; o++)
+		vars_release(&outcomes.items[o]);
+	jf_array_release(&outcomes);
+	jf_array_release(&cwds);
+	jf_array_release(&branches);
+	vars_release(&base);
+	free(base_cwd);
+}
+
 static void walk(shell *sh, TSNode n)
 {
 	const char *t = ts_node_type(n);
@@ -1411,6 +1678,10 @@ static void walk(shell *sh, TSNode n)
 	}
 	if (!strcmp(t, "function_definition")) {
 		sh->vars_uncertain = true; /* a call may set any variable */
+		return;
+	}
+	if (!strcmp(t, "if_statement")) {
+		walk_if(sh, n);
 		return;
 	}
 	if (!strcmp(t, "heredoc_body") || !strcmp(t, "command_substitution") ||
