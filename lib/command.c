@@ -1616,7 +1616,10 @@ static void walk_if(shell *sh, TSNode n)
 		jf_array_push(&outcomes, vars_copy(&base));
 		jf_array_push(&cwds, base_cwd ? jf_xstrdup(base_cwd) : NULL);
 	}
-	/* The merge: the first outcome, less what the others disagree with. */
+	/* The merge: the first outcome, less what the others disagree with. (The
+	 * shell still holds its state before the if when no branch was walked.) */
+	vars_release(&sh->vars);
+	free(sh->cwd);
 	sh->vars = outcomes.items[0];
 	for (size_t o = 1; o < outcomes.size; o++)
 		for (size_t i = 0; i < outcomes.items[o].size; i++) {
