@@ -321,9 +321,9 @@ static TSNode keyword(const jf_unit *unit, TSNode args, const char *key)
 }
 
 /* The dest argparse gives the add_argument(...) call with arguments `args`; caller frees. */
-static char *dest_of(jf_ctx *ctx, const jf_unit *unit, TSNode args)
+static char *dest_of(jf_pyeval *s, const jf_unit *unit, TSNode args)
 {
-	evaluator e = { NULL, ctx, unit, MAX_DEPTH - 1 };
+	evaluator e = { s, s->ctx, unit, MAX_DEPTH - 1 };
 	TSNode d = keyword(unit, args, "dest");
 	char *dest = NULL;
 	if (!ts_node_is_null(d)) {
@@ -368,7 +368,7 @@ static void read_arguments(jf_pyeval *s)
 			if (!jf_node_type_is(x, "call") || !jf_node_type_is(fn, "attribute") ||
 			    !jf_node_is(unit, jf_node_field(fn, "attribute"), "add_argument"))
 				continue;
-			char *dest = dest_of(s->ctx, unit, jf_node_field(x, "arguments"));
+			char *dest = dest_of(s, unit, jf_node_field(x, "arguments"));
 			if (dest) {
 				argdef d = { dest, x, unit };
 				jf_array_push(&s->args, d);
