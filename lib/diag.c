@@ -556,6 +556,20 @@ static uint64_t finding_key(const jf_diag *d)
 	return h;
 }
 
+/* A finding's message; help written for this finding goes on a second line
+ * (the rule's own help is in its descriptor). */
+static void sarif_message(json_writer *w, const jf_diag *d)
+{
+	if (!d->help) {
+		jw_text(w, "message", d->message);
+		return;
+	}
+	jf_buf t = JF_BUF_INIT;
+	jf_buf_addf(&t, "%s\nhelp: %s", d->message, d->help);
+	jw_text(w, "message", t.buf);
+	jf_buf_release(&t);
+}
+
 static void sarif_result(json_writer *w, const jf_diag *d, size_t rule_index,
                          uint64_t fingerprint)
 {
@@ -563,15 +577,7 @@ static void sarif_result(json_writer *w, const jf_diag *d, size_t rule_index,
 	jw_str(w, "ruleId", d->rule->info.id);
 	jw_uint(w, "ruleIndex", rule_index);
 	jw_str(w, "level", level_name(d->severity, JF_FORMAT_SARIF));
-	if (d->help) {
-		/* Help written for this finding (the rule's own is in its descriptor). */
-		jf_buf t = JF_BUF_INIT;
-		jf_buf_addf(&t, "%s\nhelp: %s", d->message, d->help);
-		jw_text(w, "message", t.buf);
-		jf_buf_release(&t);
-	} else {
-		jw_text(w, "message", d->message);
-	}
+	sarif_message(w, d);
 	jw_open(w, "locations", '[');
 	jw_open(w, NULL, '{');
 	sarif_physical(w, d->src, d->span);
@@ -751,14 +757,7 @@ static void sarif_notification(json_writer *w, const jf_diag *d)
 {
 	jw_open(w, NULL, '{');
 	jw_str(w, "level", "error");
-	if (d->help) {
-		jf_buf t = JF_BUF_INIT;
-		jf_buf_addf(&t, "%s\nhelp: %s", d->message, d->help);
-		jw_text(w, "message", t.buf);
-		jf_buf_release(&t);
-	} else {
-		jw_text(w, "message", d->message);
-	}
+	sarif_message(w, d);
 	if (d->src) {
 		jw_open(w, "locations", '[');
 		jw_open(w, NULL, '{');
