@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "rules.h"
+#include "rules/registry.h"
 
 static void count(void *data, const jf_match *m)
 {

@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "checks.h"
-#include "config.h"
-#include "path.h"
-#include "suppress.h"
+#include "rules/checks.h"
+#include "rules/config.h"
+#include "core/path.h"
+#include "rules/suppress.h"
 
 /* Parsing stops after this long on one file (pathological input). */
 #define JF_PARSE_BUDGET_SECONDS 5.0

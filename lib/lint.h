@@ -11,10 +11,10 @@
 #include <sys/types.h>
 #include <tree_sitter/api.h>
 
-#include "diag.h"
-#include "image.h"
-#include "job.h"
-#include "rules.h"
+#include "core/diag.h"
+#include "env/image.h"
+#include "job/job.h"
+#include "rules/registry.h"
 
 typedef enum {
 	JF_ROLE_FILE,    /* linted alone */

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "lint.h"
-#include "source.h"
-#include "util.h"
+#include "core/source.h"
+#include "core/util.h"
 
 /* A fresh folder under /tmp; caller removes it with th_rmtree() and frees the name. */
 static inline char *th_mkdtemp(void)

@@ -1,7 +1,7 @@
 /* test_config.c - unit tests of the config: discovery, loading, errors with positions, selection, overrides */
 #include "helpers.h"
 
-#include "config.h"
+#include "rules/config.h"
 
 typedef struct {
 	char *dir;

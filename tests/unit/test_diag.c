@@ -5,8 +5,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "diag.h"
-#include "rules.h"
+#include "core/diag.h"
+#include "rules/registry.h"
 
 /* Renders `r` in `format` as a new string. */
 static char *render(jf_report *r, jf_format format)

@@ -1,7 +1,7 @@
 /* test_discover.c - unit tests of finding job specs, file kinds, and linting only the jobs that read changed files */
 #include "helpers.h"
 
-#include "config.h"
+#include "rules/config.h"
 
 typedef struct {
 	char *dir;

@@ -1,9 +1,9 @@
 /* test_explain.c - unit tests of the rule texts (rules/<id>.md), lookup, suggestions and rendering */
 #include "helpers.h"
 
-#include "embed.h"
-#include "explain.h"
-#include "rules.h"
+#include "core/embed.h"
+#include "report/explain.h"
+#include "rules/registry.h"
 
 static int setup_rules(void **state)
 {

@@ -1,8 +1,8 @@
 /* test_image.c - the image catalog, manifests, versions and the module data */
 #include "helpers.h"
 
-#include "image.h"
-#include "pymodules.h"
+#include "env/image.h"
+#include "env/pymodules.h"
 
 /* Resolves a job that names only its image. */
 static jf_image *resolve(const char *ref)

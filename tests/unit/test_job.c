@@ -3,7 +3,7 @@
 
 #include <time.h>
 
-#include "job.h"
+#include "job/job.h"
 
 /* Writes `n` bytes as job.yaml in the fixture's folder and lints it; asserts success. */
 static void lint_n(th_fixture *f, const char *text, size_t n)

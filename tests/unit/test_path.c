@@ -1,7 +1,7 @@
 /* test_path.c - unit tests of the lexical path helpers (normalize, join, dirname, under) */
 #include "helpers.h"
 
-#include "path.h"
+#include "core/path.h"
 
 #define assert_normalizes(in, expect)                                                    \
 	do {                                                                             \

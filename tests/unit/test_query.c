@@ -1,7 +1,7 @@
 /* test_query.c - unit tests of query compilation (predicates, error positions) and matching */
 #include "helpers.h"
 
-#include "rules.h"
+#include "rules/registry.h"
 
 /* Compiles `text` as t.scm for Python; *err (caller frees) on failure. */
 static jf_query *compile(const char *text, char **err)

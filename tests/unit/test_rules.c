@@ -3,8 +3,8 @@
 
 #include <regex.h>
 
-#include "embed.h"
-#include "rules.h"
+#include "core/embed.h"
+#include "rules/registry.h"
 
 static bool matches(const char *re, const char *s)
 {

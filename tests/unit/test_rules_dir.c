@@ -1,7 +1,7 @@
 /* test_rules_dir.c - unit tests of rules loaded from a user's rules folder: headers, checks, positions */
 #include "helpers.h"
 
-#include "rules.h"
+#include "rules/registry.h"
 
 #define HEADER(id, name)                                                                   \
 	"; id: " id "\n"                                                                   \

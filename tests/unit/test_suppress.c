@@ -1,8 +1,8 @@
 /* test_suppress.c - unit tests of inline suppressions: the directive, YAML comments, JF006, JF007 */
 #include "helpers.h"
 
-#include "suppress.h"
-#include "yml.h"
+#include "rules/suppress.h"
+#include "core/yml.h"
 
 /* Directives */
 

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* Asserts the written invariants of a jf_buf. */
 static void assert_buf_ok(const jf_buf *b)

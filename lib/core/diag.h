@@ -1,0 +1,80 @@
+/* diag.h - the one diagnostic type and the report that collects them
+ *
+ * A finding from a query rule, a C check and a YAML parse error are all a
+ * jf_diag: a rule, a severity, a primary span in a source, related spans and
+ * an optional help override. Messages are owned by the diagnostic; sources
+ * are borrowed and must outlive the report.
+ */
+#ifndef JF_DIAG_H
+#define JF_DIAG_H
+
+#include "jobfix/jobfix.h"
+#include "core/source.h"
+
+typedef struct jf_rule jf_rule;
+
+typedef struct {
+	const jf_source *src;
+	jf_span span;
+	char *message;
+} jf_related;
+
+typedef struct {
+	const jf_rule *rule; /* NULL for an error in jobfix's configuration */
+	jf_severity severity;
+	const jf_source *src;
+	jf_span span;
+	char *message;
+	char *help; /* NULL: the rule's help */
+	JF_ARRAY(jf_related) related;
+} jf_diag;
+
+typedef struct {
+	JF_ARRAY(jf_diag) diags;
+	JF_ARRAY(char *) failures; /* why a path could not be linted (SARIF's invocation) */
+} jf_report;
+
+/**
+ * Adds a diagnostic of `rule` at `span` of `src` with the rule's severity.
+ * Returns it; the pointer is valid until the next jf_report_add().
+ */
+jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *src,
+                       jf_span span, const char *fmt, ...) JF_PRINTF(5, 6);
+/**
+ * Adds an error of jobfix's own configuration (no rule: `rule` is NULL) at
+ * `span` of `src`, or without a position when `src` is NULL.
+ */
+jf_diag *jf_report_add_error(jf_report *self, const jf_source *src, jf_span span, const char *fmt,
+                             ...) JF_PRINTF(4, 5);
+void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
+	JF_PRINTF(4, 5);
+void jf_diag_set_help(jf_diag *self, const char *fmt, ...) JF_PRINTF(2, 3);
+/**
+ * Keeps the diagnostics from index `from` on for which `keep` returns true
+ * (it may change them, e.g. their severity) and frees the others.
+ */
+void jf_report_filter(jf_report *self, size_t from, bool (*keep)(void *data, jf_diag *d),
+                      void *data);
+/** Records that jobfix could not do its job on some input, with the message it printed. */
+void jf_report_add_failure(jf_report *self, const char *message);
+/** Sorts by file, position and rule, and drops exact duplicates. */
+void jf_report_finish(jf_report *self);
+void jf_report_release(jf_report *self);
+
+/** Renders every diagnostic into `out`. */
+void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool color);
+/**
+ * Renders, instead of the diagnostics, their counts per rule and per category
+ * of the study, most frequent first (ties: by rule id, by the study's order
+ * of categories). Call jf_report_finish() first.
+ */
+void jf_report_render_statistics(const jf_report *self, jf_buf *out, jf_format format);
+/**
+ * Renders errors of jobfix's configuration (rule-less diagnostics, in the
+ * report's order): as diagnostics in text and concise, `jobfix: error: ...` for
+ * those without a position; in json a document whose "config_errors" list
+ * holds them.
+ */
+void jf_report_render_errors(const jf_report *self, jf_buf *out, jf_format format, bool color);
+
+#endif

@@ -1,0 +1,209 @@
+/* source.c - reading files, the line map and position conversion */
+#include "core/source.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+static void build_line_map(jf_source *s)
+{
+	uint32_t n = 1;
+	for (uint32_t i = 0; i < s->len; i++)
+		n += s->data[i] == '\n';
+	s->lines = jf_xmalloc(n * sizeof(*s->lines));
+	s->nlines = 0;
+	s->lines[s->nlines++] = 0;
+	for (uint32_t i = 0; i < s->len; i++)
+		if (s->data[i] == '\n')
+			s->lines[s->nlines++] = i + 1;
+}
+
+static jf_source *source_new(const char *display_path)
+{
+	jf_source *s = jf_xcalloc(1, sizeof(*s));
+	s->path = jf_xstrdup(display_path);
+	return s;
+}
+
+static void set_data(jf_source *s, char *data, size_t len)
+{
+	s->data = data;
+	s->len = (uint32_t)len;
+	build_line_map(s);
+}
+
+jf_source *jf_source_from_string(const char *display_path, const char *data, size_t len)
+{
+	jf_source *s = source_new(display_path);
+	set_data(s, jf_xstrndup(data, len), len);
+	if (memchr(data, '\0', len))
+		s->status = JF_SOURCE_BINARY;
+	return s;
+}
+
+jf_source *jf_source_load(const char *fs_path, const char *display_path)
+{
+	jf_source *s = source_new(display_path);
+	s->fs_path = jf_xstrdup(fs_path);
+	struct stat st;
+	set_data(s, jf_xstrdup(""), 0);
+	if (stat(fs_path, &st) != 0) {
+		s->err = errno;
+		s->status = errno == ENOENT || errno == ENOTDIR ? JF_SOURCE_MISSING
+		                                                : JF_SOURCE_UNREADABLE;
+		return s;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		s->status = JF_SOURCE_DIR;
+		return s;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		s->err = EINVAL;
+		s->status = JF_SOURCE_UNREADABLE;
+		return s;
+	}
+	if ((uint64_t)st.st_size > JF_SOURCE_MAX_BYTES) {
+		s->status = JF_SOURCE_TOO_LARGE;
+		return s;
+	}
+	FILE *f = fopen(fs_path, "rb");
+	if (!f) {
+		s->err = errno;
+		s->status = JF_SOURCE_UNREADABLE;
+		return s;
+	}
+	jf_buf b = JF_BUF_INIT;
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		jf_buf_add(&b, chunk, n);
+		if (b.len > JF_SOURCE_MAX_BYTES)
+			break;
+	}
+	int failed = ferror(f);
+	int err = errno;
+	fclose(f);
+	if (failed) {
+		jf_buf_release(&b);
+		s->err = err;
+		s->status = JF_SOURCE_UNREADABLE;
+		return s;
+	}
+	if (b.len > JF_SOURCE_MAX_BYTES) {
+		jf_buf_release(&b);
+		s->status = JF_SOURCE_TOO_LARGE;
+		return s;
+	}
+	free(s->data);
+	free(s->lines);
+	size_t len;
+	char *data = jf_buf_detach(&b, &len);
+	set_data(s, data, len);
+	if (memchr(data, '\0', len))
+		s->status = JF_SOURCE_BINARY;
+	return s;
+}
+
+void jf_source_free(jf_source *self)
+{
+	if (!self)
+		return;
+	free(self->path);
+	free(self->fs_path);
+	free(self->data);
+	free(self->lines);
+	free(self);
+}
+
+uint32_t jf_source_line_of(const jf_source *self, uint32_t byte)
+{
+	uint32_t lo = 0, hi = self->nlines;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (self->lines[mid] <= byte)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+jf_span jf_source_line_span(const jf_source *self, uint32_t line)
+{
+	if (line >= self->nlines)
+		return (jf_span){ self->len, self->len };
+	uint32_t start = self->lines[line];
+	uint32_t end = line + 1 < self->nlines ? self->lines[line + 1] - 1 : self->len;
+	if (end > start && self->data[end - 1] == '\r')
+		end--;
+	return (jf_span){ start, end };
+}
+
+/* Length of the valid UTF-8 sequence at s[i] (1..4), or 0 when it is invalid. */
+static uint32_t utf8_len(const unsigned char *s, uint32_t i, uint32_t n)
+{
+	unsigned char c = s[i];
+	if (c < 0x80)
+		return 1;
+	uint32_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+	if (!len || c > 0xf4 || i + len > n)
+		return 0;
+	for (uint32_t k = 1; k < len; k++)
+		if ((s[i + k] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] >= 0xa0) ||
+	    (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] >= 0x90))
+		return 0;
+	return len;
+}
+
+/* One character: a valid sequence, or a single invalid byte. */
+static uint32_t char_len(const char *s, uint32_t i, uint32_t n)
+{
+	uint32_t len = utf8_len((const unsigned char *)s, i, n);
+	return len ? len : 1;
+}
+
+/* Characters in [from, to). */
+static uint32_t count_chars(const char *s, uint32_t from, uint32_t to)
+{
+	uint32_t n = 0;
+	for (uint32_t i = from; i < to; i += char_len(s, i, to))
+		n++;
+	return n;
+}
+
+jf_pos jf_source_pos(const jf_source *self, uint32_t byte)
+{
+	if (byte > self->len)
+		byte = self->len;
+	uint32_t line = jf_source_line_of(self, byte);
+	uint32_t col = count_chars(self->data, self->lines[line], byte);
+	return (jf_pos){ byte, line + 1, col + 1 };
+}
+
+uint32_t jf_source_byte_from_yaml(const jf_source *self, size_t line, size_t column)
+{
+	if (line >= self->nlines)
+		return self->len;
+	uint32_t i = self->lines[line];
+	/* libyaml counts a leading byte-order mark as no column. */
+	if (line == 0 && self->len >= 3 && memcmp(self->data, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	for (; i < self->len && column > 0; column--)
+		i += char_len(self->data, i, self->len);
+	return i;
+}
+
+uint32_t jf_source_invalid_utf8(const jf_source *self, uint32_t from)
+{
+	const unsigned char *s = (const unsigned char *)self->data;
+	for (uint32_t i = from; i < self->len;) {
+		uint32_t len = utf8_len(s, i, self->len);
+		if (!len)
+			return i;
+		i += len;
+	}
+	return UINT32_MAX;
+}

@@ -1,0 +1,68 @@
+/* source.h - a file's bytes, its line map and position conversion
+ *
+ * Positions are byte offsets everywhere inside jobfix. They are turned into
+ * 1-based line and column (columns count characters: UTF-8 code points, an
+ * invalid byte counts as one) only when a diagnostic is rendered, by
+ * jf_source_pos(). Zero-based tree-sitter points and libyaml marks enter
+ * through exactly one function each (jf_source_byte_from_point and
+ * jf_source_byte_from_yaml).
+ */
+#ifndef JF_SOURCE_H
+#define JF_SOURCE_H
+
+#include "core/util.h"
+
+typedef enum { JF_LANG_NONE, JF_LANG_YAML, JF_LANG_PYTHON, JF_LANG_BASH, JF_LANG_COUNT } jf_lang;
+
+typedef struct {
+	uint32_t byte;
+	uint32_t line, col; /* 1-based; col in characters */
+} jf_pos;
+
+typedef struct {
+	uint32_t start, end; /* byte offsets, end exclusive */
+} jf_span;
+
+typedef enum {
+	JF_SOURCE_OK,
+	JF_SOURCE_MISSING,   /* does not exist */
+	JF_SOURCE_DIR,       /* a directory where a file is expected */
+	JF_SOURCE_UNREADABLE,
+	JF_SOURCE_BINARY,    /* holds NUL bytes */
+	JF_SOURCE_TOO_LARGE,
+} jf_source_status;
+
+typedef struct jf_source {
+	char *path;          /* as shown in diagnostics */
+	char *fs_path;       /* as read on this machine; NULL for a copy made from a string */
+	char *data;          /* NUL-terminated; empty unless status is OK */
+	uint32_t len;
+	uint32_t *lines;     /* byte offset of each line start */
+	uint32_t nlines;
+	jf_source_status status;
+	int err;             /* errno for UNREADABLE */
+} jf_source;
+
+#define JF_SOURCE_MAX_BYTES (8u << 20)
+
+/**
+ * Reads `fs_path` into a new source shown as `display_path`. Never fails:
+ * problems are recorded in `status`. Caller frees with jf_source_free().
+ */
+jf_source *jf_source_load(const char *fs_path, const char *display_path);
+/** A source over a copy of `data`; caller frees with jf_source_free(). */
+jf_source *jf_source_from_string(const char *display_path, const char *data, size_t len);
+void jf_source_free(jf_source *self);
+
+/** The position of byte offset `byte` (clamped to the file). */
+jf_pos jf_source_pos(const jf_source *self, uint32_t byte);
+/** The 0-based line holding `byte`. */
+uint32_t jf_source_line_of(const jf_source *self, uint32_t byte);
+/** Start and end (without the newline) of 0-based line `line`. */
+jf_span jf_source_line_span(const jf_source *self, uint32_t line);
+/** Byte offset of a 0-based (row, column-in-characters) pair, as libyaml marks count. */
+uint32_t jf_source_byte_from_yaml(const jf_source *self, size_t line, size_t column);
+/** The first byte at or after `from` that is not valid UTF-8, or UINT32_MAX. */
+uint32_t jf_source_invalid_utf8(const jf_source *self, uint32_t from);
+
+#endif

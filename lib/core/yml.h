@@ -1,0 +1,63 @@
+/* yml.h - YAML documents with positions: loading, node spans and scalars, comments
+ *
+ * Shared by the job spec loader (job.c) and the config loader (config.c).
+ * Nodes are libyaml's, borrowed from the document; spans are byte offsets in
+ * the source the document was parsed from.
+ */
+#ifndef JF_YML_H
+#define JF_YML_H
+
+#include <yaml.h>
+
+#include "core/source.h"
+
+typedef enum {
+	JF_YML_OK,
+	JF_YML_BINARY,   /* a NUL byte at `at` */
+	JF_YML_TOO_DEEP, /* flow collections nested deeper than JF_YML_MAX_FLOW_DEPTH at `at` */
+	JF_YML_SYNTAX,   /* libyaml's `problem` at `at`, with an optional `context` */
+} jf_yml_status;
+
+/* libyaml's scanner takes time quadratic in the nesting of flow collections
+ * ([ and {); a file nested deeper is refused before libyaml sees it. */
+#define JF_YML_MAX_FLOW_DEPTH 256
+
+typedef struct {
+	jf_yml_status status;
+	jf_span at;
+	const char *problem; /* static text */
+	const char *context; /* static text, or NULL */
+	jf_span context_at;
+} jf_yml_error;
+
+/**
+ * Parses the first document of `src` into `doc`. Returns true (the caller
+ * deletes `doc` with yaml_document_delete()), or false with `*err` set.
+ */
+bool jf_yml_load(const jf_source *src, yaml_document_t *doc, jf_yml_error *err);
+
+/** The node at `index` of `doc` (libyaml's 1-based index). */
+yaml_node_t *jf_yml_node(const yaml_document_t *doc, int index);
+/** The span of node `n` in `src`; a block scalar's span ends with its first line. */
+jf_span jf_yml_span(const jf_source *src, const yaml_node_t *n);
+/** The value of a scalar node, or NULL for NULL and other nodes. */
+const char *jf_yml_scalar(const yaml_node_t *n);
+/** Whether `n` is a plain null scalar: empty, `~`, `null`. */
+bool jf_yml_is_null(const yaml_node_t *n);
+/** "a mapping", "a list" or "a scalar". */
+const char *jf_yml_type_name(const yaml_node_t *n);
+/** The entry of NULL-terminated `known` nearest to `name` (a typo or a prefix), or NULL. */
+const char *jf_yml_suggest(const char *name, const char *const *known);
+
+/**
+ * Calls `fn` for each comment of `src` (from its '#' to the end of its line)
+ * in the document `doc` parsed from it. A '#' counts when it starts the line
+ * or follows a space or tab and lies outside every scalar of the document,
+ * quoted and block scalars included (the header line of a block scalar, `|
+ * # text`, may carry a comment).
+ */
+typedef void (*jf_yml_comment_fn)(void *data, jf_span comment);
+void jf_yml_comments(const jf_source *src, const yaml_document_t *doc, jf_yml_comment_fn fn,
+                     void *data);
+
+#endif

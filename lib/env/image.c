@@ -1,0 +1,507 @@
+/* image.c - the job's image: spec fields, manifest and the catalog of well-known images */
+#include "env/image.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+
+#include "core/embed.h"
+#include "core/path.h"
+
+bool jf_dist_name_eq(const char *a, size_t n, const char *b)
+{
+	size_t i = 0;
+	for (; i < n && b[i]; i++) {
+		char x = a[i], y = b[i];
+		x = (x == '_' || x == '.') ? '-' : (char)tolower((unsigned char)x);
+		y = (y == '_' || y == '.') ? '-' : (char)tolower((unsigned char)y);
+		if (x != y)
+			return false;
+	}
+	return i == n && !b[i];
+}
+
+/* One dotted part of a version: its number, and whether letters follow it
+ * ("0a0", "0rc1": a pre-release sorts before the release). */
+static const char *version_part(const char *s, long *num, bool *pre)
+{
+	char *end;
+	*num = isdigit((unsigned char)*s) ? strtol(s, &end, 10) : 0;
+	if (!isdigit((unsigned char)*s))
+		end = (char *)s;
+	*pre = isalpha((unsigned char)*end) && strncmp(end, "post", 4);
+	while (*end && *end != '.' && *end != '+')
+		end++;
+	return *end == '.' ? end + 1 : NULL;
+}
+
+int jf_version_cmp(const char *a, const char *b)
+{
+	while (a || b) {
+		long x = 0, y = 0;
+		bool xp = false, yp = false;
+		if (a)
+			a = version_part(a, &x, &xp);
+		if (b)
+			b = version_part(b, &y, &yp);
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (xp != yp)
+			return xp ? -1 : 1;
+	}
+	return 0;
+}
+
+static void pairs_set(jf_image_pairs *a, const char *name, const char *value)
+{
+	for (size_t i = 0; i < a->size; i++)
+		if (!strcmp(a->items[i].name, name)) {
+			free(a->items[i].value);
+			a->items[i].value = jf_xstrdup(value);
+			return;
+		}
+	jf_image_pair p = { jf_xstrdup(name), jf_xstrdup(value) };
+	jf_array_push(a, p);
+}
+
+static void pairs_release(jf_image_pairs *a)
+{
+	for (size_t i = 0; i < a->size; i++) {
+		free(a->items[i].name);
+		free(a->items[i].value);
+	}
+	jf_array_release(a);
+}
+
+/* "3.10", "3.10.12", "python3.8" -> 3, 10; false when it is none of those. */
+static bool parse_python(const char *s, int *major, int *minor)
+{
+	while (*s && !isdigit((unsigned char)*s))
+		s++;
+	char *end;
+	long ma = strtol(s, &end, 10);
+	if (end == s || *end != '.' || !isdigit((unsigned char)end[1]))
+		return false;
+	long mi = strtol(end + 1, &end, 10);
+	if (ma < 2 || ma > 9 || mi > 99)
+		return false;
+	*major = (int)ma;
+	*minor = (int)mi;
+	return true;
+}
+
+/* ---- the catalog ---- */
+
+/* Splits an image reference into repository and tag, the Docker Hub
+ * prefixes dropped ("docker.io/library/python:3.11" -> "python", "3.11"). */
+static void split_ref(const char *ref, char **repo, char **tag)
+{
+	size_t len = strcspn(ref, "@");
+	/* The tag follows the last ':' after the last '/' (a registry may have a port). */
+	size_t repo_len = len;
+	for (size_t i = len; i-- > 0 && ref[i] != '/';)
+		if (ref[i] == ':') {
+			repo_len = i;
+			break;
+		}
+	const char *colon = repo_len < len ? ref + repo_len : NULL;
+	*tag = colon ? jf_xstrndup(colon + 1, len - repo_len - 1) : jf_xstrdup("latest");
+	const char *r = ref;
+	static const char *const hub[] = { "docker.io/", "index.docker.io/", "registry-1.docker.io/",
+		                           "registry.hub.docker.com/" };
+	for (size_t i = 0; i < sizeof hub / sizeof *hub; i++)
+		if (!strncmp(r, hub[i], strlen(hub[i]))) {
+			r += strlen(hub[i]);
+			break;
+		}
+	if (!strncmp(r, "library/", 8))
+		r += 8;
+	*repo = jf_xstrndup(r, repo_len - (size_t)(r - ref));
+}
+
+typedef struct {
+	yaml_document_t doc;
+	const jf_embedded *file;
+} catalog_doc;
+
+static yaml_node_t *node(catalog_doc *c, int id)
+{
+	return yaml_document_get_node(&c->doc, id);
+}
+
+static const char *scalar_of(yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* The value of `key` in mapping `m`, also through YAML merge keys (`<<`);
+ * keys written in the mapping win over merged ones. */
+static yaml_node_t *get(catalog_doc *c, yaml_node_t *m, const char *key)
+{
+	if (!m || m->type != YAML_MAPPING_NODE)
+		return NULL;
+	yaml_node_t *merged = NULL;
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+		const char *k = scalar_of(node(c, p->key));
+		if (k && !strcmp(k, key))
+			return node(c, p->value);
+		if (k && !strcmp(k, "<<") && !merged) {
+			yaml_node_t *v = node(c, p->value);
+			if (v && v->type == YAML_SEQUENCE_NODE) {
+				for (yaml_node_item_t *i = v->data.sequence.items.start;
+				     i < v->data.sequence.items.top && !merged; i++)
+					merged = get(c, node(c, *i), key);
+			} else {
+				merged = get(c, v, key);
+			}
+		}
+	}
+	return merged;
+}
+
+static bool tag_matches(catalog_doc *c, yaml_node_t *tags, const char *tag)
+{
+	if (!tags || tags->type != YAML_SEQUENCE_NODE)
+		return false;
+	for (yaml_node_item_t *i = tags->data.sequence.items.start; i < tags->data.sequence.items.top;
+	     i++) {
+		const char *g = scalar_of(node(c, *i));
+		if (g && !fnmatch(g, tag, 0))
+			return true;
+	}
+	return false;
+}
+
+static void fill_from_entry(jf_image *img, catalog_doc *c, yaml_node_t *e)
+{
+	const char *s;
+	if ((s = scalar_of(get(c, e, "python"))))
+		parse_python(s, &img->py_major, &img->py_minor);
+	if ((s = scalar_of(get(c, e, "user"))))
+		img->user = jf_xstrdup(s);
+	if ((s = scalar_of(get(c, e, "home"))))
+		img->home = jf_xstrdup(s);
+	s = scalar_of(get(c, e, "complete"));
+	img->packages_complete = s && !strcmp(s, "true");
+	const struct {
+		const char *key;
+		jf_image_pairs *into;
+	} maps[] = { { "packages", &img->packages },
+		     { "executables", &img->executables },
+		     { "env", &img->env } };
+	for (size_t k = 0; k < sizeof maps / sizeof *maps; k++) {
+		yaml_node_t *m = get(c, e, maps[k].key);
+		if (!m || m->type != YAML_MAPPING_NODE)
+			continue;
+		for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top;
+		     p++) {
+			const char *name = scalar_of(node(c, p->key)), *v = scalar_of(node(c, p->value));
+			if (!name || !v)
+				continue;
+			if (maps[k].into == &img->executables)
+				v = !strcmp(v, "true") ? "yes" : "no";
+			pairs_set(maps[k].into, name, v);
+		}
+	}
+	yaml_node_t *absent = get(c, e, "absent");
+	if (absent && absent->type == YAML_SEQUENCE_NODE)
+		for (yaml_node_item_t *i = absent->data.sequence.items.start;
+		     i < absent->data.sequence.items.top; i++)
+			if ((s = scalar_of(node(c, *i))))
+				jf_array_push(&img->absent, jf_xstrdup(s));
+}
+
+static bool load_catalog_doc(catalog_doc *c, const jf_embedded *f)
+{
+	yaml_parser_t p;
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)f->data, f->len);
+	bool ok = yaml_parser_load(&p, &c->doc) && yaml_document_get_root_node(&c->doc);
+	if (!ok && !p.error)
+		yaml_document_delete(&c->doc);
+	yaml_parser_delete(&p);
+	c->file = f;
+	return ok;
+}
+
+/* The entries of a catalog file: the `images` sequence, or NULL. */
+static yaml_node_t *catalog_entries(catalog_doc *c)
+{
+	yaml_node_t *images = get(c, yaml_document_get_root_node(&c->doc), "images");
+	return images && images->type == YAML_SEQUENCE_NODE ? images : NULL;
+}
+
+static void match_catalog(jf_image *img, const char *ref)
+{
+	char *repo, *tag;
+	split_ref(ref, &repo, &tag);
+	for (size_t f = 0; f < jf_embedded_data_count && !img->catalog; f++) {
+		const jf_embedded *file = &jf_embedded_data[f];
+		/* Only files that name the repository are parsed. */
+		if (!jf_str_starts(file->path, "images/") || !strstr(file->data, repo))
+			continue;
+		catalog_doc c;
+		if (!load_catalog_doc(&c, file))
+			continue;
+		yaml_node_t *images = catalog_entries(&c);
+		for (yaml_node_item_t *i = images ? images->data.sequence.items.start : NULL;
+		     images && i < images->data.sequence.items.top; i++) {
+			yaml_node_t *e = node(&c, *i);
+			const char *name = scalar_of(get(&c, e, "name"));
+			if (name && !strcmp(name, repo) && tag_matches(&c, get(&c, e, "tags"), tag)) {
+				fill_from_entry(img, &c, e);
+				img->catalog = jf_xasprintf("data/%s:%lu", file->path,
+				                            (unsigned long)e->start_mark.line + 1);
+				break;
+			}
+		}
+		yaml_document_delete(&c.doc);
+	}
+	free(repo);
+	free(tag);
+}
+
+/* ---- the manifest ---- */
+
+/* Reads a `pip freeze` list: `name==version`, `name @ url`, `-e ...#egg=name`. */
+static void read_manifest(jf_image *img, const char *text)
+{
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n");
+		const char *s = line;
+		while (s < line + len && (*s == ' ' || *s == '\t'))
+			s++;
+		const char *egg = NULL;
+		if (*s == '-') { /* an editable install names itself in #egg= */
+			const char *e = strstr(s, "#egg=");
+			egg = e && e < line + len ? e + 5 : NULL;
+			s = egg;
+		}
+		if (s && s < line + len && (isalnum((unsigned char)*s))) {
+			size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			                     "0123456789-_.");
+			char *name = jf_xstrndup(s, n);
+			const char *v = s + n;
+			while (*v == ' ')
+				v++;
+			char *version = NULL;
+			if (!egg && !strncmp(v, "==", 2)) {
+				v += 2 + (v[2] == '=');
+				version = jf_xstrndup(v, strcspn(v, " ;#\r\n"));
+			}
+			pairs_set(&img->packages, name, version && *version ? version : "*");
+			free(name);
+			free(version);
+		}
+		line += len + (line[len] == '\n');
+	}
+}
+
+/* ---- the image ---- */
+
+jf_image *jf_image_resolve(jf_job *job)
+{
+	jf_image *img = jf_xcalloc(1, sizeof *img);
+	if (!job)
+		return img;
+	img->ref_span = job->image_name.span;
+	if (job->image_name.value) {
+		img->ref = jf_xstrdup(job->image_name.value);
+		match_catalog(img, img->ref);
+	}
+	img->python_span = img->user_span = img->manifest_span = img->ref_span;
+	if (job->image_python.value &&
+	    parse_python(job->image_python.value, &img->py_major, &img->py_minor)) {
+		img->python_span = job->image_python.span;
+		img->python_declared = true;
+	}
+	if (job->image_user.value) {
+		free(img->user);
+		img->user = jf_xstrdup(job->image_user.value);
+		img->user_span = job->image_user.span;
+		img->user_declared = true;
+	}
+	if (job->image_manifest.value) {
+		img->manifest_span = job->image_manifest.span;
+		char *path = jf_path_join(job->spec_dir, job->image_manifest.value);
+		jf_source *src = jf_source_load(path, path);
+		if (src->status == JF_SOURCE_OK) {
+			/* A manifest lists everything: it replaces the catalog's packages. */
+			pairs_release(&img->packages);
+			read_manifest(img, src->data);
+			img->packages_complete = true;
+			img->has_manifest = true;
+		}
+		jf_source_free(src);
+		free(path);
+	}
+	return img;
+}
+
+void jf_image_free(jf_image *self)
+{
+	if (!self)
+		return;
+	free(self->ref);
+	free(self->catalog);
+	free(self->user);
+	free(self->home);
+	pairs_release(&self->packages);
+	pairs_release(&self->executables);
+	pairs_release(&self->env);
+	for (size_t i = 0; i < self->absent.size; i++)
+		free(self->absent.items[i]);
+	jf_array_release(&self->absent);
+	free(self);
+}
+
+void jf_image_relate(jf_diag *d, const jf_image *self, const jf_source *spec, jf_image_fact fact,
+                     const char *fmt, ...)
+{
+	jf_buf b = JF_BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	jf_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (fact == JF_FACT_PACKAGES && self->has_manifest)
+		jf_diag_relate(d, spec, self->manifest_span, "the image's manifest lists %s", b.buf);
+	else if (fact == JF_FACT_PYTHON && self->python_declared)
+		jf_diag_relate(d, spec, self->python_span, "the job declares %s", b.buf);
+	else if (fact == JF_FACT_USER && self->user_declared)
+		jf_diag_relate(d, spec, self->user_span, "the job declares %s", b.buf);
+	else
+		jf_diag_relate(d, spec, self->ref_span, "the image '%s' has %s (jobfix's image catalog)",
+		               self->ref, b.buf);
+	jf_buf_release(&b);
+}
+
+const char *jf_image_unknown_reason(const jf_image *self)
+{
+	return self->ref ? "the image is not in jobfix's catalog" : "the job names no image";
+}
+
+bool jf_image_known(const jf_image *self)
+{
+	return self->catalog || self->has_manifest || self->py_major;
+}
+
+jf_tri jf_image_has_package(const jf_image *self, const char *dist, const char **version)
+{
+	for (size_t i = 0; i < self->packages.size; i++) {
+		const jf_image_pair *p = &self->packages.items[i];
+		if (jf_dist_name_eq(p->name, strlen(p->name), dist)) {
+			if (version)
+				*version = p->value;
+			return JF_YES;
+		}
+	}
+	if (self->packages_complete)
+		return JF_NO;
+	for (size_t i = 0; i < self->absent.size; i++)
+		if (jf_dist_name_eq(self->absent.items[i], strlen(self->absent.items[i]), dist))
+			return JF_NO;
+	return JF_UNKNOWN;
+}
+
+bool jf_image_user_is_nonroot(const jf_image *self)
+{
+	const char *u = self->user;
+	return u && *u && strcmp(u, "root") && strcmp(u, "0") && !jf_str_starts(u, "0:") &&
+	       !jf_str_starts(u, "root:");
+}
+
+jf_tri jf_image_has_executable(const jf_image *self, const char *name)
+{
+	for (size_t i = 0; i < self->executables.size; i++)
+		if (!strcmp(self->executables.items[i].name, name))
+			return !strcmp(self->executables.items[i].value, "yes") ? JF_YES : JF_NO;
+	return JF_UNKNOWN;
+}
+
+const char *jf_image_env(const jf_image *self, const char *name)
+{
+	for (size_t i = 0; i < self->env.size; i++)
+		if (!strcmp(self->env.items[i].name, name))
+			return self->env.items[i].value;
+	return NULL;
+}
+
+bool jf_image_python_before(const jf_image *self, int major, int minor)
+{
+	return self->py_major &&
+	       (self->py_major < major || (self->py_major == major && self->py_minor < minor));
+}
+
+/* ---- the catalog's own check, for the test suite ---- */
+
+static const char *const entry_keys[] = { "name", "tags", "python", "user", "home", "env",
+	                                  "executables", "packages", "complete", "absent",
+	                                  "partial", "source", "<<", NULL };
+
+static char *check_entry(catalog_doc *c, yaml_node_t *e)
+{
+	const char *where = c->file->path;
+	unsigned long line = (unsigned long)e->start_mark.line + 1;
+	if (e->type != YAML_MAPPING_NODE)
+		return jf_xasprintf("data/%s:%lu: an entry is not a mapping", where, line);
+	for (yaml_node_pair_t *p = e->data.mapping.pairs.start; p < e->data.mapping.pairs.top; p++) {
+		const char *k = scalar_of(node(c, p->key));
+		if (!k || !jf_str_in(k, entry_keys))
+			return jf_xasprintf("data/%s:%lu: unknown key '%s'", where,
+			                    (unsigned long)node(c, p->key)->start_mark.line + 1,
+			                    k ? k : "?");
+	}
+	if (!scalar_of(get(c, e, "name")))
+		return jf_xasprintf("data/%s:%lu: no name", where, line);
+	yaml_node_t *tags = get(c, e, "tags");
+	if (!tags || tags->type != YAML_SEQUENCE_NODE ||
+	    tags->data.sequence.items.start == tags->data.sequence.items.top)
+		return jf_xasprintf("data/%s:%lu: 'tags' is not a list of globs", where, line);
+	yaml_node_t *py = get(c, e, "python");
+	int ma, mi;
+	if (py && (!scalar_of(py) || py->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ||
+	           !parse_python(scalar_of(py), &ma, &mi)))
+		return jf_xasprintf("data/%s:%lu: 'python' must be a quoted \"3.10\"-style version",
+		                    where, (unsigned long)py->start_mark.line + 1);
+	const char *const maps[] = { "packages", "executables", "env" };
+	for (size_t k = 0; k < 3; k++) {
+		yaml_node_t *m = get(c, e, maps[k]);
+		if (!m)
+			continue;
+		if (m->type != YAML_MAPPING_NODE)
+			return jf_xasprintf("data/%s:%lu: '%s' is not a mapping", where,
+			                    (unsigned long)m->start_mark.line + 1, maps[k]);
+		for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top;
+		     p++) {
+			yaml_node_t *v = node(c, p->value);
+			const char *s = scalar_of(v);
+			bool ok = s && (k != 1 || !strcmp(s, "true") || !strcmp(s, "false")) &&
+			          (k != 0 || v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+			           !strcmp(s, "*") || !isdigit((unsigned char)s[0]) || strchr(s, '.'));
+			if (!ok)
+				return jf_xasprintf("data/%s:%lu: bad value in '%s'", where,
+				                    (unsigned long)v->start_mark.line + 1, maps[k]);
+		}
+	}
+	return NULL;
+}
+
+char *jf_image_catalog_check(void)
+{
+	char *err = NULL;
+	for (size_t f = 0; f < jf_embedded_data_count && !err; f++) {
+		const jf_embedded *file = &jf_embedded_data[f];
+		if (!jf_str_starts(file->path, "images/"))
+			continue;
+		catalog_doc c;
+		if (!load_catalog_doc(&c, file))
+			return jf_xasprintf("data/%s: not valid YAML", file->path);
+		yaml_node_t *images = catalog_entries(&c);
+		if (!images)
+			err = jf_xasprintf("data/%s: no 'images' list", file->path);
+		for (yaml_node_item_t *i = images ? images->data.sequence.items.start : NULL;
+		     images && i < images->data.sequence.items.top && !err; i++)
+			err = check_entry(&c, node(&c, *i));
+		yaml_document_delete(&c.doc);
+	}
+	return err;
+}

@@ -1,0 +1,86 @@
+/* image.h - what the job's image holds: Python, user, packages, executables, environment
+ *
+ * Facts come, in order, from the job spec's own `image` fields (`user`,
+ * `python`, and `manifest`, a `pip freeze` list that is complete by
+ * definition) and from the catalog of well-known images in data/images/
+ * (docs/data.md), matched by repository and tag. What neither says is
+ * unknown, and the checks that need it stay silent.
+ */
+#ifndef JF_IMAGE_H
+#define JF_IMAGE_H
+
+#include "core/diag.h"
+#include "job/job.h"
+
+typedef enum { JF_UNKNOWN, JF_NO, JF_YES } jf_tri;
+
+typedef struct {
+	char *name, *value;
+} jf_image_pair;
+
+typedef JF_ARRAY(jf_image_pair) jf_image_pairs;
+
+typedef struct {
+	char *ref;            /* the image reference as the spec names it, or NULL */
+	char *catalog;        /* "data/images/pytorch.yaml:12" of the matching entry, or NULL */
+	int py_major, py_minor; /* 0.0 when unknown */
+	char *user;           /* NULL when unknown */
+	char *home;           /* NULL when unknown */
+	jf_image_pairs packages;  /* distribution -> version ("*" when unknown) */
+	bool packages_complete;   /* from a manifest, or a complete catalog entry */
+	bool has_manifest;
+	JF_ARRAY(char *) absent;  /* distributions the catalog says are not installed */
+	jf_image_pairs executables; /* name -> "yes" / "no" */
+	jf_image_pairs env;         /* variables set in the image */
+	/* Where the job spec states the image, its Python and user: for related notes. */
+	jf_span ref_span, python_span, user_span, manifest_span;
+	bool python_declared, user_declared; /* by the spec's own fields */
+} jf_image;
+
+/* Which fact a diagnostic rests on, for jf_image_relate(). */
+typedef enum { JF_FACT_PACKAGES, JF_FACT_PYTHON, JF_FACT_USER, JF_FACT_EXECUTABLES } jf_image_fact;
+
+/** The image of `job`, from its fields and the catalog; never NULL. Free with jf_image_free. */
+jf_image *jf_image_resolve(jf_job *job);
+void jf_image_free(jf_image *self);
+
+/**
+ * Adds a related note to `d` at the place the fact comes from: the spec's
+ * own field (`image.python`, `image.user`, `image.manifest`) or the image
+ * name, for facts from the catalog. `fmt` names the fact ("Python 3.8", "torch 2.1.0").
+ */
+void jf_image_relate(jf_diag *d, const jf_image *self, const jf_source *spec, jf_image_fact fact,
+                     const char *fmt, ...) JF_PRINTF(5, 6);
+
+/** Why the image's facts are unknown, for --verbose: "the image 'x' is not in jobfix's catalog". Static or borrowed. */
+const char *jf_image_unknown_reason(const jf_image *self);
+
+/** Whether anything is known about the image (a catalog entry or spec fields). */
+bool jf_image_known(const jf_image *self);
+/**
+ * Whether distribution `dist` is installed: JF_YES (with its version in
+ * *version when asked, borrowed), JF_NO when the package list is complete or
+ * the catalog lists it as absent, else JF_UNKNOWN. Names compare as pip does.
+ */
+jf_tri jf_image_has_package(const jf_image *self, const char *dist, const char **version);
+/** Whether the image's user is known and is not root. */
+bool jf_image_user_is_nonroot(const jf_image *self);
+/** Whether the image has executable `name` on its PATH. */
+jf_tri jf_image_has_executable(const jf_image *self, const char *name);
+/** The value of variable `name` in the image's environment, or NULL. */
+const char *jf_image_env(const jf_image *self, const char *name);
+/** Whether the image's Python is known and older than major.minor. */
+bool jf_image_python_before(const jf_image *self, int major, int minor);
+
+/** Whether pip takes `a` (`n` bytes) and `b` for the same distribution name. */
+bool jf_dist_name_eq(const char *a, size_t n, const char *b);
+/** Compares version strings numerically part by part ("1.10" > "1.9"); pre-releases sort first. */
+int jf_version_cmp(const char *a, const char *b);
+
+/**
+ * Checks every entry of the embedded catalog for keys and value types; returns
+ * NULL when all are well-formed, else a message naming the file and line (caller frees).
+ */
+char *jf_image_catalog_check(void);
+
+#endif

@@ -1,0 +1,141 @@
+/* platforms.c - platform profiles and launcher variables, read once from data/platforms.yaml */
+#include "env/platforms.h"
+
+#include <yaml.h>
+
+#include "core/embed.h"
+#include "core/util.h"
+
+typedef JF_ARRAY(char *) strings;
+
+typedef struct {
+	char *name;
+	strings includes, variables, prefixes;
+} profile;
+
+static JF_ARRAY(profile) platforms, launchers;
+static bool loaded;
+
+static const char *scalar_of(yaml_document_t *doc, int id)
+{
+	yaml_node_t *n = yaml_document_get_node(doc, id);
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static void read_list(yaml_document_t *doc, yaml_node_t *n, strings *into)
+{
+	if (!n || n->type != YAML_SEQUENCE_NODE)
+		return;
+	for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
+		const char *s = scalar_of(doc, *i);
+		if (s)
+			jf_array_push(into, jf_xstrdup(s));
+	}
+}
+
+static yaml_node_t *member(yaml_document_t *doc, yaml_node_t *m, const char *key)
+{
+	if (!m || m->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+		const char *k = scalar_of(doc, p->key);
+		if (k && !strcmp(k, key))
+			return yaml_document_get_node(doc, p->value);
+	}
+	return NULL;
+}
+
+static void load(void)
+{
+	if (loaded)
+		return;
+	loaded = true;
+	const jf_embedded *f = NULL;
+	for (size_t i = 0; i < jf_embedded_data_count; i++)
+		if (!strcmp(jf_embedded_data[i].path, "platforms.yaml"))
+			f = &jf_embedded_data[i];
+	if (!f)
+		return;
+	yaml_parser_t p;
+	yaml_document_t doc;
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)f->data, f->len);
+	if (!yaml_parser_load(&p, &doc)) {
+		yaml_parser_delete(&p);
+		return;
+	}
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	yaml_node_t *sections[] = { member(&doc, root, "platforms"), member(&doc, root, "launchers") };
+	for (int s = 0; s < 2; s++) {
+		yaml_node_t *m = sections[s];
+		if (!m || m->type != YAML_MAPPING_NODE)
+			continue;
+		for (yaml_node_pair_t *q = m->data.mapping.pairs.start; q < m->data.mapping.pairs.top;
+		     q++) {
+			const char *name = scalar_of(&doc, q->key);
+			yaml_node_t *v = yaml_document_get_node(&doc, q->value);
+			if (!name)
+				continue;
+			profile pr = { jf_xstrdup(name), { 0 }, { 0 }, { 0 } };
+			if (s == 1) {
+				read_list(&doc, v, &pr.variables);
+			} else {
+				read_list(&doc, member(&doc, v, "include"), &pr.includes);
+				read_list(&doc, member(&doc, v, "variables"), &pr.variables);
+				read_list(&doc, member(&doc, v, "prefixes"), &pr.prefixes);
+			}
+			jf_array_push(s ? &launchers : &platforms, pr);
+		}
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&p);
+}
+
+static const profile *find(const void *list, const char *name)
+{
+	const JF_ARRAY(profile) *a = list;
+	for (size_t i = 0; i < a->size; i++)
+		if (!strcmp(a->items[i].name, name))
+			return &a->items[i];
+	return NULL;
+}
+
+static bool in(const strings *s, const char *var, bool prefix)
+{
+	for (size_t i = 0; i < s->size; i++)
+		if (prefix ? jf_str_starts(var, s->items[i]) : !strcmp(var, s->items[i]))
+			return true;
+	return false;
+}
+
+static bool profile_sets(const profile *p, const char *var, int depth)
+{
+	if (!p || depth > 8)
+		return false;
+	if (in(&p->variables, var, false) || in(&p->prefixes, var, true))
+		return true;
+	for (size_t i = 0; i < p->includes.size; i++)
+		if (profile_sets(find(&platforms, p->includes.items[i]), var, depth + 1))
+			return true;
+	return false;
+}
+
+bool jf_platform_sets(const char *platform, const char *var)
+{
+	load();
+	if (platform)
+		return profile_sets(find(&platforms, platform), var, 0);
+	if (profile_sets(find(&platforms, "generic"), var, 0))
+		return true;
+	for (size_t i = 0; i < platforms.size; i++)
+		if (in(&platforms.items[i].prefixes, var, true))
+			return true;
+	return false;
+}
+
+bool jf_launcher_sets(const char *launcher, const char *var)
+{
+	load();
+	const profile *p = find(&launchers, launcher);
+	return p && in(&p->variables, var, false);
+}

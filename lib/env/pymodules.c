@@ -1,0 +1,122 @@
+/* pymodules.c - the standard-library list and the import-name map, from data/ */
+#include "env/pymodules.h"
+
+#include <ctype.h>
+
+#include "core/embed.h"
+#include "core/util.h"
+
+typedef struct {
+	char *name;
+	jf_stdlib_module m;
+} stdlib_entry;
+
+typedef struct {
+	char *module;
+	char **dists; /* NULL-terminated */
+} import_entry;
+
+static JF_ARRAY(stdlib_entry) stdlib;
+static JF_ARRAY(import_entry) imports;
+static bool loaded; /* as the rule table: built once, on first use */
+
+static const jf_embedded *data_file(const char *path)
+{
+	for (size_t i = 0; i < jf_embedded_data_count; i++)
+		if (!strcmp(jf_embedded_data[i].path, path))
+			return &jf_embedded_data[i];
+	return NULL;
+}
+
+/* Splits the next non-comment line of `*p` into at most `max` fields; returns the count. */
+static size_t next_fields(const char **p, char **fields, size_t max)
+{
+	while (**p) {
+		const char *line = *p;
+		size_t len = strcspn(line, "\n");
+		*p += len + (line[len] == '\n');
+		size_t n = 0;
+		for (const char *s = line; s < line + len && *s != '#' && n < max;) {
+			while (s < line + len && isspace((unsigned char)*s))
+				s++;
+			if (s >= line + len || *s == '#')
+				break;
+			size_t k = 0;
+			while (s + k < line + len && !isspace((unsigned char)s[k]) && s[k] != '#')
+				k++;
+			fields[n++] = jf_xstrndup(s, k);
+			s += k;
+		}
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
+/* "3.12" -> 12, "-" -> `none`. */
+static int minor_of(const char *v, int none)
+{
+	if (!strcmp(v, "-"))
+		return none;
+	const char *dot = strchr(v, '.');
+	return dot ? atoi(dot + 1) : none;
+}
+
+static void load(void)
+{
+	if (loaded)
+		return;
+	loaded = true;
+	const jf_embedded *f = data_file("stdlib.txt");
+	char *fields[64];
+	for (const char *p = f ? f->data : ""; *p;) {
+		size_t n = next_fields(&p, fields, 3);
+		if (n == 3) {
+			stdlib_entry e = { fields[0], { minor_of(fields[1], 0), minor_of(fields[2], -1) } };
+			jf_array_push(&stdlib, e);
+		} else {
+			for (size_t i = 0; i < n; i++)
+				free(fields[i]);
+			continue;
+		}
+		free(fields[1]);
+		free(fields[2]);
+	}
+	f = data_file("import-names.txt");
+	for (const char *p = f ? f->data : ""; *p;) {
+		size_t n = next_fields(&p, fields, 64);
+		if (n < 2) {
+			for (size_t i = 0; i < n; i++)
+				free(fields[i]);
+			continue;
+		}
+		import_entry e = { fields[0], jf_xcalloc(n, sizeof(char *)) };
+		memcpy(e.dists, fields + 1, (n - 1) * sizeof(char *));
+		jf_array_push(&imports, e);
+	}
+}
+
+const jf_stdlib_module *jf_stdlib_find(const char *name)
+{
+	load();
+	for (size_t i = 0; i < stdlib.size; i++)
+		if (!strcmp(stdlib.items[i].name, name))
+			return &stdlib.items[i].m;
+	return NULL;
+}
+
+const char *const *jf_import_distributions(const char *module)
+{
+	load();
+	const import_entry *best = NULL;
+	size_t best_len = 0;
+	for (size_t i = 0; i < imports.size; i++) {
+		const char *m = imports.items[i].module;
+		size_t n = strlen(m);
+		if (n > best_len && !strncmp(module, m, n) && (module[n] == '.' || !module[n])) {
+			best = &imports.items[i];
+			best_len = n;
+		}
+	}
+	return best ? (const char *const *)best->dists : NULL;
+}

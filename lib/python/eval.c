@@ -1,0 +1,736 @@
+/* pyeval.c - evaluating Python string expressions to constants (see pyeval.h) */
+#include "python/eval.h"
+
+#include "core/path.h"
+
+#define MAX_DEPTH 24
+
+/* A name's bindings in one file: how many, and the value of a module-level
+ * `NAME = <expr>`; `parsed` when one is `NAME = <...>.parse_args(...)`. */
+typedef struct {
+	char *name;
+	int count;
+	TSNode value;
+	bool parsed;
+} binding;
+
+typedef struct {
+	const jf_unit *unit;
+	JF_ARRAY(binding) names; /* sorted by name */
+} unit_index;
+
+/* An add_argument(...) call of the job, by the dest it stores. */
+typedef struct {
+	char *dest;
+	TSNode call;
+	const jf_unit *unit;
+} argdef;
+
+struct jf_pyeval {
+	jf_ctx *ctx;
+	JF_ARRAY(unit_index) units;
+	JF_ARRAY(argdef) args;
+	bool args_read;
+};
+
+typedef struct {
+	jf_pyeval *s;
+	jf_ctx *ctx;
+	const jf_unit *unit;
+	int depth;
+} evaluator;
+
+static jf_pyvalue eval(evaluator *e, TSNode n);
+
+void jf_pyvalue_release(jf_pyvalue *v)
+{
+	free(v->value);
+	v->value = NULL;
+}
+
+static jf_pyvalue unknown(void)
+{
+	jf_pyvalue v = { 0 };
+	return v;
+}
+
+static jf_pyvalue known(char *s, TSNode origin, const jf_unit *unit)
+{
+	jf_pyvalue v = { s, origin, unit, false };
+	return v;
+}
+
+/* a + b, keeping a's origin (or b's when a is empty). */
+static jf_pyvalue concat(jf_pyvalue a, jf_pyvalue b)
+{
+	if (!a.value || !b.value) {
+		jf_pyvalue_release(&a);
+		jf_pyvalue_release(&b);
+		return unknown();
+	}
+	jf_pyvalue r = *a.value || ts_node_is_null(b.origin) ? a : b;
+	r.value = jf_xasprintf("%s%s", a.value, b.value);
+	r.through_names = a.through_names || b.through_names;
+	free(a.value);
+	free(b.value);
+	return r;
+}
+
+/* os.path.join / pathlib: an absolute part starts over. */
+static jf_pyvalue join(jf_pyvalue a, jf_pyvalue b)
+{
+	if (!a.value || !b.value || b.value[0] == '/' || !*a.value) {
+		if (a.value && b.value) {
+			jf_pyvalue_release(&a);
+			return b;
+		}
+		jf_pyvalue_release(&a);
+		jf_pyvalue_release(&b);
+		return unknown();
+	}
+	size_t n = strlen(a.value);
+	bool slash = a.value[n - 1] == '/';
+	jf_pyvalue s = concat(a, known(jf_xstrdup(slash ? "" : "/"), (TSNode){ 0 }, NULL));
+	return concat(s, b);
+}
+
+/* ---- string literals ---- */
+
+static bool decode_escape(const char *s, size_t n, jf_buf *out)
+{
+	if (n != 2)
+		return false;
+	switch (s[1]) {
+	case '\\': jf_buf_addc(out, '\\'); return true;
+	case '\'': jf_buf_addc(out, '\''); return true;
+	case '"': jf_buf_addc(out, '"'); return true;
+	case 'n': jf_buf_addc(out, '\n'); return true;
+	case 't': jf_buf_addc(out, '\t'); return true;
+	default: return false;
+	}
+}
+
+static jf_pyvalue eval_string(evaluator *e, TSNode n)
+{
+	const char *src = e->unit->src->data;
+	const char *p = src + ts_node_start_byte(n), *end = src + ts_node_end_byte(n);
+	bool raw = false, f = false;
+	for (; p < end && *p != '"' && *p != '\''; p++) {
+		if (*p == 'b' || *p == 'B')
+			return unknown(); /* bytes are not paths here */
+		raw |= *p == 'r' || *p == 'R';
+		f |= *p == 'f' || *p == 'F';
+	}
+	jf_pyvalue r = known(jf_xstrdup(""), n, e->unit);
+	jf_buf b = JF_BUF_INIT;
+	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+		TSNode c = ts_node_named_child(n, i);
+		const char *t = ts_node_type(c);
+		uint32_t a = ts_node_start_byte(c), z = ts_node_end_byte(c);
+		if (!strcmp(t, "string_content")) {
+			/* Escapes are children of the content in this grammar. */
+			uint32_t at = a;
+			for (uint32_t k = 0; k < ts_node_named_child_count(c); k++) {
+				TSNode x = ts_node_named_child(c, k);
+				uint32_t xa = ts_node_start_byte(x), xz = ts_node_end_byte(x);
+				jf_buf_add(&b, src + at, xa - at);
+				if (raw)
+					jf_buf_add(&b, src + xa, xz - xa);
+				else if (!jf_node_type_is(x, "escape_sequence") ||
+				         !decode_escape(src + xa, xz - xa, &b))
+					goto fail;
+				at = xz;
+			}
+			jf_buf_add(&b, src + at, z - at);
+		} else if (!strcmp(t, "interpolation") && f) {
+			if (!ts_node_is_null(jf_node_field(c, "format_specifier")) ||
+			    !ts_node_is_null(jf_node_field(c, "type_conversion")))
+				goto fail;
+			jf_pyvalue v = eval(e, jf_node_field(c, "expression"));
+			if (!v.value)
+				goto fail;
+			if (!b.len && !ts_node_is_null(v.origin)) {
+				r.origin = v.origin; /* f"{ROOT}/x": ROOT's literal begins it */
+				r.origin_unit = v.origin_unit;
+			}
+			jf_buf_adds(&b, v.value);
+			r.through_names |= v.through_names;
+			jf_pyvalue_release(&v);
+		} else if (!strcmp(t, "escape_sequence")) {
+			if (!decode_escape(src + a, z - a, &b))
+				goto fail;
+		} else if (strcmp(t, "string_start") && strcmp(t, "string_end")) {
+			goto fail;
+		}
+	}
+	free(r.value);
+	r.value = jf_buf_detach(&b, NULL);
+	return r;
+fail:
+	jf_buf_release(&b);
+	jf_pyvalue_release(&r);
+	return unknown();
+}
+
+/* ---- names ---- */
+
+static int binding_cmp(const void *a, const void *b)
+{
+	return strcmp(((const binding *)a)->name, ((const binding *)b)->name);
+}
+
+static void add_binding(unit_index *ix, const jf_unit *unit, TSNode id)
+{
+	if (!jf_node_type_is(id, "identifier"))
+		return;
+	binding b = { .name = jf_node_text(unit, id), .count = 1 };
+	jf_array_push(&ix->names, b);
+}
+
+/* Binds the identifier children of `n` (a pattern list, parameters, ...). */
+static void add_children(unit_index *ix, const jf_unit *unit, TSNode n)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+		add_binding(ix, unit, ts_node_named_child(n, i));
+}
+
+/* The names of `unit`, indexed on first use: every place a name is bound (an
+ * assignment target, a parameter, a loop variable, an import, a def), by
+ * looking at the binding constructs' own children. */
+static const unit_index *index_of(jf_pyeval *s, const jf_unit *unit)
+{
+	static const char *const lists[] = { "pattern_list", "tuple_pattern", "list_pattern",
+		"as_pattern_target", "parameters", "lambda_parameters", "typed_parameter",
+		"list_splat_pattern", "dictionary_splat_pattern", "global_statement",
+		"nonlocal_statement", "dotted_name", NULL };
+	static const char *const named[] = { "named_expression", "default_parameter",
+		"typed_default_parameter", "function_definition", "class_definition", NULL };
+	for (size_t i = 0; i < s->units.size; i++)
+		if (s->units.items[i].unit == unit)
+			return &s->units.items[i];
+	unit_index ix = { unit, { 0 } };
+	jf_iter it;
+	for (TSNode x = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(x);
+	     x = jf_iter_next(&it, true)) {
+		const char *t = ts_node_type(x);
+		if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
+		    !strcmp(t, "for_statement") || !strcmp(t, "for_in_clause")) {
+			add_binding(&ix, unit, jf_node_field(x, "left"));
+			TSNode right = jf_node_field(x, "right");
+			TSNode fn = jf_node_field(right, "function");
+			if (!strcmp(t, "assignment") && ix.names.size &&
+			    jf_node_type_is(jf_node_field(x, "left"), "identifier") &&
+			    jf_node_type_is(right, "call") && jf_node_type_is(fn, "attribute") &&
+			    jf_node_is(unit, jf_node_field(fn, "attribute"), "parse_args"))
+				jf_array_last(&ix.names)->parsed = true;
+		} else if (jf_str_in(t, named)) {
+			add_binding(&ix, unit, jf_node_field(x, "name"));
+		} else if (!strcmp(t, "aliased_import")) {
+			add_binding(&ix, unit, jf_node_field(x, "alias"));
+		} else if (jf_str_in(t, lists)) {
+			add_children(&ix, unit, x);
+		}
+	}
+	jf_iter_release(&it);
+	/* Module-level `NAME = <expr>`: the value a single binding has. */
+	TSNode root = ts_tree_root_node(unit->tree);
+	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+		TSNode a = ts_node_named_child(ts_node_named_child(root, i), 0);
+		TSNode left = jf_node_field(a, "left");
+		if (!jf_node_type_is(a, "assignment") || !jf_node_type_is(left, "identifier") ||
+		    !jf_node_type_is(ts_node_named_child(root, i), "expression_statement"))
+			continue;
+		binding b = { .name = jf_node_text(unit, left), .value = jf_node_field(a, "right") };
+		jf_array_push(&ix.names, b); /* count 0: merged into the binding counted above */
+	}
+	if (ix.names.size) /* qsort() takes no NULL array, even empty */
+		qsort(ix.names.items, ix.names.size, sizeof(binding), binding_cmp);
+	/* One entry per name: the bindings counted, the flags merged. */
+	size_t out = 0;
+	for (size_t i = 0; i < ix.names.size; i++) {
+		binding *b = &ix.names.items[i];
+		if (out && !strcmp(ix.names.items[out - 1].name, b->name)) {
+			binding *into = &ix.names.items[out - 1];
+			into->count += b->count;
+			into->parsed |= b->parsed;
+			if (!ts_node_is_null(b->value))
+				into->value = b->value;
+			free(b->name);
+		} else {
+			ix.names.items[out++] = *b;
+		}
+	}
+	ix.names.size = out;
+	jf_array_push(&s->units, ix);
+	return jf_array_last(&s->units);
+}
+
+static const binding *find_binding(jf_pyeval *s, const jf_unit *unit, const char *name)
+{
+	const unit_index *ix = index_of(s, unit);
+	binding key = { .name = (char *)name };
+	return ix->names.size ? bsearch(&key, ix->names.items, ix->names.size, sizeof(binding),
+	                                binding_cmp)
+	                      : NULL;
+}
+
+/* A name with exactly one binding in its file, `NAME = <expr>` at module
+ * level: its value. Anything else (parameters, loops, reassignments) is unknown. */
+static jf_pyvalue eval_name(evaluator *e, TSNode n)
+{
+	char *name = jf_node_text(e->unit, n);
+	const binding *b = find_binding(e->s, e->unit, name);
+	free(name);
+	if (!b || b->count != 1 || ts_node_is_null(b->value))
+		return unknown();
+	jf_pyvalue v = eval(e, b->value);
+	v.through_names = true;
+	return v;
+}
+
+/* ---- the environment ---- */
+
+static jf_pyvalue env_value(evaluator *e, TSNode name_node, TSNode fallback)
+{
+	jf_pyvalue name = eval(e, name_node);
+	if (!name.value)
+		return unknown();
+	const jf_named_path *set = e->ctx->job ? jf_job_env(e->ctx->job, name.value) : NULL;
+	jf_pyvalue_release(&name);
+	jf_pyvalue v = unknown();
+	if (set)
+		v = known(jf_xstrdup(set->path), (TSNode){ 0 }, NULL);
+	else if (!ts_node_is_null(fallback))
+		v = eval(e, fallback);
+	v.through_names = true;
+	return v;
+}
+
+/* ---- argparse ---- */
+
+/* The literal value of keyword `key` of call arguments `args`, as a node. */
+static TSNode keyword(const jf_unit *unit, TSNode args, const char *key)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "keyword_argument") &&
+		    jf_node_is(unit, jf_node_field(a, "name"), key))
+			return jf_node_field(a, "value");
+	}
+	return (TSNode){ 0 };
+}
+
+/* The dest argparse gives the add_argument(...) call with arguments `args`; caller frees. */
+static char *dest_of(jf_pyeval *s, const jf_unit *unit, TSNode args)
+{
+	evaluator e = { s, s->ctx, unit, MAX_DEPTH - 1 };
+	TSNode d = keyword(unit, args, "dest");
+	char *dest = NULL;
+	if (!ts_node_is_null(d)) {
+		jf_pyvalue v = eval_string(&e, d);
+		dest = v.value;
+	}
+	for (uint32_t i = 0; i < ts_node_named_child_count(args) && !dest; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (!jf_node_type_is(a, "string"))
+			continue;
+		jf_pyvalue v = eval_string(&e, a);
+		if (v.value && jf_str_starts(v.value, "--")) {
+			dest = jf_xstrdup(v.value + 2);
+			for (char *c = dest; *c; c++)
+				*c = *c == '-' ? '_' : *c;
+		}
+		jf_pyvalue_release(&v);
+	}
+	return dest;
+}
+
+static int argdef_cmp(const void *a, const void *b)
+{
+	return strcmp(((const argdef *)a)->dest, ((const argdef *)b)->dest);
+}
+
+/* Every add_argument call of the job's Python, read on first use, sorted by dest. */
+static void read_arguments(jf_pyeval *s)
+{
+	if (s->args_read)
+		return;
+	s->args_read = true;
+	for (size_t i = 0; i < s->ctx->units.size; i++) {
+		const jf_unit *unit = s->ctx->units.items[i];
+		if (unit->lang != JF_LANG_PYTHON || unit->src->status != JF_SOURCE_OK ||
+		    !strstr(unit->src->data, "add_argument"))
+			continue;
+		jf_iter it;
+		for (TSNode x = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(x);
+		     x = jf_iter_next(&it, true)) {
+			TSNode fn = jf_node_field(x, "function");
+			if (!jf_node_type_is(x, "call") || !jf_node_type_is(fn, "attribute") ||
+			    !jf_node_is(unit, jf_node_field(fn, "attribute"), "add_argument"))
+				continue;
+			char *dest = dest_of(s, unit, jf_node_field(x, "arguments"));
+			if (dest) {
+				argdef d = { dest, x, unit };
+				jf_array_push(&s->args, d);
+			}
+		}
+		jf_iter_release(&it);
+	}
+	if (s->args.size)
+		qsort(s->args.items, s->args.size, sizeof(argdef), argdef_cmp);
+}
+
+/* args.X: the value every run of the script gives X (passed, or the default). */
+static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
+{
+	/* The object holds parse_args()'s result: `NAME = parser.parse_args(...)`
+	 * in this file, or the name argparse code gives it everywhere, passed on
+	 * to functions (`def train(args)`). */
+	static const char *const namespaces[] = { "args", "opt", "opts", "options", NULL };
+	if (!jf_node_type_is(object, "identifier"))
+		return unknown();
+	char *obj = jf_node_text(e->unit, object);
+	const binding *b = find_binding(e->s, e->unit, obj);
+	bool parsed = (b && b->parsed) || jf_str_in(obj, namespaces);
+	free(obj);
+	if (!parsed)
+		return unknown();
+	char *dest = jf_node_text(e->unit, attr);
+	read_arguments(e->s);
+	struct {
+		TSNode call;
+		const jf_unit *unit;
+		int found;
+	} s = { .found = 0 };
+	argdef key = { .dest = dest };
+	const argdef *hit = e->s->args.size ? bsearch(&key, e->s->args.items, e->s->args.size,
+	                                              sizeof(argdef), argdef_cmp)
+	                                    : NULL;
+	if (hit) {
+		/* Defined once when its neighbours in the sorted list store other dests. */
+		const argdef *first = e->s->args.items, *last = first + e->s->args.size - 1;
+		bool twice = (hit > first && !strcmp(hit[-1].dest, dest)) ||
+		             (hit < last && !strcmp(hit[1].dest, dest));
+		s.found = twice ? 2 : 1;
+		s.call = hit->call;
+		s.unit = hit->unit;
+	}
+	jf_pyvalue result = unknown();
+	if (s.found != 1)
+		goto done;
+	TSNode args = jf_node_field(s.call, "arguments");
+	JF_ARRAY(char *) options = { 0 };
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		evaluator le = { e->s, e->ctx, s.unit, MAX_DEPTH - 1 };
+		jf_pyvalue v = jf_node_type_is(a, "string") ? eval_string(&le, a) : unknown();
+		if (v.value && v.value[0] == '-')
+			jf_array_push(&options, v.value);
+		else
+			jf_pyvalue_release(&v);
+	}
+	TSNode action = keyword(s.unit, args, "action");
+	TSNode nargs = keyword(s.unit, args, "nargs");
+	if (!options.size || !ts_node_is_null(action) || !ts_node_is_null(nargs))
+		goto release; /* positionals, flags, lists: not a single string */
+	/* Every run that reaches this parser: of this entry, or any for a module. */
+	char *value = NULL;
+	bool agree = true, any = false, defaulted = false;
+	for (size_t i = 0; i < e->ctx->invocations.size && agree; i++) {
+		const jf_invocation *inv = &e->ctx->invocations.items[i];
+		if (s.unit->role == JF_ROLE_ENTRY && inv->entry != s.unit)
+			continue;
+		any = true;
+		const char *passed = NULL;
+		bool gave = false;
+		for (size_t k = 0; k < inv->args.size && !gave; k++) {
+			const char *w = inv->args.items[k].value;
+			if (!w) {
+				agree = false; /* a word known only at run time may be the option */
+				break;
+			}
+			for (size_t o = 0; o < options.size && !gave; o++) {
+				size_t n = strlen(options.items[o]);
+				if (!strncmp(w, options.items[o], n) && w[n] == '=') {
+					gave = true;
+					passed = w + n + 1;
+				} else if (!strcmp(w, options.items[o])) {
+					gave = true;
+					passed = k + 1 < inv->args.size ? inv->args.items[k + 1].value : NULL;
+					if (!passed)
+						agree = false;
+				}
+			}
+		}
+		if (!agree)
+			break;
+		if (!gave)
+			defaulted = true;
+		if (gave && passed) {
+			if (value && strcmp(value, passed))
+				agree = false;
+			else if (!value)
+				value = jf_xstrdup(passed);
+		}
+	}
+	if (agree && any && value && !defaulted) {
+		result = known(value, (TSNode){ 0 }, NULL);
+		value = NULL;
+	} else if (agree && any && !value && defaulted) {
+		TSNode d = keyword(s.unit, args, "default");
+		if (!ts_node_is_null(d)) {
+			evaluator de = { e->s, e->ctx, s.unit, e->depth + 1 };
+			result = eval(&de, d);
+		}
+	}
+	free(value);
+	result.through_names = true;
+release:
+	for (size_t i = 0; i < options.size; i++)
+		free(options.items[i]);
+	jf_array_release(&options);
+done:
+	free(dest);
+	return result;
+}
+
+/* ---- calls and operators ---- */
+
+static bool callee_is(const jf_unit *unit, TSNode fn, const char *const *names)
+{
+	for (size_t i = 0; names[i]; i++)
+		if (jf_node_is(unit, fn, names[i]))
+			return true;
+	return false;
+}
+
+/* Joins every positional argument of `args` (os.path.join, Path(...)). */
+static jf_pyvalue join_arguments(evaluator *e, TSNode args, jf_pyvalue start)
+{
+	jf_pyvalue r = start;
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "keyword_argument") || jf_node_type_is(a, "list_splat") ||
+		    jf_node_type_is(a, "comment")) {
+			jf_pyvalue_release(&r);
+			return unknown();
+		}
+		r = r.value ? join(r, eval(e, a)) : eval(e, a);
+		if (!r.value)
+			return unknown();
+	}
+	return r;
+}
+
+/* "{}/{name}".format(a, name=b): positional and keyword fields, no specs. */
+static jf_pyvalue format_call(evaluator *e, jf_pyvalue fmt, TSNode args)
+{
+	jf_buf b = JF_BUF_INIT;
+	uint32_t next = 0;
+	bool through = fmt.through_names;
+	for (const char *p = fmt.value; *p; p++) {
+		if (*p != '{' && *p != '}') {
+			jf_buf_addc(&b, *p);
+			continue;
+		}
+		if (p[0] == p[1]) {
+			jf_buf_addc(&b, *p++);
+			continue;
+		}
+		const char *end = strchr(p, '}');
+		if (*p == '}' || !end)
+			goto fail;
+		char *field = jf_xstrndup(p + 1, (size_t)(end - p - 1));
+		TSNode arg = { 0 };
+		if (!*field) {
+			arg = ts_node_named_child(args, next++);
+		} else if (field[0] >= '0' && field[0] <= '9') {
+			arg = ts_node_named_child(args, (uint32_t)atoi(field));
+		} else if (!strpbrk(field, ".[!:")) {
+			arg = keyword(e->unit, args, field);
+		}
+		free(field);
+		if (ts_node_is_null(arg) || jf_node_type_is(arg, "keyword_argument"))
+			goto fail;
+		jf_pyvalue v = eval(e, arg);
+		if (!v.value)
+			goto fail;
+		jf_buf_adds(&b, v.value);
+		through |= v.through_names;
+		jf_pyvalue_release(&v);
+		p = end;
+	}
+	jf_pyvalue r = fmt;
+	free(r.value);
+	r.value = jf_buf_detach(&b, NULL);
+	r.through_names = through;
+	return r;
+fail:
+	jf_buf_release(&b);
+	jf_pyvalue_release(&fmt);
+	return unknown();
+}
+
+/* "%s/%s" % (a, b): %s only. */
+static jf_pyvalue percent(evaluator *e, jf_pyvalue fmt, TSNode right)
+{
+	jf_buf b = JF_BUF_INIT;
+	uint32_t next = 0;
+	bool tuple = jf_node_type_is(right, "tuple");
+	for (const char *p = fmt.value; *p; p++) {
+		if (*p != '%') {
+			jf_buf_addc(&b, *p);
+			continue;
+		}
+		if (p[1] == '%') {
+			jf_buf_addc(&b, '%');
+			p++;
+			continue;
+		}
+		if (p[1] != 's')
+			goto fail;
+		TSNode arg = tuple ? ts_node_named_child(right, next) : (next ? (TSNode){ 0 } : right);
+		next++;
+		jf_pyvalue v = ts_node_is_null(arg) ? unknown() : eval(e, arg);
+		if (!v.value)
+			goto fail;
+		jf_buf_adds(&b, v.value);
+		fmt.through_names |= v.through_names;
+		jf_pyvalue_release(&v);
+		p++;
+	}
+	free(fmt.value);
+	fmt.value = jf_buf_detach(&b, NULL);
+	return fmt;
+fail:
+	jf_buf_release(&b);
+	jf_pyvalue_release(&fmt);
+	return unknown();
+}
+
+static jf_pyvalue eval_call(evaluator *e, TSNode n)
+{
+	static const char *const joins[] = { "os.path.join", "osp.join", "path.join", "posixpath.join",
+		                             NULL };
+	static const char *const paths[] = { "Path", "pathlib.Path", "PurePath", "PosixPath",
+		                             "pathlib.PurePath", "pathlib.PosixPath", NULL };
+	static const char *const same[] = { "str", "os.path.abspath", "os.path.normpath",
+		                            "os.path.realpath", "osp.abspath", "os.fspath", NULL };
+	static const char *const getenv[] = { "os.getenv", "os.environ.get", "environ.get", NULL };
+	TSNode fn = jf_node_field(n, "function");
+	TSNode args = jf_node_field(n, "arguments");
+	if (!jf_node_type_is(args, "argument_list"))
+		return unknown();
+	uint32_t nargs = ts_node_named_child_count(args);
+	if (callee_is(e->unit, fn, joins) || callee_is(e->unit, fn, paths))
+		return nargs ? join_arguments(e, args, unknown()) : unknown();
+	if (callee_is(e->unit, fn, same) && nargs == 1)
+		return eval(e, ts_node_named_child(args, 0));
+	if (callee_is(e->unit, fn, getenv) && nargs >= 1 && nargs <= 2)
+		return env_value(e, ts_node_named_child(args, 0),
+		                 nargs == 2 ? ts_node_named_child(args, 1) : (TSNode){ 0 });
+	if (jf_node_is(e->unit, fn, "os.path.dirname") && nargs == 1) {
+		jf_pyvalue v = eval(e, ts_node_named_child(args, 0));
+		if (v.value) {
+			char *d = jf_path_dirname(v.value);
+			free(v.value);
+			v.value = d;
+		}
+		return v;
+	}
+	if (!jf_node_type_is(fn, "attribute"))
+		return unknown();
+	TSNode object = jf_node_field(fn, "object");
+	TSNode method = jf_node_field(fn, "attribute");
+	if (jf_node_is(e->unit, method, "format")) {
+		jf_pyvalue fmt = eval(e, object);
+		return fmt.value ? format_call(e, fmt, args) : unknown();
+	}
+	if (jf_node_is(e->unit, method, "joinpath")) {
+		jf_pyvalue base = eval(e, object);
+		return base.value ? join_arguments(e, args, base) : unknown();
+	}
+	if ((jf_node_is(e->unit, method, "resolve") || jf_node_is(e->unit, method, "absolute")) &&
+	    !nargs)
+		return eval(e, object);
+	return unknown();
+}
+
+static jf_pyvalue eval(evaluator *e, TSNode n)
+{
+	if (ts_node_is_null(n) || e->depth >= MAX_DEPTH)
+		return unknown();
+	e->depth++;
+	jf_pyvalue r = unknown();
+	const char *t = ts_node_type(n);
+	if (!strcmp(t, "string")) {
+		r = eval_string(e, n);
+	} else if (!strcmp(t, "concatenated_string")) {
+		r = known(jf_xstrdup(""), n, e->unit);
+		for (uint32_t i = 0; i < ts_node_named_child_count(n) && r.value; i++)
+			r = concat(r, eval(e, ts_node_named_child(n, i)));
+	} else if (!strcmp(t, "parenthesized_expression")) {
+		r = eval(e, ts_node_named_child(n, 0));
+	} else if (!strcmp(t, "identifier") && jf_node_is(e->unit, n, "__file__")) {
+		/* The script's own path in the container, when its folder is known. */
+		const char *base = strrchr(e->unit->src->path, '/');
+		if (e->unit->container_dir)
+			r = known(jf_path_join(e->unit->container_dir,
+			                       base ? base + 1 : e->unit->src->path),
+			          (TSNode){ 0 }, NULL);
+	} else if (!strcmp(t, "identifier")) {
+		r = eval_name(e, n);
+	} else if (!strcmp(t, "attribute")) {
+		r = eval_argument(e, jf_node_field(n, "object"), jf_node_field(n, "attribute"));
+	} else if (!strcmp(t, "subscript")) {
+		TSNode v = jf_node_field(n, "value");
+		if (jf_node_is(e->unit, v, "os.environ") || jf_node_is(e->unit, v, "environ"))
+			r = env_value(e, jf_node_field(n, "subscript"), (TSNode){ 0 });
+	} else if (!strcmp(t, "call")) {
+		r = eval_call(e, n);
+	} else if (!strcmp(t, "binary_operator")) {
+		TSNode op = jf_node_field(n, "operator");
+		TSNode left = jf_node_field(n, "left"), right = jf_node_field(n, "right");
+		if (jf_node_is(e->unit, op, "+")) {
+			r = concat(eval(e, left), eval(e, right));
+		} else if (jf_node_is(e->unit, op, "/")) {
+			/* Two strings divided: pathlib's join (str / str would not run). */
+			r = join(eval(e, left), eval(e, right));
+		} else if (jf_node_is(e->unit, op, "%")) {
+			jf_pyvalue fmt = eval(e, left);
+			r = fmt.value ? percent(e, fmt, right) : unknown();
+		}
+	}
+	e->depth--;
+	return r;
+}
+
+jf_pyeval *jf_pyeval_new(jf_ctx *ctx)
+{
+	jf_pyeval *s = jf_xcalloc(1, sizeof *s);
+	s->ctx = ctx;
+	return s;
+}
+
+void jf_pyeval_free(jf_pyeval *self)
+{
+	if (!self)
+		return;
+	for (size_t i = 0; i < self->units.size; i++) {
+		unit_index *ix = &self->units.items[i];
+		for (size_t k = 0; k < ix->names.size; k++)
+			free(ix->names.items[k].name);
+		jf_array_release(&ix->names);
+	}
+	jf_array_release(&self->units);
+	for (size_t i = 0; i < self->args.size; i++)
+		free(self->args.items[i].dest);
+	jf_array_release(&self->args);
+	free(self);
+}
+
+jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_unit *unit, TSNode expr)
+{
+	evaluator e = { self, self->ctx, unit, 0 };
+	return eval(&e, expr);
+}

@@ -1,0 +1,518 @@
+/* flags.c - absl flags (tf.app.flags too) and click commands, read into a jf_cmdline
+ *
+ * arguments.c reads argparse; this file reads the two other common ways a
+ * training script declares its command line, and how the script parses it:
+ * absl's app.run and FLAGS(sys.argv) stop at an unknown flag, TF 1.x's
+ * tf.app.run drops it, click's standalone call stops at it. jf_flags__visit
+ * sees every node of every file arguments.c collects; jf_flags__finish
+ * resolves what needs them all.
+ *
+ * Precision first, as in arguments.c: a definition jobfix cannot read whole
+ * (a computed name, another FlagValues, flags defined by helpers such as
+ * ml_collections' config_flags, click groups, custom decorators, context
+ * settings) makes the command line open.
+ */
+#include <stdlib.h>
+
+#include "python/cmdline.h"
+
+/* The absl flags module as scripts spell it. */
+static const char *const flags_modules[] = {
+	"flags", "absl.flags", "tf.app.flags", "tf.compat.v1.flags", "tf.flags",
+	"tensorflow.compat.v1.flags", "tensorflow.app.flags", "tf.compat.v1.app.flags", NULL,
+};
+
+/* TF 1.x's run: it parses with known_only=True. */
+static const char *const tf_runs[] = {
+	"tf.app.run", "tf.compat.v1.app.run", "tensorflow.app.run", "tensorflow.compat.v1.app.run",
+	NULL,
+};
+
+static const struct {
+	const char *name;
+	jf_action act;
+	jf_argtype type;
+	bool enum_values; /* its third positional argument lists the choices */
+} absl_kinds[] = {
+	{ "DEFINE_string", ACT_STORE, TYPE_STR, false },
+	{ "DEFINE_integer", ACT_STORE, TYPE_INT, false },
+	{ "DEFINE_float", ACT_STORE, TYPE_FLOAT, false },
+	{ "DEFINE_bool", ACT_FLAG, TYPE_BOOL, false },
+	{ "DEFINE_boolean", ACT_FLAG, TYPE_BOOL, false },
+	{ "DEFINE_enum", ACT_STORE, TYPE_STR, true },
+	{ "DEFINE_enum_class", ACT_STORE, TYPE_OTHER, false },
+	{ "DEFINE_list", ACT_STORE, TYPE_STR, false },
+	{ "DEFINE_spaceseplist", ACT_STORE, TYPE_STR, false },
+	{ "DEFINE_multi_string", ACT_APPEND, TYPE_STR, false },
+	{ "DEFINE_multi_integer", ACT_APPEND, TYPE_INT, false },
+	{ "DEFINE_multi_float", ACT_APPEND, TYPE_FLOAT, false },
+	{ "DEFINE_multi_enum", ACT_APPEND, TYPE_STR, true },
+	{ "DEFINE_multi_enum_class", ACT_APPEND, TYPE_OTHER, false },
+};
+
+/* The flags absl.app and absl.logging define; those after the NULL take a value. */
+static const char *const builtin_switches[] = {
+	"help", "helpshort", "helpfull", "helpxml", "?", "only_check_args", "pdb_post_mortem",
+	"pdb", "run_with_pdb", "run_with_profiling", "use_cprofile_for_profiling", "logtostderr",
+	"alsologtostderr", "showprefixforinfo", NULL,
+};
+static const char *const builtin_valued[] = {
+	"flagfile", "undefok", "profile_file", "log_dir", "v", "verbosity", "stderrthreshold",
+	"logger_levels", NULL,
+};
+
+bool jf_flags__builtin(const char *name, bool *takes_value)
+{
+	*takes_value = jf_str_in(name, builtin_valued);
+	return *takes_value || jf_str_in(name, builtin_switches);
+}
+
+/* The callee of `call` as written ("tf.app.flags.DEFINE_string"); caller frees. */
+static char *callee_text(const jf_unit *unit, TSNode call)
+{
+	TSNode fn = jf_node_field(call, "function");
+	if (!jf_node_type_is(fn, "attribute") && !jf_node_type_is(fn, "identifier"))
+		return NULL;
+	return jf_node_text(unit, fn);
+}
+
+/* Whether `unit` has `from <module> import ... name ...` on one line. */
+static bool imports_from(const jf_unit *unit, const char *module, const char *name)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "from %s import ", module);
+	for (const char *p = strstr(unit->src->data, pat); p; p = strstr(p + 1, pat)) {
+		const char *q = p + strlen(pat), *eol = strchr(q, '\n');
+		size_t n = strlen(name);
+		for (; *q && (!eol || q < eol); q++)
+			if (!strncmp(q, name, n) && (q[n] == ',' || q[n] == ' ' || q[n] == '\n' ||
+			                             q[n] == '\r' || q[n] == ')' || !q[n]) &&
+			    (q[-1] == ' ' || q[-1] == ',' || q[-1] == '('))
+				return true;
+	}
+	return false;
+}
+
+/* One flags.DEFINE_<kind>(...) call; false when it is not literal enough to read. */
+static bool read_absl_flag(const jf_unit *unit, TSNode call, size_t kind, jf_argdef *d)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	uint32_t n = ts_node_named_child_count(args), pos = 0;
+	d->act = absl_kinds[kind].act;
+	d->type = absl_kinds[kind].type;
+	d->unit = unit;
+	d->span = jf_node_span(call);
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "comment"))
+			continue;
+		if (jf_node_type_is(a, "list_splat") || jf_node_type_is(a, "dictionary_splat"))
+			return false;
+		TSNode k = jf_node_field(a, "name"), v = jf_node_field(a, "value");
+		bool kw = jf_node_type_is(a, "keyword_argument");
+		if (!kw)
+			v = a;
+		if (kw ? jf_node_is(unit, k, "name") : pos == 0) {
+			if (!(d->dest = jf_cmdline__string(unit, v)))
+				return false;
+			jf_array_push(&d->options, jf_xasprintf("--%s", d->dest));
+		} else if (absl_kinds[kind].enum_values &&
+		           (kw ? jf_node_is(unit, k, "enum_values") : pos == 2)) {
+			jf_cmdline__read_choices(unit, v, d);
+		} else if (kw && jf_node_is(unit, k, "short_name")) {
+			char *s = jf_cmdline__string(unit, v);
+			if (!s)
+				return false;
+			jf_array_push(&d->options, jf_xasprintf("--%s", s));
+			free(s);
+		} else if (kw && jf_node_is(unit, k, "required")) {
+			d->required = jf_node_type_is(v, "true");
+		} else if (kw && jf_node_is(unit, k, "case_sensitive") && !jf_node_type_is(v, "true")) {
+			d->choices_known = false;
+			d->type = TYPE_OTHER;
+		} else if (kw && (jf_node_is(unit, k, "flag_values") || jf_node_is(unit, k, "parser") ||
+		                  jf_node_is(unit, k, "serializer"))) {
+			return false; /* another FlagValues, or parsing jobfix does not know */
+		}
+		if (!kw)
+			pos++;
+	}
+	return d->dest != NULL;
+}
+
+/* flags.mark_flag_as_required('x'), flags.mark_flags_as_required(['x', 'y']). */
+static void read_required(jf_cmdline *c, const jf_unit *unit, TSNode call, bool list)
+{
+	TSNode v = ts_node_named_child(jf_node_field(call, "arguments"), 0);
+	if (list && (jf_node_type_is(v, "list") || jf_node_type_is(v, "tuple"))) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(v); i++) {
+			char *s = jf_cmdline__string(unit, ts_node_named_child(v, i));
+			if (!s) {
+				c->open = true;
+				return;
+			}
+			jf_array_push(&c->required, s);
+		}
+		return;
+	}
+	char *s = list ? NULL : jf_cmdline__string(unit, v);
+	if (s)
+		jf_array_push(&c->required, s);
+	else
+		c->open = true;
+}
+
+/* Where the flags are parsed: app.run(main), tf.app.run(), FLAGS(sys.argv). */
+static void read_parse(jf_cmdline *c, const jf_unit *unit, TSNode call, jf_flags_parse how)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSNode k = jf_node_field(a, "name");
+		if (jf_node_type_is(a, "keyword_argument") && !jf_node_is(unit, k, "main"))
+			c->open = true; /* argv=..., flags_parser=...: not the command line as given */
+		else if (!jf_node_type_is(a, "keyword_argument") && i > 0)
+			c->open = true;
+	}
+	c->absl = true;
+	if (c->flags_parse == JF_FLAGS_UNPARSED) {
+		c->flags_parse = how;
+		c->unit = unit;
+		c->span = jf_node_span(call);
+	} else if (c->flags_parse != how) {
+		c->open = true;
+	}
+}
+
+/* FLAGS(sys.argv): strict; FLAGS(argv, known_only=True) or another list: open. */
+static void read_flags_call(jf_cmdline *c, const jf_unit *unit, TSNode call)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	TSNode a = ts_node_named_child(args, 0);
+	c->absl = true;
+	if (ts_node_named_child_count(args) != 1 || !jf_node_type_is(a, "attribute") ||
+	    !jf_node_is(unit, a, "sys.argv")) {
+		c->open = true;
+		return;
+	}
+	c->argv_parses++;
+	if (c->flags_parse == JF_FLAGS_UNPARSED) {
+		c->flags_parse = JF_FLAGS_STRICT;
+		c->unit = unit;
+		c->span = jf_node_span(call);
+	}
+}
+
+static void visit_absl_call(jf_cmdline *c, const jf_unit *unit, TSNode call)
+{
+	char *callee = callee_text(unit, call);
+	if (!callee)
+		return;
+	char *dot = strrchr(callee, '.');
+	const char *fn = dot ? dot + 1 : callee;
+	if (dot)
+		*dot = '\0';
+	/* Only absl's own functions need the (file-wide) import lookup. */
+	static const char *const absl_fns[] = { "mark_flag_as_required", "mark_flags_as_required",
+		                                "adopt_module_key_flags", "declare_key_flag", NULL };
+	bool absl_fn = jf_str_starts(fn, "DEFINE") || jf_str_in(fn, absl_fns);
+	bool flags_obj = absl_fn && (dot ? jf_str_in(callee, flags_modules)
+	                                 : imports_from(unit, "absl.flags", fn));
+	if (jf_str_starts(fn, "DEFINE")) {
+		size_t kind = 0, nkinds = sizeof absl_kinds / sizeof *absl_kinds;
+		while (kind < nkinds && strcmp(absl_kinds[kind].name, fn))
+			kind++;
+		jf_argdef d = { .command = -1 };
+		c->absl = true;
+		if (flags_obj && kind < nkinds && read_absl_flag(unit, call, kind, &d)) {
+			jf_array_push(&c->args, d);
+		} else {
+			jf_cmdline__def_release(&d);
+			c->open = true; /* DEFINE_alias, DEFINE_config_file, another module's DEFINE */
+		}
+	} else if (flags_obj && !strcmp(fn, "mark_flag_as_required")) {
+		read_required(c, unit, call, false);
+	} else if (flags_obj && !strcmp(fn, "mark_flags_as_required")) {
+		read_required(c, unit, call, true);
+	} else if (flags_obj && (!strcmp(fn, "adopt_module_key_flags") ||
+	                         !strcmp(fn, "declare_key_flag"))) {
+		c->open = true;
+	} else if (!strcmp(fn, "run") && dot) {
+		*dot = '.';
+		if (jf_str_in(callee, tf_runs))
+			read_parse(c, unit, call, JF_FLAGS_KNOWN_ONLY);
+		else if (!strcmp(callee, "absl.app.run") ||
+		         (!strcmp(callee, "app.run") && imports_from(unit, "absl", "app")))
+			read_parse(c, unit, call, JF_FLAGS_STRICT);
+	} else if (!strcmp(fn, "FLAGS") && (!dot || flags_obj)) {
+		read_flags_call(c, unit, call);
+	}
+	free(callee);
+}
+
+/* click */
+
+static jf_argtype click_type(const jf_unit *unit, TSNode v, jf_argdef *d)
+{
+	if (jf_node_type_is(v, "identifier")) {
+		if (jf_node_is(unit, v, "int"))
+			return TYPE_INT;
+		if (jf_node_is(unit, v, "float"))
+			return TYPE_FLOAT;
+		if (jf_node_is(unit, v, "str"))
+			return TYPE_STR;
+		return TYPE_OTHER; /* bool: click reads yes/no/on/off/..., not Python's bool() */
+	}
+	if (jf_node_is(unit, v, "click.INT"))
+		return TYPE_INT;
+	if (jf_node_is(unit, v, "click.FLOAT"))
+		return TYPE_FLOAT;
+	if (!jf_node_type_is(v, "call"))
+		return TYPE_OTHER;
+	TSNode fn = jf_node_field(v, "function"), args = jf_node_field(v, "arguments");
+	if (jf_node_is(unit, fn, "click.IntRange"))
+		return TYPE_INT;
+	if (jf_node_is(unit, fn, "click.FloatRange"))
+		return TYPE_FLOAT;
+	if (!jf_node_is(unit, fn, "click.Choice"))
+		return TYPE_OTHER;
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "keyword_argument") &&
+		    jf_node_is(unit, jf_node_field(a, "name"), "case_sensitive") &&
+		    !jf_node_type_is(jf_node_field(a, "value"), "true"))
+			return TYPE_OTHER;
+	}
+	jf_cmdline__read_choices(unit, ts_node_named_child(args, 0), d);
+	return TYPE_STR;
+}
+
+/* Adds the option names of one declaration string: "--lr", "--amp/--no-amp", " /-S". */
+static void click_names(jf_argdef *d, char *s)
+{
+	bool pair = strchr(s, '/') != NULL;
+	for (char *part = strtok(s, "/"); part; part = strtok(NULL, "/")) {
+		part += strspn(part, " ");
+		size_t n = strcspn(part, " ");
+		if (part[0] == '-' && n > 1)
+			jf_array_push(&d->options, jf_xstrndup(part, n));
+	}
+	if (pair)
+		d->act = ACT_FLAG;
+}
+
+/* One @click.option(...) or @click.argument(...); false when it is not literal enough. */
+static bool read_click_param(const jf_unit *unit, TSNode call, bool option, jf_argdef *d)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	bool required = !option, has_default = false, explicit_required = false;
+	d->unit = unit;
+	d->span = jf_node_span(call);
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "comment"))
+			continue;
+		if (!jf_node_type_is(a, "keyword_argument")) {
+			char *s = jf_cmdline__string(unit, a);
+			if (!s)
+				return false;
+			if (option && s[0] == '-')
+				click_names(d, s);
+			else if (!d->dest)
+				d->dest = jf_xstrdup(s);
+			free(s);
+			continue;
+		}
+		TSNode k = jf_node_field(a, "name"), v = jf_node_field(a, "value");
+		if (jf_node_is(unit, k, "type")) {
+			d->type = click_type(unit, v, d);
+		} else if (jf_node_is(unit, k, "is_flag") || jf_node_is(unit, k, "count") ||
+		           jf_node_is(unit, k, "flag_value")) {
+			if (!jf_node_type_is(v, "false"))
+				d->act = ACT_FLAG;
+		} else if (jf_node_is(unit, k, "multiple")) {
+			if (jf_node_type_is(v, "true"))
+				d->act = ACT_APPEND;
+		} else if (jf_node_is(unit, k, "required")) {
+			required = jf_node_type_is(v, "true");
+			explicit_required = true;
+		} else if (jf_node_is(unit, k, "default") || jf_node_is(unit, k, "envvar") ||
+		           jf_node_is(unit, k, "prompt")) {
+			has_default = true;
+		} else if (jf_node_is(unit, k, "nargs")) {
+			if (!jf_node_type_is(v, "integer") && !jf_node_type_is(v, "unary_operator"))
+				return false;
+			char *t = jf_node_text(unit, v);
+			d->count = strtol(t, NULL, 10);
+			free(t);
+			d->nargs = d->count < 0 ? NARGS_ANY : d->count == 1 ? NARGS_ONE : NARGS_COUNT;
+		} else if (jf_node_is(unit, k, "cls")) {
+			return false;
+		}
+	}
+	if (!option && !explicit_required && d->nargs == NARGS_ANY)
+		required = false; /* nargs=-1 takes none unless required=True */
+	d->required = required && !has_default;
+	if (option)
+		return d->options.size > 0;
+	if (d->nargs == NARGS_ANY && d->required)
+		d->nargs = NARGS_SOME;
+	else if (d->nargs == NARGS_ONE && !d->required)
+		d->nargs = NARGS_OPTIONAL;
+	return d->dest != NULL;
+}
+
+/* @click.version_option(...), @click.help_option(...): a switch named by its
+ * dash strings, or `name` when it has none. */
+static void add_click_switch(jf_cmdline *c, const jf_unit *unit, TSNode call, const char *name)
+{
+	jf_argdef d = { .command = -1 };
+	TSNode args = jf_node_field(call, "arguments");
+	d.act = ACT_FLAG;
+	d.unit = unit;
+	d.span = jf_node_span(call);
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		char *s = jf_cmdline__string(unit, ts_node_named_child(args, i));
+		if (s && s[0] == '-')
+			jf_array_push(&d.options, s);
+		else
+			free(s);
+	}
+	if (!d.options.size)
+		jf_array_push(&d.options, jf_xstrdup(name));
+	jf_array_push(&c->args, d);
+}
+
+/* A function under @click.command(): its options and arguments. */
+static void visit_click(jf_cmdline *c, const jf_unit *unit, TSNode decorated)
+{
+	static const char *const plain[] = { "click.pass_context", "click.pass_obj", NULL };
+	TSNode def = jf_node_field(decorated, "definition");
+	bool command = false, other = false;
+	uint32_t n = ts_node_named_child_count(decorated);
+	JF_ARRAY(TSNode) params = { 0 };
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode dec = ts_node_named_child(decorated, i);
+		if (!jf_node_type_is(dec, "decorator"))
+			continue;
+		TSNode e = ts_node_named_child(dec, 0);
+		TSNode fn = jf_node_type_is(e, "call") ? jf_node_field(e, "function") : e;
+		char *name = jf_node_text(unit, fn);
+		if (!strcmp(name, "click.command")) {
+			command = true;
+			TSNode args = jf_node_field(e, "arguments");
+			for (uint32_t k = 0; k < ts_node_named_child_count(args); k++)
+				if (jf_node_type_is(ts_node_named_child(args, k), "keyword_argument"))
+					other = true; /* context_settings, cls, add_help_option */
+			if (!c->click_commands++) {
+				c->click_fn = jf_node_text(unit, jf_node_field(def, "name"));
+				c->click_unit = unit;
+				c->click_span = jf_node_span(dec);
+			}
+		} else if (!strcmp(name, "click.group")) {
+			c->open = true;
+		} else if (jf_node_type_is(e, "call") && (!strcmp(name, "click.option") ||
+		                                          !strcmp(name, "click.argument") ||
+		                                          !strcmp(name, "click.version_option") ||
+		                                          !strcmp(name, "click.help_option"))) {
+			jf_array_push(&params, e);
+		} else if (!jf_str_in(name, plain)) {
+			other = true; /* a decorator that may add parameters */
+		}
+		free(name);
+	}
+	if (!command) {
+		jf_array_release(&params);
+		return;
+	}
+	if (other)
+		c->open = true;
+	bool help = true;
+	for (size_t i = 0; i < params.size; i++) {
+		TSNode call = params.items[i];
+		TSNode fn = jf_node_field(call, "function");
+		if (jf_node_is(unit, fn, "click.version_option")) {
+			add_click_switch(c, unit, call, "--version");
+			continue;
+		}
+		if (jf_node_is(unit, fn, "click.help_option")) {
+			add_click_switch(c, unit, call, "--help");
+			help = false;
+			continue;
+		}
+		jf_argdef d = { .command = -1 };
+		if (read_click_param(unit, call, !jf_node_is(unit, fn, "click.argument"), &d)) {
+			jf_array_push(&c->args, d);
+		} else {
+			jf_cmdline__def_release(&d);
+			c->open = true;
+		}
+	}
+	if (help) {
+		jf_argdef d = { .command = -1 };
+		d.act = ACT_FLAG;
+		d.unit = unit;
+		d.span = jf_node_span(def);
+		jf_array_push(&d.options, jf_xstrdup("--help"));
+		jf_array_push(&c->args, d);
+	}
+	jf_array_release(&params);
+}
+
+void jf_flags__visit(jf_cmdline *c, const jf_unit *unit, TSNode n)
+{
+	if (jf_node_type_is(n, "call"))
+		visit_absl_call(c, unit, n);
+	else if (jf_node_type_is(n, "decorated_definition"))
+		visit_click(c, unit, n);
+}
+
+/* Whether `entry` calls the click command `fn` as the program: fn() or fn(keywords). */
+static bool click_called(jf_cmdline *c, const jf_unit *entry)
+{
+	bool called = false;
+	jf_iter it;
+	TSNode n = jf_iter_start(&it, ts_tree_root_node(entry->tree));
+	while (!ts_node_is_null(n)) {
+		TSNode fn = jf_node_field(n, "function");
+		if (jf_node_type_is(n, "call") && jf_node_type_is(fn, "identifier") &&
+		    jf_node_is(entry, fn, c->click_fn)) {
+			TSNode args = jf_node_field(n, "arguments");
+			called = true;
+			for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+				TSNode a = ts_node_named_child(args, i);
+				TSNode k = jf_node_field(a, "name");
+				if (!jf_node_type_is(a, "keyword_argument") ||
+				    jf_node_is(entry, k, "auto_envvar_prefix") ||
+				    jf_node_is(entry, k, "args") || jf_node_is(entry, k, "default_map"))
+					c->open = true;
+			}
+		}
+		n = jf_iter_next(&it, true);
+	}
+	jf_iter_release(&it);
+	return called;
+}
+
+void jf_flags__finish(jf_cmdline *c, const jf_unit *entry)
+{
+	for (size_t i = 0; i < c->required.size; i++) {
+		bool found = false;
+		for (size_t k = 0; k < c->args.size; k++)
+			if (c->args.items[k].dest && !strcmp(c->args.items[k].dest, c->required.items[i])) {
+				c->args.items[k].required = true;
+				found = true;
+			}
+		if (!found)
+			c->open = true; /* a flag some library defines */
+	}
+	if (c->absl && c->flags_parse == JF_FLAGS_UNPARSED)
+		c->open = true;
+	if (c->click_commands > 1 || (c->click_commands && !click_called(c, entry)))
+		c->open = true;
+	if (c->click_commands) {
+		c->allow_abbrev = false;
+		c->unit = c->click_unit;
+		c->span = c->click_span;
+	}
+}

@@ -1,0 +1,34 @@
+/* config.h - jobfix's own configuration: what the linter asks of it
+ *
+ * The public half (loading .jobfix.yaml, the command line's overrides, the
+ * errors) is in jobfix.h. These are the questions the linter asks while it
+ * lints. Every function takes a NULL config for the defaults: every rule of
+ * jobfix's own enabled at its own severity, no rule of a user's folder,
+ * nothing excluded. Answers need a resolved config (jf_config_resolve()).
+ *
+ * Paths are matched relative to the config file's folder (the current
+ * folder when there is no file); a path outside it matches no pattern.
+ */
+#ifndef JF_CONFIG_H
+#define JF_CONFIG_H
+
+#include "rules/registry.h"
+
+/** Whether `rule` runs: selected (or no `select`), not ignored, and for a
+ * user's rule, one of this config's rules folder. */
+bool jf_config__enabled(const jf_config *self, const jf_rule *rule);
+/** Whether `rule` reports in the file at `fs_path`: enabled and not switched
+ * off there by `per-file-ignores`. */
+bool jf_config__active(const jf_config *self, const jf_rule *rule, const char *fs_path);
+/** Whether the file at `fs_path` (as this process sees it) is excluded. */
+bool jf_config__excluded(const jf_config *self, const char *fs_path);
+/** Whether the folder at `fs_path` is excluded (so is everything in it). */
+bool jf_config__excluded_dir(const jf_config *self, const char *fs_path);
+/** Whether the file at `fs_path` matches a pattern of the config's `jobs`. */
+bool jf_config__is_job(const jf_config *self, const char *fs_path);
+/** The severity findings of `rule` get. */
+jf_severity jf_config__severity(const jf_config *self, const jf_rule *rule);
+/** The rule named `id_or_name` as this config sees it (its rules folder included), or NULL. */
+const jf_rule *jf_config__find_rule(const jf_config *self, const char *id_or_name);
+
+#endif

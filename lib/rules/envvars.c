@@ -1,0 +1,233 @@
+/* envvars.c - JF108, JF109: environment variables that nothing sets for the job
+ *
+ * A variable is set for the job when the spec's `env` sets it, the command or
+ * a launch script exports it (or assigns it before a command), a launcher of
+ * the job's invocations sets it (torchrun's LOCAL_RANK), the image sets it,
+ * the platform sets it (data/platforms.yaml; with no `platform` in the spec,
+ * only the generic container's variables and the platforms' own prefixes),
+ * or the job's Python code sets it.
+ *
+ * JF108: `os.environ["X"]` (a KeyError) in the job's Python, outside a `try`
+ * that catches KeyError and an `if` that tests the variable. JF109: `$X` in
+ * the command or a launch script under `set -u` or leading a path (the facts
+ * come from command.c).
+ */
+#include "rules/checks.h"
+#include "env/platforms.h"
+
+typedef struct {
+	jf_ctx *ctx;
+	const jf_image *img;
+	JF_ARRAY(char *) written; /* os.environ["X"] = ..., setdefault("X") */
+	bool writes_unknown;      /* os.environ.update(...), os.environ[name] = ... */
+} env_model;
+
+static const char *const launcher_names[] = { "torchrun", "torch.distributed.launch", "deepspeed",
+	                                      "accelerate", "horovodrun", "mpirun", NULL };
+
+static bool set_by_job(const env_model *m, const char *var, bool python)
+{
+	const jf_ctx *ctx = m->ctx;
+	const jf_job *j = ctx->job;
+	if (jf_job_env(j, var) || jf_image_env(m->img, var))
+		return true;
+	if (jf_platform_sets(j->platform.value, var))
+		return true;
+	if (!python)
+		return false;
+	if (m->writes_unknown)
+		return true;
+	for (size_t i = 0; i < m->written.size; i++)
+		if (!strcmp(m->written.items[i], var))
+			return true;
+	for (size_t i = 0; i < ctx->exported.size; i++)
+		if (!strcmp(ctx->exported.items[i], var))
+			return true;
+	for (size_t i = 0; i < ctx->invocations.size; i++) {
+		const jf_invocation *inv = &ctx->invocations.items[i];
+		const char *l = !strcmp(inv->launcher, "torch.distributed.run") ? "torchrun"
+		                                                                : inv->launcher;
+		if (jf_launcher_sets(l, var) || (inv->wrapper && jf_launcher_sets(inv->wrapper, var)))
+			return true;
+	}
+	return false;
+}
+
+/* The string literal's plain value ("X" of os.environ["X"]), or NULL. */
+static char *literal(const jf_unit *unit, TSNode n)
+{
+	if (!jf_node_type_is(n, "string") || ts_node_named_child_count(n) != 3)
+		return NULL; /* start, content, end: no f-string, no concatenation */
+	TSNode content = ts_node_named_child(n, 1);
+	if (!jf_node_type_is(content, "string_content"))
+		return NULL;
+	const char *p = unit->src->data + ts_node_start_byte(n);
+	if (*p != '"' && *p != '\'')
+		return NULL; /* a prefix: f"...", b"..." */
+	return jf_node_text(unit, content);
+}
+
+static bool is_environ(const jf_unit *unit, TSNode n)
+{
+	return jf_node_is(unit, n, "os.environ") || jf_node_is(unit, n, "environ");
+}
+
+/* The variable an `os.environ[...]` subscript names, or NULL. */
+static char *environ_subscript(const jf_unit *unit, TSNode n)
+{
+	if (!jf_node_type_is(n, "subscript") || !is_environ(unit, jf_node_field(n, "value")))
+		return NULL;
+	return literal(unit, jf_node_field(n, "subscript"));
+}
+
+static void collect_writes(env_model *m, const jf_unit *unit)
+{
+	jf_iter it;
+	for (TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(n);
+	     n = jf_iter_next(&it, true)) {
+		if (jf_node_type_is(n, "assignment") || jf_node_type_is(n, "augmented_assignment")) {
+			TSNode left = jf_node_field(n, "left");
+			if (jf_node_type_is(left, "subscript") &&
+			    is_environ(unit, jf_node_field(left, "value"))) {
+				char *v = environ_subscript(unit, left);
+				if (v)
+					jf_array_push(&m->written, v);
+				else
+					m->writes_unknown = true;
+			}
+		} else if (jf_node_type_is(n, "call")) {
+			TSNode fn = jf_node_field(n, "function");
+			TSNode first = ts_node_named_child(jf_node_field(n, "arguments"), 0);
+			bool setdefault = jf_node_type_is(fn, "attribute") &&
+			                  is_environ(unit, jf_node_field(fn, "object")) &&
+			                  jf_node_is(unit, jf_node_field(fn, "attribute"), "setdefault");
+			bool putenv = jf_node_is(unit, fn, "os.putenv") || jf_node_is(unit, fn, "putenv");
+			bool update = jf_node_type_is(fn, "attribute") &&
+			              is_environ(unit, jf_node_field(fn, "object")) &&
+			              jf_node_is(unit, jf_node_field(fn, "attribute"), "update");
+			if (setdefault || putenv) {
+				char *v = literal(unit, first);
+				if (v)
+					jf_array_push(&m->written, v);
+				else
+					m->writes_unknown = true;
+			}
+			m->writes_unknown |= update;
+		}
+	}
+	jf_iter_release(&it);
+}
+
+/* What a read guarded by `try` may fail with. */
+static const char *const key_errors[] = { "KeyError", "LookupError", "Exception", "BaseException",
+	                                  NULL };
+
+/* Whether the read at `n` runs only sometimes: in a try that catches
+ * KeyError, or under any condition (`if "X" in os.environ:`, and as well
+ * `if args.dist_url == "env://":`, which the command line may make false),
+ * but for `if __name__ == "__main__":`. */
+static bool guarded(const jf_unit *unit, TSNode n)
+{
+	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+		const char *t = ts_node_type(p);
+		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, key_errors))
+			return true;
+		if (!strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
+		    !strcmp(t, "while_statement") || !strcmp(t, "conditional_expression") ||
+		    (!strcmp(t, "boolean_operator") && !ts_node_eq(jf_node_field(p, "left"), c)))
+			return true;
+		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c)) {
+			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
+			bool main = strstr(cond, "__name__") && strstr(cond, "__main__");
+			free(cond);
+			if (!main)
+				return true;
+		}
+	}
+	return false;
+}
+
+static void check_python(env_model *m, const jf_rule *rule, const jf_unit *unit)
+{
+	jf_iter it;
+	for (TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(n);
+	     n = jf_iter_next(&it, true)) {
+		char *var = environ_subscript(unit, n);
+		if (!var)
+			continue;
+		TSNode p = ts_node_parent(n);
+		bool written = (jf_node_type_is(p, "assignment") ||
+		                jf_node_type_is(p, "augmented_assignment")) &&
+		               ts_node_eq(jf_node_field(p, "left"), n);
+		bool deleted = jf_node_type_is(p, "delete_statement");
+		if (!written && !deleted && !guarded(unit, n) && !set_by_job(m, var, true)) {
+			jf_diag *d = jf_ctx_report(m->ctx, rule->info.id, unit, jf_node_span(n),
+			                           "os.environ['%s'] raises KeyError: nothing sets %s "
+			                           "for this job",
+			                           var, var);
+			const jf_job *j = m->ctx->job;
+			if (j->env.size)
+				jf_diag_relate(d, j->spec, j->env.items[0].name_span,
+				               "the job's env does not set %s", var);
+			for (size_t k = 0; launcher_names[k]; k++)
+				if (jf_launcher_sets(launcher_names[k], var)) {
+					jf_diag_set_help(d, "start the script with %s (it sets %s), set it in "
+					                    "the job's env, or read it with "
+					                    "os.environ.get('%s', default)",
+					                 launcher_names[k], var, var);
+					break;
+				}
+		}
+		free(var);
+	}
+	jf_iter_release(&it);
+}
+
+/* A file that never names the environment has nothing for the walks below. */
+static bool mentions_environ(const jf_unit *u)
+{
+	return strstr(u->src->data, "environ") || strstr(u->src->data, "putenv");
+}
+
+void jf_check_env_vars(jf_ctx *ctx, const jf_rule *rule)
+{
+	(void)rule;
+	if (!ctx->job)
+		return;
+	env_model m = { ctx, jf_ctx_image(ctx), { 0 }, false };
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK && mentions_environ(u))
+			collect_writes(&m, u);
+	}
+	const jf_rule *python = jf_rules_find("JF108"), *shell = jf_rules_find("JF109");
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
+		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE) && mentions_environ(u))
+			check_python(&m, python, u);
+	}
+	/* The shell's uses, once each: a word may be expanded more than once. */
+	for (size_t i = 0; i < ctx->var_uses.size; i++) {
+		const jf_var_use *u = &ctx->var_uses.items[i];
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = ctx->var_uses.items[k].src == u->src &&
+			       ctx->var_uses.items[k].span.start == u->span.start;
+		if (seen || set_by_job(&m, u->name, false))
+			continue;
+		jf_diag *d = jf_ctx_report_at(ctx, shell->info.id, u->src, u->span,
+		                              u->nounset ? "$%s is not set for this job: under `set -u` "
+		                                           "bash stops with '%s: unbound variable'"
+		                                         : "$%s is not set for this job: the path it "
+		                                           "starts begins at '/' instead",
+		                              u->name, u->name);
+		const jf_job *j = ctx->job;
+		if (j->env.size)
+			jf_diag_relate(d, j->spec, j->env.items[0].name_span,
+			               "the job's env does not set %s", u->name);
+	}
+	for (size_t i = 0; i < m.written.size; i++)
+		free(m.written.items[i]);
+	jf_array_release(&m.written);
+}

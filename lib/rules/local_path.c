@@ -1,0 +1,244 @@
+/* local_path.c - JF101: paths of the developer's machine where the job reads or writes
+ *
+ * The queries (python/ and bash/JF101-hard-coded-local-path.scm) find the
+ * string literals and words used as paths; this hook drops the ones the job's
+ * container provides (a mount or the workdir at that path, the image user's
+ * own home) and points at the job's inputs as the likely replacement.
+ */
+#include "rules/checks.h"
+#include "core/path.h"
+
+/* The literal's value without prefix letters and quotes; caller frees. */
+static char *literal_value(const jf_unit *unit, TSNode n)
+{
+	char *text = jf_node_text(unit, n);
+	char *p = text;
+	while (*p && strchr("rRbBuUfF", *p))
+		p++;
+	size_t len = strlen(p);
+	size_t q = 0;
+	if (len >= 6 && (!strncmp(p, "\"\"\"", 3) || !strncmp(p, "'''", 3)))
+		q = 3;
+	else if (len >= 2 && (p[0] == '"' || p[0] == '\''))
+		q = 1;
+	char *v = q ? jf_xstrndup(p + q, len - 2 * q) : jf_xstrdup(p);
+	free(text);
+	return v;
+}
+
+static bool provided_by_job(const jf_job *j, const char *path)
+{
+	const jf_named_paths *lists[] = { &j->inputs, &j->outputs };
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < lists[k]->size; i++)
+			if (jf_path_under(path, lists[k]->items[i].path))
+				return true;
+	if (j->workdir.value && jf_path_under(path, j->workdir.value))
+		return true;
+	/* The image's own user has a home of that name. */
+	const char *user = j->image_user.value;
+	if (user && jf_str_starts(path, "/home/") && !strncmp(path + 6, user, strlen(user)) &&
+	    (path[6 + strlen(user)] == '/' || !path[6 + strlen(user)]))
+		return true;
+	return false;
+}
+
+bool jf_developer_path(const jf_ctx *ctx, const char *p)
+{
+	/* The same places as the queries' regex: /home/<user>/, /Users/<user>,
+	 * /Volumes/, /media/<user>/, ~/ (not ~/.hidden), C:\ or C:/, /mnt/<drive>/. */
+	bool dev = (jf_str_starts(p, "/home/") && strchr(p + 6, '/')) ||
+	           (jf_str_starts(p, "/Users/") && p[7]) || jf_str_starts(p, "/Volumes/") ||
+	           (jf_str_starts(p, "/media/") && strchr(p + 7, '/')) ||
+	           (jf_str_starts(p, "~/") && p[2] && p[2] != '.') ||
+	           (((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':' &&
+	            (p[2] == '\\' || p[2] == '/')) ||
+	           (jf_str_starts(p, "/mnt/") && p[5] >= 'a' && p[5] <= 'z' && p[6] == '/');
+	return dev && !(ctx->job && provided_by_job(ctx->job, p));
+}
+
+/* Calls whose arguments are file or folder paths, by the last part of the
+ * callee's name (`np.load`, `torch.save`, `os.path.join`, `Path`, ...). */
+static const char *const io_calls[] = {
+	"open", "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
+	"fromfile", "tofile", "memmap", "read_csv", "read_json", "read_parquet", "read_pickle",
+	"read_excel", "read_table", "read_hdf", "read_feather", "to_csv", "to_json", "to_parquet",
+	"to_pickle", "to_excel", "to_hdf", "to_feather", "imread", "imwrite", "imsave", "savefig",
+	"VideoCapture", "VideoWriter", "File", "GFile", "Open", "TFRecordDataset", "TFRecordWriter",
+	"read_file", "write_file", "load_model", "save_model", "load_weights", "save_weights",
+	"from_pretrained", "save_pretrained", "ImageFolder", "DatasetFolder", "FileHandler",
+	"SummaryWriter", "FileWriter", "ZipFile", "copy", "copy2", "copyfile", "copytree", "move",
+	"rmtree", "listdir", "makedirs", "mkdir", "chdir", "remove", "unlink", "rename", "replace",
+	"walk", "scandir", "join", "abspath", "expanduser", "realpath", "normpath", "glob", "iglob",
+	"Path", "PurePath", "PosixPath", "getenv", "get", "append", "insert", "add_argument",
+	"DEFINE_string", NULL,
+};
+
+/* Keyword arguments that name paths, in any call. */
+static const char *const path_keywords[] = {
+	"default", "path", "root", "root_dir", "data_dir", "data_root", "dataset_dir", "fname",
+	"filename", "file", "filepath", "file_path", "save_dir", "save_path", "log_dir", "logdir",
+	"output_dir", "out_dir", "model_dir", "cache_dir", "checkpoint", "checkpoint_dir", "ckpt",
+	"ckpt_path", "pretrained_model_name_or_path", "directory", "dir", "src", "dst",
+	"path_or_buf", NULL,
+};
+
+/* Calls that print or log their arguments, by the first part of the callee's name. */
+static const char *const message_calls[] = { "print", "logging", "logger", "log", "warnings",
+	                                     "re", "str", "click", "tqdm", NULL };
+
+/* Shell commands whose arguments are messages, not paths. */
+static const char *const message_commands[] = { "echo", "printf", "logger", "log", "info",
+	                                        "warn", "die", "usage", NULL };
+
+/* Whether `call` reads or writes its arguments as paths. */
+static bool io_call(const jf_unit *unit, TSNode call, bool keyword)
+{
+	TSNode fn = jf_node_field(call, "function");
+	if (!jf_node_type_is(fn, "identifier") && !jf_node_type_is(fn, "attribute"))
+		return false;
+	const char *text = unit->src->data + ts_node_start_byte(fn);
+	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn);
+	size_t first = strcspn(text, ".(");
+	if (first > len)
+		first = len;
+	if (jf_strn_in(text, first, message_calls))
+		return false;
+	if (keyword)
+		return true;
+	size_t last = len;
+	while (last > 0 && text[last - 1] != '.')
+		last--;
+	return jf_strn_in(text + last, len - last, io_calls);
+}
+
+/* Python: whether the string literal is used as a path (see the query's comment). */
+static bool python_path_use(const jf_unit *unit, TSNode n)
+{
+	TSNode p = ts_node_parent(n);
+	if (jf_node_type_is(p, "binary_operator") && ts_node_eq(jf_node_field(p, "left"), n)) {
+		n = p; /* "/home/me/" + name */
+		p = ts_node_parent(n);
+	} else if (jf_node_type_is(p, "attribute") && jf_node_type_is(ts_node_parent(p), "call") &&
+	           jf_node_is(unit, jf_node_field(p, "attribute"), "format")) {
+		n = ts_node_parent(p); /* "/home/me/{}".format(name) */
+		p = ts_node_parent(n);
+	}
+	bool keyword = false;
+	if (jf_node_type_is(p, "keyword_argument")) {
+		TSNode name = jf_node_field(p, "name");
+		const char *text = unit->src->data + ts_node_start_byte(name);
+		if (!jf_strn_in(text, ts_node_end_byte(name) - ts_node_start_byte(name), path_keywords))
+			return false;
+		keyword = true;
+		p = ts_node_parent(p);
+	}
+	return jf_node_type_is(p, "argument_list") && jf_node_type_is(ts_node_parent(p), "call") &&
+	       io_call(unit, ts_node_parent(p), keyword);
+}
+
+/* Shell: whether the word is an argument, an assignment's value or a redirection target. */
+static bool shell_path_use(const jf_unit *unit, TSNode n)
+{
+	TSNode p = ts_node_parent(n);
+	if (jf_node_type_is(p, "variable_assignment") || jf_node_type_is(p, "file_redirect"))
+		return true;
+	if (!jf_node_type_is(p, "command"))
+		return false;
+	TSNode name = jf_node_field(p, "name");
+	if (ts_node_is_null(name) || ts_node_start_byte(n) < ts_node_end_byte(name))
+		return false;
+	const char *text = unit->src->data + ts_node_start_byte(name);
+	return !jf_strn_in(text, ts_node_end_byte(name) - ts_node_start_byte(name), message_commands);
+}
+
+typedef enum {
+	DEFAULT_NOT_AN_OPTION, /* not an argparse default, or no invocation of the script */
+	DEFAULT_OVERRIDDEN,    /* every invocation passes the option */
+	DEFAULT_USED,          /* *by is an invocation that leaves the option out */
+} default_use;
+
+/*
+ * An argparse default (`add_argument('--data', default='/home/...')`) only
+ * matters when the option is not passed: whether the job's invocations of the
+ * file's entry script (any entry, for a module) pass one of its strings.
+ */
+static default_use argparse_default_use(const jf_ctx *ctx, const jf_unit *unit, TSNode literal,
+                                        const jf_invocation **by)
+{
+	TSNode kw = ts_node_parent(literal);
+	*by = NULL;
+	if (!jf_node_type_is(kw, "keyword_argument") ||
+	    !jf_node_is(unit, jf_node_field(kw, "name"), "default"))
+		return DEFAULT_NOT_AN_OPTION;
+	TSNode args = ts_node_parent(kw);
+	JF_ARRAY(char *) options = { 0 };
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		char *text = jf_node_type_is(a, "string") ? literal_value(unit, a) : NULL;
+		if (text && text[0] == '-')
+			jf_array_push(&options, text);
+		else
+			free(text);
+	}
+	size_t runs = 0, overridden = 0;
+	for (size_t i = 0; i < ctx->invocations.size; i++) {
+		const jf_invocation *inv = &ctx->invocations.items[i];
+		if (unit->role == JF_ROLE_ENTRY && inv->entry != unit)
+			continue; /* a module's parser may serve any entry script */
+		runs++;
+		bool passed = false;
+		for (size_t k = 0; k < inv->args.size && !passed; k++)
+			for (size_t o = 0; o < options.size && !passed; o++)
+				passed = inv->args.items[k].value &&
+				         jf_word_passes(inv->args.items[k].value, options.items[o]);
+		overridden += passed;
+		if (!passed && !*by)
+			*by = inv;
+	}
+	for (size_t o = 0; o < options.size; o++)
+		free(options.items[o]);
+	jf_array_release(&options);
+	if (!runs)
+		return DEFAULT_NOT_AN_OPTION;
+	return overridden == runs ? DEFAULT_OVERRIDDEN : DEFAULT_USED;
+}
+
+void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m)
+{
+	TSNode at = jf_match_get(m, "finding");
+	if (ts_node_is_null(at))
+		return;
+	if (unit->lang == JF_LANG_PYTHON ? !python_path_use(unit, at) : !shell_path_use(unit, at))
+		return;
+	const jf_invocation *by = NULL;
+	if (unit->lang == JF_LANG_PYTHON &&
+	    argparse_default_use(ctx, unit, at, &by) == DEFAULT_OVERRIDDEN)
+		return;
+	char *value = literal_value(unit, at);
+	jf_span span = jf_node_span(at);
+	/* A shell word `--flag=/home/...`: the path is what follows the '='. */
+	char *path = value;
+	char *eq = strchr(value, '=');
+	if (unit->lang == JF_LANG_BASH && eq && value[0] != '/' && value[0] != '"') {
+		path = eq + 1;
+		span.start += (uint32_t)(path - value);
+	}
+	if (ctx->job && provided_by_job(ctx->job, path)) {
+		free(value);
+		return;
+	}
+	char *msg = jf_rule_message_with(rule, m, unit, "finding", path);
+	jf_diag *d = jf_ctx_report(ctx, rule->info.id, unit, span, "%s", msg);
+	free(msg);
+	free(value);
+	if (by)
+		jf_diag_relate(d, by->script.src, by->script.span,
+		               "this run of %s does not pass the option, so the default is used",
+		               by->entry->src->path);
+	if (ctx->job && ctx->job->inputs.size) {
+		const jf_named_path *in = &ctx->job->inputs.items[0];
+		jf_diag_relate(d, ctx->job->spec, in->path_span,
+		               "the job mounts its input '%s' at '%s'", in->name, in->path);
+	}
+}

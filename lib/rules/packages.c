@@ -1,0 +1,296 @@
+/* packages.c - JF110, JF111: imports the image's Python cannot satisfy
+ *
+ * Each absolute import of the job's entry scripts and the local modules they
+ * import is, in turn: local (a module under `code` on the script's sys.path),
+ * standard library (for the image's Python version: JF111 when that version
+ * lacks it), installed by the job itself (pip, conda, a requirements file),
+ * or a distribution of the image: JF110 only when the image's package list
+ * says for sure that none of the distributions providing it is there.
+ *
+ * Imports that run only sometimes are left alone: inside a function, under
+ * an `if` (other than `if __name__ == "__main__"`), in a `try` that catches
+ * ImportError, or in an `except` clause.
+ */
+#include <dirent.h>
+
+#include "rules/checks.h"
+#include "core/path.h"
+#include "env/pymodules.h"
+
+/* What an import guarded by `try` may fail with. */
+static const char *const import_errors[] = { "ImportError", "ModuleNotFoundError", "Exception",
+	                                     "BaseException", NULL };
+
+/* Whether the import at `n` runs whenever the module runs. */
+static bool always_runs(const jf_unit *unit, TSNode n)
+{
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); n = p, p = ts_node_parent(p)) {
+		const char *t = ts_node_type(p);
+		if (!strcmp(t, "function_definition") || !strcmp(t, "lambda") ||
+		    !strcmp(t, "except_clause") || !strcmp(t, "except_group_clause") ||
+		    !strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
+		    !strcmp(t, "with_statement") || !strcmp(t, "while_statement"))
+			return false;
+		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, import_errors))
+			return false;
+		if (!strcmp(t, "if_statement")) {
+			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
+			bool main = strstr(cond, "__name__") && strstr(cond, "__main__");
+			free(cond);
+			if (!main)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Whether `top` names a module in folder `dir`: top.py, top/ (a package or a
+ * namespace package), or a compiled extension top.*.so. */
+static bool module_in(const char *dir, const char *top)
+{
+	char *p = jf_xasprintf("%s/%s", dir, top);
+	char *py = jf_xasprintf("%s.py", p);
+	bool found = jf_path_is_dir(p) || jf_path_is_file(py);
+	free(py);
+	free(p);
+	if (found)
+		return true;
+	DIR *d = opendir(dir);
+	size_t n = strlen(top);
+	for (struct dirent *e; d && !found && (e = readdir(d));)
+		found = !strncmp(e->d_name, top, n) && e->d_name[n] == '.' && jf_str_ends(e->d_name, ".so");
+	if (d)
+		closedir(d);
+	return found;
+}
+
+typedef JF_ARRAY(char *) names;
+
+/* The module names anywhere in the code folder (bounded): for jobs that edit
+ * sys.path, where the folder on the path is not known. */
+static void modules_anywhere(const char *dir, int depth, size_t *budget, names *out)
+{
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && *budget && (e = readdir(d)); (*budget)--) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "node_modules"))
+			continue;
+		char *sub = jf_xasprintf("%s/%s", dir, e->d_name);
+		if (jf_path_is_dir(sub)) {
+			jf_array_push(out, jf_xstrdup(e->d_name));
+			if (depth < 6)
+				modules_anywhere(sub, depth + 1, budget, out);
+		} else if (jf_str_ends(e->d_name, ".py") || jf_str_ends(e->d_name, ".so")) {
+			jf_array_push(out, jf_xstrndup(e->d_name, strcspn(e->d_name, ".")));
+		}
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct {
+	jf_ctx *ctx;
+	const jf_unit *unit;
+	const jf_image *img;
+	bool edits_sys_path; /* some Python file of the job changes sys.path */
+	names anywhere;      /* module names anywhere under code, read on first use */
+	bool anywhere_read;
+	const jf_rule *missing, *stdlib;
+	/* One JF110 per missing module: later imports of it become notes. */
+	JF_ARRAY(struct reported { char *top; size_t diag; size_t more; }) reported;
+} checker;
+
+static bool is_local(checker *c, const char *top)
+{
+	const jf_job *j = c->ctx->job;
+	if (c->unit->import_root && module_in(c->unit->import_root, top))
+		return true;
+	if (module_in(j->code_dir, top))
+		return true;
+	const jf_named_path *pp = jf_job_env(j, "PYTHONPATH");
+	const char *wd = j->workdir.value;
+	for (const char *p = pp ? pp->path : NULL; p && *p;) {
+		size_t n = strcspn(p, ":");
+		char *entry = jf_xstrndup(p, n);
+		const char *rel = wd ? jf_path_under(entry, wd) : NULL;
+		bool found = false;
+		if (entry[0] != '/' || rel) {
+			char *dir = jf_path_join(j->code_dir, rel ? rel : entry);
+			found = module_in(dir, top);
+			free(dir);
+		}
+		free(entry);
+		if (found)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	if (!c->edits_sys_path)
+		return false;
+	if (!c->anywhere_read) {
+		size_t budget = 20000;
+		modules_anywhere(j->code_dir, 0, &budget, &c->anywhere);
+		if (c->anywhere.size)
+			qsort(c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
+		c->anywhere_read = true;
+	}
+	return c->anywhere.size &&
+	       bsearch(&top, c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
+}
+
+static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib_module *m)
+{
+	const jf_image *img = c->img;
+	int minor = img->py_minor;
+	if (img->py_major != 3)
+		return;
+	bool removed = m->removed_minor >= 0 && minor >= m->removed_minor;
+	bool not_yet = m->added_minor > minor;
+	if (!removed && !not_yet)
+		return;
+	/* A backport of the same name may provide it (graphlib, dataclasses, the
+	 * PEP 594 modules), and setuptools brings distutils back: only a complete
+	 * package list tells. Python 2's modules have no such thing. */
+	const char *provider = !strcmp(top, "distutils") ? "setuptools" : top;
+	bool python2 = removed && m->removed_minor == 0;
+	if (!python2 && (jf_image_has_package(img, provider, NULL) != JF_NO ||
+	                 jf_ctx_installs(c->ctx, provider)))
+		return;
+	jf_diag *d;
+	if (python2)
+		d = jf_ctx_report(c->ctx, c->stdlib->info.id, c->unit, jf_node_span(at),
+		                  "module '%s' exists only in Python 2; the image has Python %d.%d", top,
+		                  img->py_major, minor);
+	else if (removed)
+		d = jf_ctx_report(c->ctx, c->stdlib->info.id, c->unit, jf_node_span(at),
+		                  "module '%s' was removed from the standard library in Python 3.%d; the "
+		                  "image has Python %d.%d",
+		                  top, m->removed_minor, img->py_major, minor);
+	else
+		d = jf_ctx_report(c->ctx, c->stdlib->info.id, c->unit, jf_node_span(at),
+		                  "module '%s' is in the standard library only from Python 3.%d; the "
+		                  "image has Python %d.%d",
+		                  top, m->added_minor, img->py_major, minor);
+	jf_image_relate(d, img, c->ctx->job->spec, JF_FACT_PYTHON, "Python %d.%d", img->py_major,
+	                minor);
+}
+
+static void check_import(checker *c, TSNode at, const char *module)
+{
+	char *top = jf_xstrndup(module, strcspn(module, "."));
+	if (is_local(c, top))
+		goto done;
+	const jf_stdlib_module *m = jf_stdlib_find(top);
+	if (m) {
+		check_stdlib(c, at, top, m);
+		goto done;
+	}
+	/* What the job installs brings its dependencies, which jobfix does not
+	 * know: `pip install pandas` installs numpy too. */
+	if (c->ctx->installs_unknown || c->ctx->installed.size)
+		goto done;
+	/* "-" in the data: a project that is not on PyPI (apex, detectron2). */
+	const char *own[] = { top, NULL };
+	const char *const *dists = jf_import_distributions(module);
+	bool on_pypi = !dists || strcmp(dists[0], "-");
+	if (!dists || !on_pypi)
+		dists = own;
+	for (size_t i = 0; dists[i]; i++)
+		if (jf_image_has_package(c->img, dists[i], NULL) != JF_NO ||
+		    jf_ctx_installs(c->ctx, dists[i]))
+			goto done;
+	for (size_t i = 0; i < c->reported.size; i++) {
+		struct reported *r = &c->reported.items[i];
+		if (strcmp(r->top, top))
+			continue;
+		/* Already reported: a few more places as notes, then only the count. */
+		/* By index: the report's array moves as it grows. */
+		if (r->more++ < 3)
+			jf_diag_relate(&c->ctx->linter->report.diags.items[r->diag], c->unit->src,
+			               jf_node_span(at), "'%s' is imported here too", top);
+		goto done;
+	}
+	jf_diag *d = jf_ctx_report(c->ctx, c->missing->info.id, c->unit, jf_node_span(at),
+	                           "module '%s' is not installed in the image (ModuleNotFoundError)",
+	                           top);
+	struct reported r = { jf_xstrdup(top), c->ctx->linter->report.diags.size - 1, 0 };
+	jf_array_push(&c->reported, r);
+	jf_image_relate(d, c->img, c->ctx->job->spec, JF_FACT_PACKAGES, "no %s", dists[0]);
+	if (on_pypi)
+		jf_diag_set_help(d, "install '%s' in the image, or run `pip install --user %s` in the "
+		                    "launch script before Python starts",
+		                 dists[0], dists[0]);
+	else
+		jf_diag_set_help(d, "install '%s' in the image (it is not on PyPI)", top);
+done:
+	free(top);
+}
+
+static void check_unit_imports(checker *c)
+{
+	for (size_t i = 0; i < c->unit->imports.size; i++) {
+		TSNode at = c->unit->imports.items[i];
+		TSNode stmt = ts_node_parent(at);
+		if (jf_node_type_is(stmt, "aliased_import"))
+			stmt = ts_node_parent(stmt);
+		if (!always_runs(c->unit, stmt))
+			continue;
+		char *module = jf_node_text(c->unit, at);
+		check_import(c, at, module);
+		free(module);
+	}
+}
+
+void jf_check_packages(jf_ctx *ctx, const jf_rule *rule)
+{
+	(void)rule;
+	const jf_image *img = jf_ctx_image(ctx);
+	if (!ctx->job || !ctx->job->code_dir)
+		return;
+	bool python = false;
+	for (size_t i = 0; i < ctx->units.size && !python; i++)
+		python = ctx->units.items[i]->lang == JF_LANG_PYTHON;
+	if (python && (ctx->installs_unknown || ctx->installed.size))
+		jf_ctx_skip(ctx, "JF110", "the job installs packages, whose dependencies jobfix does "
+		                          "not know: third-party imports are not checked");
+	else if (python && !img->packages_complete)
+		jf_ctx_skip(ctx, "JF110", "%s; declare image.manifest (the image's `pip freeze`) to "
+		                          "check every import",
+		            img->catalog ? "the catalog's package list of the image is partial: only "
+		                           "distributions it lists as absent are checked"
+		                         : jf_image_unknown_reason(img));
+	if (python && !img->py_major)
+		jf_ctx_skip(ctx, "JF111", "the image's Python version is unknown: declare "
+		                          "image.python (\"3.10\") to check standard-library imports");
+	if (!jf_image_known(img))
+		return;
+	checker c = { .ctx = ctx, .img = img, .missing = jf_rules_find("JF110"),
+		      .stdlib = jf_rules_find("JF111") };
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		c.edits_sys_path |= u->lang == JF_LANG_PYTHON && strstr(u->src->data, "sys.path");
+	}
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		c.unit = ctx->units.items[i];
+		if (c.unit->lang != JF_LANG_PYTHON || c.unit->src->status != JF_SOURCE_OK ||
+		    (c.unit->role != JF_ROLE_ENTRY && c.unit->role != JF_ROLE_MODULE))
+			continue;
+		check_unit_imports(&c);
+	}
+	for (size_t i = 0; i < c.anywhere.size; i++)
+		free(c.anywhere.items[i]);
+	jf_array_release(&c.anywhere);
+	for (size_t i = 0; i < c.reported.size; i++) {
+		struct reported *r = &c.reported.items[i];
+		jf_diag *d = &ctx->linter->report.diags.items[r->diag];
+		if (r->more > 3)
+			jf_diag_relate(d, d->src, d->span, "and %zu more imports of '%s'", r->more - 3,
+			               r->top);
+		free(r->top);
+	}
+	jf_array_release(&c.reported);
+}

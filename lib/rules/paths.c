@@ -1,0 +1,418 @@
+/* paths.c - JF103, JF106, JF107 and JF101 through names: the paths the job's Python reads and writes
+ *
+ * Each file or folder argument of a known I/O call is evaluated (pyeval.c)
+ * and, when its value is certain, placed in the container: under `workdir`
+ * (so under `code`), an input mount (read-only), an output mount, scratch,
+ * the image's own folders, or nowhere the job declares.
+ *
+ * JF103: a read under the working folder of a file the code folder does not
+ * have and the job does not create. JF106: a write into an input mount.
+ * JF107: an absolute path under nothing the job declares (a warning).
+ * JF101: a developer-machine path that reaches the call through a variable,
+ * a default or the environment, reported at its literal.
+ */
+#include "rules/checks.h"
+#include "core/path.h"
+#include "python/eval.h"
+
+typedef enum { IO_READ, IO_WRITE } io_kind;
+
+/* Calls by the end of their name: which argument is the path, read or written. */
+static const struct {
+	const char *name; /* the callee's text ends with ".name", or is "name" */
+	int arg;          /* the path's position */
+	io_kind kind;
+} io_calls[] = {
+	{ "np.load", 0, IO_READ },          { "numpy.load", 0, IO_READ },
+	{ "np.loadtxt", 0, IO_READ },       { "np.genfromtxt", 0, IO_READ },
+	{ "np.fromfile", 0, IO_READ },      { "torch.load", 0, IO_READ },
+	{ "read_csv", 0, IO_READ },         { "read_json", 0, IO_READ },
+	{ "read_parquet", 0, IO_READ },     { "read_pickle", 0, IO_READ },
+	{ "read_excel", 0, IO_READ },       { "read_table", 0, IO_READ },
+	{ "read_feather", 0, IO_READ },     { "read_hdf", 0, IO_READ },
+	{ "Image.open", 0, IO_READ },       { "cv2.imread", 0, IO_READ },
+	{ "imageio.imread", 0, IO_READ },   { "loadmat", 0, IO_READ },
+	{ "joblib.load", 0, IO_READ },      { "os.listdir", 0, IO_READ },
+	{ "tofile", 0, IO_WRITE },
+	{ "ImageFolder", 0, IO_READ },      { "load_from_disk", 0, IO_READ },
+	{ "torch.save", 1, IO_WRITE },      { "np.save", 0, IO_WRITE },
+	{ "np.savez", 0, IO_WRITE },        { "np.savetxt", 0, IO_WRITE },
+	{ "np.savez_compressed", 0, IO_WRITE },
+	{ "to_csv", 0, IO_WRITE },          { "to_json", 0, IO_WRITE },
+	{ "to_parquet", 0, IO_WRITE },      { "to_pickle", 0, IO_WRITE },
+	{ "to_excel", 0, IO_WRITE },        { "savefig", 0, IO_WRITE },
+	{ "cv2.imwrite", 0, IO_WRITE },     { "imageio.imwrite", 0, IO_WRITE },
+	{ "save_pretrained", 0, IO_WRITE }, { "save_weights", 0, IO_WRITE },
+	{ "os.makedirs", 0, IO_WRITE },     { "os.mkdir", 0, IO_WRITE },
+	{ "shutil.copy", 1, IO_WRITE },     { "shutil.copy2", 1, IO_WRITE },
+	{ "shutil.copyfile", 1, IO_WRITE }, { "shutil.copytree", 1, IO_WRITE },
+	{ "shutil.move", 1, IO_WRITE },     { "joblib.dump", 1, IO_WRITE },
+	{ "SummaryWriter", 0, IO_WRITE },   { "FileWriter", 0, IO_WRITE },
+};
+
+typedef struct {
+	TSNode arg;      /* the path argument */
+	TSNode call;
+	const jf_unit *unit;
+	io_kind kind;
+	jf_pyvalue value;
+	char *cpath;     /* in the container, or NULL */
+} io_use;
+
+typedef struct {
+	jf_ctx *ctx;
+	jf_pyeval *eval;
+	JF_ARRAY(io_use) uses;
+} io_model;
+
+static bool ends_with_name(const jf_unit *unit, TSNode fn, const char *name)
+{
+	const char *text = unit->src->data + ts_node_start_byte(fn);
+	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn), n = strlen(name);
+	return len >= n && !strncmp(text + len - n, name, n) && (len == n || text[len - n - 1] == '.');
+}
+
+/* open(path, mode): read unless the mode writes. */
+static io_kind open_mode(const jf_unit *unit, TSNode args)
+{
+	TSNode mode = ts_node_named_child(args, 1);
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "keyword_argument") &&
+		    jf_node_is(unit, jf_node_field(a, "name"), "mode"))
+			mode = jf_node_field(a, "value");
+	}
+	if (ts_node_is_null(mode) || jf_node_type_is(mode, "keyword_argument"))
+		return IO_READ;
+	char *m = jf_node_text(unit, mode);
+	bool writes = strpbrk(m, "wax+") != NULL;
+	free(m);
+	return writes ? IO_WRITE : IO_READ;
+}
+
+/* The I/O the call does, with its path argument; false when none. */
+static bool classify(const jf_unit *unit, TSNode call, TSNode *arg, io_kind *kind)
+{
+	TSNode fn = jf_node_field(call, "function");
+	TSNode args = jf_node_field(call, "arguments");
+	if (!jf_node_type_is(args, "argument_list"))
+		return false;
+	if (jf_node_is(unit, fn, "open") || jf_node_is(unit, fn, "io.open") ||
+	    jf_node_is(unit, fn, "codecs.open") || jf_node_is(unit, fn, "h5py.File")) {
+		*arg = ts_node_named_child(args, 0);
+		*kind = open_mode(unit, args);
+		return !ts_node_is_null(*arg) && !jf_node_type_is(*arg, "keyword_argument");
+	}
+	/* Path(p).mkdir(), .write_text(), .touch(): the object is the path. */
+	if (jf_node_type_is(fn, "attribute")) {
+		TSNode obj = jf_node_field(fn, "object");
+		TSNode m = jf_node_field(fn, "attribute");
+		if (jf_node_type_is(obj, "call") &&
+		    (jf_node_is(unit, jf_node_field(obj, "function"), "Path") ||
+		     jf_node_is(unit, jf_node_field(obj, "function"), "pathlib.Path"))) {
+			bool w = jf_node_is(unit, m, "mkdir") || jf_node_is(unit, m, "write_text") ||
+			         jf_node_is(unit, m, "write_bytes") || jf_node_is(unit, m, "touch");
+			bool r = jf_node_is(unit, m, "read_text") || jf_node_is(unit, m, "read_bytes") ||
+			         jf_node_is(unit, m, "iterdir");
+			if (w || r) {
+				*arg = obj;
+				*kind = w ? IO_WRITE : IO_READ;
+				return true;
+			}
+		}
+	}
+	for (size_t i = 0; i < sizeof io_calls / sizeof *io_calls; i++) {
+		if (!ends_with_name(unit, fn, io_calls[i].name))
+			continue;
+		*arg = ts_node_named_child(args, (uint32_t)io_calls[i].arg);
+		*kind = io_calls[i].kind;
+		return !ts_node_is_null(*arg) && !jf_node_type_is(*arg, "keyword_argument");
+	}
+	return false;
+}
+
+/* The container folder a unit's relative paths start from: the working folder
+ * of every run that reaches it, when they agree; NULL otherwise. */
+static const char *cwd_of(const jf_ctx *ctx, const jf_unit *unit)
+{
+	const char *cwd = NULL;
+	for (size_t i = 0; i < ctx->invocations.size; i++) {
+		const jf_invocation *inv = &ctx->invocations.items[i];
+		if (unit->role == JF_ROLE_ENTRY && inv->entry != unit)
+			continue;
+		if (!inv->cwd || (cwd && strcmp(cwd, inv->cwd)))
+			return NULL;
+		cwd = inv->cwd;
+	}
+	return cwd;
+}
+
+static void collect(io_model *m, const jf_unit *unit)
+{
+	jf_iter it;
+	for (TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(n);
+	     n = jf_iter_next(&it, true)) {
+		TSNode arg;
+		io_kind kind;
+		if (!jf_node_type_is(n, "call") || !classify(unit, n, &arg, &kind))
+			continue;
+		io_use u = { arg, n, unit, kind, jf_pyeval_expr(m->eval, unit, arg), NULL };
+		if (!u.value.value || !*u.value.value) {
+			jf_pyvalue_release(&u.value);
+			continue;
+		}
+		const char *v = u.value.value;
+		const char *cwd = cwd_of(m->ctx, unit);
+		if (v[0] == '/')
+			u.cpath = jf_path_normalize(v);
+		else if (cwd && v[0] != '~' && !strstr(v, "://"))
+			u.cpath = jf_path_join(cwd, v);
+		jf_array_push(&m->uses, u);
+	}
+	jf_iter_release(&it);
+}
+
+/* Whether a read at `n` runs only when the file is there: under a condition
+ * that tests for it, or in a try that catches its absence. */
+static bool guarded(const jf_unit *unit, TSNode n)
+{
+	static const char *const tests[] = { "exists", "isfile", "isdir", "is_file", "is_dir",
+		                             "glob", NULL };
+	static const char *const catches[] = { "FileNotFoundError", "OSError", "IOError",
+		                               "Exception", "BaseException", NULL };
+	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+		const char *t = ts_node_type(p);
+		TSNode cond = { 0 };
+		if (!strcmp(t, "if_statement") || !strcmp(t, "elif_clause") ||
+		    !strcmp(t, "while_statement"))
+			cond = jf_node_field(p, "condition");
+		else if (!strcmp(t, "conditional_expression"))
+			cond = ts_node_named_child(p, 1);
+		else if (!strcmp(t, "boolean_operator"))
+			cond = jf_node_field(p, "left");
+		if (!ts_node_is_null(cond) && !ts_node_eq(cond, c)) {
+			char *text = jf_node_text(unit, cond);
+			bool tested = false;
+			for (size_t i = 0; tests[i] && !tested; i++)
+				tested = strstr(text, tests[i]) != NULL;
+			free(text);
+			if (tested)
+				return true;
+		}
+		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, catches))
+			return true;
+	}
+	return false;
+}
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* Whether a '#' comes before `p` on its line (a comment, as near as text tells). */
+static bool in_comment(const char *text, const char *p)
+{
+	while (p > text && p[-1] != '\n')
+		if (*--p == '#')
+			return true;
+	return false;
+}
+
+/* How many times `name` stands as a whole word in the job's Python files,
+ * comments left out. */
+static size_t mentions(const jf_ctx *ctx, const char *name)
+{
+	size_t n = strlen(name), count = 0;
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		if (u->lang != JF_LANG_PYTHON)
+			continue;
+		const char *text = u->src->data;
+		for (const char *p = strstr(text, name); p; p = strstr(p + n, name))
+			count += (p == text || !ident_char(p[-1])) && !ident_char(p[n]) &&
+			         !in_comment(text, p);
+	}
+	return count;
+}
+
+/* Whether the code at `n` may run: no function or class around it is dead,
+ * defined and never named again (a processor class nothing lists, a helper
+ * nothing calls). Decorated definitions and dunder methods may be called by
+ * a framework or the interpreter, and count as live. */
+static bool may_run(const jf_ctx *ctx, const jf_unit *unit, TSNode n)
+{
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		bool fn = jf_node_type_is(p, "function_definition");
+		if (!fn && !jf_node_type_is(p, "class_definition"))
+			continue;
+		if (jf_node_type_is(ts_node_parent(p), "decorated_definition"))
+			continue;
+		char *name = jf_node_text(unit, jf_node_field(p, "name"));
+		bool dunder = fn && jf_str_starts(name, "__") && jf_str_ends(name, "__");
+		bool dead = !dunder && mentions(ctx, name) <= 1;
+		free(name);
+		if (dead)
+			return false;
+	}
+	return true;
+}
+
+/* Whether the job creates `cpath` itself: its command or launch scripts, or
+ * a write of its Python to that path or a folder above it. */
+static bool created_by_job(const io_model *m, const char *cpath)
+{
+	const jf_ctx *ctx = m->ctx;
+	if (ctx->produced_unknown)
+		return true;
+	for (size_t i = 0; i < ctx->produced.size; i++)
+		if (jf_path_under(cpath, ctx->produced.items[i]))
+			return true;
+	for (size_t i = 0; i < m->uses.size; i++) {
+		const io_use *u = &m->uses.items[i];
+		if (u->kind == IO_WRITE && u->cpath && jf_path_under(cpath, u->cpath))
+			return true;
+	}
+	return false;
+}
+
+static const jf_named_path *mount_of(const jf_named_paths *mounts, const char *cpath)
+{
+	for (size_t i = 0; i < mounts->size; i++)
+		if (jf_path_under(cpath, mounts->items[i].path))
+			return &mounts->items[i];
+	return NULL;
+}
+
+/* Places every image and platform has, and scratch space. */
+static bool image_folder(const jf_image *img, const char *cpath)
+{
+	static const char *const system[] = { "/tmp", "/dev", "/proc", "/sys", "/usr", "/opt",
+		                              "/etc", "/var", "/run", "/bin", "/sbin", "/lib",
+		                              "/lib64", "/root", "/srv", NULL };
+	for (size_t i = 0; system[i]; i++)
+		if (jf_path_under(cpath, system[i]))
+			return true;
+	return (img->home && jf_path_under(cpath, img->home)) ||
+	       (img->user && jf_str_starts(cpath, "/home/") &&
+	        jf_path_under(cpath + 6, img->user));
+}
+
+/* The finding of `rule` already reported at `span` of `src`, or NULL. */
+static jf_diag *reported_at(const jf_ctx *ctx, const char *rule, const jf_source *src,
+                            jf_span span)
+{
+	const jf_report *r = &ctx->linter->report;
+	for (size_t i = 0; i < r->diags.size; i++) {
+		jf_diag *d = &r->diags.items[i];
+		if (d->src == src && d->span.start == span.start && !strcmp(d->rule->info.id, rule))
+			return d;
+	}
+	return NULL;
+}
+
+static void check_use(io_model *m, const io_use *u)
+{
+	jf_ctx *ctx = m->ctx;
+	const jf_job *j = ctx->job;
+	const char *v = u->value.value;
+	/* JF101 through names: the literal, once, with the use as a note. */
+	if (jf_developer_path(ctx, v)) {
+		const jf_unit *ou = u->value.origin_unit;
+		if (!u->value.through_names || !ou || ts_node_is_null(u->value.origin))
+			return; /* a literal in the call: the query rule reports it */
+		jf_span at = jf_node_span(u->value.origin);
+		jf_diag *d = reported_at(ctx, "JF101", ou->src, at);
+		if (!d) {
+			jf_pyvalue lit = jf_pyeval_expr(m->eval, ou, u->value.origin);
+			d = jf_ctx_report(ctx, "JF101", ou, at,
+			                  "developer-machine path '%s' does not exist in the job's "
+			                  "container",
+			                  lit.value ? lit.value : v);
+			jf_pyvalue_release(&lit);
+		}
+		if (u->unit != ou || ts_node_start_byte(u->arg) != at.start)
+			jf_diag_relate(d, u->unit->src, jf_node_span(u->arg), "'%s' is %s here", v,
+			               u->kind == IO_WRITE ? "written" : "read");
+		return;
+	}
+	if (!u->cpath || !may_run(ctx, u->unit, u->call))
+		return;
+	const char *wd = j->workdir.value;
+	const char *rel = wd ? jf_path_under(u->cpath, wd) : NULL;
+	if (!wd && u->cpath[0] == '/' && u->value.value[0] != '/')
+		rel = jf_path_under(u->cpath, "/\x01code"); /* relative to the code folder */
+	const jf_named_path *in = mount_of(&j->inputs, u->cpath);
+	if (u->kind == IO_WRITE && in) {
+		jf_diag *d = jf_ctx_report(ctx, "JF106", u->unit, jf_node_span(u->arg),
+		                           "'%s' is written under the input mount '%s', which is "
+		                           "read-only (Read-only file system)",
+		                           u->cpath, in->path);
+		jf_diag_relate(d, j->spec, in->path_span, "the job mounts its input '%s' here, read-only",
+		               in->name);
+		return;
+	}
+	if (rel && *rel && u->kind == IO_READ && !in && !mount_of(&j->outputs, u->cpath)) {
+		char *local = jf_path_join(j->code_dir, rel);
+		bool there = jf_path_is_file(local) || jf_path_is_dir(local);
+		free(local);
+		if (!there && !created_by_job(m, u->cpath) && !guarded(u->unit, u->call)) {
+			char *shown = jf_path_join(j->code_display, rel);
+			jf_diag *d =
+				wd ? jf_ctx_report(ctx, "JF103", u->unit, jf_node_span(u->arg),
+			                           "'%s' does not exist in the job's code folder: %s reads "
+			                           "it as '%s'",
+			                           shown, u->unit->src->path, u->cpath)
+				   : jf_ctx_report(ctx, "JF103", u->unit, jf_node_span(u->arg),
+			                           "'%s' does not exist in the job's code folder, where %s "
+			                           "runs",
+			                           shown, u->unit->src->path);
+			if (u->value.through_names && u->value.origin_unit &&
+			    !ts_node_is_null(u->value.origin))
+				jf_diag_relate(d, u->value.origin_unit->src, jf_node_span(u->value.origin),
+				               "the path comes from here");
+			free(shown);
+		}
+		return;
+	}
+	/* JF107: absolute, and under nothing the job declares. */
+	if (u->value.value[0] != '/' || rel || in || mount_of(&j->outputs, u->cpath) || !wd ||
+	    (!j->inputs.size && !j->outputs.size) || image_folder(jf_ctx_image(ctx), u->cpath) ||
+	    (u->kind == IO_READ && created_by_job(m, u->cpath)))
+		return;
+	jf_diag *d = jf_ctx_report(ctx, "JF107", u->unit, jf_node_span(u->arg),
+	                           "'%s' is under no mount, workdir or image folder of the job: the "
+	                           "container will not have it",
+	                           u->cpath);
+	const jf_named_path *first = j->inputs.size ? &j->inputs.items[0] : &j->outputs.items[0];
+	jf_diag_relate(d, j->spec, first->path_span, "the job mounts '%s' at '%s'", first->name,
+	               first->path);
+}
+
+void jf_check_paths(jf_ctx *ctx, const jf_rule *rule)
+{
+	(void)rule;
+	if (!ctx->job || !ctx->job->code_dir)
+		return;
+	const jf_job *j = ctx->job;
+	if (ctx->units.size > 1 && (!j->workdir.value || (!j->inputs.size && !j->outputs.size)))
+		jf_ctx_skip(ctx, "JF107", "the spec declares no %s: declare workdir and the job's "
+		                          "inputs and outputs to check absolute paths",
+		            !j->workdir.value ? "workdir" : "mounts");
+	io_model m = { ctx, jf_pyeval_new(ctx), { 0 } };
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
+		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE))
+			collect(&m, u);
+	}
+	for (size_t i = 0; i < m.uses.size; i++)
+		check_use(&m, &m.uses.items[i]);
+	for (size_t i = 0; i < m.uses.size; i++) {
+		jf_pyvalue_release(&m.uses.items[i].value);
+		free(m.uses.items[i].cpath);
+	}
+	jf_array_release(&m.uses);
+	jf_pyeval_free(m.eval);
+}

@@ -1,0 +1,215 @@
+/* pyversion.c - JF310: code that the image's Python version cannot run
+ *
+ * Syntax newer than the image's Python (a SyntaxError before the first line
+ * runs), annotations that Python evaluates when the function or module is
+ * defined (`int | None`, `list[int]`: a TypeError at import), and Python 2
+ * statements on a Python 3 image. Only when the image's Python is known.
+ */
+#include "rules/checks.h"
+
+typedef struct {
+	jf_ctx *ctx;
+	const jf_unit *unit;
+	const jf_rule *rule;
+	const jf_image *img;
+	bool lazy_annotations; /* `from __future__ import annotations` */
+} checker;
+
+static void report(checker *c, TSNode at, int minor, const char *what)
+{
+	const jf_image *img = c->img;
+	if (!jf_image_python_before(img, 3, minor))
+		return;
+	jf_diag *d = jf_ctx_report(c->ctx, c->rule->info.id, c->unit, jf_node_span(at),
+	                           "%s needs Python 3.%d; the image has Python %d.%d", what, minor,
+	                           img->py_major, img->py_minor);
+	jf_image_relate(d, img, c->ctx->job->spec, JF_FACT_PYTHON, "Python %d.%d", img->py_major,
+	                img->py_minor);
+}
+
+static bool has_token(TSNode n, const char *token)
+{
+	for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
+		TSNode k = ts_node_child(n, i);
+		if (!ts_node_is_named(k) && !strcmp(ts_node_type(k), token))
+			return true;
+	}
+	return false;
+}
+
+/* The quote character of a string literal node (after its prefix letters). */
+static char quote_of(const jf_unit *unit, TSNode s)
+{
+	const char *p = unit->src->data + ts_node_start_byte(s);
+	const char *end = unit->src->data + ts_node_end_byte(s);
+	while (p < end && *p != '"' && *p != '\'')
+		p++;
+	return p < end ? *p : 0;
+}
+
+static bool is_fstring(const jf_unit *unit, TSNode s)
+{
+	const char *p = unit->src->data + ts_node_start_byte(s);
+	const char *end = unit->src->data + ts_node_end_byte(s);
+	for (; p < end && *p != '"' && *p != '\''; p++)
+		if (*p == 'f' || *p == 'F')
+			return true;
+	return false;
+}
+
+/* f"{d["k"]}": a string inside a replacement field with the f-string's own quote. */
+static void check_fstring(checker *c, TSNode s)
+{
+	if (!is_fstring(c->unit, s))
+		return;
+	char q = quote_of(c->unit, s);
+	jf_iter it;
+	for (TSNode n = jf_iter_start(&it, s); !ts_node_is_null(n); n = jf_iter_next(&it, true)) {
+		if (!ts_node_eq(n, s) && jf_node_type_is(n, "string") && quote_of(c->unit, n) == q) {
+			bool inside = false;
+			for (TSNode p = ts_node_parent(n); !ts_node_eq(p, s); p = ts_node_parent(p))
+				inside |= jf_node_type_is(p, "interpolation");
+			if (inside) {
+				report(c, n, 12, "an f-string that reuses its quote inside a replacement field");
+				break;
+			}
+		}
+	}
+	jf_iter_release(&it);
+}
+
+/* An annotation Python evaluates at definition time: `X | Y` and `list[int]`. */
+static void check_annotation(checker *c, TSNode type)
+{
+	static const char *const builtin_generics[] = { "list", "dict", "tuple", "set", "frozenset",
+		                                        "type", NULL };
+	if (c->lazy_annotations || ts_node_is_null(type))
+		return;
+	jf_iter it;
+	bool descend = true;
+	for (TSNode n = jf_iter_start(&it, type); !ts_node_is_null(n);
+	     n = jf_iter_next(&it, descend)) {
+		descend = !jf_node_type_is(n, "string"); /* "int | None": not evaluated */
+		if (jf_node_type_is(n, "binary_operator") && has_token(n, "|")) {
+			report(c, n, 10, "a 'X | Y' union in an annotation evaluated at definition time");
+			break;
+		}
+		if (jf_node_type_is(n, "generic_type")) {
+			char *name = jf_node_text(c->unit, ts_node_named_child(n, 0));
+			bool builtin = jf_str_in(name, builtin_generics);
+			free(name);
+			if (builtin) {
+				report(c, n, 9, "a subscripted builtin type in an annotation evaluated at "
+				                "definition time");
+				break;
+			}
+		}
+	}
+	jf_iter_release(&it);
+}
+
+/* Whether `n` is in a function body (where local annotations are not evaluated). */
+static bool in_function(TSNode n)
+{
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+		if (jf_node_type_is(p, "function_definition"))
+			return true;
+	return false;
+}
+
+/* isinstance(x, int | str) and issubclass(): unions as types from 3.10. */
+static void check_isinstance(checker *c, TSNode call)
+{
+	TSNode fn = jf_node_field(call, "function");
+	if (!jf_node_is(c->unit, fn, "isinstance") && !jf_node_is(c->unit, fn, "issubclass"))
+		return;
+	TSNode args = jf_node_field(call, "arguments");
+	TSNode second = ts_node_named_child(args, 1);
+	if (jf_node_type_is(second, "binary_operator") && has_token(second, "|"))
+		report(c, second, 10, "a 'X | Y' union as the type of isinstance()");
+}
+
+static void check_node(checker *c, TSNode n)
+{
+	const char *t = ts_node_type(n);
+	if (!strcmp(t, "named_expression")) {
+		report(c, n, 8, "an assignment expression (:=)");
+	} else if (!strcmp(t, "positional_separator")) {
+		report(c, n, 8, "a positional-only parameter marker (/)");
+	} else if (!strcmp(t, "with_clause") && has_token(n, "(")) {
+		/* Officially 3.10; CPython 3.9's parser accepts it already. */
+		report(c, n, 9, "a parenthesized group of context managers");
+	} else if (!strcmp(t, "match_statement")) {
+		report(c, ts_node_child(n, 0), 10, "a match statement");
+	} else if (!strcmp(t, "except_clause") && has_token(n, "*")) {
+		report(c, ts_node_child(n, 0), 11, "'except*'");
+	} else if (!strcmp(t, "type_parameter") &&
+	           (jf_node_type_is(ts_node_parent(n), "function_definition") ||
+	            jf_node_type_is(ts_node_parent(n), "class_definition"))) {
+		report(c, n, 12, "a type parameter list");
+	} else if (!strcmp(t, "type_alias_statement")) {
+		report(c, n, 12, "a type statement");
+	} else if (!strcmp(t, "string")) {
+		check_fstring(c, n);
+	} else if (!strcmp(t, "call")) {
+		check_isinstance(c, n);
+	} else if (!strcmp(t, "typed_parameter") || !strcmp(t, "typed_default_parameter")) {
+		check_annotation(c, jf_node_field(n, "type"));
+	} else if (!strcmp(t, "function_definition")) {
+		check_annotation(c, jf_node_field(n, "return_type"));
+	} else if (!strcmp(t, "assignment") && !in_function(n)) {
+		check_annotation(c, jf_node_field(n, "type"));
+	} else if (!strcmp(t, "keyword_argument") && c->img->py_minor >= 7 &&
+	           (jf_node_is(c->unit, jf_node_field(n, "name"), "async") ||
+	            jf_node_is(c->unit, jf_node_field(n, "name"), "await"))) {
+		/* PyTorch 0.3's x.cuda(async=True): a keyword since Python 3.7. */
+		TSNode name = jf_node_field(n, "name");
+		char *kw = jf_node_text(c->unit, name);
+		jf_diag *d = jf_ctx_report(c->ctx, c->rule->info.id, c->unit, jf_node_span(name),
+		                           "'%s' is a keyword from Python 3.7, not an argument name: a "
+		                           "SyntaxError in Python %d.%d",
+		                           kw, c->img->py_major, c->img->py_minor);
+		jf_image_relate(d, c->img, c->ctx->job->spec, JF_FACT_PYTHON, "Python %d.%d",
+		                c->img->py_major, c->img->py_minor);
+		if (!strcmp(kw, "async"))
+			jf_diag_set_help(d, "use non_blocking=True (PyTorch renamed the argument)");
+		free(kw);
+	} else if (!strcmp(t, "print_statement") || !strcmp(t, "exec_statement")) {
+		jf_diag *d = jf_ctx_report(c->ctx, c->rule->info.id, c->unit, jf_node_span(n),
+		                           "a Python 2 %s statement is a SyntaxError in Python %d.%d",
+		                           t[0] == 'p' ? "print" : "exec", c->img->py_major,
+		                           c->img->py_minor);
+		jf_image_relate(d, c->img, c->ctx->job->spec, JF_FACT_PYTHON, "Python %d.%d",
+		                c->img->py_major, c->img->py_minor);
+		jf_diag_set_help(d, "call it as a function: %s(...)", t[0] == 'p' ? "print" : "exec");
+	}
+}
+
+static bool future_annotations(const jf_unit *unit)
+{
+	const char *s = unit->src->data;
+	const char *f = strstr(s, "from __future__ import");
+	return f && strstr(f, "annotations");
+}
+
+void jf_check_python_version(jf_ctx *ctx, const jf_rule *rule)
+{
+	const jf_image *img = jf_ctx_image(ctx);
+	if (ctx->job && !img->py_major && ctx->units.size > 1)
+		jf_ctx_skip(ctx, rule->info.id, "the image's Python version is unknown: declare "
+		                                "image.python (\"3.10\") to check syntax against it");
+	if (img->py_major != 3)
+		return;
+	for (size_t i = 0; i < ctx->units.size; i++) {
+		const jf_unit *u = ctx->units.items[i];
+		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
+		    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
+			continue;
+		checker c = { ctx, u, rule, img, future_annotations(u) };
+		jf_iter it;
+		for (TSNode n = jf_iter_start(&it, ts_tree_root_node(u->tree)); !ts_node_is_null(n);
+		     n = jf_iter_next(&it, true))
+			check_node(&c, n);
+		jf_iter_release(&it);
+	}
+}

@@ -1,0 +1,408 @@
+/* query.c - compiling rule queries, evaluating their predicates, running them
+ *
+ * The tree-sitter C core parses predicates but leaves their evaluation to the
+ * caller. jobfix supports #eq?, #not-eq?, #match?, #not-match?, #any-of? and
+ * #not-any-of?; regexes are PCRE2, compiled once with the query.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <ctype.h>
+#include <pcre2.h>
+#include <stdlib.h>
+
+#include "rules/registry.h"
+
+const TSLanguage *tree_sitter_python(void);
+const TSLanguage *tree_sitter_bash(void);
+
+const TSLanguage *jf_lang_ts(jf_lang lang)
+{
+	switch (lang) {
+	case JF_LANG_PYTHON:
+		return tree_sitter_python();
+	case JF_LANG_BASH:
+		return tree_sitter_bash();
+	default:
+		return NULL;
+	}
+}
+
+const char *jf_lang_name(jf_lang lang)
+{
+	switch (lang) {
+	case JF_LANG_PYTHON:
+		return "python";
+	case JF_LANG_BASH:
+		return "bash";
+	case JF_LANG_YAML:
+		return "yaml";
+	default:
+		return "job";
+	}
+}
+
+typedef enum { PRED_EQ, PRED_MATCH, PRED_ANY_OF } pred_op;
+
+typedef struct {
+	pred_op op;
+	bool negate;
+	uint32_t capture;
+	int64_t other_capture; /* #eq? @a @b; -1 otherwise */
+	char **strings;        /* #eq? string, #any-of? strings */
+	size_t nstrings;
+	pcre2_code *re;
+} pred;
+
+typedef JF_ARRAY(pred) pred_array;
+
+struct jf_query {
+	TSQuery *ts;
+	pred_array *preds; /* one array per pattern */
+	uint32_t npatterns;
+	const char **capture_names;
+	uint32_t ncaptures;
+};
+
+static void preds_release(pred_array *a)
+{
+	for (size_t i = 0; i < a->size; i++) {
+		for (size_t k = 0; k < a->items[i].nstrings; k++)
+			free(a->items[i].strings[k]);
+		free(a->items[i].strings);
+		pcre2_code_free(a->items[i].re);
+	}
+	jf_array_release(a);
+}
+
+void jf_query_free(jf_query *self)
+{
+	if (!self)
+		return;
+	for (uint32_t i = 0; i < self->npatterns; i++)
+		preds_release(&self->preds[i]);
+	free(self->preds);
+	free(self->capture_names);
+	ts_query_delete(self->ts);
+	free(self);
+}
+
+static const char *query_error_name(TSQueryError e)
+{
+	switch (e) {
+	case TSQueryErrorSyntax:
+		return "syntax error";
+	case TSQueryErrorNodeType:
+		return "unknown node type";
+	case TSQueryErrorField:
+		return "unknown field";
+	case TSQueryErrorCapture:
+		return "unknown capture";
+	case TSQueryErrorStructure:
+		return "impossible pattern structure";
+	case TSQueryErrorLanguage:
+		return "incompatible language";
+	default:
+		return "error";
+	}
+}
+
+static char *error_at(const char *path, const char *text, uint32_t byte, const char *fmt,
+                      const char *what)
+{
+	uint32_t line = 1, col = 1;
+	for (uint32_t i = 0; i < byte && text[i]; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+			col++;
+		}
+	}
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_addf(&b, "%s:%u:%u: ", path, line, col);
+	jf_buf_addf(&b, fmt, what);
+	return jf_buf_detach(&b, NULL);
+}
+
+/* Compiles the predicates of pattern `p`; NULL or an error message (static). */
+static const char *compile_predicates(jf_query *q, uint32_t p)
+{
+	uint32_t n;
+	const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(q->ts, p, &n);
+	uint32_t i = 0;
+	while (i < n) {
+		uint32_t start = i;
+		while (i < n && st[i].type != TSQueryPredicateStepTypeDone)
+			i++;
+		uint32_t end = i++; /* steps [start, end) form one predicate */
+		if (end == start || st[start].type != TSQueryPredicateStepTypeString)
+			return "malformed predicate";
+		uint32_t len;
+		const char *name = ts_query_string_value_for_id(q->ts, st[start].value_id, &len);
+		pred pr = { 0 };
+		pr.other_capture = -1;
+		if (!strcmp(name, "eq?") || !strcmp(name, "not-eq?"))
+			pr.op = PRED_EQ;
+		else if (!strcmp(name, "match?") || !strcmp(name, "not-match?"))
+			pr.op = PRED_MATCH;
+		else if (!strcmp(name, "any-of?") || !strcmp(name, "not-any-of?"))
+			pr.op = PRED_ANY_OF;
+		else
+			return "unknown predicate (supported: #eq? #not-eq? #match? #not-match? #any-of? #not-any-of?)";
+		pr.negate = jf_str_starts(name, "not-");
+		uint32_t argc = end - start - 1;
+		const TSQueryPredicateStep *args = st + start + 1;
+		if (argc < 2 || args[0].type != TSQueryPredicateStepTypeCapture)
+			return "a predicate takes a capture and then its arguments";
+		pr.capture = args[0].value_id;
+		if (pr.op != PRED_ANY_OF && argc != 2)
+			return "#eq? and #match? take exactly two arguments";
+		if (pr.op == PRED_EQ && args[1].type == TSQueryPredicateStepTypeCapture) {
+			pr.other_capture = args[1].value_id;
+		} else {
+			pr.nstrings = argc - 1;
+			pr.strings = jf_xcalloc(pr.nstrings, sizeof(char *));
+			for (uint32_t k = 0; k < pr.nstrings; k++) {
+				if (args[1 + k].type != TSQueryPredicateStepTypeString) {
+					for (uint32_t j = 0; j < k; j++)
+						free(pr.strings[j]);
+					free(pr.strings);
+					return "predicate arguments after the capture must be strings";
+				}
+				const char *s = ts_query_string_value_for_id(q->ts, args[1 + k].value_id, &len);
+				pr.strings[k] = jf_xstrndup(s, len);
+			}
+		}
+		if (pr.op == PRED_MATCH) {
+			int errcode;
+			PCRE2_SIZE erroff;
+			pr.re = pcre2_compile((PCRE2_SPTR)pr.strings[0], PCRE2_ZERO_TERMINATED,
+			                      PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &errcode, &erroff, NULL);
+			if (!pr.re) {
+				free(pr.strings[0]);
+				free(pr.strings);
+				return "invalid regular expression in #match?";
+			}
+		}
+		jf_array_push(&q->preds[p], pr);
+	}
+	return NULL;
+}
+
+jf_query *jf_query_compile(jf_lang lang, const char *path, const char *text, uint32_t len,
+                           uint32_t body_offset, char **err)
+{
+	uint32_t off = body_offset;
+	const char *what = NULL;
+	jf_query *q = jf_query__compile_raw(lang, text, len, &off, &what);
+	*err = q ? NULL : error_at(path, text, off, "%s", what);
+	return q;
+}
+
+uint32_t jf_query_pattern_count(const jf_query *self)
+{
+	return self->npatterns;
+}
+
+bool jf_query_has_capture(const jf_query *self, const char *name)
+{
+	for (uint32_t i = 0; i < self->ncaptures; i++)
+		if (!strcmp(self->capture_names[i], name))
+			return true;
+	return false;
+}
+
+uint32_t jf_query_pattern_start(const jf_query *self, uint32_t pattern)
+{
+	return ts_query_start_byte_for_pattern(self->ts, pattern);
+}
+
+/* A quantifier (`*`, `+`, `?`) applied to an already quantified pattern, as
+ * in `(x)?+` or `(x)* @c +`: tree-sitter 0.25's query compiler loops forever
+ * on some of these, and none means anything. Returns its offset or UINT32_MAX. */
+static uint32_t stacked_quantifier(const char *text, uint32_t len)
+{
+	bool after_quantifier = false;
+	for (uint32_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (c == ';') {
+			while (i < len && text[i] != '\n')
+				i++;
+		} else if (c == '"') {
+			for (i++; i < len && text[i] != '"'; i++)
+				if (text[i] == '\\')
+					i++;
+			after_quantifier = false;
+		} else if (c == '@') {
+			while (i + 1 < len && (isalnum((unsigned char)text[i + 1]) ||
+			                       strchr("_-.", text[i + 1])))
+				i++;
+		} else if (c == '*' || c == '+' || c == '?') {
+			if (after_quantifier)
+				return i;
+			after_quantifier = true;
+		} else if (!isspace((unsigned char)c)) {
+			after_quantifier = false;
+		}
+	}
+	return UINT32_MAX;
+}
+
+jf_query *jf_query__compile_raw(jf_lang lang, const char *text, uint32_t len, uint32_t *err_offset,
+                                const char **err)
+{
+	uint32_t off;
+	TSQueryError e;
+	static char what[64];
+	uint32_t stacked = stacked_quantifier(text, len);
+	if (stacked != UINT32_MAX) {
+		*err = "a quantifier applied to a quantified pattern";
+		*err_offset = stacked;
+		return NULL;
+	}
+	TSQuery *ts = ts_query_new(jf_lang_ts(lang), text, len, &off, &e);
+	if (!ts) {
+		snprintf(what, sizeof what, "%s in query", query_error_name(e));
+		*err = what;
+		*err_offset = off;
+		return NULL;
+	}
+	jf_query *q = jf_xcalloc(1, sizeof(*q));
+	q->ts = ts;
+	q->npatterns = ts_query_pattern_count(ts);
+	q->preds = jf_xcalloc(q->npatterns, sizeof(*q->preds));
+	q->ncaptures = ts_query_capture_count(ts);
+	q->capture_names = jf_xcalloc(q->ncaptures, sizeof(char *));
+	for (uint32_t i = 0; i < q->ncaptures; i++) {
+		uint32_t n;
+		q->capture_names[i] = ts_query_capture_name_for_id(ts, i, &n);
+	}
+	if (q->npatterns == 0) {
+		*err = "query has no patterns"; /* *err_offset stays where the body starts */
+		jf_query_free(q);
+		return NULL;
+	}
+	for (uint32_t p = 0; p < q->npatterns; p++) {
+		const char *msg = compile_predicates(q, p);
+		if (msg) {
+			*err = msg;
+			*err_offset = ts_query_start_byte_for_pattern(ts, p);
+			jf_query_free(q);
+			return NULL;
+		}
+	}
+	return q;
+}
+
+static bool node_text_eq(TSNode n, const char *text, const char *s, size_t slen)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	return b - a == slen && memcmp(text + a, s, slen) == 0;
+}
+
+static bool pred_holds_for(const pred *pr, TSNode n, const TSQueryMatch *m, const char *text,
+                           pcre2_match_data *md)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	switch (pr->op) {
+	case PRED_EQ:
+		if (pr->other_capture >= 0) {
+			for (uint16_t i = 0; i < m->capture_count; i++)
+				if (m->captures[i].index == (uint32_t)pr->other_capture)
+					return node_text_eq(m->captures[i].node, text, text + a, b - a);
+			return false;
+		}
+		return node_text_eq(n, text, pr->strings[0], strlen(pr->strings[0]));
+	case PRED_MATCH:
+		return pcre2_match(pr->re, (PCRE2_SPTR)(text + a), b - a, 0, 0, md, NULL) >= 0;
+	case PRED_ANY_OF:
+		for (size_t k = 0; k < pr->nstrings; k++)
+			if (node_text_eq(n, text, pr->strings[k], strlen(pr->strings[k])))
+				return true;
+		return false;
+	}
+	return false;
+}
+
+/* A predicate holds when it holds for every node of its capture (none: vacuous). */
+static bool predicates_hold(const jf_query *q, const TSQueryMatch *m, const char *text,
+                            pcre2_match_data *md)
+{
+	const pred_array *preds = &q->preds[m->pattern_index];
+	for (size_t i = 0; i < preds->size; i++) {
+		const pred *pr = &preds->items[i];
+		for (uint16_t c = 0; c < m->capture_count; c++) {
+			if (m->captures[c].index != pr->capture)
+				continue;
+			if (pred_holds_for(pr, m->captures[c].node, m, text, md) == pr->negate)
+				return false;
+		}
+	}
+	return true;
+}
+
+void jf_query_run(const jf_query *self, TSNode root, const char *text, jf_match_fn fn, void *data)
+{
+	TSQueryCursor *cur = ts_query_cursor_new();
+	pcre2_match_data *md = pcre2_match_data_create(4, NULL);
+	JF_ARRAY(jf_capture) caps = { 0 };
+	TSQueryMatch m;
+	ts_query_cursor_exec(cur, self->ts, root);
+	while (ts_query_cursor_next_match(cur, &m)) {
+		if (!predicates_hold(self, &m, text, md))
+			continue;
+		caps.size = 0;
+		for (uint16_t c = 0; c < m.capture_count; c++) {
+			jf_capture cap = { self->capture_names[m.captures[c].index], m.captures[c].node };
+			jf_array_push(&caps, cap);
+		}
+		jf_match jm = { caps.items, caps.size, m.pattern_index };
+		fn(data, &jm);
+	}
+	jf_array_release(&caps);
+	pcre2_match_data_free(md);
+	ts_query_cursor_delete(cur);
+}
+
+TSNode jf_match_get(const jf_match *m, const char *name)
+{
+	for (size_t i = 0; i < m->size; i++)
+		if (!strcmp(m->items[i].name, name))
+			return m->items[i].node;
+	TSNode null = { 0 };
+	return null;
+}
+
+static pcre2_code *prefilter_of(const jf_rule *rule)
+{
+	jf_rule *r = (jf_rule *)rule; /* the compiled regex is a cache */
+	if (!r->prefilter_re && r->prefilter) {
+		int errcode;
+		PCRE2_SIZE erroff;
+		r->prefilter_re = pcre2_compile((PCRE2_SPTR)r->prefilter, PCRE2_ZERO_TERMINATED,
+		                                PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &errcode, &erroff,
+		                                NULL);
+	}
+	return r->prefilter_re;
+}
+
+void jf_rule_release_compiled(jf_rule *rule)
+{
+	pcre2_code_free(rule->prefilter_re);
+	rule->prefilter_re = NULL;
+}
+
+bool jf_rule_prefilter_ok(const jf_rule *rule)
+{
+	return !rule->prefilter || prefilter_of(rule);
+}
+
+bool jf_rule_may_match(const jf_rule *rule, const char *text, uint32_t len)
+{
+	pcre2_code *re = prefilter_of(rule);
+	if (!re)
+		return true;
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	int rc = pcre2_match(re, (PCRE2_SPTR)text, len, 0, 0, md, NULL);
+	pcre2_match_data_free(md);
+	return rc >= 0;
+}

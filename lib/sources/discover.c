@@ -1,0 +1,217 @@
+/* discover.c - the job specs of a folder tree, and what a file is to jobfix */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "rules/config.h"
+#include "core/path.h"
+
+/* Folders deeper than this below the start are not searched. */
+#define MAX_DEPTH 64
+
+static bool is_job_name(const char *base)
+{
+	return !strcmp(base, "jobfix.yaml") || !strcmp(base, "job.yaml") ||
+	       (jf_str_ends(base, ".job.yaml") && strlen(base) > strlen(".job.yaml"));
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+jf_file_kind jf_file_kind_of(const jf_config *config, const char *path)
+{
+	const char *base = base_name(path);
+	if (is_job_name(base) || jf_config__is_job(config, path))
+		return JF_FILE_JOB;
+	if (jf_str_ends(base, ".py"))
+		return JF_FILE_PYTHON;
+	if (jf_str_ends(base, ".sh") || jf_str_ends(base, ".bash"))
+		return JF_FILE_SHELL;
+	/* A script without a suffix: its #! line tells, as `jobfix lint` reads it. */
+	if (strchr(base, '.'))
+		return JF_FILE_OTHER;
+	FILE *f = fopen(path, "rb");
+	char line[128] = "";
+	if (!f)
+		return JF_FILE_OTHER;
+	if (!fgets(line, sizeof line, f))
+		line[0] = '\0';
+	fclose(f);
+	if (!jf_str_starts(line, "#!"))
+		return JF_FILE_OTHER;
+	if (strstr(line, "python"))
+		return JF_FILE_PYTHON;
+	return strstr(line, "sh") ? JF_FILE_SHELL : JF_FILE_OTHER;
+}
+
+typedef struct {
+	dev_t dev;
+	ino_t ino;
+	bool used;
+} dir_id;
+
+typedef struct {
+	const jf_config *config;
+	/* Every folder searched, a hash set by device and inode: a folder reached
+	 * again (a symbolic link loop, two links to one folder) is not searched twice. */
+	dir_id *seen;
+	size_t nseen, cap;
+	char *start_real; /* a link to it or to a folder above it is a loop too */
+	/* Links to folders, searched after every real folder: a folder is found
+	 * under its own path rather than through a link to it. */
+	JF_ARRAY(struct deferred { char *path; int depth; }) links;
+	JF_ARRAY(char *) found;
+} walk;
+
+static size_t hash_id(dev_t dev, ino_t ino)
+{
+	uint64_t h = ((uint64_t)dev * 0x9e3779b97f4a7c15u) ^ (uint64_t)ino;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static void insert_id(dir_id *set, size_t cap, dev_t dev, ino_t ino)
+{
+	size_t i = hash_id(dev, ino) & (cap - 1);
+	while (set[i].used)
+		i = (i + 1) & (cap - 1);
+	set[i] = (dir_id){ dev, ino, true };
+}
+
+/* Whether the folder of `st` was searched already; records it when not. */
+static bool seen_before(walk *w, const struct stat *st)
+{
+	for (size_t i = hash_id(st->st_dev, st->st_ino) & (w->cap - 1); w->cap && w->seen[i].used;
+	     i = (i + 1) & (w->cap - 1))
+		if (w->seen[i].dev == st->st_dev && w->seen[i].ino == st->st_ino)
+			return true;
+	if (2 * (w->nseen + 1) > w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 64;
+		dir_id *set = jf_xcalloc(cap, sizeof(*set));
+		for (size_t i = 0; i < w->cap; i++)
+			if (w->seen[i].used)
+				insert_id(set, cap, w->seen[i].dev, w->seen[i].ino);
+		free(w->seen);
+		w->seen = set;
+		w->cap = cap;
+	}
+	insert_id(w->seen, w->cap, st->st_dev, st->st_ino);
+	w->nseen++;
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* `dir` joined with `name`, "." left out. */
+static char *child(const char *dir, const char *name)
+{
+	return strcmp(dir, ".") ? jf_xasprintf("%s/%s", dir, name) : jf_xstrdup(name);
+}
+
+/* Whether `path` is a symbolic link to the start folder or a folder above it. */
+static bool links_above(const walk *w, const char *path)
+{
+	char *real = realpath(path, NULL);
+	bool above = !w->start_real || !real || jf_path_under(w->start_real, real) != NULL;
+	free(real);
+	return above;
+}
+
+static bool is_link(const char *path)
+{
+	struct stat ls;
+	return lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode);
+}
+
+/* Searches folder `dir` (whose stat is `st`); false when it cannot be read. */
+static bool search(walk *w, const char *dir, const struct stat *st, int depth)
+{
+	if (seen_before(w, st))
+		return true;
+	DIR *d = opendir(dir);
+	if (!d)
+		return false;
+	JF_ARRAY(char *) names = { 0 };
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.') /* ".", "..", hidden files and folders, .git */
+			jf_array_push(&names, jf_xstrdup(e->d_name));
+	closedir(d);
+	if (names.size)
+		qsort(names.items, names.size, sizeof(char *), cmp_str);
+	for (size_t i = 0; i < names.size; i++) {
+		char *path = child(dir, names.items[i]);
+		struct stat cs;
+		if (stat(path, &cs) != 0) {
+			/* A dangling link, or gone since readdir: not a job spec. */
+		} else if (S_ISDIR(cs.st_mode)) {
+			if (depth >= MAX_DEPTH || !strcmp(names.items[i], "node_modules") ||
+			    jf_config__excluded_dir(w->config, path)) {
+				/* not searched */
+			} else if (!is_link(path)) {
+				search(w, path, &cs, depth + 1);
+			} else if (!links_above(w, path)) {
+				struct deferred later = { path, depth + 1 };
+				jf_array_push(&w->links, later);
+				path = NULL;
+			}
+		} else if (S_ISREG(cs.st_mode) && jf_file_kind_of(w->config, path) == JF_FILE_JOB &&
+		           !jf_config__excluded(w->config, path)) {
+			jf_array_push(&w->found, path);
+			path = NULL;
+		}
+		free(path);
+		free(names.items[i]);
+	}
+	jf_array_release(&names);
+	return true;
+}
+
+int jf_discover_jobs(const jf_config *config, const char *dir, char ***out, size_t *count)
+{
+	walk w = { config, NULL, 0, 0, NULL, { 0 }, { 0 } };
+	struct stat st;
+	if (!dir || !*dir)
+		dir = ".";
+	*out = NULL;
+	*count = 0;
+	errno = 0;
+	w.start_real = realpath(dir, NULL);
+	bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && search(&w, dir, &st, 0);
+	/* The links, in the order found; searching one may find more. */
+	for (size_t i = 0; i < w.links.size; i++) {
+		struct deferred l = w.links.items[i]; /* searching may move the array */
+		struct stat ls;
+		if (ok && stat(l.path, &ls) == 0)
+			search(&w, l.path, &ls, l.depth);
+		free(l.path);
+	}
+	jf_array_release(&w.links);
+	free(w.seen);
+	free(w.start_real);
+	if (!ok) {
+		for (size_t i = 0; i < w.found.size; i++)
+			free(w.found.items[i]);
+		jf_array_release(&w.found);
+		return JF_EIO;
+	}
+	if (w.found.size)
+		qsort(w.found.items, w.found.size, sizeof(char *), cmp_str);
+	*count = w.found.size;
+	jf_array_push(&w.found, NULL);
+	*out = w.found.items;
+	return 0;
+}
+
+void jf_paths_free(char **paths)
+{
+	for (size_t i = 0; paths && paths[i]; i++)
+		free(paths[i]);
+	free(paths);
+}
