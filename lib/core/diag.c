@@ -14,13 +14,23 @@ static char *vformat(const char *fmt, va_list ap)
 	return jf_buf_detach(&b, NULL);
 }
 
+/* A place in a copy of a value is the value's place in its file. */
+static void map_origin(const jf_source **src, jf_span *span)
+{
+	if (*src && (*src)->origin) {
+		*span = (*src)->origin_span;
+		*src = (*src)->origin;
+	}
+}
+
 jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *src, jf_span span,
                        const char *fmt, ...)
 {
 	jf_diag d = { 0 };
 	va_list ap;
+	map_origin(&src, &span);
 	d.rule = rule;
-	d.severity = rule->info.severity;
+	d.severity = jf_rule_info_of(rule)->severity;
 	d.src = src;
 	d.span = span;
 	va_start(ap, fmt);
@@ -47,8 +57,9 @@ jf_diag *jf_report_add_error(jf_report *self, const jf_source *src, jf_span span
 
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
 {
-	jf_related r = { src, span, NULL };
 	va_list ap;
+	map_origin(&src, &span);
+	jf_related r = { src, span, NULL };
 	va_start(ap, fmt);
 	r.message = vformat(fmt, ap);
 	va_end(ap);

@@ -11,7 +11,14 @@
 #include "jobfix/jobfix.h"
 #include "core/source.h"
 
+/* A rule of the registry (rules/registry.h). It starts with its public
+ * jf_rule_info, which is all that the diagnostics need to know of it. */
 typedef struct jf_rule jf_rule;
+
+static inline const jf_rule_info *jf_rule_info_of(const jf_rule *rule)
+{
+	return (const jf_rule_info *)(const void *)rule;
+}
 
 typedef struct {
 	const jf_source *src;
@@ -35,7 +42,8 @@ typedef struct {
 } jf_report;
 
 /**
- * Adds a diagnostic of `rule` at `span` of `src` with the rule's severity.
+ * Adds a diagnostic of `rule` at `span` of `src` with the rule's severity (a
+ * span of a copy of a value is reported at the value: jf_source.origin).
  * Returns it; the pointer is valid until the next jf_report_add().
  */
 jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *src,

@@ -42,6 +42,14 @@ jf_source *jf_source_from_string(const char *display_path, const char *data, siz
 	return s;
 }
 
+jf_source *jf_source_from_value(const jf_source *origin, jf_span at, const char *data, size_t len)
+{
+	jf_source *s = jf_source_from_string(origin->path, data, len);
+	s->origin = origin;
+	s->origin_span = at;
+	return s;
+}
+
 jf_source *jf_source_load(const char *fs_path, const char *display_path)
 {
 	jf_source *s = source_new(display_path);
@@ -114,6 +122,13 @@ void jf_source_free(jf_source *self)
 	free(self->data);
 	free(self->lines);
 	free(self);
+}
+
+void jf_sources_release(jf_sources *list)
+{
+	for (size_t i = 0; i < list->size; i++)
+		jf_source_free(list->items[i]);
+	jf_array_release(list);
 }
 
 uint32_t jf_source_line_of(const jf_source *self, uint32_t byte)

@@ -41,7 +41,14 @@ typedef struct jf_source {
 	uint32_t nlines;
 	jf_source_status status;
 	int err;             /* errno for UNREADABLE */
+	/* A copy of a value of another file (a YAML string whose escapes or
+	 * folding make it differ from the file's bytes): positions in the copy
+	 * have no place in that file, so findings are reported at the value. */
+	const struct jf_source *origin;
+	jf_span origin_span;
 } jf_source;
+
+typedef JF_ARRAY(jf_source *) jf_sources;
 
 #define JF_SOURCE_MAX_BYTES (8u << 20)
 
@@ -52,7 +59,15 @@ typedef struct jf_source {
 jf_source *jf_source_load(const char *fs_path, const char *display_path);
 /** A source over a copy of `data`; caller frees with jf_source_free(). */
 jf_source *jf_source_from_string(const char *display_path, const char *data, size_t len);
+/**
+ * A copy of `data`, the value at `at` of `origin`: findings anywhere in the
+ * copy are reported at `at` (see jf_source.origin). Caller frees with
+ * jf_source_free(); `origin` must outlive it.
+ */
+jf_source *jf_source_from_value(const jf_source *origin, jf_span at, const char *data, size_t len);
 void jf_source_free(jf_source *self);
+/** Frees every source of `list` and the list. */
+void jf_sources_release(jf_sources *list);
 
 /** The position of byte offset `byte` (clamped to the file). */
 jf_pos jf_source_pos(const jf_source *self, uint32_t byte);

@@ -311,3 +311,18 @@ void jf__bug(const char *file, int line, const char *fmt, ...)
 	fputc('\n', stderr);
 	abort();
 }
+
+void jf_strings_release(jf_strings *list)
+{
+	for (size_t i = 0; i < list->size; i++)
+		free(list->items[i]);
+	jf_array_release(list);
+}
+
+bool jf_strings_have(const jf_strings *list, const char *s)
+{
+	for (size_t i = 0; i < list->size; i++)
+		if (!strcmp(list->items[i], s))
+			return true;
+	return false;
+}

@@ -75,6 +75,13 @@ void jf_buf_release(jf_buf *b);
 void jf_array__grow(void **items, size_t *cap, size_t need, size_t elem);
 void jf_array__check(size_t i, size_t size);
 
+/* A list of strings, each owned by the list. */
+typedef JF_ARRAY(char *) jf_strings;
+/** Frees every string and the list. */
+void jf_strings_release(jf_strings *list);
+/** Whether `list` holds `s`. */
+bool jf_strings_have(const jf_strings *list, const char *s);
+
 /* Small string helpers. */
 bool jf_str_starts(const char *s, const char *prefix);
 bool jf_str_ends(const char *s, const char *suffix);

@@ -1,6 +1,8 @@
 /* image.c - the job's image: spec fields, manifest and the catalog of well-known images */
 #include "env/image.h"
 
+#include <yaml.h>
+
 #include <ctype.h>
 #include <fnmatch.h>
 
@@ -298,31 +300,32 @@ static void read_manifest(jf_image *img, const char *text)
 
 /* ---- the image ---- */
 
-jf_image *jf_image_resolve(jf_job *job)
+jf_image *jf_image_resolve(const jf_job *job)
 {
 	jf_image *img = jf_xcalloc(1, sizeof *img);
 	if (!job)
 		return img;
-	img->ref_span = job->image_name.span;
-	if (job->image_name.value) {
-		img->ref = jf_xstrdup(job->image_name.value);
+	const jf_job_image *ji = &job->image;
+	/* A fact the job states nowhere is noted at the image's name, in its file. */
+	img->ref_at = (jf_loc){ job->file, ji->ref.at.span };
+	if (ji->ref.value) {
+		img->ref = jf_xstrdup(ji->ref.value);
 		match_catalog(img, img->ref);
 	}
-	img->python_span = img->user_span = img->manifest_span = img->ref_span;
-	if (job->image_python.value &&
-	    parse_python(job->image_python.value, &img->py_major, &img->py_minor)) {
-		img->python_span = job->image_python.span;
+	img->python_at = img->user_at = img->manifest_at = img->ref_at;
+	if (ji->python.value && parse_python(ji->python.value, &img->py_major, &img->py_minor)) {
+		img->python_at = ji->python.at;
 		img->python_declared = true;
 	}
-	if (job->image_user.value) {
+	if (ji->user.value) {
 		free(img->user);
-		img->user = jf_xstrdup(job->image_user.value);
-		img->user_span = job->image_user.span;
+		img->user = jf_xstrdup(ji->user.value);
+		img->user_at = ji->user.at;
 		img->user_declared = true;
 	}
-	if (job->image_manifest.value) {
-		img->manifest_span = job->image_manifest.span;
-		char *path = jf_path_join(job->spec_dir, job->image_manifest.value);
+	if (ji->manifest.value) {
+		img->manifest_at = ji->manifest.at;
+		char *path = jf_path_join(job->file_dir, ji->manifest.value);
 		jf_source *src = jf_source_load(path, path);
 		if (src->status == JF_SOURCE_OK) {
 			/* A manifest lists everything: it replaces the catalog's packages. */
@@ -354,8 +357,7 @@ void jf_image_free(jf_image *self)
 	free(self);
 }
 
-void jf_image_relate(jf_diag *d, const jf_image *self, const jf_source *spec, jf_image_fact fact,
-                     const char *fmt, ...)
+void jf_image_relate(jf_diag *d, const jf_image *self, jf_image_fact fact, const char *fmt, ...)
 {
 	jf_buf b = JF_BUF_INIT;
 	va_list ap;
@@ -363,14 +365,15 @@ void jf_image_relate(jf_diag *d, const jf_image *self, const jf_source *spec, jf
 	jf_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	if (fact == JF_FACT_PACKAGES && self->has_manifest)
-		jf_diag_relate(d, spec, self->manifest_span, "the image's manifest lists %s", b.buf);
+		jf_diag_relate(d, self->manifest_at.src, self->manifest_at.span,
+		               "the image's manifest lists %s", b.buf);
 	else if (fact == JF_FACT_PYTHON && self->python_declared)
-		jf_diag_relate(d, spec, self->python_span, "the job declares %s", b.buf);
+		jf_diag_relate(d, self->python_at.src, self->python_at.span, "the job declares %s", b.buf);
 	else if (fact == JF_FACT_USER && self->user_declared)
-		jf_diag_relate(d, spec, self->user_span, "the job declares %s", b.buf);
+		jf_diag_relate(d, self->user_at.src, self->user_at.span, "the job declares %s", b.buf);
 	else
-		jf_diag_relate(d, spec, self->ref_span, "the image '%s' has %s (jobfix's image catalog)",
-		               self->ref, b.buf);
+		jf_diag_relate(d, self->ref_at.src, self->ref_at.span,
+		               "the image '%s' has %s (jobfix's image catalog)", self->ref, b.buf);
 	jf_buf_release(&b);
 }
 

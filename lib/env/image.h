@@ -32,8 +32,8 @@ typedef struct {
 	JF_ARRAY(char *) absent;  /* distributions the catalog says are not installed */
 	jf_image_pairs executables; /* name -> "yes" / "no" */
 	jf_image_pairs env;         /* variables set in the image */
-	/* Where the job spec states the image, its Python and user: for related notes. */
-	jf_span ref_span, python_span, user_span, manifest_span;
+	/* Where the job states the image, its Python, user and manifest: for related notes. */
+	jf_loc ref_at, python_at, user_at, manifest_at;
 	bool python_declared, user_declared; /* by the spec's own fields */
 } jf_image;
 
@@ -41,16 +41,16 @@ typedef struct {
 typedef enum { JF_FACT_PACKAGES, JF_FACT_PYTHON, JF_FACT_USER, JF_FACT_EXECUTABLES } jf_image_fact;
 
 /** The image of `job`, from its fields and the catalog; never NULL. Free with jf_image_free. */
-jf_image *jf_image_resolve(jf_job *job);
+jf_image *jf_image_resolve(const jf_job *job);
 void jf_image_free(jf_image *self);
 
 /**
- * Adds a related note to `d` at the place the fact comes from: the spec's
+ * Adds a related note to `d` at the place the fact comes from: the job's
  * own field (`image.python`, `image.user`, `image.manifest`) or the image
  * name, for facts from the catalog. `fmt` names the fact ("Python 3.8", "torch 2.1.0").
  */
-void jf_image_relate(jf_diag *d, const jf_image *self, const jf_source *spec, jf_image_fact fact,
-                     const char *fmt, ...) JF_PRINTF(5, 6);
+void jf_image_relate(jf_diag *d, const jf_image *self, jf_image_fact fact, const char *fmt, ...)
+	JF_PRINTF(4, 5);
 
 /** Why the image's facts are unknown, for --verbose: "the image 'x' is not in jobfix's catalog". Static or borrowed. */
 const char *jf_image_unknown_reason(const jf_image *self);

@@ -1,59 +1,137 @@
-/* job.h - the job spec (native format, version 1), loaded with every value's position
+/* job.h - the job, whatever format it is written in: every value with where it is written
  *
- * The loader reports JF001 (YAML syntax), JF002 (unknown key), JF003 (wrong
- * type) and JF004 (missing field) itself. Strings are owned by the job;
- * spans point into `spec`, which the linter keeps alive.
+ * A job is what the platform runs: an image, a command (shell text or an argv
+ * list) run in a working folder of the container where the job's code
+ * appears, environment variables, mounts, and resources. Each format has a
+ * reader (native.c reads jobfix's own spec; docs/job-spec.md); jf_job_load()
+ * detects the format of a file by its content and hands it to its reader.
+ *
+ * Every value keeps its place (a jf_loc: a source the job owns and a span of
+ * it), so findings about a value point into the user's own file. Strings are
+ * owned by the job, sources by the job until jf_job_keep_sources() hands
+ * them over. The reader reports problems of the file itself (JF001-JF004)
+ * into the sink.
  */
 #ifndef JF_JOB_H
 #define JF_JOB_H
 
-#include <yaml.h>
-
+#include "core/error.h"
+#include "core/sink.h"
 #include "core/source.h"
 
-typedef struct jf_ctx jf_ctx;
+/* Where a value is written. `src` is NULL for a value nothing writes (a default). */
+typedef struct {
+	const jf_source *src;
+	jf_span span;
+} jf_loc;
 
+/* A string value and where it is written. */
 typedef struct {
 	char *value; /* NULL when absent */
-	jf_span span;
-	int style;   /* yaml_scalar_style_t of the value */
+	jf_loc at;
 } jf_field;
 
+/* An environment variable the job sets. */
 typedef struct {
-	char *name, *path;
-	jf_span name_span, path_span;
-} jf_named_path;
+	jf_field name;
+	jf_field value; /* value.value NULL: set, to a value known only at run time */
+} jf_job_var;
 
-typedef JF_ARRAY(jf_named_path) jf_named_paths;
+/* A folder mounted into the container. */
+typedef struct {
+	jf_field name; /* the job's name for it ("imagenet") */
+	jf_field path; /* where it appears in the container */
+} jf_job_mount;
+
+typedef JF_ARRAY(jf_job_var) jf_job_vars;
+typedef JF_ARRAY(jf_job_mount) jf_job_mounts;
+
+/* One step of the command, run in order. */
+typedef enum {
+	JF_CMD_SHELL, /* a shell program: `bash -c` text, a YAML block */
+	JF_CMD_ARGV,  /* a program and its arguments, each word as written, run without a shell */
+} jf_cmd_kind;
 
 typedef struct {
-	const jf_source *spec;
-	char *spec_dir;     /* the spec's folder on this machine */
-	char *display_dir;  /* the same as shown in diagnostics ("" for the cwd) */
-	jf_field name, platform, code, workdir;
-	jf_field image_name, image_user, image_python, image_manifest;
-	jf_span image_span; /* the whole `image` value */
-	bool has_image, has_command;
-	yaml_node_t *command; /* the scalar, NULL when absent or wrong */
-	jf_span command_span;
-	char *code_dir;     /* `code` resolved on this machine */
-	char *code_display; /* the same for diagnostics */
-	jf_named_paths env, inputs, outputs;
-	long gpus, nodes;   /* -1 when not given */
-	jf_span resources_span;
-	yaml_document_t doc;
-	bool have_doc;
+	jf_cmd_kind kind;
+	jf_loc at; /* the whole value */
+	/*
+	 * JF_CMD_SHELL: the program is `ranges` of at.src, in order (a YAML block
+	 * scalar less its indentation), so its positions are the file's own.
+	 * When the value differs from the file's bytes (escapes, folding),
+	 * `ranges` is empty and `copy` holds the value, a source whose findings
+	 * are reported at `at` (jf_source_from_value()).
+	 */
+	JF_ARRAY(jf_span) ranges;
+	jf_source *copy;
+	/* JF_CMD_ARGV: the words. */
+	JF_ARRAY(jf_field) argv;
+} jf_cmd_unit;
+
+/* The job's image as the job file names and describes it; env/image.c adds
+ * what jobfix's catalog knows. */
+typedef struct {
+	bool present;     /* the job names an image (JF004 otherwise) */
+	jf_loc at;        /* the whole image value */
+	jf_field ref;     /* "nvcr.io/nvidia/pytorch:24.01-py3" */
+	jf_field user;    /* the user it runs as, when the job says */
+	jf_field python;  /* its Python version, when the job says */
+	jf_field manifest; /* a `pip freeze` list of its packages, relative to the job file */
+} jf_job_image;
+
+typedef enum { JF_FORMAT_NATIVE } jf_job_format;
+
+typedef struct jf_job {
+	jf_job_format format;
+	const jf_source *file;  /* the job file */
+	char *file_dir;         /* its folder on this machine */
+	char *display_dir;      /* the same as shown in diagnostics ("" for the current one) */
+	jf_field name, platform;
+	jf_job_image image;
+	/* The code: a folder of this machine that appears at `workdir` in the
+	 * container, where the command starts. Without a workdir, the code is
+	 * the working folder at a place no absolute path of the job names. */
+	jf_field code;          /* as the file writes it */
+	char *code_dir;         /* on this machine; NULL when the job has none */
+	char *code_display;     /* the same for diagnostics */
+	jf_field workdir;       /* an absolute container path, or absent */
+	bool has_command;       /* the file has a command (JF004 otherwise) */
+	JF_ARRAY(jf_cmd_unit) command;
+	jf_job_vars env;
+	jf_job_mounts inputs;   /* read-only */
+	jf_job_mounts outputs;  /* writable */
+	long gpus, nodes;       /* per node, and nodes; -1 when not given */
+	jf_loc resources;       /* the resources value, for notes */
+	/* Comments of the job's files, where suppressions may stand. */
+	JF_ARRAY(jf_loc) comments;
+	/* Sources the job owns: the file, copies of values. */
+	jf_sources sources;
 } jf_job;
 
-/**
- * Loads the job spec at `fs_path` (shown as `display_path`), reporting
- * problems into the context's report. Returns the job, or NULL when the spec
- * could not be read at all (the error is set on the linter).
- */
-jf_job *jf_job_load(jf_ctx *ctx, const char *fs_path, const char *display_path);
-void jf_job_free(jf_job *self);
+/** The container folder standing for the code when the job has no workdir. */
+#define JF_CODE_ROOT "/\x01code"
 
-/** The env entry `name`, or NULL. */
-const jf_named_path *jf_job_env(const jf_job *self, const char *name);
+/**
+ * Reads the job file at `fs_path` (shown as `display_path`), in whatever
+ * format it is written. Problems of the file are reported into `sink`.
+ * Returns 0 with the job in *out (free with jf_job_free()), or JF_EIO when
+ * the file cannot be read at all, with the reason in `err`.
+ */
+int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf_job **out,
+                jf_error *err);
+/** Frees the job and the sources it still owns; NULL is a no-op. */
+void jf_job_free(jf_job *self);
+/** Moves the sources the job owns to the end of `into`: findings point into them. */
+void jf_job_keep_sources(jf_job *self, jf_sources *into);
+
+/** The variable `name` the job sets, or NULL. */
+const jf_job_var *jf_job_env(const jf_job *self, const char *name);
+/** The container folder where the command starts: workdir, or JF_CODE_ROOT. */
+const char *jf_job_workdir(const jf_job *self);
+/** The mount of `mounts` that container path `cpath` lies under, or NULL. */
+const jf_job_mount *jf_job_mount_of(const jf_job_mounts *mounts, const char *cpath);
+
+/* The readers, one per format (job.c chooses). */
+typedef struct jf_job_reader jf_job_reader;
 
 #endif

@@ -8,7 +8,7 @@
 #ifndef JF_CMDLINE_H
 #define JF_CMDLINE_H
 
-#include "lint.h"
+#include "sources/tree.h"
 
 typedef enum {
 	ACT_STORE,
@@ -39,7 +39,7 @@ typedef struct {
 	jf_nargs nargs;
 	long count;
 	bool required;
-	const jf_unit *unit;
+	const jf_file *unit;
 	jf_span span; /* the add_argument call */
 } jf_argdef;
 
@@ -66,7 +66,7 @@ typedef struct {
 	JF_ARRAY(int) owners;        /* per variable: -1 main, -2 subparsers, else a command */
 	bool unowned;      /* an add_argument on something not followed */
 	bool allow_abbrev;
-	const jf_unit *unit; /* where the (first) parser is made, or the flags parsed */
+	const jf_file *unit; /* where the (first) parser is made, or the flags parsed */
 	jf_span span;
 	int argv_reads;    /* "sys.argv" in the code ... */
 	int argv_parses;   /* ... of which FLAGS(sys.argv) */
@@ -78,23 +78,23 @@ typedef struct {
 	int click_commands;        /* @click.command() functions */
 	char *click_fn;            /* the (first) one's name */
 	jf_span click_span;
-	const jf_unit *click_unit;
+	const jf_file *click_unit;
 } jf_cmdline;
 
 /* arguments.c, shared with flags.c */
 
 /** The value of a plain string literal, or NULL; caller frees. */
-char *jf_cmdline__string(const jf_unit *unit, TSNode n);
+char *jf_cmdline__string(const jf_file *unit, TSNode n);
 /** Reads a list or tuple of literals into d->choices; choices_known when all are literal. */
-void jf_cmdline__read_choices(const jf_unit *unit, TSNode v, jf_argdef *d);
+void jf_cmdline__read_choices(const jf_file *unit, TSNode v, jf_argdef *d);
 void jf_cmdline__def_release(jf_argdef *d);
 
 /* flags.c */
 
 /** Reads absl flag definitions and click decorators at node `n` of `unit`. */
-void jf_flags__visit(jf_cmdline *c, const jf_unit *unit, TSNode n);
+void jf_flags__visit(jf_cmdline *c, const jf_file *unit, TSNode n);
 /** After every file is read: required flags, click's own options and its call in `entry`. */
-void jf_flags__finish(jf_cmdline *c, const jf_unit *entry);
+void jf_flags__finish(jf_cmdline *c, const jf_file *entry);
 /** Whether `name` is a flag absl defines itself (--helpfull, --logtostderr, ...);
  * *takes_value tells whether it reads a value. */
 bool jf_flags__builtin(const char *name, bool *takes_value);

@@ -15,7 +15,7 @@ typedef struct {
 } binding;
 
 typedef struct {
-	const jf_unit *unit;
+	const jf_file *unit;
 	JF_ARRAY(binding) names; /* sorted by name */
 } unit_index;
 
@@ -23,11 +23,13 @@ typedef struct {
 typedef struct {
 	char *dest;
 	TSNode call;
-	const jf_unit *unit;
+	const jf_file *unit;
 } argdef;
 
 struct jf_pyeval {
-	jf_ctx *ctx;
+	const jf_job *job; /* NULL when a file is linted alone */
+	const jf_workspace *ws;
+	const jf_shell_facts *shell;
 	JF_ARRAY(unit_index) units;
 	JF_ARRAY(argdef) args;
 	bool args_read;
@@ -35,8 +37,7 @@ struct jf_pyeval {
 
 typedef struct {
 	jf_pyeval *s;
-	jf_ctx *ctx;
-	const jf_unit *unit;
+	const jf_file *unit;
 	int depth;
 } evaluator;
 
@@ -54,7 +55,7 @@ static jf_pyvalue unknown(void)
 	return v;
 }
 
-static jf_pyvalue known(char *s, TSNode origin, const jf_unit *unit)
+static jf_pyvalue known(char *s, TSNode origin, const jf_file *unit)
 {
 	jf_pyvalue v = { s, origin, unit, false };
 	return v;
@@ -179,7 +180,7 @@ static int binding_cmp(const void *a, const void *b)
 	return strcmp(((const binding *)a)->name, ((const binding *)b)->name);
 }
 
-static void add_binding(unit_index *ix, const jf_unit *unit, TSNode id)
+static void add_binding(unit_index *ix, const jf_file *unit, TSNode id)
 {
 	if (!jf_node_type_is(id, "identifier"))
 		return;
@@ -188,7 +189,7 @@ static void add_binding(unit_index *ix, const jf_unit *unit, TSNode id)
 }
 
 /* Binds the identifier children of `n` (a pattern list, parameters, ...). */
-static void add_children(unit_index *ix, const jf_unit *unit, TSNode n)
+static void add_children(unit_index *ix, const jf_file *unit, TSNode n)
 {
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
 		add_binding(ix, unit, ts_node_named_child(n, i));
@@ -197,7 +198,7 @@ static void add_children(unit_index *ix, const jf_unit *unit, TSNode n)
 /* The names of `unit`, indexed on first use: every place a name is bound (an
  * assignment target, a parameter, a loop variable, an import, a def), by
  * looking at the binding constructs' own children. */
-static const unit_index *index_of(jf_pyeval *s, const jf_unit *unit)
+static const unit_index *index_of(jf_pyeval *s, const jf_file *unit)
 {
 	static const char *const lists[] = { "pattern_list", "tuple_pattern", "list_pattern",
 		"as_pattern_target", "parameters", "lambda_parameters", "typed_parameter",
@@ -265,7 +266,7 @@ static const unit_index *index_of(jf_pyeval *s, const jf_unit *unit)
 	return jf_array_last(&s->units);
 }
 
-static const binding *find_binding(jf_pyeval *s, const jf_unit *unit, const char *name)
+static const binding *find_binding(jf_pyeval *s, const jf_file *unit, const char *name)
 {
 	const unit_index *ix = index_of(s, unit);
 	binding key = { .name = (char *)name };
@@ -295,13 +296,13 @@ static jf_pyvalue env_value(evaluator *e, TSNode name_node, TSNode fallback)
 	jf_pyvalue name = eval(e, name_node);
 	if (!name.value)
 		return unknown();
-	const jf_named_path *set = e->ctx->job ? jf_job_env(e->ctx->job, name.value) : NULL;
+	const jf_job_var *set = e->s->job ? jf_job_env(e->s->job, name.value) : NULL;
 	jf_pyvalue_release(&name);
 	jf_pyvalue v = unknown();
-	if (set)
-		v = known(jf_xstrdup(set->path), (TSNode){ 0 }, NULL);
-	else if (!ts_node_is_null(fallback))
-		v = eval(e, fallback);
+	if (set && set->value.value)
+		v = known(jf_xstrdup(set->value.value), (TSNode){ 0 }, NULL);
+	else if (!set && !ts_node_is_null(fallback))
+		v = eval(e, fallback); /* set to what only run time knows: no default applies */
 	v.through_names = true;
 	return v;
 }
@@ -309,7 +310,7 @@ static jf_pyvalue env_value(evaluator *e, TSNode name_node, TSNode fallback)
 /* ---- argparse ---- */
 
 /* The literal value of keyword `key` of call arguments `args`, as a node. */
-static TSNode keyword(const jf_unit *unit, TSNode args, const char *key)
+static TSNode keyword(const jf_file *unit, TSNode args, const char *key)
 {
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
@@ -321,9 +322,9 @@ static TSNode keyword(const jf_unit *unit, TSNode args, const char *key)
 }
 
 /* The dest argparse gives the add_argument(...) call with arguments `args`; caller frees. */
-static char *dest_of(jf_pyeval *s, const jf_unit *unit, TSNode args)
+static char *dest_of(jf_pyeval *s, const jf_file *unit, TSNode args)
 {
-	evaluator e = { s, s->ctx, unit, MAX_DEPTH - 1 };
+	evaluator e = { s, unit, MAX_DEPTH - 1 };
 	TSNode d = keyword(unit, args, "dest");
 	char *dest = NULL;
 	if (!ts_node_is_null(d)) {
@@ -356,8 +357,8 @@ static void read_arguments(jf_pyeval *s)
 	if (s->args_read)
 		return;
 	s->args_read = true;
-	for (size_t i = 0; i < s->ctx->units.size; i++) {
-		const jf_unit *unit = s->ctx->units.items[i];
+	for (size_t i = 0; i < s->ws->files.size; i++) {
+		const jf_file *unit = s->ws->files.items[i];
 		if (unit->lang != JF_LANG_PYTHON || unit->src->status != JF_SOURCE_OK ||
 		    !strstr(unit->src->data, "add_argument"))
 			continue;
@@ -399,7 +400,7 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	read_arguments(e->s);
 	struct {
 		TSNode call;
-		const jf_unit *unit;
+		const jf_file *unit;
 		int found;
 	} s = { .found = 0 };
 	argdef key = { .dest = dest };
@@ -422,7 +423,7 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	JF_ARRAY(char *) options = { 0 };
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		evaluator le = { e->s, e->ctx, s.unit, MAX_DEPTH - 1 };
+		evaluator le = { e->s, s.unit, MAX_DEPTH - 1 };
 		jf_pyvalue v = jf_node_type_is(a, "string") ? eval_string(&le, a) : unknown();
 		if (v.value && v.value[0] == '-')
 			jf_array_push(&options, v.value);
@@ -436,8 +437,8 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	/* Every run that reaches this parser: of this entry, or any for a module. */
 	char *value = NULL;
 	bool agree = true, any = false, defaulted = false;
-	for (size_t i = 0; i < e->ctx->invocations.size && agree; i++) {
-		const jf_invocation *inv = &e->ctx->invocations.items[i];
+	for (size_t i = 0; i < e->s->shell->invocations.size && agree; i++) {
+		const jf_invocation *inv = &e->s->shell->invocations.items[i];
 		if (s.unit->role == JF_ROLE_ENTRY && inv->entry != s.unit)
 			continue;
 		any = true;
@@ -479,7 +480,7 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	} else if (agree && any && !value && defaulted) {
 		TSNode d = keyword(s.unit, args, "default");
 		if (!ts_node_is_null(d)) {
-			evaluator de = { e->s, e->ctx, s.unit, e->depth + 1 };
+			evaluator de = { e->s, s.unit, e->depth + 1 };
 			result = eval(&de, d);
 		}
 	}
@@ -496,7 +497,7 @@ done:
 
 /* ---- calls and operators ---- */
 
-static bool callee_is(const jf_unit *unit, TSNode fn, const char *const *names)
+static bool callee_is(const jf_file *unit, TSNode fn, const char *const *names)
 {
 	for (size_t i = 0; names[i]; i++)
 		if (jf_node_is(unit, fn, names[i]))
@@ -705,10 +706,12 @@ static jf_pyvalue eval(evaluator *e, TSNode n)
 	return r;
 }
 
-jf_pyeval *jf_pyeval_new(jf_ctx *ctx)
+jf_pyeval *jf_pyeval_new(const jf_job *job, const jf_workspace *ws, const jf_shell_facts *shell)
 {
 	jf_pyeval *s = jf_xcalloc(1, sizeof *s);
-	s->ctx = ctx;
+	s->job = job;
+	s->ws = ws;
+	s->shell = shell;
 	return s;
 }
 
@@ -729,8 +732,8 @@ void jf_pyeval_free(jf_pyeval *self)
 	free(self);
 }
 
-jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_unit *unit, TSNode expr)
+jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_file *unit, TSNode expr)
 {
-	evaluator e = { self, self->ctx, unit, 0 };
+	evaluator e = { self, unit, 0 };
 	return eval(&e, expr);
 }

@@ -9,12 +9,13 @@
 #ifndef JF_PYEVAL_H
 #define JF_PYEVAL_H
 
-#include "lint.h"
+#include "shell/shell.h"
+#include "sources/tree.h"
 
 typedef struct {
 	char *value;          /* the string; NULL when unknown */
 	TSNode origin;        /* the literal its beginning comes from, or a null node */
-	const jf_unit *origin_unit;
+	const jf_file *origin_unit;
 	bool through_names;   /* it came through a variable, an argument or the environment */
 } jf_pyvalue;
 
@@ -25,10 +26,11 @@ typedef struct {
  */
 typedef struct jf_pyeval jf_pyeval;
 
-jf_pyeval *jf_pyeval_new(jf_ctx *ctx);
+/** A session over the job's files (`job` NULL for a file linted alone); all must outlive it. */
+jf_pyeval *jf_pyeval_new(const jf_job *job, const jf_workspace *ws, const jf_shell_facts *shell);
 void jf_pyeval_free(jf_pyeval *self);
 /** Evaluates `expr` of `unit`; release the result with jf_pyvalue_release(). */
-jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_unit *unit, TSNode expr);
+jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_file *unit, TSNode expr);
 void jf_pyvalue_release(jf_pyvalue *v);
 
 #endif

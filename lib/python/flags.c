@@ -68,7 +68,7 @@ bool jf_flags__builtin(const char *name, bool *takes_value)
 }
 
 /* The callee of `call` as written ("tf.app.flags.DEFINE_string"); caller frees. */
-static char *callee_text(const jf_unit *unit, TSNode call)
+static char *callee_text(const jf_file *unit, TSNode call)
 {
 	TSNode fn = jf_node_field(call, "function");
 	if (!jf_node_type_is(fn, "attribute") && !jf_node_type_is(fn, "identifier"))
@@ -77,7 +77,7 @@ static char *callee_text(const jf_unit *unit, TSNode call)
 }
 
 /* Whether `unit` has `from <module> import ... name ...` on one line. */
-static bool imports_from(const jf_unit *unit, const char *module, const char *name)
+static bool imports_from(const jf_file *unit, const char *module, const char *name)
 {
 	char pat[64];
 	snprintf(pat, sizeof pat, "from %s import ", module);
@@ -94,7 +94,7 @@ static bool imports_from(const jf_unit *unit, const char *module, const char *na
 }
 
 /* One flags.DEFINE_<kind>(...) call; false when it is not literal enough to read. */
-static bool read_absl_flag(const jf_unit *unit, TSNode call, size_t kind, jf_argdef *d)
+static bool read_absl_flag(const jf_file *unit, TSNode call, size_t kind, jf_argdef *d)
 {
 	TSNode args = jf_node_field(call, "arguments");
 	uint32_t n = ts_node_named_child_count(args), pos = 0;
@@ -141,7 +141,7 @@ static bool read_absl_flag(const jf_unit *unit, TSNode call, size_t kind, jf_arg
 }
 
 /* flags.mark_flag_as_required('x'), flags.mark_flags_as_required(['x', 'y']). */
-static void read_required(jf_cmdline *c, const jf_unit *unit, TSNode call, bool list)
+static void read_required(jf_cmdline *c, const jf_file *unit, TSNode call, bool list)
 {
 	TSNode v = ts_node_named_child(jf_node_field(call, "arguments"), 0);
 	if (list && (jf_node_type_is(v, "list") || jf_node_type_is(v, "tuple"))) {
@@ -163,7 +163,7 @@ static void read_required(jf_cmdline *c, const jf_unit *unit, TSNode call, bool 
 }
 
 /* Where the flags are parsed: app.run(main), tf.app.run(), FLAGS(sys.argv). */
-static void read_parse(jf_cmdline *c, const jf_unit *unit, TSNode call, jf_flags_parse how)
+static void read_parse(jf_cmdline *c, const jf_file *unit, TSNode call, jf_flags_parse how)
 {
 	TSNode args = jf_node_field(call, "arguments");
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
@@ -185,7 +185,7 @@ static void read_parse(jf_cmdline *c, const jf_unit *unit, TSNode call, jf_flags
 }
 
 /* FLAGS(sys.argv): strict; FLAGS(argv, known_only=True) or another list: open. */
-static void read_flags_call(jf_cmdline *c, const jf_unit *unit, TSNode call)
+static void read_flags_call(jf_cmdline *c, const jf_file *unit, TSNode call)
 {
 	TSNode args = jf_node_field(call, "arguments");
 	TSNode a = ts_node_named_child(args, 0);
@@ -203,7 +203,7 @@ static void read_flags_call(jf_cmdline *c, const jf_unit *unit, TSNode call)
 	}
 }
 
-static void visit_absl_call(jf_cmdline *c, const jf_unit *unit, TSNode call)
+static void visit_absl_call(jf_cmdline *c, const jf_file *unit, TSNode call)
 {
 	char *callee = callee_text(unit, call);
 	if (!callee)
@@ -252,7 +252,7 @@ static void visit_absl_call(jf_cmdline *c, const jf_unit *unit, TSNode call)
 
 /* click */
 
-static jf_argtype click_type(const jf_unit *unit, TSNode v, jf_argdef *d)
+static jf_argtype click_type(const jf_file *unit, TSNode v, jf_argdef *d)
 {
 	if (jf_node_type_is(v, "identifier")) {
 		if (jf_node_is(unit, v, "int"))
@@ -302,7 +302,7 @@ static void click_names(jf_argdef *d, char *s)
 }
 
 /* One @click.option(...) or @click.argument(...); false when it is not literal enough. */
-static bool read_click_param(const jf_unit *unit, TSNode call, bool option, jf_argdef *d)
+static bool read_click_param(const jf_file *unit, TSNode call, bool option, jf_argdef *d)
 {
 	TSNode args = jf_node_field(call, "arguments");
 	bool required = !option, has_default = false, explicit_required = false;
@@ -364,7 +364,7 @@ static bool read_click_param(const jf_unit *unit, TSNode call, bool option, jf_a
 
 /* @click.version_option(...), @click.help_option(...): a switch named by its
  * dash strings, or `name` when it has none. */
-static void add_click_switch(jf_cmdline *c, const jf_unit *unit, TSNode call, const char *name)
+static void add_click_switch(jf_cmdline *c, const jf_file *unit, TSNode call, const char *name)
 {
 	jf_argdef d = { .command = -1 };
 	TSNode args = jf_node_field(call, "arguments");
@@ -384,7 +384,7 @@ static void add_click_switch(jf_cmdline *c, const jf_unit *unit, TSNode call, co
 }
 
 /* A function under @click.command(): its options and arguments. */
-static void visit_click(jf_cmdline *c, const jf_unit *unit, TSNode decorated)
+static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
 {
 	static const char *const plain[] = { "click.pass_context", "click.pass_obj", NULL };
 	TSNode def = jf_node_field(decorated, "definition");
@@ -459,7 +459,7 @@ static void visit_click(jf_cmdline *c, const jf_unit *unit, TSNode decorated)
 	jf_array_release(&params);
 }
 
-void jf_flags__visit(jf_cmdline *c, const jf_unit *unit, TSNode n)
+void jf_flags__visit(jf_cmdline *c, const jf_file *unit, TSNode n)
 {
 	if (jf_node_type_is(n, "call"))
 		visit_absl_call(c, unit, n);
@@ -468,7 +468,7 @@ void jf_flags__visit(jf_cmdline *c, const jf_unit *unit, TSNode n)
 }
 
 /* Whether `entry` calls the click command `fn` as the program: fn() or fn(keywords). */
-static bool click_called(jf_cmdline *c, const jf_unit *entry)
+static bool click_called(jf_cmdline *c, const jf_file *entry)
 {
 	bool called = false;
 	jf_iter it;
@@ -494,7 +494,7 @@ static bool click_called(jf_cmdline *c, const jf_unit *entry)
 	return called;
 }
 
-void jf_flags__finish(jf_cmdline *c, const jf_unit *entry)
+void jf_flags__finish(jf_cmdline *c, const jf_file *entry)
 {
 	for (size_t i = 0; i < c->required.size; i++) {
 		bool found = false;

@@ -69,7 +69,7 @@ static void cmdline_release(jf_cmdline *c)
 }
 
 /* The value of a plain string literal (no f-string, no concatenation), or NULL; caller frees. */
-char *jf_cmdline__string(const jf_unit *unit, TSNode n)
+char *jf_cmdline__string(const jf_file *unit, TSNode n)
 {
 	if (!jf_node_type_is(n, "string") || ts_node_named_child_count(n) > 3)
 		return NULL;
@@ -84,14 +84,14 @@ char *jf_cmdline__string(const jf_unit *unit, TSNode n)
 }
 
 /* A literal as the text argparse would compare: strings unquoted, numbers as written. */
-static char *literal_value(const jf_unit *unit, TSNode n)
+static char *literal_value(const jf_file *unit, TSNode n)
 {
 	if (jf_node_type_is(n, "integer") || jf_node_type_is(n, "float"))
 		return jf_node_text(unit, n);
 	return jf_cmdline__string(unit, n);
 }
 
-static jf_argtype type_of(const jf_unit *unit, TSNode n)
+static jf_argtype type_of(const jf_file *unit, TSNode n)
 {
 	static const char *const names[] = { "str", "int", "float", "bool", NULL };
 	for (int i = 0; names[i]; i++)
@@ -100,7 +100,7 @@ static jf_argtype type_of(const jf_unit *unit, TSNode n)
 	return TYPE_OTHER;
 }
 
-static bool read_action(const jf_unit *unit, TSNode v, jf_argdef *d)
+static bool read_action(const jf_file *unit, TSNode v, jf_argdef *d)
 {
 	static const char *const flags[] = { "store_true", "store_false", "store_const", "count",
 		                             "append_const", "help", "version", NULL };
@@ -118,7 +118,7 @@ static bool read_action(const jf_unit *unit, TSNode v, jf_argdef *d)
 	return ok;
 }
 
-static bool read_nargs(const jf_unit *unit, TSNode v, jf_argdef *d)
+static bool read_nargs(const jf_file *unit, TSNode v, jf_argdef *d)
 {
 	if (jf_node_type_is(v, "integer")) {
 		char *t = jf_node_text(unit, v);
@@ -148,7 +148,7 @@ static bool read_nargs(const jf_unit *unit, TSNode v, jf_argdef *d)
 	return ok;
 }
 
-void jf_cmdline__read_choices(const jf_unit *unit, TSNode v, jf_argdef *d)
+void jf_cmdline__read_choices(const jf_file *unit, TSNode v, jf_argdef *d)
 {
 	if (!jf_node_type_is(v, "list") && !jf_node_type_is(v, "tuple"))
 		return;
@@ -163,7 +163,7 @@ void jf_cmdline__read_choices(const jf_unit *unit, TSNode v, jf_argdef *d)
 }
 
 /* One add_argument(...) call; false when it is not literal enough to read. */
-static bool read_argument(const jf_unit *unit, TSNode call, jf_argdef *d)
+static bool read_argument(const jf_file *unit, TSNode call, jf_argdef *d)
 {
 	TSNode args = jf_node_field(call, "arguments");
 	uint32_t n = ts_node_named_child_count(args);
@@ -215,13 +215,13 @@ static bool read_argument(const jf_unit *unit, TSNode call, jf_argdef *d)
 }
 
 /* Whether `call` calls a method named `name`: x.name(...). */
-static bool calls_method(const jf_unit *unit, TSNode call, const char *name)
+static bool calls_method(const jf_file *unit, TSNode call, const char *name)
 {
 	TSNode fn = jf_node_field(call, "function");
 	return jf_node_type_is(fn, "attribute") && jf_node_is(unit, jf_node_field(fn, "attribute"), name);
 }
 
-static bool callee_ends(const jf_unit *unit, TSNode call, const char *name)
+static bool callee_ends(const jf_file *unit, TSNode call, const char *name)
 {
 	TSNode fn = jf_node_field(call, "function");
 	if (jf_node_type_is(fn, "attribute"))
@@ -235,7 +235,7 @@ static bool callee_ends(const jf_unit *unit, TSNode call, const char *name)
 #define OWNER_SUBPARSERS (-2)
 #define OWNER_MAIN (-1)
 
-static int owner_of(const jf_cmdline *c, const jf_unit *unit, TSNode var)
+static int owner_of(const jf_cmdline *c, const jf_file *unit, TSNode var)
 {
 	if (!jf_node_type_is(var, "identifier"))
 		return OWNER_NONE;
@@ -245,14 +245,14 @@ static int owner_of(const jf_cmdline *c, const jf_unit *unit, TSNode var)
 	return OWNER_NONE;
 }
 
-static void set_owner(jf_cmdline *c, const jf_unit *unit, TSNode var, int owner)
+static void set_owner(jf_cmdline *c, const jf_file *unit, TSNode var, int owner)
 {
 	jf_array_push(&c->owner_vars, jf_node_text(unit, var));
 	jf_array_push(&c->owners, owner);
 }
 
 /* `p = sub.add_parser("train", aliases=["t"])`: a new command, its names. */
-static int add_command(jf_cmdline *c, const jf_unit *unit, TSNode call)
+static int add_command(jf_cmdline *c, const jf_file *unit, TSNode call)
 {
 	TSNode args = jf_node_field(call, "arguments");
 	int index = -1;
@@ -283,7 +283,7 @@ static int add_command(jf_cmdline *c, const jf_unit *unit, TSNode call)
 }
 
 /* Records what `var = call` holds when it is a parser, a group or subparsers. */
-static void track_assignment(jf_cmdline *c, const jf_unit *unit, TSNode assignment)
+static void track_assignment(jf_cmdline *c, const jf_file *unit, TSNode assignment)
 {
 	TSNode var = jf_node_field(assignment, "left"), call = jf_node_field(assignment, "right");
 	if (!jf_node_type_is(var, "identifier") || !jf_node_type_is(call, "call"))
@@ -304,7 +304,7 @@ static void track_assignment(jf_cmdline *c, const jf_unit *unit, TSNode assignme
 	}
 }
 
-static bool has_keyword(const jf_unit *unit, TSNode call, const char *name)
+static bool has_keyword(const jf_file *unit, TSNode call, const char *name)
 {
 	TSNode args = jf_node_field(call, "arguments");
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
@@ -318,7 +318,7 @@ static bool has_keyword(const jf_unit *unit, TSNode call, const char *name)
 
 /* `add_args(parser)`: a function that may add arguments. Its name is kept;
  * build_cmdline() looks for its definition among the job's files. */
-static void note_handed_over(jf_cmdline *c, const jf_unit *unit, TSNode call)
+static void note_handed_over(jf_cmdline *c, const jf_file *unit, TSNode call)
 {
 	TSNode fn = jf_node_field(call, "function");
 	TSNode args = jf_node_field(call, "arguments");
@@ -338,12 +338,12 @@ static void note_handed_over(jf_cmdline *c, const jf_unit *unit, TSNode call)
 }
 
 /* Whether some Python file of the job defines function `name`. */
-static bool defines_function(const jf_ctx *ctx, const char *name)
+static bool defines_function(const jf_facts *facts, const char *name)
 {
 	char *def = jf_xasprintf("def %s(", name);
 	bool found = false;
-	for (size_t i = 0; i < ctx->units.size && !found; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < facts->ws->files.size && !found; i++) {
+		const jf_file *u = facts->ws->files.items[i];
 		found = u->lang == JF_LANG_PYTHON && strstr(u->src->data, def);
 	}
 	free(def);
@@ -351,7 +351,7 @@ static bool defines_function(const jf_ctx *ctx, const char *name)
 }
 
 /* Collects the argparse definitions of one file into `c`. */
-static void collect(jf_cmdline *c, const jf_unit *unit)
+static void collect(jf_cmdline *c, const jf_file *unit)
 {
 	for (size_t i = 0; open_markers[i]; i++)
 		if (strstr(unit->src->data, open_markers[i]))
@@ -421,13 +421,13 @@ static void collect(jf_cmdline *c, const jf_unit *unit)
 }
 
 /* The command line of entry `entry`: its own definitions and its local modules'. */
-static void build_cmdline(const jf_ctx *ctx, const jf_unit *entry, jf_cmdline *c)
+static void build_cmdline(const jf_facts *facts, const jf_file *entry, jf_cmdline *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->allow_abbrev = true;
 	collect(c, entry);
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < facts->ws->files.size; i++) {
+		const jf_file *u = facts->ws->files.items[i];
 		if (u->role == JF_ROLE_MODULE && u->lang == JF_LANG_PYTHON)
 			collect(c, u);
 	}
@@ -440,7 +440,7 @@ static void build_cmdline(const jf_ctx *ctx, const jf_unit *entry, jf_cmdline *c
 		                                "isinstance", "type", NULL };
 	for (size_t i = 0; i < c->handed_to.size && !c->open; i++)
 		if (!jf_str_in(c->handed_to.items[i], harmless) &&
-		    !defines_function(ctx, c->handed_to.items[i]))
+		    !defines_function(facts, c->handed_to.items[i]))
 			c->open = true;
 	/* parents=[base]: base's options are in the picture only when base is
 	 * made here too (a second ArgumentParser); one from a library is not. */
@@ -558,21 +558,21 @@ static bool valid_float(const char *s)
 }
 
 /* Checks one value given to `d`; reports JF304 when argparse would reject it. */
-static void check_value(jf_ctx *ctx, const jf_argdef *d, const char *opt, const jf_word *w,
+static void check_value(jf_rule_ctx *ctx, const jf_argdef *d, const char *opt, const jf_word *w,
                         const char *value)
 {
 	static const char *const falsy[] = { "False", "false", "0", "no", "No", "off", "FALSE", NULL };
 	const char *entry = d->unit->src->path;
 	jf_diag *diag = NULL;
 	if (d->type == TYPE_INT && !valid_int(value))
-		diag = jf_ctx_report_at(ctx, "JF304", w->src, w->span,
+		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
 		                        "'%s' is not an int: %s in %s takes int values", value, opt, entry);
 	else if (d->type == TYPE_FLOAT && !valid_float(value))
-		diag = jf_ctx_report_at(ctx, "JF304", w->src, w->span,
+		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
 		                        "'%s' is not a float: %s in %s takes float values", value, opt,
 		                        entry);
 	else if (d->type == TYPE_BOOL && jf_str_in(value, falsy)) {
-		diag = jf_ctx_report_at(ctx, "JF304", w->src, w->span,
+		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
 		                        "'%s' turns %s on: it is declared with type=bool, and bool('%s') "
 		                        "is True",
 		                        value, opt, value);
@@ -590,7 +590,7 @@ static void check_value(jf_ctx *ctx, const jf_argdef *d, const char *opt, const 
 			jf_buf list = JF_BUF_INIT;
 			for (size_t i = 0; i < d->choices.size; i++)
 				jf_buf_addf(&list, "%s'%s'", i ? ", " : "", d->choices.items[i]);
-			diag = jf_ctx_report_at(ctx, "JF304", w->src, w->span,
+			diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
 			                        "invalid choice '%s' for %s (choose from %s)", value, opt,
 			                        list.buf);
 			jf_buf_release(&list);
@@ -606,7 +606,7 @@ typedef struct {
 } seen_def;
 
 /* Reads an invocation's words like argparse; reports what it would reject. */
-static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
+static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
 {
 	const jf_words *w = &inv->args;
 	const char *entry = inv->entry->src->path;
@@ -660,12 +660,12 @@ static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocati
 			if (!c->tolerant) {
 				jf_diag *diag;
 				if (ambiguous) {
-					diag = jf_ctx_report_at(ctx, "JF302", word->src, word->span,
+					diag = jf_sink_add(ctx->out, "JF302", word->src, word->span,
 					                        "ambiguous flag '%s' for %s: it abbreviates more "
 					                        "than one of its options",
 					                        name, entry);
 				} else {
-					diag = jf_ctx_report_at(ctx, "JF302", word->src, word->span,
+					diag = jf_sink_add(ctx->out, "JF302", word->src, word->span,
 					                        "%s does not accept the flag '%s'", entry, name);
 					const char *near = nearest_option(c, name);
 					if (near)
@@ -686,7 +686,7 @@ static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocati
 			partial = true; /* help and version exit before anything is required */
 		if (d->act == ACT_FLAG) {
 			if (eq)
-				jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
+				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
 				                                "%s takes no value, but is given '%s'", full,
 				                                eq + 1),
 				               d->unit->src, d->span, "%s is defined here", full);
@@ -714,7 +714,7 @@ static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocati
 			bool needs = d->nargs == NARGS_ONE || d->nargs == NARGS_COUNT ||
 			             d->nargs == NARGS_SOME;
 			if (needs && got < (d->nargs == NARGS_SOME ? 1 : want) && !partial)
-				jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
+				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
 				                                "%s expects %s, but none follows", full,
 				                                want > 1 ? "several values" : "a value"),
 				               d->unit->src, d->span, "%s is defined here", full);
@@ -742,7 +742,7 @@ static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocati
 	if (!partial && !c->tolerant && !rest)
 		for (; p < positionals.size; p++) {
 			const jf_word *word = positionals.items[p];
-			jf_diag_relate(jf_ctx_report_at(ctx, "JF302", word->src, word->span,
+			jf_diag_relate(jf_sink_add(ctx->out, "JF302", word->src, word->span,
 			                                "%s takes no positional argument '%s' here", entry,
 			                                word->value),
 			               c->unit->src, c->span, "the argument parser of %s", entry);
@@ -755,7 +755,7 @@ static void check_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocati
 		for (size_t m = 0; m < d->options.size; m++) /* the long name: --lr for '--lr', '-l' */
 			if (jf_str_starts(d->options.items[m], "--"))
 				what = d->options.items[m];
-		jf_diag *diag = jf_ctx_report_at(ctx, "JF303", inv->script.src, inv->script.span,
+		jf_diag *diag = jf_sink_add(ctx->out, "JF303", inv->script.src, inv->script.span,
 		                                 "%s requires '%s', which this invocation does not pass",
 		                                 entry, what);
 		jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here as required", what);
@@ -793,17 +793,17 @@ static void relate_flags(jf_diag *diag, const jf_cmdline *c, const char *entry)
 }
 
 /* A flag absl does not know: an error under app.run, dropped by tf.app.run. */
-static void report_unknown_flag(jf_ctx *ctx, const jf_cmdline *c, const char *entry,
+static void report_unknown_flag(jf_rule_ctx *ctx, const jf_cmdline *c, const char *entry,
                                 const jf_word *word, const char *written, const char *name)
 {
 	jf_diag *diag;
 	if (c->flags_parse == JF_FLAGS_KNOWN_ONLY)
-		diag = jf_ctx_report_at(ctx, "JF308", word->src, word->span,
+		diag = jf_sink_add(ctx->out, "JF308", word->src, word->span,
 		                        "%s drops the unknown flag '%s' (tf.app.run ignores flags it "
 		                        "does not define): the run uses the default",
 		                        entry, written);
 	else
-		diag = jf_ctx_report_at(ctx, "JF302", word->src, word->span,
+		diag = jf_sink_add(ctx->out, "JF302", word->src, word->span,
 		                        "%s does not accept the flag '%s'", entry, written);
 	relate_flags(diag, c, entry);
 	char *dashed = jf_xasprintf("--%s", name);
@@ -831,7 +831,7 @@ static char *absl_name(const char *s, const char **eq)
 }
 
 /* Reads an invocation's words like absl's FlagValues; reports what it rejects or drops. */
-static void check_absl_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
+static void check_absl_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
 {
 	const jf_words *w = &inv->args;
 	const char *entry = inv->entry->src->path;
@@ -877,13 +877,13 @@ static void check_absl_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_inv
 			const jf_word *vw = word;
 			if (d->act == ACT_FLAG) {
 				if (value && !absl_bool_value(value))
-					jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
+					jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
 					                                "'%s' is not a boolean: %s in %s takes "
 					                                "true or false (or 1, 0)",
 					                                value, written, entry),
 					               d->unit->src, d->span, "%s is defined here", written);
 			} else if (!value && i + 1 == w->size) {
-				jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
+				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
 				                                "%s expects a value, but none follows",
 				                                written),
 				               d->unit->src, d->span, "%s is defined here", written);
@@ -897,7 +897,7 @@ static void check_absl_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_inv
 		} else if (negated) {
 			seen[negated - c->args.items].seen = true;
 			if (eq)
-				jf_diag_relate(jf_ctx_report_at(ctx, "JF304", word->src, word->span,
+				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
 				                                "%s takes no value, but is given '%s'",
 				                                written, eq + 1),
 				               negated->unit->src, negated->span, "%s is defined here",
@@ -916,7 +916,7 @@ static void check_absl_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_inv
 		const jf_argdef *d = &c->args.items[k];
 		if (!d->required || seen[k].seen)
 			continue;
-		jf_diag *diag = jf_ctx_report_at(ctx, "JF303", inv->script.src, inv->script.span,
+		jf_diag *diag = jf_sink_add(ctx->out, "JF303", inv->script.src, inv->script.span,
 		                                 "%s requires the flag '--%s', which this invocation "
 		                                 "does not pass",
 		                                 entry, d->dest);
@@ -939,7 +939,7 @@ static jf_cmdline view_of(const jf_cmdline *c, int command)
 
 /* An invocation of a script with subcommands: the main parser's options, the
  * command word, then that command's own arguments. */
-static void check_command_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
+static void check_command_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
 {
 	const jf_words *w = &inv->args;
 	jf_cmdline main = view_of(c, OWNER_MAIN);
@@ -971,7 +971,7 @@ static void check_command_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_
 		jf_buf names = JF_BUF_INIT;
 		for (size_t i = 0; i < c->commands.size; i++)
 			jf_buf_addf(&names, "%s'%s'", i ? ", " : "", c->commands.items[i]);
-		jf_diag *d = jf_ctx_report_at(ctx, "JF302", word->src, word->span,
+		jf_diag *d = jf_sink_add(ctx->out, "JF302", word->src, word->span,
 		                              "'%s' is not a command of %s (choose from %s)", word->value,
 		                              inv->entry->src->path, names.buf);
 		jf_diag_relate(d, c->unit->src, c->span, "the argument parser of %s",
@@ -999,7 +999,7 @@ static void check_command_invocation(jf_ctx *ctx, const jf_cmdline *c, const jf_
 }
 
 /* The flag a launcher adds itself, when the script does not define it. */
-static void check_launcher_flags(jf_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
+static void check_launcher_flags(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
 {
 	const char *entry = inv->entry->src->path;
 	bool deepspeed = !strcmp(inv->launcher, "deepspeed");
@@ -1014,18 +1014,18 @@ static void check_launcher_flags(jf_ctx *ctx, const jf_cmdline *c, const jf_invo
 	}
 	/* torch.distributed.launch of torch 2.0 and later passes --local-rank,
 	 * before --local_rank: with the image's torch known, only that one helps. */
-	const jf_image *img = jf_ctx_image(ctx);
+	const jf_image *img = ctx->facts->image;
 	const char *torch = NULL;
 	if (launch && jf_image_has_package(img, "torch", &torch) == JF_YES && strcmp(torch, "*")) {
 		long major = strtol(torch, NULL, 10);
 		const char *passed = major >= 2 ? "--local-rank" : "--local_rank";
 		if (!find_option(c, passed)) {
-			jf_diag *d = jf_ctx_report_at(ctx, "JF302", inv->script.src, inv->script.span,
+			jf_diag *d = jf_sink_add(ctx->out, "JF302", inv->script.src, inv->script.span,
 			                              "torch.distributed.launch of torch %s passes '%s' to "
 			                              "%s, which does not accept it",
 			                              torch, passed, entry);
 			jf_diag_relate(d, c->unit->src, c->span, "the argument parser of %s", entry);
-			jf_image_relate(d, img, ctx->job->spec, JF_FACT_PACKAGES, "torch %s", torch);
+			jf_image_relate(d, img, JF_FACT_PACKAGES, "torch %s", torch);
 			jf_diag_set_help(d, "add '%s' to the option strings of the local rank argument, "
 			                    "or use torchrun (it sets LOCAL_RANK instead)",
 			                 passed);
@@ -1034,8 +1034,7 @@ static void check_launcher_flags(jf_ctx *ctx, const jf_cmdline *c, const jf_invo
 	}
 	if (find_option(c, "--local_rank") || find_option(c, "--local-rank"))
 		return;
-	jf_diag *d = jf_ctx_report_at(
-		ctx, "JF302", inv->script.src, inv->script.span,
+	jf_diag *d = jf_sink_add(ctx->out, "JF302", inv->script.src, inv->script.span,
 		deepspeed ? "deepspeed passes '--local_rank' to %s, which does not accept it"
 		          : "torch.distributed.launch passes '--local_rank' ('--local-rank' since torch "
 		            "2.0) to %s, which does not accept it",
@@ -1048,7 +1047,7 @@ static void check_launcher_flags(jf_ctx *ctx, const jf_cmdline *c, const jf_invo
 }
 
 /* JF306: an option string defined twice (argparse refuses at start-up). */
-static void check_duplicates(jf_ctx *ctx, const jf_cmdline *c)
+static void check_duplicates(jf_rule_ctx *ctx, const jf_cmdline *c)
 {
 	if (c->parsers != 1 || c->open)
 		return; /* several parsers: which one an option belongs to is not known */
@@ -1061,8 +1060,7 @@ static void check_duplicates(jf_ctx *ctx, const jf_cmdline *c)
 					    c->args.items[i].command != c->args.items[j].command)
 						continue;
 					const jf_argdef *d = &c->args.items[i], *first = &c->args.items[j];
-					jf_diag *diag = jf_ctx_report_at(
-						ctx, "JF306", d->unit->src, d->span,
+					jf_diag *diag = jf_sink_add(ctx->out, "JF306", d->unit->src, d->span,
 						"option string '%s' is defined twice: argparse fails at start-up with "
 						"\"conflicting option string: %s\"",
 						o, o);
@@ -1108,7 +1106,7 @@ static bool has_dest(const jf_cmdline *c, const char *name)
 
 /* Whether `body` (not counting nested functions and classes) changes the
  * namespace's attributes in ways jobfix does not follow. */
-static bool namespace_escapes(const jf_unit *unit, TSNode body, const char *name)
+static bool namespace_escapes(const jf_file *unit, TSNode body, const char *name)
 {
 	const char *text = unit->src->data + ts_node_start_byte(body);
 	size_t len = ts_node_end_byte(body) - ts_node_start_byte(body);
@@ -1123,9 +1121,9 @@ static bool namespace_escapes(const jf_unit *unit, TSNode body, const char *name
 }
 
 typedef struct {
-	jf_ctx *ctx;
+	jf_rule_ctx *ctx;
 	const jf_cmdline *c;
-	const jf_unit *unit;
+	const jf_file *unit;
 	const char *name;
 	JF_ARRAY(char *) assigned; /* attributes the code sets itself: args.x = ... */
 	bool flags; /* absl's FLAGS: a global, with methods and absl's own flags */
@@ -1133,12 +1131,12 @@ typedef struct {
 
 /* Whether some run of `entry` may pass one of `d`'s option strings: true
  * unless every run is known word for word and none passes it. */
-static bool may_be_passed(const jf_ctx *ctx, const jf_unit *entry, const jf_argdef *d)
+static bool may_be_passed(const jf_rule_ctx *ctx, const jf_file *entry, const jf_argdef *d)
 {
 	if (!d->options.size)
 		return true; /* a positional */
-	for (size_t i = 0; i < ctx->invocations.size; i++) {
-		const jf_invocation *inv = &ctx->invocations.items[i];
+	for (size_t i = 0; i < ctx->facts->shell.invocations.size; i++) {
+		const jf_invocation *inv = &ctx->facts->shell.invocations.items[i];
 		if (inv->entry != entry)
 			continue;
 		for (size_t k = 0; k < inv->args.size; k++) {
@@ -1178,7 +1176,7 @@ static bool is_number_literal(TSNode n)
  * a str fails: arithmetic or an ordering comparison with a number, a range()
  * bound. Returns what fails ("range()", "'/'"), or NULL.
  */
-static const char *str_fails_in(const jf_unit *unit, TSNode m)
+static const char *str_fails_in(const jf_file *unit, TSNode m)
 {
 	static const char *const arith[] = { "+", "-", "/", "//", "%", "**", NULL };
 	static const char *const order[] = { "<", ">", "<=", ">=", NULL };
@@ -1261,15 +1259,14 @@ static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 				if (fails) {
 					const char *opt = d->options.size ? d->options.items[d->options.size - 1]
 					                                  : d->dest;
-					jf_diag *diag = jf_ctx_report_at(
-						aw->ctx, "JF309", aw->unit->src, jf_node_span(m),
+					jf_diag *diag = jf_sink_add(aw->ctx->out, "JF309", aw->unit->src, jf_node_span(m),
 						"'%s.%s' is a str when %s is passed (it has no type=): %s fails with "
 						"TypeError",
 						aw->name, a, opt, fails);
 					jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here", opt);
 				}
 			} else if (report && !known && !stored) {
-				jf_diag *d = jf_ctx_report_at(aw->ctx, "JF307", aw->unit->src, jf_node_span(attr),
+				jf_diag *d = jf_sink_add(aw->ctx->out, "JF307", aw->unit->src, jf_node_span(attr),
 				                              "'%s.%s' is no %s: the job fails here with "
 				                              "AttributeError",
 				                              aw->name, a,
@@ -1310,16 +1307,16 @@ static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 /* Functions a namespace is passed to are followed this deep. */
 #define MAX_NAMESPACE_CALLS 2
 
-static void check_uses_of(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, TSNode body,
+static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_file *unit, TSNode body,
                           const char *name, int depth);
 
 /* The one top-level `def fn` among the job's Python files, or a null node. */
-static TSNode find_function(const jf_ctx *ctx, const char *fn, const jf_unit **where)
+static TSNode find_function(const jf_rule_ctx *ctx, const char *fn, const jf_file **where)
 {
 	TSNode found = { 0 };
 	int count = 0;
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang != JF_LANG_PYTHON)
 			continue;
 		TSNode root = ts_tree_root_node(u->tree);
@@ -1339,7 +1336,7 @@ static TSNode find_function(const jf_ctx *ctx, const char *fn, const jf_unit **w
 }
 
 /* The name of parameter `index` (or the one called `keyword`) of `def`, or NULL. */
-static char *parameter(const jf_unit *unit, TSNode def, int index, const char *keyword)
+static char *parameter(const jf_file *unit, TSNode def, int index, const char *keyword)
 {
 	TSNode params = jf_node_field(def, "parameters");
 	int pos = 0;
@@ -1356,7 +1353,7 @@ static char *parameter(const jf_unit *unit, TSNode def, int index, const char *k
 }
 
 /* Where `name` stands among the arguments of `call`: its position, or its keyword. */
-static bool argument_slot(const jf_unit *unit, TSNode call, const char *name, int *index,
+static bool argument_slot(const jf_file *unit, TSNode call, const char *name, int *index,
                           char **keyword)
 {
 	TSNode args = jf_node_field(call, "arguments");
@@ -1384,10 +1381,10 @@ static bool argument_slot(const jf_unit *unit, TSNode call, const char *name, in
 
 /* Whether every call of `fn` in the job passes the same name at that slot:
  * then the parameter holds the namespace wherever the function runs. */
-static bool always_passed(const jf_ctx *ctx, const char *fn, const char *name)
+static bool always_passed(const jf_rule_ctx *ctx, const char *fn, const char *name)
 {
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang != JF_LANG_PYTHON)
 			continue;
 		bool ok = true;
@@ -1416,7 +1413,7 @@ static bool always_passed(const jf_ctx *ctx, const char *fn, const char *name)
 }
 
 /* Whether `body` assigns `name` again (then it may hold anything). */
-static bool rebinds(const jf_unit *unit, TSNode body, const char *name)
+static bool rebinds(const jf_file *unit, TSNode body, const char *name)
 {
 	bool found = false;
 	jf_iter it;
@@ -1430,7 +1427,7 @@ static bool rebinds(const jf_unit *unit, TSNode body, const char *name)
 }
 
 /* Follows the namespace `name` into the functions `body` passes it to. */
-static void follow_calls(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, TSNode body,
+static void follow_calls(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_file *unit, TSNode body,
                          const char *name, int depth)
 {
 	jf_iter it;
@@ -1444,7 +1441,7 @@ static void follow_calls(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, 
 		if (!nested && jf_node_type_is(n, "call") && jf_node_type_is(fn, "identifier") &&
 		    argument_slot(unit, n, name, &index, &kw)) {
 			char *fname = jf_node_text(unit, fn);
-			const jf_unit *where = NULL;
+			const jf_file *where = NULL;
 			TSNode def = find_function(ctx, fname, &where);
 			char *param = ts_node_is_null(def) ? NULL : parameter(where, def, index, kw);
 			TSNode fbody = jf_node_field(def, "body");
@@ -1460,7 +1457,7 @@ static void follow_calls(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, 
 }
 
 /* Checks name.attr in `body`, and in the functions `body` passes `name` to. */
-static void check_uses_of(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, TSNode body,
+static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_file *unit, TSNode body,
                           const char *name, int depth)
 {
 	if (namespace_escapes(unit, body, name))
@@ -1476,7 +1473,7 @@ static void check_uses_of(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit,
 }
 
 /* Finds `NAME = x.parse_args()` at the top of a body and checks NAME.attr in that body. */
-static void check_namespace_uses(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *unit, TSNode body)
+static void check_namespace_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_file *unit, TSNode body)
 {
 	uint32_t n = ts_node_named_child_count(body);
 	for (uint32_t i = 0; i < n; i++) {
@@ -1507,7 +1504,7 @@ static void check_namespace_uses(jf_ctx *ctx, const jf_cmdline *c, const jf_unit
 
 /* The FLAGS variable of `unit`: `NAME = flags.FLAGS` at module level, or FLAGS
  * itself when imported (from absl.flags import FLAGS); NULL when neither. */
-static char *flags_var(const jf_unit *unit)
+static char *flags_var(const jf_file *unit)
 {
 	TSNode root = ts_tree_root_node(unit->tree);
 	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
@@ -1529,7 +1526,7 @@ static char *flags_var(const jf_unit *unit)
 }
 
 /* JF307 for absl: FLAGS.x where no flag is named x. */
-static void check_flags_uses(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *entry)
+static void check_flags_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_file *entry)
 {
 	static const char *const tricks[] = { "flag_values_dict", "__getattr__", "__setattr__",
 		                              "__dict__", "setattr(", NULL };
@@ -1549,23 +1546,23 @@ static void check_flags_uses(jf_ctx *ctx, const jf_cmdline *c, const jf_unit *en
 	free(name);
 }
 
-void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule)
+void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule; /* one pass reports JF302-JF304, JF306-JF308 */
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *entry = ctx->units.items[i];
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *entry = ctx->facts->ws->files.items[i];
 		if (entry->role != JF_ROLE_ENTRY || entry->lang != JF_LANG_PYTHON)
 			continue;
 		jf_cmdline c;
-		build_cmdline(ctx, entry, &c);
+		build_cmdline(ctx->facts, entry, &c);
 		/* Two ways of reading the command line in one script: which wins is not known. */
 		int ways = (c.parsers > 0) + c.absl + (c.click_commands > 0);
 		if (c.parsers > 0 && ways == 1) {
 			check_duplicates(ctx, &c);
 			if (!c.open && c.parsers == 1)
 				check_namespace_uses(ctx, &c, entry, ts_tree_root_node(entry->tree));
-			for (size_t k = 0; k < ctx->invocations.size && !c.open; k++) {
-				const jf_invocation *inv = &ctx->invocations.items[k];
+			for (size_t k = 0; k < ctx->facts->shell.invocations.size && !c.open; k++) {
+				const jf_invocation *inv = &ctx->facts->shell.invocations.items[k];
 				if (inv->entry != entry)
 					continue;
 				check_launcher_flags(ctx, &c, inv);
@@ -1577,8 +1574,8 @@ void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule)
 		} else if (ways == 1 && !c.open) {
 			if (c.absl)
 				check_flags_uses(ctx, &c, entry);
-			for (size_t k = 0; k < ctx->invocations.size; k++) {
-				const jf_invocation *inv = &ctx->invocations.items[k];
+			for (size_t k = 0; k < ctx->facts->shell.invocations.size; k++) {
+				const jf_invocation *inv = &ctx->facts->shell.invocations.items[k];
 				if (inv->entry != entry)
 					continue;
 				if (c.absl)
@@ -1597,7 +1594,7 @@ void jf_check_arguments(jf_ctx *ctx, const jf_rule *rule)
  * argparse.REMAINDER positional, as torch.distributed.launch does. Returns
  * the index in `args` of the word naming the wrapped script, or -1.
  */
-long jf_wrapped_script(const jf_ctx *ctx, const jf_unit *entry, const jf_words *args)
+long jf_wrapped_script(const jf_facts *facts, const jf_file *entry, const jf_words *args)
 {
 	/* A launcher's parser has a REMAINDER: without one in the text, there is
 	 * no parser to build (the run's arguments are checked later anyway). */
@@ -1606,7 +1603,7 @@ long jf_wrapped_script(const jf_ctx *ctx, const jf_unit *entry, const jf_words *
 		return -1;
 	jf_cmdline c;
 	long at = -1;
-	build_cmdline(ctx, entry, &c);
+	build_cmdline(facts, entry, &c);
 	bool wraps = false;
 	for (size_t i = 0; i + 1 < c.args.size; i++) {
 		const jf_argdef *d = &c.args.items[i], *next = &c.args.items[i + 1];

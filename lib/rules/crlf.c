@@ -1,10 +1,10 @@
 /* crlf.c - JF401: shell scripts with Windows line endings */
 #include "rules/checks.h"
 
-void jf_check_crlf(jf_ctx *ctx, const jf_rule *rule)
+void jf_check_crlf(jf_rule_ctx *ctx, const jf_rule *rule)
 {
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
 		const jf_source *src = u->src;
 		if (u->lang != JF_LANG_BASH || !u->fs_path || src->status != JF_SOURCE_OK)
 			continue;
@@ -18,7 +18,7 @@ void jf_check_crlf(jf_ctx *ctx, const jf_rule *rule)
 		/* Lines as an editor counts them: a final newline ends the last one. */
 		uint32_t lines = src->nlines - (src->len && src->data[src->len - 1] == '\n');
 		jf_span first = jf_source_line_span(src, 0);
-		jf_ctx_report_at(ctx, rule->info.id, src, first,
+		jf_sink_add(ctx->out, rule->info.id, src, first,
 		                 "%s has Windows line endings (CRLF) on %zu of %u lines: bash fails "
 		                 "with $'\\r': command not found",
 		                 src->path, crlf, lines);

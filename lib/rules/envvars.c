@@ -16,7 +16,7 @@
 #include "env/platforms.h"
 
 typedef struct {
-	jf_ctx *ctx;
+	jf_rule_ctx *ctx;
 	const jf_image *img;
 	JF_ARRAY(char *) written; /* os.environ["X"] = ..., setdefault("X") */
 	bool writes_unknown;      /* os.environ.update(...), os.environ[name] = ... */
@@ -27,8 +27,8 @@ static const char *const launcher_names[] = { "torchrun", "torch.distributed.lau
 
 static bool set_by_job(const env_model *m, const char *var, bool python)
 {
-	const jf_ctx *ctx = m->ctx;
-	const jf_job *j = ctx->job;
+	const jf_rule_ctx *ctx = m->ctx;
+	const jf_job *j = ctx->facts->job;
 	if (jf_job_env(j, var) || jf_image_env(m->img, var))
 		return true;
 	if (jf_platform_sets(j->platform.value, var))
@@ -40,11 +40,11 @@ static bool set_by_job(const env_model *m, const char *var, bool python)
 	for (size_t i = 0; i < m->written.size; i++)
 		if (!strcmp(m->written.items[i], var))
 			return true;
-	for (size_t i = 0; i < ctx->exported.size; i++)
-		if (!strcmp(ctx->exported.items[i], var))
+	for (size_t i = 0; i < ctx->facts->shell.exported.size; i++)
+		if (!strcmp(ctx->facts->shell.exported.items[i], var))
 			return true;
-	for (size_t i = 0; i < ctx->invocations.size; i++) {
-		const jf_invocation *inv = &ctx->invocations.items[i];
+	for (size_t i = 0; i < ctx->facts->shell.invocations.size; i++) {
+		const jf_invocation *inv = &ctx->facts->shell.invocations.items[i];
 		const char *l = !strcmp(inv->launcher, "torch.distributed.run") ? "torchrun"
 		                                                                : inv->launcher;
 		if (jf_launcher_sets(l, var) || (inv->wrapper && jf_launcher_sets(inv->wrapper, var)))
@@ -54,7 +54,7 @@ static bool set_by_job(const env_model *m, const char *var, bool python)
 }
 
 /* The string literal's plain value ("X" of os.environ["X"]), or NULL. */
-static char *literal(const jf_unit *unit, TSNode n)
+static char *literal(const jf_file *unit, TSNode n)
 {
 	if (!jf_node_type_is(n, "string") || ts_node_named_child_count(n) != 3)
 		return NULL; /* start, content, end: no f-string, no concatenation */
@@ -67,20 +67,20 @@ static char *literal(const jf_unit *unit, TSNode n)
 	return jf_node_text(unit, content);
 }
 
-static bool is_environ(const jf_unit *unit, TSNode n)
+static bool is_environ(const jf_file *unit, TSNode n)
 {
 	return jf_node_is(unit, n, "os.environ") || jf_node_is(unit, n, "environ");
 }
 
 /* The variable an `os.environ[...]` subscript names, or NULL. */
-static char *environ_subscript(const jf_unit *unit, TSNode n)
+static char *environ_subscript(const jf_file *unit, TSNode n)
 {
 	if (!jf_node_type_is(n, "subscript") || !is_environ(unit, jf_node_field(n, "value")))
 		return NULL;
 	return literal(unit, jf_node_field(n, "subscript"));
 }
 
-static void collect_writes(env_model *m, const jf_unit *unit)
+static void collect_writes(env_model *m, const jf_file *unit)
 {
 	jf_iter it;
 	for (TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(n);
@@ -126,7 +126,7 @@ static const char *const key_errors[] = { "KeyError", "LookupError", "Exception"
  * KeyError, or under any condition (`if "X" in os.environ:`, and as well
  * `if args.dist_url == "env://":`, which the command line may make false),
  * but for `if __name__ == "__main__":`. */
-static bool guarded(const jf_unit *unit, TSNode n)
+static bool guarded(const jf_file *unit, TSNode n)
 {
 	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
 		const char *t = ts_node_type(p);
@@ -147,7 +147,7 @@ static bool guarded(const jf_unit *unit, TSNode n)
 	return false;
 }
 
-static void check_python(env_model *m, const jf_rule *rule, const jf_unit *unit)
+static void check_python(env_model *m, const jf_rule *rule, const jf_file *unit)
 {
 	jf_iter it;
 	for (TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(n);
@@ -161,13 +161,13 @@ static void check_python(env_model *m, const jf_rule *rule, const jf_unit *unit)
 		               ts_node_eq(jf_node_field(p, "left"), n);
 		bool deleted = jf_node_type_is(p, "delete_statement");
 		if (!written && !deleted && !guarded(unit, n) && !set_by_job(m, var, true)) {
-			jf_diag *d = jf_ctx_report(m->ctx, rule->info.id, unit, jf_node_span(n),
+			jf_diag *d = jf_sink_add(m->ctx->out, rule->info.id, unit->src, jf_node_span(n),
 			                           "os.environ['%s'] raises KeyError: nothing sets %s "
 			                           "for this job",
 			                           var, var);
-			const jf_job *j = m->ctx->job;
+			const jf_job *j = m->ctx->facts->job;
 			if (j->env.size)
-				jf_diag_relate(d, j->spec, j->env.items[0].name_span,
+				jf_diag_relate(d, j->env.items[0].name.at.src, j->env.items[0].name.at.span,
 				               "the job's env does not set %s", var);
 			for (size_t k = 0; launcher_names[k]; k++)
 				if (jf_launcher_sets(launcher_names[k], var)) {
@@ -184,47 +184,47 @@ static void check_python(env_model *m, const jf_rule *rule, const jf_unit *unit)
 }
 
 /* A file that never names the environment has nothing for the walks below. */
-static bool mentions_environ(const jf_unit *u)
+static bool mentions_environ(const jf_file *u)
 {
 	return strstr(u->src->data, "environ") || strstr(u->src->data, "putenv");
 }
 
-void jf_check_env_vars(jf_ctx *ctx, const jf_rule *rule)
+void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
-	if (!ctx->job)
+	if (!ctx->facts->job)
 		return;
-	env_model m = { ctx, jf_ctx_image(ctx), { 0 }, false };
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	env_model m = { ctx, ctx->facts->image, { 0 }, false };
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK && mentions_environ(u))
 			collect_writes(&m, u);
 	}
 	const jf_rule *python = jf_rules_find("JF108"), *shell = jf_rules_find("JF109");
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
 		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE) && mentions_environ(u))
 			check_python(&m, python, u);
 	}
 	/* The shell's uses, once each: a word may be expanded more than once. */
-	for (size_t i = 0; i < ctx->var_uses.size; i++) {
-		const jf_var_use *u = &ctx->var_uses.items[i];
+	for (size_t i = 0; i < ctx->facts->shell.var_uses.size; i++) {
+		const jf_var_use *u = &ctx->facts->shell.var_uses.items[i];
 		bool seen = false;
 		for (size_t k = 0; k < i && !seen; k++)
-			seen = ctx->var_uses.items[k].src == u->src &&
-			       ctx->var_uses.items[k].span.start == u->span.start;
+			seen = ctx->facts->shell.var_uses.items[k].src == u->src &&
+			       ctx->facts->shell.var_uses.items[k].span.start == u->span.start;
 		if (seen || set_by_job(&m, u->name, false))
 			continue;
-		jf_diag *d = jf_ctx_report_at(ctx, shell->info.id, u->src, u->span,
+		jf_diag *d = jf_sink_add(ctx->out, shell->info.id, u->src, u->span,
 		                              u->nounset ? "$%s is not set for this job: under `set -u` "
 		                                           "bash stops with '%s: unbound variable'"
 		                                         : "$%s is not set for this job: the path it "
 		                                           "starts begins at '/' instead",
 		                              u->name, u->name);
-		const jf_job *j = ctx->job;
+		const jf_job *j = ctx->facts->job;
 		if (j->env.size)
-			jf_diag_relate(d, j->spec, j->env.items[0].name_span,
+			jf_diag_relate(d, j->env.items[0].name.at.src, j->env.items[0].name.at.span,
 			               "the job's env does not set %s", u->name);
 	}
 	for (size_t i = 0; i < m.written.size; i++)

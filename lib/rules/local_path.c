@@ -9,7 +9,7 @@
 #include "core/path.h"
 
 /* The literal's value without prefix letters and quotes; caller frees. */
-static char *literal_value(const jf_unit *unit, TSNode n)
+static char *literal_value(const jf_file *unit, TSNode n)
 {
 	char *text = jf_node_text(unit, n);
 	char *p = text;
@@ -28,22 +28,19 @@ static char *literal_value(const jf_unit *unit, TSNode n)
 
 static bool provided_by_job(const jf_job *j, const char *path)
 {
-	const jf_named_paths *lists[] = { &j->inputs, &j->outputs };
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < lists[k]->size; i++)
-			if (jf_path_under(path, lists[k]->items[i].path))
-				return true;
+	if (jf_job_mount_of(&j->inputs, path) || jf_job_mount_of(&j->outputs, path))
+		return true;
 	if (j->workdir.value && jf_path_under(path, j->workdir.value))
 		return true;
 	/* The image's own user has a home of that name. */
-	const char *user = j->image_user.value;
+	const char *user = j->image.user.value;
 	if (user && jf_str_starts(path, "/home/") && !strncmp(path + 6, user, strlen(user)) &&
 	    (path[6 + strlen(user)] == '/' || !path[6 + strlen(user)]))
 		return true;
 	return false;
 }
 
-bool jf_developer_path(const jf_ctx *ctx, const char *p)
+bool jf_developer_path(const jf_job *job, const char *p)
 {
 	/* The same places as the queries' regex: /home/<user>/, /Users/<user>,
 	 * /Volumes/, /media/<user>/, ~/ (not ~/.hidden), C:\ or C:/, /mnt/<drive>/. */
@@ -54,7 +51,7 @@ bool jf_developer_path(const jf_ctx *ctx, const char *p)
 	           (((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':' &&
 	            (p[2] == '\\' || p[2] == '/')) ||
 	           (jf_str_starts(p, "/mnt/") && p[5] >= 'a' && p[5] <= 'z' && p[6] == '/');
-	return dev && !(ctx->job && provided_by_job(ctx->job, p));
+	return dev && !(job && provided_by_job(job, p));
 }
 
 /* Calls whose arguments are file or folder paths, by the last part of the
@@ -92,7 +89,7 @@ static const char *const message_commands[] = { "echo", "printf", "logger", "log
 	                                        "warn", "die", "usage", NULL };
 
 /* Whether `call` reads or writes its arguments as paths. */
-static bool io_call(const jf_unit *unit, TSNode call, bool keyword)
+static bool io_call(const jf_file *unit, TSNode call, bool keyword)
 {
 	TSNode fn = jf_node_field(call, "function");
 	if (!jf_node_type_is(fn, "identifier") && !jf_node_type_is(fn, "attribute"))
@@ -113,7 +110,7 @@ static bool io_call(const jf_unit *unit, TSNode call, bool keyword)
 }
 
 /* Python: whether the string literal is used as a path (see the query's comment). */
-static bool python_path_use(const jf_unit *unit, TSNode n)
+static bool python_path_use(const jf_file *unit, TSNode n)
 {
 	TSNode p = ts_node_parent(n);
 	if (jf_node_type_is(p, "binary_operator") && ts_node_eq(jf_node_field(p, "left"), n)) {
@@ -138,7 +135,7 @@ static bool python_path_use(const jf_unit *unit, TSNode n)
 }
 
 /* Shell: whether the word is an argument, an assignment's value or a redirection target. */
-static bool shell_path_use(const jf_unit *unit, TSNode n)
+static bool shell_path_use(const jf_file *unit, TSNode n)
 {
 	TSNode p = ts_node_parent(n);
 	if (jf_node_type_is(p, "variable_assignment") || jf_node_type_is(p, "file_redirect"))
@@ -163,7 +160,7 @@ typedef enum {
  * matters when the option is not passed: whether the job's invocations of the
  * file's entry script (any entry, for a module) pass one of its strings.
  */
-static default_use argparse_default_use(const jf_ctx *ctx, const jf_unit *unit, TSNode literal,
+static default_use argparse_default_use(const jf_rule_ctx *ctx, const jf_file *unit, TSNode literal,
                                         const jf_invocation **by)
 {
 	TSNode kw = ts_node_parent(literal);
@@ -182,8 +179,8 @@ static default_use argparse_default_use(const jf_ctx *ctx, const jf_unit *unit, 
 			free(text);
 	}
 	size_t runs = 0, overridden = 0;
-	for (size_t i = 0; i < ctx->invocations.size; i++) {
-		const jf_invocation *inv = &ctx->invocations.items[i];
+	for (size_t i = 0; i < ctx->facts->shell.invocations.size; i++) {
+		const jf_invocation *inv = &ctx->facts->shell.invocations.items[i];
 		if (unit->role == JF_ROLE_ENTRY && inv->entry != unit)
 			continue; /* a module's parser may serve any entry script */
 		runs++;
@@ -204,7 +201,7 @@ static default_use argparse_default_use(const jf_ctx *ctx, const jf_unit *unit, 
 	return overridden == runs ? DEFAULT_OVERRIDDEN : DEFAULT_USED;
 }
 
-void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, const jf_match *m)
+void jf_hook_local_path(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *unit, const jf_match *m)
 {
 	TSNode at = jf_match_get(m, "finding");
 	if (ts_node_is_null(at))
@@ -224,21 +221,21 @@ void jf_hook_local_path(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit, c
 		path = eq + 1;
 		span.start += (uint32_t)(path - value);
 	}
-	if (ctx->job && provided_by_job(ctx->job, path)) {
+	if (ctx->facts->job && provided_by_job(ctx->facts->job, path)) {
 		free(value);
 		return;
 	}
 	char *msg = jf_rule_message_with(rule, m, unit, "finding", path);
-	jf_diag *d = jf_ctx_report(ctx, rule->info.id, unit, span, "%s", msg);
+	jf_diag *d = jf_sink_add(ctx->out, rule->info.id, unit->src, span, "%s", msg);
 	free(msg);
 	free(value);
 	if (by)
 		jf_diag_relate(d, by->script.src, by->script.span,
 		               "this run of %s does not pass the option, so the default is used",
 		               by->entry->src->path);
-	if (ctx->job && ctx->job->inputs.size) {
-		const jf_named_path *in = &ctx->job->inputs.items[0];
-		jf_diag_relate(d, ctx->job->spec, in->path_span,
-		               "the job mounts its input '%s' at '%s'", in->name, in->path);
+	if (ctx->facts->job && ctx->facts->job->inputs.size) {
+		const jf_job_mount *in = &ctx->facts->job->inputs.items[0];
+		jf_diag_relate(d, in->path.at.src, in->path.at.span,
+		               "the job mounts its input '%s' at '%s'", in->name.value, in->path.value);
 	}
 }

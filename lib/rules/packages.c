@@ -22,7 +22,7 @@ static const char *const import_errors[] = { "ImportError", "ModuleNotFoundError
 	                                     "BaseException", NULL };
 
 /* Whether the import at `n` runs whenever the module runs. */
-static bool always_runs(const jf_unit *unit, TSNode n)
+static bool always_runs(const jf_file *unit, TSNode n)
 {
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); n = p, p = ts_node_parent(p)) {
 		const char *t = ts_node_type(p);
@@ -94,8 +94,8 @@ static int name_cmp(const void *a, const void *b)
 }
 
 typedef struct {
-	jf_ctx *ctx;
-	const jf_unit *unit;
+	jf_rule_ctx *ctx;
+	const jf_file *unit;
 	const jf_image *img;
 	bool edits_sys_path; /* some Python file of the job changes sys.path */
 	names anywhere;      /* module names anywhere under code, read on first use */
@@ -107,14 +107,14 @@ typedef struct {
 
 static bool is_local(checker *c, const char *top)
 {
-	const jf_job *j = c->ctx->job;
+	const jf_job *j = c->ctx->facts->job;
 	if (c->unit->import_root && module_in(c->unit->import_root, top))
 		return true;
 	if (module_in(j->code_dir, top))
 		return true;
-	const jf_named_path *pp = jf_job_env(j, "PYTHONPATH");
+	const jf_job_var *pp = jf_job_env(j, "PYTHONPATH");
 	const char *wd = j->workdir.value;
-	for (const char *p = pp ? pp->path : NULL; p && *p;) {
+	for (const char *p = pp ? pp->value.value : NULL; p && *p;) {
 		size_t n = strcspn(p, ":");
 		char *entry = jf_xstrndup(p, n);
 		const char *rel = wd ? jf_path_under(entry, wd) : NULL;
@@ -158,24 +158,24 @@ static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib
 	const char *provider = !strcmp(top, "distutils") ? "setuptools" : top;
 	bool python2 = removed && m->removed_minor == 0;
 	if (!python2 && (jf_image_has_package(img, provider, NULL) != JF_NO ||
-	                 jf_ctx_installs(c->ctx, provider)))
+	                 jf_shell_installs(&c->ctx->facts->shell, provider)))
 		return;
 	jf_diag *d;
 	if (python2)
-		d = jf_ctx_report(c->ctx, c->stdlib->info.id, c->unit, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, c->stdlib->info.id, c->unit->src, jf_node_span(at),
 		                  "module '%s' exists only in Python 2; the image has Python %d.%d", top,
 		                  img->py_major, minor);
 	else if (removed)
-		d = jf_ctx_report(c->ctx, c->stdlib->info.id, c->unit, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, c->stdlib->info.id, c->unit->src, jf_node_span(at),
 		                  "module '%s' was removed from the standard library in Python 3.%d; the "
 		                  "image has Python %d.%d",
 		                  top, m->removed_minor, img->py_major, minor);
 	else
-		d = jf_ctx_report(c->ctx, c->stdlib->info.id, c->unit, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, c->stdlib->info.id, c->unit->src, jf_node_span(at),
 		                  "module '%s' is in the standard library only from Python 3.%d; the "
 		                  "image has Python %d.%d",
 		                  top, m->added_minor, img->py_major, minor);
-	jf_image_relate(d, img, c->ctx->job->spec, JF_FACT_PYTHON, "Python %d.%d", img->py_major,
+	jf_image_relate(d, img, JF_FACT_PYTHON, "Python %d.%d", img->py_major,
 	                minor);
 }
 
@@ -191,7 +191,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 	}
 	/* What the job installs brings its dependencies, which jobfix does not
 	 * know: `pip install pandas` installs numpy too. */
-	if (c->ctx->installs_unknown || c->ctx->installed.size)
+	if (c->ctx->facts->shell.installs_unknown || c->ctx->facts->shell.installed.size)
 		goto done;
 	/* "-" in the data: a project that is not on PyPI (apex, detectron2). */
 	const char *own[] = { top, NULL };
@@ -201,7 +201,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 		dists = own;
 	for (size_t i = 0; dists[i]; i++)
 		if (jf_image_has_package(c->img, dists[i], NULL) != JF_NO ||
-		    jf_ctx_installs(c->ctx, dists[i]))
+		    jf_shell_installs(&c->ctx->facts->shell, dists[i]))
 			goto done;
 	for (size_t i = 0; i < c->reported.size; i++) {
 		struct reported *r = &c->reported.items[i];
@@ -210,16 +210,16 @@ static void check_import(checker *c, TSNode at, const char *module)
 		/* Already reported: a few more places as notes, then only the count. */
 		/* By index: the report's array moves as it grows. */
 		if (r->more++ < 3)
-			jf_diag_relate(&c->ctx->linter->report.diags.items[r->diag], c->unit->src,
+			jf_diag_relate(&c->ctx->out->report->diags.items[r->diag], c->unit->src,
 			               jf_node_span(at), "'%s' is imported here too", top);
 		goto done;
 	}
-	jf_diag *d = jf_ctx_report(c->ctx, c->missing->info.id, c->unit, jf_node_span(at),
+	jf_diag *d = jf_sink_add(c->ctx->out, c->missing->info.id, c->unit->src, jf_node_span(at),
 	                           "module '%s' is not installed in the image (ModuleNotFoundError)",
 	                           top);
-	struct reported r = { jf_xstrdup(top), c->ctx->linter->report.diags.size - 1, 0 };
+	struct reported r = { jf_xstrdup(top), c->ctx->out->report->diags.size - 1, 0 };
 	jf_array_push(&c->reported, r);
-	jf_image_relate(d, c->img, c->ctx->job->spec, JF_FACT_PACKAGES, "no %s", dists[0]);
+	jf_image_relate(d, c->img, JF_FACT_PACKAGES, "no %s", dists[0]);
 	if (on_pypi)
 		jf_diag_set_help(d, "install '%s' in the image, or run `pip install --user %s` in the "
 		                    "launch script before Python starts",
@@ -232,8 +232,9 @@ done:
 
 static void check_unit_imports(checker *c)
 {
-	for (size_t i = 0; i < c->unit->imports.size; i++) {
-		TSNode at = c->unit->imports.items[i];
+	const jf_pyfacts *py = jf_facts_python(c->ctx->facts, c->unit);
+	for (size_t i = 0; py && i < py->imports.size; i++) {
+		TSNode at = py->imports.items[i];
 		TSNode stmt = ts_node_parent(at);
 		if (jf_node_type_is(stmt, "aliased_import"))
 			stmt = ts_node_parent(stmt);
@@ -245,37 +246,37 @@ static void check_unit_imports(checker *c)
 	}
 }
 
-void jf_check_packages(jf_ctx *ctx, const jf_rule *rule)
+void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
-	const jf_image *img = jf_ctx_image(ctx);
-	if (!ctx->job || !ctx->job->code_dir)
+	const jf_image *img = ctx->facts->image;
+	if (!ctx->facts->job || !ctx->facts->job->code_dir)
 		return;
 	bool python = false;
-	for (size_t i = 0; i < ctx->units.size && !python; i++)
-		python = ctx->units.items[i]->lang == JF_LANG_PYTHON;
-	if (python && (ctx->installs_unknown || ctx->installed.size))
-		jf_ctx_skip(ctx, "JF110", "the job installs packages, whose dependencies jobfix does "
+	for (size_t i = 0; i < ctx->facts->ws->files.size && !python; i++)
+		python = ctx->facts->ws->files.items[i]->lang == JF_LANG_PYTHON;
+	if (python && (ctx->facts->shell.installs_unknown || ctx->facts->shell.installed.size))
+		jf_sink_skip(ctx->out, "JF110", "the job installs packages, whose dependencies jobfix does "
 		                          "not know: third-party imports are not checked");
 	else if (python && !img->packages_complete)
-		jf_ctx_skip(ctx, "JF110", "%s; declare image.manifest (the image's `pip freeze`) to "
+		jf_sink_skip(ctx->out, "JF110", "%s; declare image.manifest (the image's `pip freeze`) to "
 		                          "check every import",
 		            img->catalog ? "the catalog's package list of the image is partial: only "
 		                           "distributions it lists as absent are checked"
 		                         : jf_image_unknown_reason(img));
 	if (python && !img->py_major)
-		jf_ctx_skip(ctx, "JF111", "the image's Python version is unknown: declare "
+		jf_sink_skip(ctx->out, "JF111", "the image's Python version is unknown: declare "
 		                          "image.python (\"3.10\") to check standard-library imports");
 	if (!jf_image_known(img))
 		return;
 	checker c = { .ctx = ctx, .img = img, .missing = jf_rules_find("JF110"),
 		      .stdlib = jf_rules_find("JF111") };
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
 		c.edits_sys_path |= u->lang == JF_LANG_PYTHON && strstr(u->src->data, "sys.path");
 	}
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		c.unit = ctx->units.items[i];
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		c.unit = ctx->facts->ws->files.items[i];
 		if (c.unit->lang != JF_LANG_PYTHON || c.unit->src->status != JF_SOURCE_OK ||
 		    (c.unit->role != JF_ROLE_ENTRY && c.unit->role != JF_ROLE_MODULE))
 			continue;
@@ -286,7 +287,7 @@ void jf_check_packages(jf_ctx *ctx, const jf_rule *rule)
 	jf_array_release(&c.anywhere);
 	for (size_t i = 0; i < c.reported.size; i++) {
 		struct reported *r = &c.reported.items[i];
-		jf_diag *d = &ctx->linter->report.diags.items[r->diag];
+		jf_diag *d = &ctx->out->report->diags.items[r->diag];
 		if (r->more > 3)
 			jf_diag_relate(d, d->src, d->span, "and %zu more imports of '%s'", r->more - 3,
 			               r->top);

@@ -53,19 +53,19 @@ static const struct {
 typedef struct {
 	TSNode arg;      /* the path argument */
 	TSNode call;
-	const jf_unit *unit;
+	const jf_file *unit;
 	io_kind kind;
 	jf_pyvalue value;
 	char *cpath;     /* in the container, or NULL */
 } io_use;
 
 typedef struct {
-	jf_ctx *ctx;
+	jf_rule_ctx *ctx;
 	jf_pyeval *eval;
 	JF_ARRAY(io_use) uses;
 } io_model;
 
-static bool ends_with_name(const jf_unit *unit, TSNode fn, const char *name)
+static bool ends_with_name(const jf_file *unit, TSNode fn, const char *name)
 {
 	const char *text = unit->src->data + ts_node_start_byte(fn);
 	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn), n = strlen(name);
@@ -73,7 +73,7 @@ static bool ends_with_name(const jf_unit *unit, TSNode fn, const char *name)
 }
 
 /* open(path, mode): read unless the mode writes. */
-static io_kind open_mode(const jf_unit *unit, TSNode args)
+static io_kind open_mode(const jf_file *unit, TSNode args)
 {
 	TSNode mode = ts_node_named_child(args, 1);
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
@@ -91,7 +91,7 @@ static io_kind open_mode(const jf_unit *unit, TSNode args)
 }
 
 /* The I/O the call does, with its path argument; false when none. */
-static bool classify(const jf_unit *unit, TSNode call, TSNode *arg, io_kind *kind)
+static bool classify(const jf_file *unit, TSNode call, TSNode *arg, io_kind *kind)
 {
 	TSNode fn = jf_node_field(call, "function");
 	TSNode args = jf_node_field(call, "arguments");
@@ -133,11 +133,11 @@ static bool classify(const jf_unit *unit, TSNode call, TSNode *arg, io_kind *kin
 
 /* The container folder a unit's relative paths start from: the working folder
  * of every run that reaches it, when they agree; NULL otherwise. */
-static const char *cwd_of(const jf_ctx *ctx, const jf_unit *unit)
+static const char *cwd_of(const jf_rule_ctx *ctx, const jf_file *unit)
 {
 	const char *cwd = NULL;
-	for (size_t i = 0; i < ctx->invocations.size; i++) {
-		const jf_invocation *inv = &ctx->invocations.items[i];
+	for (size_t i = 0; i < ctx->facts->shell.invocations.size; i++) {
+		const jf_invocation *inv = &ctx->facts->shell.invocations.items[i];
 		if (unit->role == JF_ROLE_ENTRY && inv->entry != unit)
 			continue;
 		if (!inv->cwd || (cwd && strcmp(cwd, inv->cwd)))
@@ -147,7 +147,7 @@ static const char *cwd_of(const jf_ctx *ctx, const jf_unit *unit)
 	return cwd;
 }
 
-static void collect(io_model *m, const jf_unit *unit)
+static void collect(io_model *m, const jf_file *unit)
 {
 	jf_iter it;
 	for (TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(n);
@@ -174,7 +174,7 @@ static void collect(io_model *m, const jf_unit *unit)
 
 /* Whether a read at `n` runs only when the file is there: under a condition
  * that tests for it, or in a try that catches its absence. */
-static bool guarded(const jf_unit *unit, TSNode n)
+static bool guarded(const jf_file *unit, TSNode n)
 {
 	static const char *const tests[] = { "exists", "isfile", "isdir", "is_file", "is_dir",
 		                             "glob", NULL };
@@ -222,11 +222,11 @@ static bool in_comment(const char *text, const char *p)
 
 /* How many times `name` stands as a whole word in the job's Python files,
  * comments left out. */
-static size_t mentions(const jf_ctx *ctx, const char *name)
+static size_t mentions(const jf_rule_ctx *ctx, const char *name)
 {
 	size_t n = strlen(name), count = 0;
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang != JF_LANG_PYTHON)
 			continue;
 		const char *text = u->src->data;
@@ -241,7 +241,7 @@ static size_t mentions(const jf_ctx *ctx, const char *name)
  * defined and never named again (a processor class nothing lists, a helper
  * nothing calls). Decorated definitions and dunder methods may be called by
  * a framework or the interpreter, and count as live. */
-static bool may_run(const jf_ctx *ctx, const jf_unit *unit, TSNode n)
+static bool may_run(const jf_rule_ctx *ctx, const jf_file *unit, TSNode n)
 {
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
 		bool fn = jf_node_type_is(p, "function_definition");
@@ -263,11 +263,11 @@ static bool may_run(const jf_ctx *ctx, const jf_unit *unit, TSNode n)
  * a write of its Python to that path or a folder above it. */
 static bool created_by_job(const io_model *m, const char *cpath)
 {
-	const jf_ctx *ctx = m->ctx;
-	if (ctx->produced_unknown)
+	const jf_rule_ctx *ctx = m->ctx;
+	if (ctx->facts->shell.produced_unknown)
 		return true;
-	for (size_t i = 0; i < ctx->produced.size; i++)
-		if (jf_path_under(cpath, ctx->produced.items[i]))
+	for (size_t i = 0; i < ctx->facts->shell.produced.size; i++)
+		if (jf_path_under(cpath, ctx->facts->shell.produced.items[i]))
 			return true;
 	for (size_t i = 0; i < m->uses.size; i++) {
 		const io_use *u = &m->uses.items[i];
@@ -277,12 +277,16 @@ static bool created_by_job(const io_model *m, const char *cpath)
 	return false;
 }
 
-static const jf_named_path *mount_of(const jf_named_paths *mounts, const char *cpath)
+/* JF106: a write at `at` to `cpath`, under input mount `in`. */
+static void report_input_write(jf_rule_ctx *ctx, jf_loc at, const char *cpath,
+                               const jf_job_mount *in)
 {
-	for (size_t i = 0; i < mounts->size; i++)
-		if (jf_path_under(cpath, mounts->items[i].path))
-			return &mounts->items[i];
-	return NULL;
+	jf_diag *d = jf_sink_add(ctx->out, "JF106", at.src, at.span,
+	                         "'%s' is written under the input mount '%s', which is read-only "
+	                         "(Read-only file system)",
+	                         cpath, in->path.value);
+	jf_diag_relate(d, in->path.at.src, in->path.at.span,
+	               "the job mounts its input '%s' here, read-only", in->name.value);
 }
 
 /* Places every image and platform has, and scratch space. */
@@ -299,34 +303,21 @@ static bool image_folder(const jf_image *img, const char *cpath)
 	        jf_path_under(cpath + 6, img->user));
 }
 
-/* The finding of `rule` already reported at `span` of `src`, or NULL. */
-static jf_diag *reported_at(const jf_ctx *ctx, const char *rule, const jf_source *src,
-                            jf_span span)
-{
-	const jf_report *r = &ctx->linter->report;
-	for (size_t i = 0; i < r->diags.size; i++) {
-		jf_diag *d = &r->diags.items[i];
-		if (d->src == src && d->span.start == span.start && !strcmp(d->rule->info.id, rule))
-			return d;
-	}
-	return NULL;
-}
-
 static void check_use(io_model *m, const io_use *u)
 {
-	jf_ctx *ctx = m->ctx;
-	const jf_job *j = ctx->job;
+	jf_rule_ctx *ctx = m->ctx;
+	const jf_job *j = ctx->facts->job;
 	const char *v = u->value.value;
 	/* JF101 through names: the literal, once, with the use as a note. */
-	if (jf_developer_path(ctx, v)) {
-		const jf_unit *ou = u->value.origin_unit;
+	if (jf_developer_path(j, v)) {
+		const jf_file *ou = u->value.origin_unit;
 		if (!u->value.through_names || !ou || ts_node_is_null(u->value.origin))
 			return; /* a literal in the call: the query rule reports it */
 		jf_span at = jf_node_span(u->value.origin);
-		jf_diag *d = reported_at(ctx, "JF101", ou->src, at);
+		jf_diag *d = jf_sink_find(ctx->out, "JF101", ou->src, at);
 		if (!d) {
 			jf_pyvalue lit = jf_pyeval_expr(m->eval, ou, u->value.origin);
-			d = jf_ctx_report(ctx, "JF101", ou, at,
+			d = jf_sink_add(ctx->out, "JF101", ou->src, at,
 			                  "developer-machine path '%s' does not exist in the job's "
 			                  "container",
 			                  lit.value ? lit.value : v);
@@ -342,29 +333,24 @@ static void check_use(io_model *m, const io_use *u)
 	const char *wd = j->workdir.value;
 	const char *rel = wd ? jf_path_under(u->cpath, wd) : NULL;
 	if (!wd && u->cpath[0] == '/' && u->value.value[0] != '/')
-		rel = jf_path_under(u->cpath, "/\x01code"); /* relative to the code folder */
-	const jf_named_path *in = mount_of(&j->inputs, u->cpath);
+		rel = jf_path_under(u->cpath, JF_CODE_ROOT); /* relative to the code folder */
+	const jf_job_mount *in = jf_job_mount_of(&j->inputs, u->cpath);
 	if (u->kind == IO_WRITE && in) {
-		jf_diag *d = jf_ctx_report(ctx, "JF106", u->unit, jf_node_span(u->arg),
-		                           "'%s' is written under the input mount '%s', which is "
-		                           "read-only (Read-only file system)",
-		                           u->cpath, in->path);
-		jf_diag_relate(d, j->spec, in->path_span, "the job mounts its input '%s' here, read-only",
-		               in->name);
+		report_input_write(ctx, (jf_loc){ u->unit->src, jf_node_span(u->arg) }, u->cpath, in);
 		return;
 	}
-	if (rel && *rel && u->kind == IO_READ && !in && !mount_of(&j->outputs, u->cpath)) {
+	if (rel && *rel && u->kind == IO_READ && !in && !jf_job_mount_of(&j->outputs, u->cpath)) {
 		char *local = jf_path_join(j->code_dir, rel);
 		bool there = jf_path_is_file(local) || jf_path_is_dir(local);
 		free(local);
 		if (!there && !created_by_job(m, u->cpath) && !guarded(u->unit, u->call)) {
 			char *shown = jf_path_join(j->code_display, rel);
 			jf_diag *d =
-				wd ? jf_ctx_report(ctx, "JF103", u->unit, jf_node_span(u->arg),
+				wd ? jf_sink_add(ctx->out, "JF103", u->unit->src, jf_node_span(u->arg),
 			                           "'%s' does not exist in the job's code folder: %s reads "
 			                           "it as '%s'",
 			                           shown, u->unit->src->path, u->cpath)
-				   : jf_ctx_report(ctx, "JF103", u->unit, jf_node_span(u->arg),
+				   : jf_sink_add(ctx->out, "JF103", u->unit->src, jf_node_span(u->arg),
 			                           "'%s' does not exist in the job's code folder, where %s "
 			                           "runs",
 			                           shown, u->unit->src->path);
@@ -377,32 +363,32 @@ static void check_use(io_model *m, const io_use *u)
 		return;
 	}
 	/* JF107: absolute, and under nothing the job declares. */
-	if (u->value.value[0] != '/' || rel || in || mount_of(&j->outputs, u->cpath) || !wd ||
-	    (!j->inputs.size && !j->outputs.size) || image_folder(jf_ctx_image(ctx), u->cpath) ||
+	if (u->value.value[0] != '/' || rel || in || jf_job_mount_of(&j->outputs, u->cpath) || !wd ||
+	    (!j->inputs.size && !j->outputs.size) || image_folder(ctx->facts->image, u->cpath) ||
 	    (u->kind == IO_READ && created_by_job(m, u->cpath)))
 		return;
-	jf_diag *d = jf_ctx_report(ctx, "JF107", u->unit, jf_node_span(u->arg),
+	jf_diag *d = jf_sink_add(ctx->out, "JF107", u->unit->src, jf_node_span(u->arg),
 	                           "'%s' is under no mount, workdir or image folder of the job: the "
 	                           "container will not have it",
 	                           u->cpath);
-	const jf_named_path *first = j->inputs.size ? &j->inputs.items[0] : &j->outputs.items[0];
-	jf_diag_relate(d, j->spec, first->path_span, "the job mounts '%s' at '%s'", first->name,
-	               first->path);
+	const jf_job_mount *first = j->inputs.size ? &j->inputs.items[0] : &j->outputs.items[0];
+	jf_diag_relate(d, first->path.at.src, first->path.at.span, "the job mounts '%s' at '%s'",
+	               first->name.value, first->path.value);
 }
 
-void jf_check_paths(jf_ctx *ctx, const jf_rule *rule)
+void jf_check_paths(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
-	if (!ctx->job || !ctx->job->code_dir)
+	if (!ctx->facts->job || !ctx->facts->job->code_dir)
 		return;
-	const jf_job *j = ctx->job;
-	if (ctx->units.size > 1 && (!j->workdir.value || (!j->inputs.size && !j->outputs.size)))
-		jf_ctx_skip(ctx, "JF107", "the spec declares no %s: declare workdir and the job's "
+	const jf_job *j = ctx->facts->job;
+	if (ctx->facts->ws->files.size > 1 && (!j->workdir.value || (!j->inputs.size && !j->outputs.size)))
+		jf_sink_skip(ctx->out, "JF107", "the spec declares no %s: declare workdir and the job's "
 		                          "inputs and outputs to check absolute paths",
 		            !j->workdir.value ? "workdir" : "mounts");
-	io_model m = { ctx, jf_pyeval_new(ctx), { 0 } };
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	io_model m = { ctx, jf_pyeval_new(j, ctx->facts->ws, &ctx->facts->shell), { 0 } };
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
 		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE))
 			collect(&m, u);
@@ -415,4 +401,12 @@ void jf_check_paths(jf_ctx *ctx, const jf_rule *rule)
 	}
 	jf_array_release(&m.uses);
 	jf_pyeval_free(m.eval);
+	/* The shell's writes: redirections, mkdir, cp targets. */
+	const jf_shell_facts *sh = &ctx->facts->shell;
+	for (size_t i = 0; i < sh->writes.size; i++) {
+		const jf_shell_write *w = &sh->writes.items[i];
+		const jf_job_mount *in = jf_job_mount_of(&j->inputs, w->cpath);
+		if (in)
+			report_input_write(ctx, (jf_loc){ w->at.src, w->at.span }, w->cpath, in);
+	}
 }

@@ -8,8 +8,8 @@
 #include "rules/checks.h"
 
 typedef struct {
-	jf_ctx *ctx;
-	const jf_unit *unit;
+	jf_rule_ctx *ctx;
+	const jf_file *unit;
 	const jf_rule *rule;
 	const jf_image *img;
 	bool lazy_annotations; /* `from __future__ import annotations` */
@@ -20,10 +20,10 @@ static void report(checker *c, TSNode at, int minor, const char *what)
 	const jf_image *img = c->img;
 	if (!jf_image_python_before(img, 3, minor))
 		return;
-	jf_diag *d = jf_ctx_report(c->ctx, c->rule->info.id, c->unit, jf_node_span(at),
+	jf_diag *d = jf_sink_add(c->ctx->out, c->rule->info.id, c->unit->src, jf_node_span(at),
 	                           "%s needs Python 3.%d; the image has Python %d.%d", what, minor,
 	                           img->py_major, img->py_minor);
-	jf_image_relate(d, img, c->ctx->job->spec, JF_FACT_PYTHON, "Python %d.%d", img->py_major,
+	jf_image_relate(d, img, JF_FACT_PYTHON, "Python %d.%d", img->py_major,
 	                img->py_minor);
 }
 
@@ -38,7 +38,7 @@ static bool has_token(TSNode n, const char *token)
 }
 
 /* The quote character of a string literal node (after its prefix letters). */
-static char quote_of(const jf_unit *unit, TSNode s)
+static char quote_of(const jf_file *unit, TSNode s)
 {
 	const char *p = unit->src->data + ts_node_start_byte(s);
 	const char *end = unit->src->data + ts_node_end_byte(s);
@@ -47,7 +47,7 @@ static char quote_of(const jf_unit *unit, TSNode s)
 	return p < end ? *p : 0;
 }
 
-static bool is_fstring(const jf_unit *unit, TSNode s)
+static bool is_fstring(const jf_file *unit, TSNode s)
 {
 	const char *p = unit->src->data + ts_node_start_byte(s);
 	const char *end = unit->src->data + ts_node_end_byte(s);
@@ -165,43 +165,43 @@ static void check_node(checker *c, TSNode n)
 		/* PyTorch 0.3's x.cuda(async=True): a keyword since Python 3.7. */
 		TSNode name = jf_node_field(n, "name");
 		char *kw = jf_node_text(c->unit, name);
-		jf_diag *d = jf_ctx_report(c->ctx, c->rule->info.id, c->unit, jf_node_span(name),
+		jf_diag *d = jf_sink_add(c->ctx->out, c->rule->info.id, c->unit->src, jf_node_span(name),
 		                           "'%s' is a keyword from Python 3.7, not an argument name: a "
 		                           "SyntaxError in Python %d.%d",
 		                           kw, c->img->py_major, c->img->py_minor);
-		jf_image_relate(d, c->img, c->ctx->job->spec, JF_FACT_PYTHON, "Python %d.%d",
+		jf_image_relate(d, c->img, JF_FACT_PYTHON, "Python %d.%d",
 		                c->img->py_major, c->img->py_minor);
 		if (!strcmp(kw, "async"))
 			jf_diag_set_help(d, "use non_blocking=True (PyTorch renamed the argument)");
 		free(kw);
 	} else if (!strcmp(t, "print_statement") || !strcmp(t, "exec_statement")) {
-		jf_diag *d = jf_ctx_report(c->ctx, c->rule->info.id, c->unit, jf_node_span(n),
+		jf_diag *d = jf_sink_add(c->ctx->out, c->rule->info.id, c->unit->src, jf_node_span(n),
 		                           "a Python 2 %s statement is a SyntaxError in Python %d.%d",
 		                           t[0] == 'p' ? "print" : "exec", c->img->py_major,
 		                           c->img->py_minor);
-		jf_image_relate(d, c->img, c->ctx->job->spec, JF_FACT_PYTHON, "Python %d.%d",
+		jf_image_relate(d, c->img, JF_FACT_PYTHON, "Python %d.%d",
 		                c->img->py_major, c->img->py_minor);
 		jf_diag_set_help(d, "call it as a function: %s(...)", t[0] == 'p' ? "print" : "exec");
 	}
 }
 
-static bool future_annotations(const jf_unit *unit)
+static bool future_annotations(const jf_file *unit)
 {
 	const char *s = unit->src->data;
 	const char *f = strstr(s, "from __future__ import");
 	return f && strstr(f, "annotations");
 }
 
-void jf_check_python_version(jf_ctx *ctx, const jf_rule *rule)
+void jf_check_python_version(jf_rule_ctx *ctx, const jf_rule *rule)
 {
-	const jf_image *img = jf_ctx_image(ctx);
-	if (ctx->job && !img->py_major && ctx->units.size > 1)
-		jf_ctx_skip(ctx, rule->info.id, "the image's Python version is unknown: declare "
+	const jf_image *img = ctx->facts->image;
+	if (ctx->facts->job && !img->py_major && ctx->facts->ws->files.size > 1)
+		jf_sink_skip(ctx->out, rule->info.id, "the image's Python version is unknown: declare "
 		                                "image.python (\"3.10\") to check syntax against it");
 	if (img->py_major != 3)
 		return;
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
 		    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
 			continue;

@@ -11,35 +11,6 @@
 
 #include "rules/registry.h"
 
-const TSLanguage *tree_sitter_python(void);
-const TSLanguage *tree_sitter_bash(void);
-
-const TSLanguage *jf_lang_ts(jf_lang lang)
-{
-	switch (lang) {
-	case JF_LANG_PYTHON:
-		return tree_sitter_python();
-	case JF_LANG_BASH:
-		return tree_sitter_bash();
-	default:
-		return NULL;
-	}
-}
-
-const char *jf_lang_name(jf_lang lang)
-{
-	switch (lang) {
-	case JF_LANG_PYTHON:
-		return "python";
-	case JF_LANG_BASH:
-		return "bash";
-	case JF_LANG_YAML:
-		return "yaml";
-	default:
-		return "job";
-	}
-}
-
 typedef enum { PRED_EQ, PRED_MATCH, PRED_ANY_OF } pred_op;
 
 typedef struct {

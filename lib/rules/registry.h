@@ -25,9 +25,10 @@
 #include <tree_sitter/api.h>
 
 #include "core/diag.h"
+#include "sources/tree.h"
 
-typedef struct jf_ctx jf_ctx;
-typedef struct jf_unit jf_unit;
+typedef struct jf_rule_ctx jf_rule_ctx; /* rules/checks.h */
+typedef struct jf_file jf_file;         /* sources/workspace.h */
 typedef struct jf_query jf_query;
 
 typedef struct {
@@ -41,11 +42,11 @@ typedef struct {
 	uint32_t pattern; /* index of the pattern in its query */
 } jf_match;
 
-/** A C hook: called for each match of its rule's query in `unit`. */
-typedef void (*jf_hook_fn)(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit,
+/** A C hook: called for each match of its rule's query in `file`. */
+typedef void (*jf_hook_fn)(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *file,
                            const jf_match *match);
 /** A C check: called once per lint of a job or a file. */
-typedef void (*jf_check_fn)(jf_ctx *ctx, const jf_rule *rule);
+typedef void (*jf_check_fn)(jf_rule_ctx *ctx, const jf_rule *rule);
 
 struct jf_rule {
 	jf_rule_info info;   /* must stay first: jf_rules_get() hands it out */
@@ -122,8 +123,6 @@ bool jf_rule_prefilter_ok(const jf_rule *rule);
 void jf_rule_release_compiled(jf_rule *rule);
 
 /* Query compilation and matching (query.c). */
-const TSLanguage *jf_lang_ts(jf_lang lang);
-const char *jf_lang_name(jf_lang lang);
 
 /**
  * Compiles `text` for `lang`, with predicates checked and regexes compiled.

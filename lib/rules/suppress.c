@@ -3,6 +3,7 @@
 
 #include "rules/config.h"
 #include "core/yml.h"
+#include "sources/tree.h"
 
 static bool is_blank(char c)
 {
@@ -98,7 +99,7 @@ typedef struct {
 typedef JF_ARRAY(suppression) suppressions;
 
 typedef struct {
-	jf_ctx *ctx;
+	const jf_config *cfg;
 	suppressions *out;
 	const jf_source *src;
 } collector;
@@ -125,11 +126,10 @@ static void add_comment(void *data, jf_span comment)
 	s.own_line = true;
 	for (uint32_t i = line.start; i < comment.start; i++)
 		s.own_line &= is_blank(src->data[i]);
-	const jf_config *cfg = c->ctx->linter->opts.config;
 	for (size_t i = 0; i < d.ncodes; i++) {
 		jf_span at = { comment.start + d.codes[i].start, comment.start + d.codes[i].end };
 		code k = { jf_xstrndup(src->data + at.start, at.end - at.start), at, NULL, false };
-		k.rule = jf_config__find_rule(cfg, k.text);
+		k.rule = jf_config__find_rule(c->cfg, k.text);
 		jf_array_push(&s.codes, k);
 	}
 	jf_array_push(c->out, s);
@@ -140,26 +140,30 @@ static bool mentions_jobfix(const jf_source *src)
 	return src->status == JF_SOURCE_OK && strstr(src->data, "jobfix:") != NULL;
 }
 
-/* Every suppression comment in the lint's files. */
-static void collect(jf_ctx *ctx, suppressions *out)
+/* Every suppression comment in the lint's files: the comments that hold
+ * "jobfix:", found by their text and the node there (no walk). */
+static void collect(const jf_facts *facts, const jf_config *cfg, suppressions *out)
 {
-	for (size_t u = 0; u < ctx->units.size; u++) {
-		const jf_unit *unit = ctx->units.items[u];
+	const jf_workspace *ws = facts->ws;
+	for (size_t u = 0; u < ws->files.size; u++) {
+		const jf_file *file = ws->files.items[u];
+		const jf_source *src = file->src;
 		/* A copy of a job spec value: its findings are reported at the value. */
-		if (!unit->tree || unit->origin_src || !mentions_jobfix(unit->src))
+		if (!file->tree || src->origin || !mentions_jobfix(src))
 			continue;
-		collector c = { ctx, out, unit->src };
-		jf_iter it;
-		for (TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(n);
-		     n = jf_iter_next(&it, true))
-			if (!strcmp(ts_node_type(n), "comment"))
+		collector c = { cfg, out, src };
+		TSNode root = ts_tree_root_node(file->tree);
+		for (const char *p = strstr(src->data, "jobfix:"); p; p = strstr(p + 1, "jobfix:")) {
+			uint32_t at = (uint32_t)(p - src->data);
+			TSNode n = ts_node_descendant_for_byte_range(root, at, at + 1);
+			if (jf_node_type_is(n, "comment") && ts_node_start_byte(n) <= at)
 				add_comment(&c, jf_node_span(n));
-		jf_iter_release(&it);
+		}
 	}
-	const jf_job *job = ctx->job;
-	if (job && job->have_doc && mentions_jobfix(job->spec)) {
-		collector c = { ctx, out, job->spec };
-		jf_yml_comments(job->spec, &job->doc, add_comment, &c);
+	const jf_job *job = facts->job;
+	for (size_t i = 0; job && i < job->comments.size; i++) {
+		collector c = { cfg, out, job->comments.items[i].src };
+		add_comment(&c, job->comments.items[i].span);
 	}
 }
 
@@ -217,9 +221,9 @@ static bool keep(void *data, jf_diag *d)
 
 /* Whether `rule` could have reported in this lint: when a file is linted
  * alone, only the query rules that need no job and the rules of every file. */
-static bool could_fire(const jf_ctx *ctx, const jf_rule *rule)
+static bool could_fire(const jf_facts *facts, const jf_rule *rule)
 {
-	if (ctx->job)
+	if (facts->job)
 		return true;
 	if (!strcmp(rule->info.id, "JF005") || !strcmp(rule->info.id, "JF301"))
 		return true;
@@ -239,10 +243,10 @@ static const char *directive_name(const suppression *s)
 	return s->kind == JF_DIRECTIVE_FILE ? "ignore-file" : "ignore";
 }
 
-static void report_unknown_rule(jf_ctx *ctx, const suppression *s, const code *k)
+static void report_unknown_rule(const jf_config *cfg, jf_sink *out, const suppression *s,
+                                const code *k)
 {
-	const jf_config *cfg = ctx->linter->opts.config;
-	jf_diag *d = jf_ctx_report_at(ctx, "JF006", s->src, k->span,
+	jf_diag *d = jf_sink_add(out, "JF006", s->src, k->span,
 	                              "unknown rule '%s' in a suppression", k->text);
 	/* The nearest id or name, for a did-you-mean. */
 	const char *best = NULL;
@@ -269,9 +273,9 @@ static void report_unknown_rule(jf_ctx *ctx, const suppression *s, const code *k
 }
 
 /* JF006 for broken suppressions and unknown rules, JF007 for unused ones. */
-static void report_suppressions(jf_ctx *ctx, const suppressions *sups)
+static void report_suppressions(const jf_facts *facts, const jf_config *cfg, jf_sink *out,
+                                const suppressions *sups)
 {
-	const jf_config *cfg = ctx->linter->opts.config;
 	for (size_t i = 0; i < sups->size; i++) {
 		const suppression *s = &sups->items[i];
 		jf_diag *d;
@@ -279,7 +283,7 @@ static void report_suppressions(jf_ctx *ctx, const suppressions *sups)
 		case JF_DIRECTIVE_BARE: {
 			int wlen = (int)(s->word.end - s->word.start);
 			const char *word = s->src->data + s->word.start;
-			d = jf_ctx_report_at(ctx, "JF006", s->src, s->span,
+			d = jf_sink_add(out, "JF006", s->src, s->span,
 			                     "'jobfix: %.*s' names no rule: it suppresses nothing", wlen, word);
 			jf_diag_set_help(d,
 			                 "name the rules in brackets: `# jobfix: %.*s[JF101]` or "
@@ -288,7 +292,7 @@ static void report_suppressions(jf_ctx *ctx, const suppressions *sups)
 			continue;
 		}
 		case JF_DIRECTIVE_UNCLOSED:
-			jf_diag_set_help(jf_ctx_report_at(ctx, "JF006", s->src, s->span,
+			jf_diag_set_help(jf_sink_add(out, "JF006", s->src, s->span,
 			                                  "suppression without its closing ']': it "
 			                                  "suppresses nothing"),
 			                 "close the list of rules: `# jobfix: ignore[JF101]`");
@@ -299,7 +303,7 @@ static void report_suppressions(jf_ctx *ctx, const suppressions *sups)
 			char *w = jf_xstrndup(word, (size_t)wlen);
 			static const char *const known[] = { "ignore", "ignore-file", NULL };
 			const char *near = jf_yml_suggest(w, known);
-			d = jf_ctx_report_at(ctx, "JF006", s->src, s->span,
+			d = jf_sink_add(out, "JF006", s->src, s->span,
 			                     "unknown directive 'jobfix: %s': it suppresses nothing", w);
 			if (near)
 				jf_diag_set_help(d, "did you mean '%s'?", near);
@@ -317,17 +321,17 @@ static void report_suppressions(jf_ctx *ctx, const suppressions *sups)
 		for (size_t k = 0; k < s->codes.size; k++) {
 			const code *c = &s->codes.items[k];
 			if (!c->rule) {
-				report_unknown_rule(ctx, s, c);
+				report_unknown_rule(cfg, out, s, c);
 				continue;
 			}
 			if (c->used || is_meta_rule(c->rule) ||
-			    !jf_config__active(cfg, c->rule, s->src->fs_path) || !could_fire(ctx, c->rule))
+			    !jf_config__active(cfg, c->rule, s->src->fs_path) || !could_fire(facts, c->rule))
 				continue;
 			jf_buf_addf(&unused, "%s'%s'", nunused ? ", " : "", c->text);
 			nunused++;
 		}
 		if (nunused) {
-			d = jf_ctx_report_at(ctx, "JF007", s->src, s->span, "%s of %s suppresses nothing%s",
+			d = jf_sink_add(out, "JF007", s->src, s->span, "%s of %s suppresses nothing%s",
 			                     s->kind == JF_DIRECTIVE_FILE ? "file-level suppression"
 			                                                  : "suppression",
 			                     unused.buf, s->kind == JF_DIRECTIVE_FILE ? " in this file" : "");
@@ -340,15 +344,15 @@ static void report_suppressions(jf_ctx *ctx, const suppressions *sups)
 	}
 }
 
-void jf_suppress_finish(jf_ctx *ctx, size_t first)
+void jf_suppress_finish(const jf_facts *facts, const jf_config *cfg, jf_sink *out, size_t first)
 {
-	jf_report *report = &ctx->linter->report;
+	jf_report *report = out->report;
 	suppressions sups = { 0 };
-	collect(ctx, &sups);
-	filter_env env = { ctx->linter->opts.config, &sups };
+	collect(facts, cfg, &sups);
+	filter_env env = { cfg, &sups };
 	jf_report_filter(report, first, keep, &env);
 	size_t mid = report->diags.size;
-	report_suppressions(ctx, &sups);
+	report_suppressions(facts, cfg, out, &sups);
 	/* JF006 and JF007 obey the config like any rule, and a suppression may name them. */
 	jf_report_filter(report, mid, keep, &env);
 	suppressions_release(&sups);

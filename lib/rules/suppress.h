@@ -16,7 +16,8 @@
 #ifndef JF_SUPPRESS_H
 #define JF_SUPPRESS_H
 
-#include "lint.h"
+#include "facts/facts.h"
+#include "rules/config.h"
 
 typedef enum {
 	JF_DIRECTIVE_NONE,    /* no `jobfix:` directive in the comment */
@@ -48,10 +49,11 @@ typedef struct {
 void jf_directive_parse(const char *text, size_t len, jf_directive *out);
 
 /**
- * The end of a lint: reads the suppressions of the context's files, filters
- * the findings added since index `first` of the linter's report, reports
- * JF006 and JF007. Call before the trees and the job are freed.
+ * The end of a lint: reads the suppressions of the lint's files, filters the
+ * findings added since index `first` of the sink's report, reports JF006 and
+ * JF007. Call before the trees and the job are freed.
  */
-void jf_suppress_finish(jf_ctx *ctx, size_t first);
+void jf_suppress_finish(const jf_facts *facts, const jf_config *config, jf_sink *out,
+                        size_t first);
 
 #endif

@@ -32,7 +32,7 @@
 /* Tree helpers */
 
 /* Whether the text of `n` is `s`; false for a null node. */
-static bool text_is(const jf_unit *unit, TSNode n, const char *s)
+static bool text_is(const jf_file *unit, TSNode n, const char *s)
 {
 	return !ts_node_is_null(n) && jf_node_is(unit, n, s);
 }
@@ -50,14 +50,14 @@ static bool is_definition(TSNode n)
 }
 
 typedef enum { WALK_ENTER, WALK_SKIP, WALK_STOP } walk_step;
-typedef walk_step (*visit_fn)(const jf_unit *unit, TSNode n, void *data);
+typedef walk_step (*visit_fn)(const jf_file *unit, TSNode n, void *data);
 
 /*
  * Calls `visit` on `root` and the named nodes under it in source order; a
  * node's children are skipped on WALK_SKIP. Returns true when `visit`
  * stopped the walk with WALK_STOP.
  */
-static bool walk(const jf_unit *unit, TSNode root, visit_fn visit, void *data)
+static bool walk(const jf_file *unit, TSNode root, visit_fn visit, void *data)
 {
 	if (ts_node_is_null(root))
 		return false;
@@ -74,7 +74,7 @@ static bool walk(const jf_unit *unit, TSNode root, visit_fn visit, void *data)
 }
 
 /* The text of a call's callee ("tf.layers.dense"), or NULL; caller frees. */
-static char *callee(const jf_unit *unit, TSNode call)
+static char *callee(const jf_file *unit, TSNode call)
 {
 	if (!jf_node_type_is(call, "call"))
 		return NULL;
@@ -91,7 +91,7 @@ static TSNode callee_name(TSNode call)
 	return jf_node_type_is(fn, "identifier") ? fn : (TSNode){ 0 };
 }
 
-static bool callee_name_in(const jf_unit *unit, TSNode call, const char *const *list)
+static bool callee_name_in(const jf_file *unit, TSNode call, const char *const *list)
 {
 	TSNode name = callee_name(call);
 	if (ts_node_is_null(name))
@@ -115,7 +115,7 @@ static const char *tf_member(const char *name)
 	return jf_str_starts(p, "compat.v1.") ? p + 10 : p;
 }
 
-static bool callee_is_tf(const jf_unit *unit, TSNode call, const char *const *members)
+static bool callee_is_tf(const jf_file *unit, TSNode call, const char *const *members)
 {
 	char *fn = callee(unit, call);
 	const char *m = fn ? tf_member(fn) : NULL;
@@ -125,7 +125,7 @@ static bool callee_is_tf(const jf_unit *unit, TSNode call, const char *const *me
 }
 
 /* Whether `call` passes the keyword argument `name=`. */
-static bool has_keyword(const jf_unit *unit, TSNode call, const char *name)
+static bool has_keyword(const jf_file *unit, TSNode call, const char *name)
 {
 	TSNode args = jf_node_field(call, "arguments");
 	uint32_t n = jf_node_type_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
@@ -138,14 +138,14 @@ static bool has_keyword(const jf_unit *unit, TSNode call, const char *name)
 }
 
 /* Whether `n` holds the identifier `name` (as a name, not inside a string). */
-static walk_step visit_identifier(const jf_unit *unit, TSNode n, void *data)
+static walk_step visit_identifier(const jf_file *unit, TSNode n, void *data)
 {
 	if (jf_node_type_is(n, "string"))
 		return WALK_SKIP;
 	return jf_node_type_is(n, "identifier") && text_is(unit, n, data) ? WALK_STOP : WALK_ENTER;
 }
 
-static bool mentions(const jf_unit *unit, TSNode n, const char *name)
+static bool mentions(const jf_file *unit, TSNode n, const char *name)
 {
 	return walk(unit, n, visit_identifier, (void *)name);
 }
@@ -153,7 +153,7 @@ static bool mentions(const jf_unit *unit, TSNode n, const char *name)
 /* A set of names, each owned by it. */
 typedef JF_ARRAY(char *) name_array;
 
-static bool in_names(const jf_unit *unit, TSNode n, const name_array *names)
+static bool in_names(const jf_file *unit, TSNode n, const name_array *names)
 {
 	for (size_t i = 0; i < names->size; i++)
 		if (text_is(unit, n, names->items[i]))
@@ -169,14 +169,14 @@ static void names_release(name_array *names)
 }
 
 /* Whether `text` occurs in the source of `n`: a cheap test before a walk. */
-static bool spelled_in(const jf_unit *unit, TSNode n, const char *text)
+static bool spelled_in(const jf_file *unit, TSNode n, const char *text)
 {
 	const char *data = unit->src->data;
 	const char *at = strstr(data + ts_node_start_byte(n), text);
 	return at && at + strlen(text) <= data + ts_node_end_byte(n);
 }
 
-typedef bool (*identifier_fn)(const jf_unit *unit, TSNode id, void *data);
+typedef bool (*identifier_fn)(const jf_file *unit, TSNode id, void *data);
 
 /* Where a name found by text search stands: after `def`, or before `(`. */
 typedef enum { NAME_DEFINED, NAME_CALLED } name_use;
@@ -206,7 +206,7 @@ static bool looks_used(const char *text, const char *at, size_t len, name_use us
  * called, until it returns true. A text search finds them: a lookup costs
  * no walk of the tree.
  */
-static bool each_identifier(const jf_unit *unit, const char *name, name_use use, identifier_fn fn,
+static bool each_identifier(const jf_file *unit, const char *name, name_use use, identifier_fn fn,
                             void *data)
 {
 	const char *text = unit->src->data;
@@ -225,7 +225,7 @@ static bool each_identifier(const jf_unit *unit, const char *name, name_use use,
 }
 
 /* The callee `f` of f(...) or self.f(...), or a null node. */
-static TSNode plain_callee(const jf_unit *unit, TSNode call)
+static TSNode plain_callee(const jf_file *unit, TSNode call)
 {
 	TSNode fn = jf_node_field(call, "function");
 	if (jf_node_type_is(fn, "attribute") && text_is(unit, jf_node_field(fn, "object"), "self"))
@@ -234,7 +234,7 @@ static TSNode plain_callee(const jf_unit *unit, TSNode call)
 }
 
 /* The call whose plain callee is the identifier `id`, or a null node. */
-static TSNode call_of_callee(const jf_unit *unit, TSNode id)
+static TSNode call_of_callee(const jf_file *unit, TSNode id)
 {
 	TSNode call = ts_node_parent(id);
 	if (jf_node_type_is(call, "attribute"))
@@ -291,7 +291,7 @@ static bool is_creation(const char *fn, bool any_kind)
 	return slim && jf_str_in(slim, slim_layers);
 }
 
-static bool is_creation_call(const jf_unit *unit, TSNode call, bool any_kind)
+static bool is_creation_call(const jf_file *unit, TSNode call, bool any_kind)
 {
 	char *fn = callee(unit, call);
 	bool found = fn && is_creation(fn, any_kind);
@@ -310,7 +310,7 @@ typedef enum {
 } scope_kind;
 
 /* A scope name that is the same on every entry: a plain string or tf.get_variable_scope(). */
-static bool is_constant_scope_name(const jf_unit *unit, TSNode n)
+static bool is_constant_scope_name(const jf_file *unit, TSNode n)
 {
 	static const char *const current[] = { "get_variable_scope", NULL };
 	if (jf_node_type_is(n, "call"))
@@ -323,7 +323,7 @@ static bool is_constant_scope_name(const jf_unit *unit, TSNode n)
 	return true;
 }
 
-static scope_kind classify_scope(const jf_unit *unit, TSNode call)
+static scope_kind classify_scope(const jf_file *unit, TSNode call)
 {
 	static const char *const variable_scope[] = { "variable_scope", NULL };
 	char *fn = callee(unit, call);
@@ -365,7 +365,7 @@ static TSNode with_item_call(TSNode item)
 }
 
 /* The variable scopes a `with` statement enters; SCOPE_REUSE when one of its items sets reuse. */
-static scope_kind with_scope_kind(const jf_unit *unit, TSNode with)
+static scope_kind with_scope_kind(const jf_file *unit, TSNode with)
 {
 	scope_kind kind = SCOPE_NONE;
 	for (uint32_t i = 0; i < ts_node_named_child_count(with); i++) {
@@ -427,14 +427,14 @@ static bool leaves_first_iteration(TSNode loop)
 	return leaves;
 }
 
-static walk_step visit_reuse_variables(const jf_unit *unit, TSNode n, void *data)
+static walk_step visit_reuse_variables(const jf_file *unit, TSNode n, void *data)
 {
 	static const char *const reuse[] = { "reuse_variables", NULL };
 	(void)data;
 	return jf_node_type_is(n, "call") && callee_name_in(unit, n, reuse) ? WALK_STOP : WALK_ENTER;
 }
 
-static bool calls_reuse_variables(const jf_unit *unit, TSNode n)
+static bool calls_reuse_variables(const jf_file *unit, TSNode n)
 {
 	return !ts_node_is_null(n) && spelled_in(unit, n, "reuse_variables") &&
 	       walk(unit, n, visit_reuse_variables, NULL);
@@ -447,7 +447,7 @@ static bool calls_reuse_variables(const jf_unit *unit, TSNode n)
  * the way decides: a scope with reuse (inner scopes inherit it), a scope
  * below the loop whose name may vary, or one that is reported itself.
  */
-static bool climb_to_loop(const jf_unit *unit, TSNode n, TSNode *loop, TSNode *def)
+static bool climb_to_loop(const jf_file *unit, TSNode n, TSNode *loop, TSNode *def)
 {
 	*loop = *def = (TSNode){ 0 };
 	TSNode child = n;
@@ -475,7 +475,7 @@ typedef struct {
 	TSNode loop; /* out */
 } call_site;
 
-static bool is_call_in_loop(const jf_unit *unit, TSNode id, void *data)
+static bool is_call_in_loop(const jf_file *unit, TSNode id, void *data)
 {
 	call_site *cs = data;
 	TSNode call = call_of_callee(unit, id), def;
@@ -484,7 +484,7 @@ static bool is_call_in_loop(const jf_unit *unit, TSNode id, void *data)
 }
 
 /* A loop of the file that calls the function `def` named `name`: f(...) or self.f(...). */
-static TSNode loop_calling(const jf_unit *unit, TSNode def, const char *name)
+static TSNode loop_calling(const jf_file *unit, TSNode def, const char *name)
 {
 	call_site cs = { .def = def };
 	if (!each_identifier(unit, name, NAME_CALLED, is_call_in_loop, &cs))
@@ -498,7 +498,7 @@ static TSNode loop_calling(const jf_unit *unit, TSNode def, const char *name)
  * reach every `def f` of the file, then of the other files.
  */
 typedef struct {
-	const jf_ctx *ctx;
+	const jf_rule_ctx *ctx;
 	int depth;  /* levels of calls still followed */
 	int budget; /* lookups and function bodies still allowed */
 } creation_search;
@@ -513,7 +513,7 @@ static TSNode followed_callee(TSNode call)
 }
 
 /* Variable creation under a scope; with `data`, collects the functions called into it. */
-static walk_step visit_creation(const jf_unit *unit, TSNode n, void *data)
+static walk_step visit_creation(const jf_file *unit, TSNode n, void *data)
 {
 	name_array *called = data;
 	if (is_definition(n))
@@ -532,10 +532,10 @@ static walk_step visit_creation(const jf_unit *unit, TSNode n, void *data)
 	return WALK_ENTER;
 }
 
-static bool body_creates(creation_search *cs, const jf_unit *unit, TSNode body);
+static bool body_creates(creation_search *cs, const jf_file *unit, TSNode body);
 
 /* Whether `id` names a function definition whose body creates variables. */
-static bool is_creating_function(const jf_unit *unit, TSNode id, void *data)
+static bool is_creating_function(const jf_file *unit, TSNode id, void *data)
 {
 	creation_search *cs = data;
 	TSNode def = ts_node_parent(id);
@@ -543,7 +543,7 @@ static bool is_creating_function(const jf_unit *unit, TSNode id, void *data)
 	       cs->budget-- > 0 && body_creates(cs, unit, jf_node_field(def, "body"));
 }
 
-static bool body_creates(creation_search *cs, const jf_unit *unit, TSNode body)
+static bool body_creates(creation_search *cs, const jf_file *unit, TSNode body)
 {
 	name_array called = { 0 };
 	bool found = walk(unit, body, visit_creation, cs->depth > 0 ? &called : NULL);
@@ -551,8 +551,8 @@ static bool body_creates(creation_search *cs, const jf_unit *unit, TSNode body)
 	for (size_t i = 0; i < called.size && !found && cs->budget-- > 0; i++) {
 		const char *f = called.items[i];
 		found = each_identifier(unit, f, NAME_DEFINED, is_creating_function, cs);
-		for (size_t k = 0; k < cs->ctx->units.size && !found; k++) {
-			const jf_unit *u = cs->ctx->units.items[k];
+		for (size_t k = 0; k < cs->ctx->facts->ws->files.size && !found; k++) {
+			const jf_file *u = cs->ctx->facts->ws->files.items[k];
 			if (u != unit && u->lang == JF_LANG_PYTHON && u->tree)
 				found = each_identifier(u, f, NAME_DEFINED, is_creating_function, cs);
 		}
@@ -563,7 +563,7 @@ static bool body_creates(creation_search *cs, const jf_unit *unit, TSNode body)
 }
 
 /* Whether `body` creates variables, itself or through the job's functions it calls. */
-static bool creates_variables(const jf_ctx *ctx, const jf_unit *unit, TSNode body)
+static bool creates_variables(const jf_rule_ctx *ctx, const jf_file *unit, TSNode body)
 {
 	creation_search cs = { ctx, 3, 128 };
 	return body_creates(&cs, unit, body);
@@ -586,7 +586,7 @@ static jf_span loop_head(TSNode loop)
 	return span;
 }
 
-void jf_hook_tf_variable_scope(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit,
+void jf_hook_tf_variable_scope(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *unit,
                                const jf_match *m)
 {
 	TSNode call = jf_match_get(m, "scope");
@@ -612,7 +612,7 @@ void jf_hook_tf_variable_scope(jf_ctx *ctx, const jf_rule *rule, const jf_unit *
 	if (!ts_node_is_null(loop) && creates_variables(ctx, unit, body) &&
 	    !calls_reuse_variables(unit, body)) {
 		char *msg = jf_rule_message(rule, m, unit);
-		jf_diag *d = jf_ctx_report(ctx, rule->info.id, unit, jf_node_span(call), "%s", msg);
+		jf_diag *d = jf_sink_add(ctx->out, rule->info.id, unit->src, jf_node_span(call), "%s", msg);
 		free(msg);
 		if (fn)
 			jf_diag_relate(d, unit->src, loop_head(loop),
@@ -665,7 +665,7 @@ typedef struct {
 } scan;
 
 /* Records a binding of the name to `value` (a null node when it is not a plain value). */
-static void bind(const jf_unit *unit, scan *s, TSNode value)
+static void bind(const jf_file *unit, scan *s, TSNode value)
 {
 	static const char *const sessions[] = { "Session", "InteractiveSession", NULL };
 	s->bound = true;
@@ -674,7 +674,7 @@ static void bind(const jf_unit *unit, scan *s, TSNode value)
 }
 
 /* Whether `call` passes the identifier `name` as an argument. */
-static bool passes(const jf_unit *unit, TSNode call, const char *name)
+static bool passes(const jf_file *unit, TSNode call, const char *name)
 {
 	TSNode args = jf_node_field(call, "arguments");
 	for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
@@ -692,7 +692,7 @@ static bool passes(const jf_unit *unit, TSNode call, const char *name)
  * an initialiser or restore, a run of the session or `init.run()`, or a
  * call the session is passed to (a helper may initialise it).
  */
-static bool spoils(const jf_unit *unit, TSNode call, const char *name)
+static bool spoils(const jf_file *unit, TSNode call, const char *name)
 {
 	static const char *const init[] = { "init", NULL };
 	if (callee_name_in(unit, call, initialisers) || passes(unit, call, name))
@@ -709,7 +709,7 @@ static bool spoils(const jf_unit *unit, TSNode call, const char *name)
 	return found;
 }
 
-static walk_step visit_scan(const jf_unit *unit, TSNode n, void *data)
+static walk_step visit_scan(const jf_file *unit, TSNode n, void *data)
 {
 	scan *s = data;
 	if (ts_node_start_byte(n) < s->def_end) {
@@ -753,7 +753,7 @@ static walk_step visit_scan(const jf_unit *unit, TSNode n, void *data)
 }
 
 /* Scans the named children of `p` before `child`, nearest first, until one decides. */
-static void scan_before(const jf_unit *unit, TSNode p, TSNode child, scan *s)
+static void scan_before(const jf_file *unit, TSNode p, TSNode child, scan *s)
 {
 	JF_ARRAY(TSNode) before = { 0 };
 	TSTreeCursor c = ts_tree_cursor_new(p);
@@ -784,7 +784,7 @@ static TSNode scope_of(TSNode n)
 }
 
 /* The session's binding before `run` in `scope`; null when it is no plain tf.Session. */
-static TSNode session_of(const jf_unit *unit, TSNode scope, TSNode run, const char *name)
+static TSNode session_of(const jf_file *unit, TSNode scope, TSNode run, const char *name)
 {
 	scan s = { .name = name, .run = run };
 	TSNode child = run;
@@ -798,7 +798,7 @@ static TSNode session_of(const jf_unit *unit, TSNode scope, TSNode run, const ch
 }
 
 /* The identifiers of a run's fetches and feeds, keyword names left out. */
-static walk_step visit_fetch(const jf_unit *unit, TSNode n, void *data)
+static walk_step visit_fetch(const jf_file *unit, TSNode n, void *data)
 {
 	if (jf_node_type_is(n, "string"))
 		return WALK_SKIP;
@@ -810,7 +810,7 @@ static walk_step visit_fetch(const jf_unit *unit, TSNode n, void *data)
 	return WALK_ENTER;
 }
 
-static walk_step visit_initialiser_call(const jf_unit *unit, TSNode n, void *data)
+static walk_step visit_initialiser_call(const jf_file *unit, TSNode n, void *data)
 {
 	(void)data;
 	return jf_node_type_is(n, "call") && callee_name_in(unit, n, initialisers) ? WALK_STOP : WALK_ENTER;
@@ -823,7 +823,7 @@ typedef struct {
 	uint32_t before;
 } init_assignment;
 
-static walk_step visit_init_assignment(const jf_unit *unit, TSNode n, void *data)
+static walk_step visit_init_assignment(const jf_file *unit, TSNode n, void *data)
 {
 	const init_assignment *ia = data;
 	if (ts_node_start_byte(n) >= ia->before || (is_definition(n) && !ts_node_eq(n, ia->scope)))
@@ -843,7 +843,7 @@ static walk_step visit_init_assignment(const jf_unit *unit, TSNode n, void *data
 }
 
 /* Whether the run initialises: fetches named *init* or *assign*, or set from an initialiser. */
-static bool run_initialises(const jf_unit *unit, TSNode scope, TSNode run)
+static bool run_initialises(const jf_file *unit, TSNode scope, TSNode run)
 {
 	static const char *const initialising[] = { "init", "assign", NULL };
 	name_array names = { 0 };
@@ -862,35 +862,31 @@ static bool run_initialises(const jf_unit *unit, TSNode scope, TSNode run)
 	return init;
 }
 
-static walk_step visit_any_creation(const jf_unit *unit, TSNode n, void *data)
+static walk_step visit_any_creation(const jf_file *unit, TSNode n, void *data)
 {
 	(void)data;
 	return jf_node_type_is(n, "call") && is_creation_call(unit, n, true) ? WALK_STOP : WALK_ENTER;
 }
 
-/* Whether a Python file of the job (or the file linted alone) creates variables. */
-/* Whether any Python file of the job creates variables; found once per lint. */
-static bool job_creates_variables(jf_ctx *ctx)
+/* Whether any Python file of the job (or the file linted alone) creates variables. */
+static bool job_creates_variables(jf_rule_ctx *ctx)
 {
 	/* Every creation spells one of these: files without any need no walk. */
 	static const char *const hints[] = { "Variable", "get_variable", "layers.", "slim.", NULL };
-	if (ctx->tf_creates_variables)
-		return ctx->tf_creates_variables > 0;
-	ctx->tf_creates_variables = -1;
-	for (size_t i = 0; i < ctx->units.size && ctx->tf_creates_variables < 0; i++) {
-		const jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang != JF_LANG_PYTHON || !u->tree)
 			continue;
 		bool hinted = false;
 		for (const char *const *h = hints; *h && !hinted; h++)
 			hinted = strstr(u->src->data, *h) != NULL;
 		if (hinted && walk(u, ts_tree_root_node(u->tree), visit_any_creation, NULL))
-			ctx->tf_creates_variables = 1;
+			return true;
 	}
-	return ctx->tf_creates_variables > 0;
+	return false;
 }
 
-void jf_hook_tf_session_run(jf_ctx *ctx, const jf_rule *rule, const jf_unit *unit,
+void jf_hook_tf_session_run(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *unit,
                             const jf_match *m)
 {
 	TSNode run = jf_match_get(m, "run"), sess = jf_match_get(m, "sess");
@@ -904,7 +900,7 @@ void jf_hook_tf_session_run(jf_ctx *ctx, const jf_rule *rule, const jf_unit *uni
 	if (!ts_node_is_null(session) && !run_initialises(unit, scope, run) &&
 	    job_creates_variables(ctx)) {
 		char *msg = jf_rule_message(rule, m, unit);
-		jf_diag *d = jf_ctx_report(ctx, rule->info.id, unit, jf_node_span(run), "%s", msg);
+		jf_diag *d = jf_sink_add(ctx->out, rule->info.id, unit->src, jf_node_span(run), "%s", msg);
 		free(msg);
 		jf_diag_relate(d, unit->src, jf_node_span(session),
 		               "session '%s' is created here; nothing initialises or restores its "

@@ -188,11 +188,11 @@ static long most_per_node(const procs *p)
 
 /* The most processes per node of any launch of the job: LONG_MAX when a
  * launcher's count is not known (it may take every GPU). */
-static long job_peak(const jf_ctx *ctx)
+static long job_peak(const jf_rule_ctx *ctx)
 {
 	long peak = 0;
-	for (size_t i = 0; i < ctx->invocations.size; i++) {
-		procs p = procs_of(&ctx->invocations.items[i], ctx->job);
+	for (size_t i = 0; i < ctx->facts->shell.invocations.size; i++) {
+		procs p = procs_of(&ctx->facts->shell.invocations.items[i], ctx->facts->job);
 		long n = !p.multi ? 0 : p.total ? most_per_node(&p) : LONG_MAX;
 		if (n > peak)
 			peak = n;
@@ -202,9 +202,9 @@ static long job_peak(const jf_ctx *ctx)
 
 /* Nodes */
 
-static void check_nodes(jf_ctx *ctx, const jf_invocation *inv)
+static void check_nodes(jf_rule_ctx *ctx, const jf_invocation *inv)
 {
-	const jf_job *job = ctx->job;
+	const jf_job *job = ctx->facts->job;
 	const char *l = inv->launcher;
 	const char *const *names = NULL;
 	if (!strcmp(l, "torchrun") || jf_str_starts(l, "torch.distributed."))
@@ -220,11 +220,11 @@ static void check_nodes(jf_ctx *ctx, const jf_invocation *inv)
 	if (n <= job->nodes)
 		return;
 	char *opt = shown(&o);
-	jf_diag *d = jf_ctx_report_at(ctx, "JF210", o.at->src, o.at->span,
+	jf_diag *d = jf_sink_add(ctx->out, "JF210", o.at->src, o.at->span,
 	                              "'%s' waits for %ld nodes, but the job has %ld: the "
 	                              "rendezvous times out on nodes that never join",
 	                              opt, n, job->nodes);
-	jf_diag_relate(d, job->spec, job->resources_span, "the job has %ld node%s", job->nodes,
+	jf_diag_relate(d, job->resources.src, job->resources.span, "the job has %ld node%s", job->nodes,
 	               job->nodes == 1 ? "" : "s");
 	jf_diag_set_help(d, "match the launcher's node count to resources.nodes, or ask for more "
 	                    "nodes in resources");
@@ -241,33 +241,33 @@ typedef struct {
 
 static void relate_gpus(jf_diag *d, const jf_job *job)
 {
-	jf_diag_relate(d, job->spec, job->resources_span, "the job has %ld GPU%s per node",
+	jf_diag_relate(d, job->resources.src, job->resources.span, "the job has %ld GPU%s per node",
 	               job->gpus, job->gpus == 1 ? "" : "s");
 }
 
 /* Reports CUDA_VISIBLE_DEVICES at `at` naming device `id` (`len` bytes),
  * which a node of the job does not have, after `visible` ids it has. */
-static void report_device(jf_ctx *ctx, const jf_word *at, const char *id, int len,
+static void report_device(jf_rule_ctx *ctx, const jf_word *at, const char *id, int len,
                           long visible)
 {
-	long gpus = ctx->job->gpus;
+	long gpus = ctx->facts->job->gpus;
 	char *ids = gpus == 1 ? jf_xstrdup("id 0") : jf_xasprintf("ids 0 to %ld", gpus - 1);
 	/* CUDA stops reading the list at an id it does not have. */
 	const char *effect = visible ? "CUDA ignores it and every id after it"
 	                             : "CUDA sees no GPU, and torch fails with \"No CUDA GPUs "
 	                               "are available\"";
-	jf_diag *d = jf_ctx_report_at(ctx, "JF210", at->src, at->span,
+	jf_diag *d = jf_sink_add(ctx->out, "JF210", at->src, at->span,
 	                              "'%s' names device %.*s, but the job has %ld GPU%s per "
 	                              "node (%s): %s",
 	                              at->value, len, id, gpus, gpus == 1 ? "" : "s", ids, effect);
-	relate_gpus(d, ctx->job);
+	relate_gpus(d, ctx->facts->job);
 	free(ids);
 }
 
 /* Reads CUDA_VISIBLE_DEVICES and reports the first id a node does not have.
  * Ids by UUID, "-1" and an empty list (hiding every GPU) leave `visible`
  * unknown. */
-static devices devices_of(jf_ctx *ctx, const jf_invocation *inv)
+static devices devices_of(jf_rule_ctx *ctx, const jf_invocation *inv)
 {
 	static const char cvd[] = "CUDA_VISIBLE_DEVICES";
 	size_t n = strlen(cvd);
@@ -286,7 +286,7 @@ static devices devices_of(jf_ctx *ctx, const jf_invocation *inv)
 		long id = strtol(s, &end, 10);
 		if (*end && *end != ',')
 			break; /* not a plain id: what the list shows is not known */
-		if (id >= ctx->job->gpus) {
+		if (id >= ctx->facts->job->gpus) {
 			report_device(ctx, dev.at, s, (int)(end - s), visible);
 			dev.visible = visible;
 			break;
@@ -325,9 +325,9 @@ static char *failing(long gpus, long most)
 	                    most - 1);
 }
 
-static void check_procs(jf_ctx *ctx, const procs *p, const devices *dev, long peak)
+static void check_procs(jf_rule_ctx *ctx, const procs *p, const devices *dev, long peak)
 {
-	const jf_job *job = ctx->job;
+	const jf_job *job = ctx->facts->job;
 	if (!p->total || dev->visible == 0)
 		return; /* not known, or no GPU visible at all (reported with the device) */
 	long most = most_per_node(p);
@@ -337,12 +337,12 @@ static void check_procs(jf_ctx *ctx, const procs *p, const devices *dev, long pe
 		char *what = starts(p), *fails = failing(gpus, most);
 		jf_diag *d;
 		if (dev->visible > 0) {
-			d = jf_ctx_report_at(ctx, "JF210", p->opt.at->src, p->opt.at->span,
+			d = jf_sink_add(ctx->out, "JF210", p->opt.at->src, p->opt.at->span,
 			                     "'%s' starts %s, but '%s' shows them %ld GPU%s: %s", opt,
 			                     what, dev->at->value, gpus, gpus == 1 ? "" : "s", fails);
 			jf_diag_relate(d, dev->at->src, dev->at->span, "CUDA_VISIBLE_DEVICES is set here");
 		} else {
-			d = jf_ctx_report_at(ctx, "JF210", p->opt.at->src, p->opt.at->span,
+			d = jf_sink_add(ctx->out, "JF210", p->opt.at->src, p->opt.at->span,
 			                     "'%s' starts %s, but the job has %ld GPU%s per node: %s", opt,
 			                     what, gpus, gpus == 1 ? "" : "s", fails);
 			relate_gpus(d, job);
@@ -354,11 +354,11 @@ static void check_procs(jf_ctx *ctx, const procs *p, const devices *dev, long pe
 		const char *stay = idle == 1 ? "stays" : "stay";
 		jf_diag *d;
 		if (p->nodes == 1)
-			d = jf_ctx_report_at(ctx, "JF211", p->opt.at->src, p->opt.at->span,
+			d = jf_sink_add(ctx->out, "JF211", p->opt.at->src, p->opt.at->span,
 			                     "'%s' uses %ld of the job's %ld GPUs per node: %ld %s idle",
 			                     opt, p->total, all, idle, stay);
 		else
-			d = jf_ctx_report_at(ctx, "JF211", p->opt.at->src, p->opt.at->span,
+			d = jf_sink_add(ctx->out, "JF211", p->opt.at->src, p->opt.at->span,
 			                     "'%s' uses %ld of the %ld GPUs on %ld nodes: %ld %s idle", opt,
 			                     p->total, all, p->nodes, idle, stay);
 		relate_gpus(d, job);
@@ -366,15 +366,15 @@ static void check_procs(jf_ctx *ctx, const procs *p, const devices *dev, long pe
 	free(opt);
 }
 
-void jf_check_topology(jf_ctx *ctx, const jf_rule *rule)
+void jf_check_topology(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule; /* reports JF210 and JF211 both */
-	const jf_job *job = ctx->job;
+	const jf_job *job = ctx->facts->job;
 	if (!job || job->gpus > MAX_COUNT || job->nodes > MAX_COUNT)
 		return;
 	long peak = job_peak(ctx);
-	for (size_t i = 0; i < ctx->invocations.size; i++) {
-		const jf_invocation *inv = &ctx->invocations.items[i];
+	for (size_t i = 0; i < ctx->facts->shell.invocations.size; i++) {
+		const jf_invocation *inv = &ctx->facts->shell.invocations.items[i];
 		check_nodes(ctx, inv);
 		if (job->gpus < 1)
 			continue; /* GPUs not given, or a CPU job */

@@ -11,14 +11,14 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 
-#include "rules/checks.h"
+#include "shell/shell.h"
+
 #include "core/path.h"
+#include "env/image.h"
+#include "sources/tree.h"
 
 #define MAX_SCRIPT_DEPTH 8
 
-/* Container root used when the spec has no `workdir`: the code folder is the
- * working folder, at a place no absolute path in the job can name. */
-#define CODE_ROOT "/\x01code"
 
 typedef struct {
 	char *name;
@@ -33,8 +33,11 @@ typedef struct {
 typedef JF_ARRAY(var) var_list;
 
 typedef struct shell {
-	jf_ctx *ctx;
-	jf_unit *unit;
+	const jf_job *job;
+	jf_workspace *ws;
+	jf_shell_facts *out;
+	const jf_shell_host *host;
+	jf_file *unit;
 	char *cwd; /* container path; NULL when unknown */
 	var_list vars;
 	JF_ARRAY(char *) produced; /* container paths the job creates itself */
@@ -46,11 +49,12 @@ typedef struct shell {
 	bool nounset;              /* `set -u` */
 	bool vars_uncertain;       /* functions, eval, read: variables may be set unseen */
 	int depth;
+	jf_loc argv_at;            /* the argv unit being run: its words have no tree */
 } shell;
 
-static const char *workdir(const jf_ctx *ctx)
+static const char *workdir(const shell *sh)
 {
-	return ctx->job->workdir.value ? ctx->job->workdir.value : CODE_ROOT;
+	return jf_job_workdir(sh->job);
 }
 
 /* Variables */
@@ -95,9 +99,9 @@ static const char *lookup(shell *sh, const char *name, bool *unset)
 	var *v = find_var(sh, name);
 	if (v)
 		return v->value;
-	const jf_named_path *e = jf_job_env(sh->ctx->job, name);
+	const jf_job_var *e = jf_job_env(sh->job, name);
 	if (e)
-		return e->path;
+		return e->value.value;
 	/* Not set by the job; the image or the platform may still set it. */
 	*unset = true;
 	return NULL;
@@ -145,7 +149,7 @@ static void note_unset(shell *sh, TSNode name_node, const char *name)
 		return;
 	word at = place(sh, e);
 	jf_var_use u = { at.src, at.span, jf_xstrdup(name), sh->nounset, path };
-	jf_array_push(&sh->ctx->var_uses, u);
+	jf_array_push(&sh->out->var_uses, u);
 }
 
 /* $0 and ${BASH_SOURCE[0]}: the running script's path in the container
@@ -153,7 +157,7 @@ static void note_unset(shell *sh, TSNode name_node, const char *name)
  * command itself. */
 static bool expand_script_path(shell *sh, jf_buf *out)
 {
-	const jf_unit *u = sh->unit;
+	const jf_file *u = sh->unit;
 	if (!u->fs_path || !u->container_dir)
 		return false;
 	const char *base = strrchr(u->fs_path, '/');
@@ -365,9 +369,9 @@ static void words_release(words *w)
 static word place(shell *sh, TSNode n)
 {
 	word w = { sh->unit->src, jf_node_span(n), NULL };
-	if (sh->unit->origin_src) {
-		w.src = sh->unit->origin_src;
-		w.span = sh->unit->origin;
+	if (sh->unit->src->origin) {
+		w.src = sh->unit->src->origin;
+		w.span = sh->unit->src->origin_span;
 	}
 	return w;
 }
@@ -429,28 +433,20 @@ static void produce(shell *sh, const char *p)
 	char *c = p ? container_path(sh, p) : NULL;
 	if (c) {
 		jf_array_push(&sh->produced, c);
-		jf_array_push(&sh->ctx->produced, jf_xstrdup(c));
+		jf_array_push(&sh->out->produced, jf_xstrdup(c));
 	} else {
-		sh->produced_unknown = sh->ctx->produced_unknown = true;
+		sh->produced_unknown = sh->out->produced_unknown = true;
 	}
 }
 
-/* JF106: a write at word `at` (value `p`) into a read-only input mount. */
+/* A write at word `at` (value `p`): JF106 looks at those in input mounts. */
 static void write_at(shell *sh, const char *p, const word *at)
 {
 	char *c = p ? container_path(sh, p) : NULL;
-	const jf_named_paths *in = &sh->ctx->job->inputs;
-	for (size_t i = 0; c && i < in->size; i++)
-		if (jf_path_under(c, in->items[i].path)) {
-			jf_diag *d = jf_ctx_report_at(sh->ctx, "JF106", at->src, at->span,
-			                              "'%s' is written under the input mount '%s', which "
-			                              "is read-only (Read-only file system)",
-			                              c, in->items[i].path);
-			jf_diag_relate(d, sh->ctx->job->spec, in->items[i].path_span,
-			               "the job mounts its input '%s' here, read-only", in->items[i].name);
-			break;
-		}
-	free(c);
+	if (!c)
+		return;
+	jf_shell_write w = { { at->src, at->span, jf_xstrdup(p) }, c };
+	jf_array_push(&sh->out->writes, w);
 }
 
 static bool is_produced(const shell *sh, const char *cpath)
@@ -483,10 +479,14 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 
 typedef enum { SCRIPT_SHELL, SCRIPT_PYTHON } script_kind;
 
-static void shell_init(shell *sh, jf_ctx *ctx, jf_unit *unit, const char *cwd, int depth)
+/* A shell running `unit`; a child shell gets its parent's job, workspace and facts. */
+static void shell_init(shell *sh, const shell *parent, jf_file *unit, const char *cwd, int depth)
 {
 	memset(sh, 0, sizeof(*sh));
-	sh->ctx = ctx;
+	sh->job = parent->job;
+	sh->ws = parent->ws;
+	sh->out = parent->out;
+	sh->host = parent->host;
 	sh->unit = unit;
 	sh->cwd = cwd ? jf_xstrdup(cwd) : NULL;
 	sh->depth = depth;
@@ -559,10 +559,10 @@ static void shell_release(shell *sh)
 
 /* Walks a launch script in a child shell that inherits the exported state;
  * w[first..] are its positional parameters. */
-static void run_launch_script(shell *sh, jf_unit *u, bool same_shell, const words *w, size_t first)
+static void run_launch_script(shell *sh, jf_file *u, bool same_shell, const words *w, size_t first)
 {
 	if (same_shell) {
-		jf_unit *saved = sh->unit;
+		jf_file *saved = sh->unit;
 		sh->unit = u;
 		sh->depth++;
 		walk(sh, ts_tree_root_node(u->tree));
@@ -571,7 +571,7 @@ static void run_launch_script(shell *sh, jf_unit *u, bool same_shell, const word
 		return;
 	}
 	shell child;
-	shell_init(&child, sh->ctx, u, sh->cwd, sh->depth + 1);
+	shell_init(&child, sh, u, sh->cwd, sh->depth + 1);
 	for (size_t i = 0; i < sh->vars.size; i++) {
 		const var *v = &sh->vars.items[i];
 		if (v->exported) {
@@ -645,14 +645,14 @@ static void record_exports(shell *sh)
 {
 	for (size_t i = 0; i < sh->vars.size; i++)
 		if (sh->vars.items[i].exported)
-			jf_array_push(&sh->ctx->exported, jf_xstrdup(sh->vars.items[i].name));
+			jf_array_push(&sh->out->exported, jf_xstrdup(sh->vars.items[i].name));
 	for (size_t i = 0; i < sh->env.size; i++) {
 		const char *e = sh->env.items[i].value;
-		jf_array_push(&sh->ctx->exported, jf_xstrndup(e, strcspn(e, "=")));
+		jf_array_push(&sh->out->exported, jf_xstrndup(e, strcspn(e, "=")));
 	}
 }
 
-static void record_invocation(shell *sh, jf_unit *u, const words *w, size_t i, const launch *how)
+static void record_invocation(shell *sh, jf_file *u, const words *w, size_t i, const launch *how)
 {
 	record_exports(sh);
 	jf_invocation inv = { 0 };
@@ -669,7 +669,7 @@ static void record_invocation(shell *sh, jf_unit *u, const words *w, size_t i, c
 	}
 	copy_words(&inv.args, w, i + 1, w->size);
 	record_env(sh, &inv);
-	jf_array_push(&sh->ctx->invocations, inv);
+	jf_array_push(&sh->out->invocations, inv);
 }
 
 /* A script named by word `i`: found and loaded, or reported as missing.
@@ -677,38 +677,33 @@ static void record_invocation(shell *sh, jf_unit *u, const words *w, size_t i, c
 static void script(shell *sh, const words *w, size_t i, script_kind kind, bool same_shell,
                    const launch *how)
 {
-	jf_ctx *ctx = sh->ctx;
 	const word *wd = &w->items[i];
 	if (!wd->value || !*wd->value)
 		return;
 	char *cpath = container_path(sh, wd->value);
 	if (!cpath)
 		return;
-	const char *rel = jf_path_under(cpath, workdir(ctx));
+	const char *rel = jf_path_under(cpath, workdir(sh));
 	if (!rel || !*rel || sh->depth >= MAX_SCRIPT_DEPTH) {
 		free(cpath); /* outside the code folder: the image's business */
 		return;
 	}
-	char *local = jf_path_join(ctx->job->code_dir, rel);
-	char *display = jf_path_join(ctx->job->code_display, rel);
-	const char *what = kind == SCRIPT_SHELL ? "launch script" : "entry script";
+	char *local = jf_path_join(sh->job->code_dir, rel);
+	char *display = jf_path_join(sh->job->code_display, rel);
 	bool is_dir = jf_path_is_dir(local);
 	if (is_dir || !jf_path_is_file(local)) {
 		if (!is_produced(sh, cpath)) {
-			jf_diag *d = jf_ctx_report_at(ctx, "JF102", wd->src, wd->span,
-			                              is_dir ? "%s '%s' is a folder, not a file"
-			                                     : "%s '%s' does not exist",
-			                              what, display);
-			if (strcmp(cpath, wd->value) && strcmp(workdir(ctx), CODE_ROOT))
-				jf_diag_relate(d, ctx->job->spec, ctx->job->workdir.span,
-				               "'%s' resolves to '%s' in the container", wd->value, cpath);
+			jf_missing_script m = { copy_word(wd), kind == SCRIPT_PYTHON, is_dir, display,
+				                cpath };
+			jf_array_push(&sh->out->missing_scripts, m);
+			display = cpath = NULL;
 		}
 	} else {
 		char *cdir = jf_path_dirname(cpath);
-		jf_unit *u = jf_ctx_find(ctx, local);
+		jf_file *u = jf_workspace_find(sh->ws, local);
 		bool fresh = !u;
 		if (!u)
-			u = jf_ctx_load(ctx, local, display,
+			u = jf_workspace_load(sh->ws, local, display,
 			                kind == SCRIPT_SHELL ? JF_LANG_BASH : JF_LANG_PYTHON,
 			                kind == SCRIPT_SHELL ? JF_ROLE_LAUNCH : JF_ROLE_ENTRY, cdir,
 			                sh->depth + 1);
@@ -720,7 +715,9 @@ static void script(shell *sh, const words *w, size_t i, script_kind kind, bool s
 			record_invocation(sh, u, w, i, how);
 			/* A local launcher runs the script it is given, with the rest. */
 			jf_words rest = { w->items + i + 1, w->size - i - 1, 0 };
-			long k = u->lang == JF_LANG_PYTHON ? jf_wrapped_script(ctx, u, &rest) : -1;
+			long k = u->lang == JF_LANG_PYTHON
+			                 ? sh->host->wrapped_script(sh->host->data, u, &rest)
+			                 : -1;
 			if (k >= 0) {
 				launch wrapped = launch_of(u->src->path, i + 1, how);
 				script(sh, w, i + 1 + (size_t)k, SCRIPT_PYTHON, false, &wrapped);
@@ -737,7 +734,7 @@ static void module(shell *sh, const char *mod)
 {
 	if (!sh->cwd)
 		return;
-	const char *rel = jf_path_under(sh->cwd, workdir(sh->ctx));
+	const char *rel = jf_path_under(sh->cwd, workdir(sh));
 	if (!rel)
 		return;
 	jf_buf p = JF_BUF_INIT;
@@ -746,11 +743,11 @@ static void module(shell *sh, const char *mod)
 	const char *suffixes[] = { ".py", "/__main__.py" };
 	for (int k = 0; k < 2; k++) {
 		char *relmod = jf_xasprintf("%s%s%s%s", rel, *rel ? "/" : "", p.buf, suffixes[k]);
-		char *local = jf_path_join(sh->ctx->job->code_dir, relmod);
+		char *local = jf_path_join(sh->job->code_dir, relmod);
 		if (jf_path_is_file(local)) {
-			char *display = jf_path_join(sh->ctx->job->code_display, relmod);
-			jf_ctx_load(sh->ctx, local, display, JF_LANG_PYTHON, JF_ROLE_ENTRY, sh->cwd,
-			            sh->depth + 1);
+			char *display = jf_path_join(sh->job->code_display, relmod);
+			jf_workspace_load(sh->ws, local, display, JF_LANG_PYTHON, JF_ROLE_ENTRY, sh->cwd,
+			                  sh->depth + 1);
 			free(display);
 			k = 2;
 		}
@@ -853,12 +850,12 @@ static void pip_install(shell *sh, const words *w, size_t i, TSNode cmd, bool ex
 		if (s[0] == '-' && s[1] != '-' && strchr(s + 1, 't'))
 			return; /* -t DIR among short options */
 	}
-	jf_pip_fact f = { sh->unit->src, jf_node_span(cmd) };
-	if (sh->unit->origin_src) {
-		f.src = sh->unit->origin_src;
-		f.span = sh->unit->origin;
+	jf_loc at = sh->argv_at;
+	if (!ts_node_is_null(cmd)) {
+		word where = place(sh, cmd);
+		at = (jf_loc){ where.src, where.span };
 	}
-	jf_array_push(&sh->ctx->pip_installs, f);
+	jf_array_push(&sh->out->pip_installs, at);
 }
 
 static void record_exec(shell *sh, const words *w, size_t i)
@@ -866,7 +863,7 @@ static void record_exec(shell *sh, const words *w, size_t i)
 	jf_exec_fact f = { copy_word(&w->items[i]), NULL };
 	if (i + 1 < w->size && w->items[i + 1].value)
 		f.arg = jf_xstrdup(w->items[i + 1].value);
-	jf_array_push(&sh->ctx->execs, f);
+	jf_array_push(&sh->out->execs, f);
 }
 
 /* Installed packages */
@@ -878,20 +875,20 @@ static void install(shell *sh, const char *spec, size_t n)
 	if (len > n)
 		len = n;
 	if (!len || spec[0] == '.' || (len < n && (spec[len] == '/' || spec[len] == ':'))) {
-		sh->ctx->installs_unknown = true; /* a path, a URL: a project whose name jobfix cannot see */
+		sh->out->installs_unknown = true; /* a path, a URL: a project whose name jobfix cannot see */
 		return;
 	}
-	jf_array_push(&sh->ctx->installed, jf_xstrndup(spec, len));
+	jf_array_push(&sh->out->installed, jf_xstrndup(spec, len));
 }
 
 /* The requirements in file `path` (a container path), -r and -c followed. */
 static void install_requirements(shell *sh, const char *path, int depth)
 {
-	const char *rel = path ? jf_path_under(path, workdir(sh->ctx)) : NULL;
-	char *local = rel ? jf_path_join(sh->ctx->job->code_dir, rel) : NULL;
+	const char *rel = path ? jf_path_under(path, workdir(sh)) : NULL;
+	char *local = rel ? jf_path_join(sh->job->code_dir, rel) : NULL;
 	jf_source *src = local && depth < 4 ? jf_source_load(local, local) : NULL;
 	if (!src || src->status != JF_SOURCE_OK) {
-		sh->ctx->installs_unknown = true; /* made at run time, or not there: pip says so */
+		sh->out->installs_unknown = true; /* made at run time, or not there: pip says so */
 		jf_source_free(src);
 		free(local);
 		return;
@@ -920,7 +917,7 @@ static void install_requirements(shell *sh, const char *path, int depth)
 			/* -c, -i, --index-url, --find-links ...: no package */
 		} else if (n) {
 			if (s[0] == '-') /* -e path: a local project */
-				sh->ctx->installs_unknown = true;
+				sh->out->installs_unknown = true;
 			else
 				install(sh, s, n);
 		}
@@ -943,7 +940,7 @@ static void install_words(shell *sh, const words *w, size_t i, bool pip)
 	for (; i < w->size; i++) {
 		const char *s = w->items[i].value;
 		if (!s) {
-			sh->ctx->installs_unknown = true;
+			sh->out->installs_unknown = true;
 			continue;
 		}
 		if (pip && (!strcmp(s, "-r") || !strcmp(s, "--requirement"))) {
@@ -956,7 +953,7 @@ static void install_words(shell *sh, const words *w, size_t i, bool pip)
 			install_requirements(sh, cpath, 0);
 			free(cpath);
 		} else if (!strcmp(s, "-e") || !strcmp(s, "--editable")) {
-			sh->ctx->installs_unknown = true;
+			sh->out->installs_unknown = true;
 			i++;
 		} else if (s[0] == '-') {
 			if (!strchr(s, '=') && jf_str_in(s, with_value))
@@ -1122,7 +1119,7 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 		char *cpath = i + 1 < w->size && w->items[i + 1].value
 		                      ? container_path(sh, w->items[i + 1].value)
 		                      : NULL;
-		if (!cpath || !jf_path_under(cpath, workdir(sh->ctx)))
+		if (!cpath || !jf_path_under(cpath, workdir(sh)))
 			sh->vars_uncertain = true;
 		free(cpath);
 		if (jf_str_ends(word_base(w, i + 1), "activate") || word_is(w, i + 1, "activate"))
@@ -1177,7 +1174,7 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 		for (; k < w->size; k++) {
 			const char *s = w->items[k].value;
 			if (!s) {
-				sh->produced_unknown = sh->ctx->produced_unknown = true;
+				sh->produced_unknown = sh->out->produced_unknown = true;
 				return;
 			}
 			if (s[0] == '-') {
@@ -1228,7 +1225,7 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 		for (size_t k = i + 1; k < w->size; k++) {
 			const char *s = w->items[k].value;
 			if (!s) {
-				sh->produced_unknown = sh->ctx->produced_unknown = true;
+				sh->produced_unknown = sh->out->produced_unknown = true;
 				continue;
 			}
 			if (s[0] == '-')
@@ -1238,7 +1235,7 @@ static void run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 		}
 		if (!strcmp(base, "tar") || !strcmp(base, "unzip") || !strcmp(base, "make"))
 			/* archives and builds create what they hold */
-			sh->produced_unknown = sh->ctx->produced_unknown = true;
+			sh->produced_unknown = sh->out->produced_unknown = true;
 	}
 }
 
@@ -1712,95 +1709,115 @@ static void walk(shell *sh, TSNode n)
 	}
 }
 
-/* The command's bash: byte ranges of the YAML scalar, so positions are the YAML file's. */
-static jf_unit *command_unit(jf_ctx *ctx)
+/* One step of the job's command: a shell program parsed from the job file,
+ * or an argv list run as one command. */
+static void run_unit(shell *sh, const jf_job *job, const jf_cmd_unit *u)
 {
-	jf_job *j = ctx->job;
-	yaml_node_t *n = j->command;
-	jf_source *spec = (jf_source *)j->spec;
-	const char *value = (const char *)n->data.scalar.value;
-	size_t vlen = n->data.scalar.length;
-	uint32_t start = jf_source_byte_from_yaml(spec, n->start_mark.line, n->start_mark.column);
-	uint32_t end = jf_source_byte_from_yaml(spec, n->end_mark.line, n->end_mark.column);
-	JF_ARRAY(TSRange) ranges = { 0 };
-	jf_buf seen = JF_BUF_INIT;
-	yaml_scalar_style_t style = n->data.scalar.style;
-
-	if (style == YAML_PLAIN_SCALAR_STYLE || style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-	    style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
-		uint32_t a = start, b = end;
-		if (style != YAML_PLAIN_SCALAR_STYLE && b - a >= 2) {
-			a++;
-			b--;
+	if (u->kind == JF_CMD_ARGV) {
+		words w = { 0 };
+		for (size_t i = 0; i < u->argv.size; i++) {
+			const jf_field *f = &u->argv.items[i];
+			word arg = { f->at.src, f->at.span, jf_xstrdup(f->value) };
+			jf_array_push(&w, arg);
 		}
-		TSRange r = { { 0, 0 }, { 0, 0 }, a, b };
-		jf_array_push(&ranges, r);
-		jf_buf_add(&seen, spec->data + a, b - a);
-	} else {
-		/* Block scalar: after the indicator line, each line without its indentation. */
-		uint32_t line = jf_source_line_of(spec, start) + 1;
-		uint32_t indent = UINT32_MAX;
-		for (uint32_t l = line; l < spec->nlines && spec->lines[l] < end; l++) {
-			jf_span ls = jf_source_line_span(spec, l);
-			uint32_t k = ls.start;
-			while (k < ls.end && spec->data[k] == ' ')
-				k++;
-			if (k == ls.end)
-				continue; /* blank lines do not set the indentation */
-			if (indent == UINT32_MAX)
-				indent = k - ls.start;
-			if (k - ls.start < indent)
-				break;
-			uint32_t a = ls.start + indent;
-			uint32_t b = l + 1 < spec->nlines ? spec->lines[l + 1] : spec->len;
-			if (b > end)
-				b = end;
-			TSRange r = { { 0, 0 }, { 0, 0 }, a, b };
-			jf_array_push(&ranges, r);
-			jf_buf_add(&seen, spec->data + a, b - a);
-		}
+		sh->argv_at = u->at;
+		run_words(sh, &w, 0, (TSNode){ 0 }, NULL);
+		words_release(&w);
+		return;
 	}
-	/* Use the ranges only when they hold exactly the value (no escapes, no folding). */
-	bool exact = seen.len >= vlen && !memcmp(seen.buf, value, vlen);
-	for (size_t k = vlen; exact && k < seen.len; k++)
-		exact = seen.buf[k] == '\n' || seen.buf[k] == ' ';
-	jf_unit *u;
-	if (exact && ranges.size) {
-		for (size_t k = 0; k < ranges.size; k++) {
-			TSRange *r = &ranges.items[k];
-			jf_pos a = jf_source_pos(spec, r->start_byte), b = jf_source_pos(spec, r->end_byte);
-			r->start_point = (TSPoint){ a.line - 1, r->start_byte - spec->lines[a.line - 1] };
-			r->end_point = (TSPoint){ b.line - 1, r->end_byte - spec->lines[b.line - 1] };
-		}
-		u = jf_ctx_add_embedded(ctx, spec, ranges.items, (uint32_t)ranges.size, JF_LANG_BASH,
-		                        JF_ROLE_COMMAND, NULL, (jf_span){ 0, 0 });
-	} else {
-		jf_source *copy = jf_ctx_keep(ctx, jf_source_from_string(spec->path, value, vlen));
-		u = jf_ctx_add_embedded(ctx, copy, NULL, 0, JF_LANG_BASH, JF_ROLE_COMMAND, spec,
-		                        j->command_span);
-	}
-	jf_array_release(&ranges);
-	jf_buf_release(&seen);
-	return u;
+	jf_file *f = u->copy ? jf_workspace_add_text(sh->ws, u->copy, NULL, 0, JF_LANG_BASH,
+	                                             JF_ROLE_COMMAND)
+	                     : jf_workspace_add_text(sh->ws, job->file, u->ranges.items,
+	                                             u->ranges.size, JF_LANG_BASH, JF_ROLE_COMMAND);
+	if (!f)
+		return;
+	sh->unit = f;
+	walk(sh, ts_tree_root_node(f->tree));
 }
 
-void jf_command_analyze(jf_ctx *ctx)
+void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
+                  const jf_shell_host *host)
 {
-	jf_job *j = ctx->job;
-	if (!j->command || !j->code_dir || !jf_path_is_dir(j->code_dir))
+	if (!job->command.size || !job->code_dir || !jf_path_is_dir(job->code_dir))
 		return;
-	jf_unit *u = command_unit(ctx);
-	if (!u)
-		return;
+	shell top = { .job = job, .ws = ws, .out = out, .host = host };
 	shell sh;
-	shell_init(&sh, ctx, u, workdir(ctx), 0);
+	shell_init(&sh, &top, NULL, jf_job_workdir(job), 0);
 	sh.args_known = true; /* the command itself gets no arguments */
-	for (size_t i = 0; i < j->env.size; i++) {
-		var *v = set_var(&sh, j->env.items[i].name, j->env.items[i].path, true);
-		v->src = j->spec;
-		v->span = j->env.items[i].path_span;
+	for (size_t i = 0; i < job->env.size; i++) {
+		const jf_job_var *e = &job->env.items[i];
+		var *v = set_var(&sh, e->name.value, e->value.value, true);
+		v->src = e->value.at.src;
+		v->span = e->value.at.span;
 	}
-	walk(&sh, ts_tree_root_node(u->tree));
+	for (size_t i = 0; i < job->command.size; i++)
+		run_unit(&sh, job, &job->command.items[i]);
 	shell_release(&sh);
-	jf_imports_follow(ctx);
+}
+
+void jf_words_release(jf_words *w)
+{
+	for (size_t i = 0; i < w->size; i++)
+		free(w->items[i].value);
+	jf_array_release(w);
+}
+
+bool jf_word_passes(const char *s, const char *opt)
+{
+	const char *eq = strchr(s, '=');
+	size_t n = eq ? (size_t)(eq - s) : strlen(s);
+	if (n < 2 || s[0] != '-')
+		return false;
+	if (n == strlen(opt))
+		return !strncmp(s, opt, n);
+	return s[1] == '-' && n > 2 && n < strlen(opt) && !strncmp(s, opt, n);
+}
+
+bool jf_shell_installs(const jf_shell_facts *self, const char *dist)
+{
+	for (size_t i = 0; i < self->installed.size; i++) {
+		const char *s = self->installed.items[i];
+		if (jf_dist_name_eq(s, strlen(s), dist))
+			return true;
+	}
+	return false;
+}
+
+void jf_shell_facts_release(jf_shell_facts *self)
+{
+	jf_array_release(&self->pip_installs);
+	for (size_t i = 0; i < self->invocations.size; i++) {
+		jf_invocation *inv = &self->invocations.items[i];
+		free(inv->script.value);
+		free(inv->cwd);
+		jf_words_release(&inv->launcher_args);
+		jf_words_release(&inv->wrapper_args);
+		jf_words_release(&inv->args);
+		jf_words_release(&inv->env);
+	}
+	jf_array_release(&self->invocations);
+	for (size_t i = 0; i < self->execs.size; i++) {
+		free(self->execs.items[i].name.value);
+		free(self->execs.items[i].arg);
+	}
+	jf_array_release(&self->execs);
+	jf_strings_release(&self->installed);
+	jf_strings_release(&self->produced);
+	jf_strings_release(&self->exported);
+	for (size_t i = 0; i < self->var_uses.size; i++)
+		free(self->var_uses.items[i].name);
+	jf_array_release(&self->var_uses);
+	for (size_t i = 0; i < self->missing_scripts.size; i++) {
+		jf_missing_script *m = &self->missing_scripts.items[i];
+		free(m->word.value);
+		free(m->display);
+		free(m->cpath);
+	}
+	jf_array_release(&self->missing_scripts);
+	for (size_t i = 0; i < self->writes.size; i++) {
+		free(self->writes.items[i].at.value);
+		free(self->writes.items[i].cpath);
+	}
+	jf_array_release(&self->writes);
+	memset(self, 0, sizeof(*self));
 }

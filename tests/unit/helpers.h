@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lint.h"
+#include "linter.h"
+#include "rules/registry.h"
 #include "core/source.h"
 #include "core/util.h"
 

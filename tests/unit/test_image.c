@@ -9,7 +9,7 @@ static jf_image *resolve(const char *ref)
 {
 	jf_job job;
 	memset(&job, 0, sizeof job);
-	job.image_name.value = (char *)ref;
+	job.image.ref.value = (char *)ref;
 	return jf_image_resolve(&job);
 }
 

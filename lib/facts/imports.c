@@ -5,15 +5,19 @@
  * loaded once and followed in turn, to a bounded depth; everything else
  * (the standard library, installed packages) is left alone here.
  */
-#include "rules/checks.h"
+#include "facts/imports.h"
+
 #include "core/path.h"
+#include "rules/checks.h"
 
 #define MAX_IMPORT_DEPTH 16
 #define MAX_UNITS 2000
 
 typedef struct {
-	jf_ctx *ctx;
-	jf_unit *unit;
+	const jf_job *job;
+	jf_workspace *ws;
+	jf_file *unit;
+	jf_pyfacts *facts;
 	JF_ARRAY(char *) roots; /* sys.path entries on this machine */
 } importer;
 
@@ -21,7 +25,6 @@ typedef struct {
  * when `base/rel` is a folder without __init__.py (a namespace package). */
 static bool load_module(importer *im, const char *base, const char *rel)
 {
-	jf_ctx *ctx = im->ctx;
 	const char *suffixes[] = { ".py", "/__init__.py" };
 	for (int k = 0; k < 2; k++) {
 		char *relfile = jf_xasprintf("%s%s", rel, suffixes[k]);
@@ -31,12 +34,12 @@ static bool load_module(importer *im, const char *base, const char *rel)
 			free(local);
 			continue;
 		}
-		const char *under = jf_path_under(local, ctx->job->code_dir);
-		if (under && ctx->units.size < MAX_UNITS && im->unit->depth < MAX_IMPORT_DEPTH &&
-		    !jf_ctx_find(ctx, local)) {
-			char *display = jf_path_join(ctx->job->code_display, under);
-			jf_unit *u = jf_ctx_load(ctx, local, display, JF_LANG_PYTHON, JF_ROLE_MODULE, NULL,
-			                         im->unit->depth + 1);
+		const char *under = jf_path_under(local, im->job->code_dir);
+		if (under && im->ws->files.size < MAX_UNITS && im->unit->depth < MAX_IMPORT_DEPTH &&
+		    !jf_workspace_find(im->ws, local)) {
+			char *display = jf_path_join(im->job->code_display, under);
+			jf_file *u = jf_workspace_load(im->ws, local, display, JF_LANG_PYTHON,
+			                               JF_ROLE_MODULE, NULL, im->unit->depth + 1);
 			if (u && !u->import_root)
 				u->import_root = jf_xstrdup(im->unit->import_root ? im->unit->import_root : base);
 			free(display);
@@ -45,7 +48,7 @@ static bool load_module(importer *im, const char *base, const char *rel)
 		return true;
 	}
 	char *dir = jf_path_join(base, rel);
-	bool namespace = jf_path_is_dir(dir) && jf_path_under(dir, ctx->job->code_dir);
+	bool namespace = jf_path_is_dir(dir) && jf_path_under(dir, im->job->code_dir);
 	free(dir);
 	return namespace;
 }
@@ -115,7 +118,7 @@ static void import_relative(importer *im, const char *spec, const char *sub)
 }
 
 /* Keeps the module node of an absolute import on the unit, once per statement. */
-static void record_import(jf_unit *u, const jf_match *m)
+static void record_import(jf_pyfacts *u, const jf_match *m)
 {
 	TSNode at = jf_match_get(m, "import.module");
 	if (ts_node_is_null(at))
@@ -130,8 +133,8 @@ static void record_import(jf_unit *u, const jf_match *m)
 static void on_import(void *data, const jf_match *m)
 {
 	importer *im = data;
-	jf_unit *u = im->unit;
-	record_import(u, m);
+	jf_file *u = im->unit;
+	record_import(im->facts, m);
 	char *mod = jf_match_text(u, m, "import.module");
 	char *from = jf_match_text(u, m, "import.from");
 	TSNode name = jf_match_get(m, "import.name");
@@ -153,35 +156,35 @@ static void on_import(void *data, const jf_match *m)
 	free(sub);
 }
 
-void jf_imports_follow(jf_ctx *ctx)
+void jf_imports_follow(const jf_job *job, jf_workspace *ws, jf_facts *facts)
 {
 	const char *err;
 	const jf_query *q = jf_facts_query(JF_LANG_PYTHON, &err);
 	if (!q)
 		return;
-	const jf_named_path *pp = jf_job_env(ctx->job, "PYTHONPATH");
-	const char *wd = ctx->job->workdir.value;
+	const jf_job_var *pp = jf_job_env(job, "PYTHONPATH");
+	const char *wd = job->workdir.value;
 	/* The list grows while it is walked: modules found are followed in turn. */
-	for (size_t i = 0; i < ctx->units.size; i++) {
-		jf_unit *u = ctx->units.items[i];
+	for (size_t i = 0; i < ws->files.size; i++) {
+		jf_file *u = ws->files.items[i];
 		if (u->lang != JF_LANG_PYTHON || !u->fs_path)
 			continue;
 		if (!u->import_root) {
 			char *dir = jf_path_dirname(u->fs_path);
 			if (u->container_dir && wd && jf_path_under(u->container_dir, wd)) {
 				free(dir);
-				dir = jf_path_join(ctx->job->code_dir, jf_path_under(u->container_dir, wd));
+				dir = jf_path_join(job->code_dir, jf_path_under(u->container_dir, wd));
 			}
 			u->import_root = dir;
 		}
-		importer im = { ctx, u, { 0 } };
+		importer im = { job, ws, u, jf_facts__python(facts, u), { 0 } };
 		jf_array_push(&im.roots, jf_xstrdup(u->import_root));
-		for (const char *p = pp ? pp->path : NULL; p && *p;) {
+		for (const char *p = pp ? pp->value.value : NULL; p && *p;) {
 			size_t n = strcspn(p, ":");
 			char *entry = jf_xstrndup(p, n);
 			const char *rel = wd ? jf_path_under(entry, wd) : NULL;
 			if (entry[0] != '/' || rel)
-				jf_array_push(&im.roots, jf_path_join(ctx->job->code_dir, rel ? rel : entry));
+				jf_array_push(&im.roots, jf_path_join(job->code_dir, rel ? rel : entry));
 			free(entry);
 			p += n + (p[n] == ':');
 		}

@@ -1,5 +1,7 @@
 /* syntax.c - JF301: Python and shell files that do not parse */
-#include "rules/checks.h"
+#include "sources/syntax.h"
+
+#include "sources/tree.h"
 
 /* The first ERROR or MISSING node in document order, or a null node. */
 static TSNode first_error(TSNode n)
@@ -37,14 +39,14 @@ static bool declares_other_encoding(const jf_source *s)
 	return false;
 }
 
-void jf_check_syntax(jf_ctx *ctx, const jf_unit *unit)
+void jf_syntax_check(jf_sink *sink, const jf_file *unit)
 {
 	const jf_source *s = unit->src;
 	const char *lang = unit->lang == JF_LANG_PYTHON ? "Python" : "shell";
 	if (unit->lang == JF_LANG_PYTHON && !declares_other_encoding(s)) {
 		uint32_t bad = jf_source_invalid_utf8(s, 0);
 		if (bad != UINT32_MAX) {
-			jf_ctx_report(ctx, "JF301", unit, (jf_span){ bad, bad + 1 },
+			jf_sink_add(sink, "JF301", unit->src, (jf_span){ bad, bad + 1 },
 			              "invalid UTF-8 byte 0x%02x: Python reads source files as UTF-8",
 			              (unsigned char)s->data[bad]);
 			return;
@@ -56,7 +58,7 @@ void jf_check_syntax(jf_ctx *ctx, const jf_unit *unit)
 		return;
 	if (ts_node_is_missing(e)) {
 		uint32_t at = ts_node_start_byte(e);
-		jf_ctx_report(ctx, "JF301", unit, (jf_span){ at, at }, "%s syntax error: missing '%s'",
+		jf_sink_add(sink, "JF301", unit->src, (jf_span){ at, at }, "%s syntax error: missing '%s'",
 		              lang, ts_node_type(e));
 		return;
 	}
@@ -68,10 +70,10 @@ void jf_check_syntax(jf_ctx *ctx, const jf_unit *unit)
 	char *text = jf_node_text(unit, tok);
 	size_t n = strcspn(text, "\n");
 	if (!n || n > 40) {
-		jf_ctx_report(ctx, "JF301", unit, span, "%s syntax error", lang);
+		jf_sink_add(sink, "JF301", unit->src, span, "%s syntax error", lang);
 	} else {
 		text[n] = '\0';
-		jf_ctx_report(ctx, "JF301", unit, span, "%s syntax error: unexpected '%s'", lang, text);
+		jf_sink_add(sink, "JF301", unit->src, span, "%s syntax error: unexpected '%s'", lang, text);
 	}
 	free(text);
 }

@@ -1,0 +1,47 @@
+/* sink.c - reporting findings by rule id */
+#include "core/sink.h"
+
+jf_diag *jf_sink_add(jf_sink *self, const char *rule_id, const jf_source *src, jf_span span,
+                     const char *fmt, ...)
+{
+	const jf_rule *rule = self->rule(self->data, rule_id);
+	if (!rule)
+		JF_BUG("no rule %s", rule_id);
+	jf_buf b = JF_BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	jf_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	jf_diag *d = jf_report_add(self->report, rule, src, span, "%s", b.buf);
+	jf_buf_release(&b);
+	return d;
+}
+
+void jf_sink_skip(jf_sink *self, const char *rule_id, const char *fmt, ...)
+{
+	const jf_rule *rule = self->rule(self->data, rule_id);
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_addf(&b, "%s %s: ", rule_id, rule ? jf_rule_info_of(rule)->name : "?");
+	va_list ap;
+	va_start(ap, fmt);
+	jf_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < self->skipped->size; i++)
+		if (!strcmp(self->skipped->items[i], b.buf)) {
+			jf_buf_release(&b);
+			return;
+		}
+	jf_array_push(self->skipped, jf_buf_detach(&b, NULL));
+}
+
+jf_diag *jf_sink_find(jf_sink *self, const char *rule_id, const jf_source *src, jf_span span)
+{
+	jf_report *r = self->report;
+	for (size_t i = 0; i < r->diags.size; i++) {
+		jf_diag *d = &r->diags.items[i];
+		if (d->src == src && d->span.start == span.start &&
+		    !strcmp(jf_rule_info_of(d->rule)->id, rule_id))
+			return d;
+	}
+	return NULL;
+}

@@ -1,0 +1,36 @@
+/* sink.h - where the stages of a lint put their findings
+ *
+ * Every stage (the job reader, the workspace, the shell, the rules) reports
+ * by rule id into a jf_sink; the linter behind it resolves the id to the rule
+ * as the lint's config sees it, so no stage needs to know the rule table.
+ * A finding in a copy of a value (jf_source_from_value) is reported at the
+ * value. A check that cannot run for want of facts says so with
+ * jf_sink_skip() (shown by --verbose).
+ */
+#ifndef JF_SINK_H
+#define JF_SINK_H
+
+#include "core/diag.h"
+
+typedef struct jf_sink {
+	jf_report *report;
+	/* The rule with id `id`, as `data` (the lint's config) sees it. */
+	const jf_rule *(*rule)(const void *data, const char *id);
+	const void *data;
+	/* Messages of the checks skipped so far, each once (owned by the linter). */
+	jf_strings *skipped;
+} jf_sink;
+
+/**
+ * Reports a finding of rule `rule_id` at `span` of `src`, with the rule's
+ * severity. Returns it; valid until the next finding is added. An unknown
+ * rule id is a bug.
+ */
+jf_diag *jf_sink_add(jf_sink *self, const char *rule_id, const jf_source *src, jf_span span,
+                     const char *fmt, ...) JF_PRINTF(5, 6);
+/** Notes that `rule_id`'s check was skipped, and how to enable it; once per message. */
+void jf_sink_skip(jf_sink *self, const char *rule_id, const char *fmt, ...) JF_PRINTF(3, 4);
+/** The finding of `rule_id` already reported at `span` of `src`, or NULL. */
+jf_diag *jf_sink_find(jf_sink *self, const char *rule_id, const jf_source *src, jf_span span);
+
+#endif

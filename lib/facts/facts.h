@@ -1,0 +1,35 @@
+/* facts.h - the facts of one lint: what the rules read
+ *
+ * jf_facts_gather() runs the stages that learn about the job: it follows the
+ * command through the shell (shell/), reads each Python file the job runs or
+ * imports once, following local imports (python/, sources/), and keeps what
+ * they found beside the job, its image and its files. The rules read these
+ * and nothing else; jf_facts_release() frees everything gathered.
+ */
+#ifndef JF_FACTS_H
+#define JF_FACTS_H
+
+#include "env/image.h"
+#include "job/job.h"
+#include "python/facts.h"
+#include "shell/shell.h"
+#include "sources/workspace.h"
+
+typedef struct jf_facts {
+	const jf_job *job;      /* NULL when a file is linted alone */
+	const jf_image *image;  /* what is known of the job's image; never NULL */
+	const jf_workspace *ws; /* the files read */
+	jf_shell_facts shell;   /* what the command does */
+	JF_ARRAY(jf_pyfacts *) python; /* by file index; NULL for other files */
+} jf_facts;
+
+/**
+ * Gathers the facts of `job` (NULL for a file linted alone, already in `ws`)
+ * into `out`. The job, the image and the workspace must outlive the facts.
+ */
+void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws);
+/** The facts of Python file `file`; NULL for a file of another language. */
+const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file);
+void jf_facts_release(jf_facts *self);
+
+#endif

@@ -1,0 +1,134 @@
+/* fields.c - reading the values of a job file from YAML nodes, with their places */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "job/reader.h"
+
+yaml_node_t *jf_job__node(const jf_job_read *r, int index)
+{
+	return jf_yml_node(r->doc, index);
+}
+
+jf_loc jf_job__loc(const jf_job_read *r, const yaml_node_t *n)
+{
+	return (jf_loc){ r->src, jf_yml_span(r->src, n) };
+}
+
+void jf_job__wrong_type(jf_job_read *r, const yaml_node_t *n, const char *key, const char *want)
+{
+	const char *s = jf_yml_scalar(n);
+	jf_span at = jf_yml_span(r->src, n);
+	if (s && !jf_yml_is_null(n))
+		jf_sink_add(r->sink, "JF003", r->src, at, "'%s' must be %s, not '%s'", key, want, s);
+	else
+		jf_sink_add(r->sink, "JF003", r->src, at, "'%s' must be %s, not %s", key, want,
+		            jf_yml_is_null(n) ? "empty" : jf_yml_type_name(n));
+}
+
+void jf_job__unknown_key(jf_job_read *r, const yaml_node_t *k, const char *where,
+                         const char *const *known)
+{
+	const char *name = jf_yml_scalar(k);
+	const char *best = jf_yml_suggest(name, known);
+	jf_diag *d = jf_sink_add(r->sink, "JF002", r->src, jf_yml_span(r->src, k),
+	                         "unknown key '%s' in %s", name ? name : "?", where);
+	if (best)
+		jf_diag_set_help(d, "did you mean '%s'?", best);
+}
+
+bool jf_job__string(jf_job_read *r, const yaml_node_t *n, const char *key, jf_field *out)
+{
+	if (n->type != YAML_SCALAR_NODE || jf_yml_is_null(n)) {
+		jf_job__wrong_type(r, n, key, "a string");
+		return false;
+	}
+	free(out->value);
+	out->value = jf_xstrdup(jf_yml_scalar(n));
+	out->at = jf_job__loc(r, n);
+	return true;
+}
+
+bool jf_job__count(jf_job_read *r, const yaml_node_t *n, const char *key, long *out)
+{
+	const char *s = jf_yml_scalar(n);
+	char *end = NULL;
+	errno = 0;
+	long v = s ? strtol(s, &end, 10) : -1;
+	if (!s || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s || *end || v < 0 ||
+	    errno == ERANGE) {
+		jf_job__wrong_type(r, n, key, "a whole number (0 or more, unquoted)");
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+void jf_job__each_pair(jf_job_read *r, yaml_node_t *n, const char *where,
+                       const char *const *known, jf_job_pair_fn fn, void *data)
+{
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = jf_job__node(r, p->key), *v = jf_job__node(r, p->value);
+		const char *key = jf_yml_scalar(k);
+		bool found = false;
+		for (size_t i = 0; key && known[i]; i++)
+			found |= !strcmp(known[i], key);
+		if (!found || !fn(r, key, k, v, data))
+			if (!found)
+				jf_job__unknown_key(r, k, where, known);
+	}
+}
+
+void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n)
+{
+	const jf_source *src = r->src;
+	const char *value = (const char *)n->data.scalar.value;
+	size_t vlen = n->data.scalar.length;
+	uint32_t start = jf_source_byte_from_yaml(src, n->start_mark.line, n->start_mark.column);
+	uint32_t end = jf_source_byte_from_yaml(src, n->end_mark.line, n->end_mark.column);
+	jf_cmd_unit u = { .kind = JF_CMD_SHELL, .at = jf_job__loc(r, n) };
+	jf_buf seen = JF_BUF_INIT;
+	yaml_scalar_style_t style = n->data.scalar.style;
+
+	if (style == YAML_PLAIN_SCALAR_STYLE || style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+	    style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
+		uint32_t a = start, b = end;
+		if (style != YAML_PLAIN_SCALAR_STYLE && b - a >= 2) {
+			a++;
+			b--;
+		}
+		jf_array_push(&u.ranges, ((jf_span){ a, b }));
+		jf_buf_add(&seen, src->data + a, b - a);
+	} else {
+		/* Block scalar: after the indicator line, each line without its indentation. */
+		uint32_t line = jf_source_line_of(src, start) + 1;
+		uint32_t indent = UINT32_MAX;
+		for (uint32_t l = line; l < src->nlines && src->lines[l] < end; l++) {
+			jf_span ls = jf_source_line_span(src, l);
+			uint32_t k = ls.start;
+			while (k < ls.end && src->data[k] == ' ')
+				k++;
+			if (k == ls.end)
+				continue; /* blank lines do not set the indentation */
+			if (indent == UINT32_MAX)
+				indent = k - ls.start;
+			if (k - ls.start < indent)
+				break;
+			uint32_t a = ls.start + indent;
+			uint32_t b = l + 1 < src->nlines ? src->lines[l + 1] : src->len;
+			if (b > end)
+				b = end;
+			jf_array_push(&u.ranges, ((jf_span){ a, b }));
+			jf_buf_add(&seen, src->data + a, b - a);
+		}
+	}
+	/* The ranges stand for the value only when they hold exactly it (no escapes, no folding). */
+	bool exact = seen.len >= vlen && !memcmp(seen.buf, value, vlen);
+	for (size_t k = vlen; exact && k < seen.len; k++)
+		exact = seen.buf[k] == '\n' || seen.buf[k] == ' ';
+	if (!exact || !u.ranges.size) {
+		jf_array_release(&u.ranges);
+		u.copy = jf_source_from_value(src, u.at.span, value, vlen);
+	}
+	jf_buf_release(&seen);
+	jf_array_push(&r->job->command, u);
+}

@@ -1,0 +1,68 @@
+/* reader.h - what the readers of job formats share (private to lib/job/)
+ *
+ * A reader turns one job file, already parsed as YAML when it is YAML, into
+ * the fields of a jf_job, reporting problems of the file into the sink.
+ * job.c holds the table of readers; a new format is a new file with one
+ * reader and a row in that table. The helpers read YAML values with their
+ * places.
+ */
+#ifndef JF_JOB_READER_H
+#define JF_JOB_READER_H
+
+#include <yaml.h>
+
+#include "core/sink.h"
+#include "core/yml.h"
+#include "job/job.h"
+
+/* One job file being read. */
+typedef struct {
+	jf_job *job;
+	const jf_source *src;
+	const yaml_document_t *doc; /* NULL when the file is no YAML document */
+	jf_sink *sink;
+} jf_job_read;
+
+struct jf_job_reader {
+	jf_job_format format;
+	const char *name;
+	/* Whether the file is in this format: decided by its content. */
+	bool (*detect)(const jf_source *src, const yaml_document_t *doc);
+	/* Fills the job from the file. */
+	void (*read)(jf_job_read *r);
+};
+
+extern const jf_job_reader jf_job_native_reader;
+
+/* YAML values */
+
+/** The node at libyaml's 1-based `index`. */
+yaml_node_t *jf_job__node(const jf_job_read *r, int index);
+/** Where node `n` is written. */
+jf_loc jf_job__loc(const jf_job_read *r, const yaml_node_t *n);
+/** JF003: `key` must be `want` ("a string"), not what `n` is. */
+void jf_job__wrong_type(jf_job_read *r, const yaml_node_t *n, const char *key, const char *want);
+/** JF002: key `k` of `where` is not one of `known` (with a did-you-mean). */
+void jf_job__unknown_key(jf_job_read *r, const yaml_node_t *k, const char *where,
+                         const char *const *known);
+/** A string (any non-null scalar: YAML gives `python: 3.10` as a float) into `out`; JF003 when not. */
+bool jf_job__string(jf_job_read *r, const yaml_node_t *n, const char *key, jf_field *out);
+/** A whole number, 0 or more and unquoted; JF003 when not. */
+bool jf_job__count(jf_job_read *r, const yaml_node_t *n, const char *key, long *out);
+
+/* Calls `fn` on each pair of mapping `n` whose key is one of `known`; JF002
+ * for the others, and for those `fn` returns false. */
+typedef bool (*jf_job_pair_fn)(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_t *v,
+                               void *data);
+void jf_job__each_pair(jf_job_read *r, yaml_node_t *n, const char *where,
+                       const char *const *known, jf_job_pair_fn fn, void *data);
+
+/**
+ * Appends a shell unit for the scalar `n` to the job's command: the byte
+ * ranges of the value in the file when they hold exactly the value (plain,
+ * quoted without escapes, or a block less its indentation), else a copy of
+ * the value reported at the value.
+ */
+void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n);
+
+#endif

@@ -1,0 +1,303 @@
+/* linter.c - the linter: the pipeline of one lint, from the path to the findings
+ *
+ * job (job/) -> image (env/) -> workspace and facts (sources/, shell/,
+ * python/, facts/) -> rules (rules/) -> suppressions and the config's filter
+ * -> the report, which the linter keeps until it is freed.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "linter.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
+
+#include "core/path.h"
+#include "env/image.h"
+#include "facts/facts.h"
+#include "job/job.h"
+#include "rules/config.h"
+#include "rules/run.h"
+#include "rules/suppress.h"
+
+static void *ts_malloc(size_t n)
+{
+	return jf_xmalloc(n);
+}
+
+static void *ts_calloc(size_t n, size_t size)
+{
+	return jf_xcalloc(n, size);
+}
+
+static void *ts_realloc(void *p, size_t n)
+{
+	return jf_xrealloc(p, n);
+}
+
+jf_linter *jf_linter_new(const jf_options *opts)
+{
+	static bool allocator_set;
+	if (!allocator_set) {
+		ts_set_allocator(ts_malloc, ts_calloc, ts_realloc, free);
+		allocator_set = true;
+	}
+	jf_linter *l = jf_xcalloc(1, sizeof(*l));
+	jf_options defaults = JF_OPTIONS_INIT;
+	l->opts = opts ? *opts : defaults;
+	return l;
+}
+
+void jf_linter_free(jf_linter *self)
+{
+	if (!self)
+		return;
+	jf_report_release(&self->report);
+	jf_sources_release(&self->sources);
+	jf_parsers_release(&self->parsers);
+	jf_error_clear(&self->error);
+	jf_linter_restrict(self, NULL);
+	jf_array_release(&self->read);
+	jf_strings_release(&self->skipped);
+	free(self);
+}
+
+/* Changed files */
+
+static bool file_id_of(const char *path, jf_file_id *out)
+{
+	struct stat st;
+	if (!path || stat(path, &st) != 0)
+		return false;
+	*out = (jf_file_id){ st.st_dev, st.st_ino };
+	return true;
+}
+
+static bool ids_have(const jf_file_ids *ids, jf_file_id id)
+{
+	for (size_t i = 0; i < ids->size; i++)
+		if (ids->items[i].dev == id.dev && ids->items[i].ino == id.ino)
+			return true;
+	return false;
+}
+
+void jf_linter_restrict(jf_linter *self, const char *const *files)
+{
+	jf_array_release(&self->changed);
+	jf_strings_release(&self->changed_real);
+	self->restricted = files != NULL;
+	for (size_t i = 0; files && files[i]; i++) {
+		jf_file_id id;
+		char *real = realpath(files[i], NULL);
+		if (!file_id_of(files[i], &id) || !real) {
+			free(real);
+			continue;
+		}
+		jf_array_push(&self->changed, id);
+		jf_array_push(&self->changed_real, real);
+	}
+}
+
+int jf_linter_has_read(const jf_linter *self, const char *path)
+{
+	jf_file_id id;
+	return file_id_of(path, &id) && ids_have(&self->read, id);
+}
+
+/* Whether the job may read a changed file: one is its spec, or lies in its code folder. */
+static bool may_read_changed(const jf_linter *self, const jf_job *job)
+{
+	jf_file_id id;
+	if (file_id_of(job->file->fs_path, &id) && ids_have(&self->changed, id))
+		return true;
+	char *code = job->code_dir ? realpath(job->code_dir, NULL) : NULL;
+	bool found = false;
+	for (size_t i = 0; code && i < self->changed_real.size && !found; i++)
+		found = jf_path_under(self->changed_real.items[i], code) != NULL;
+	free(code);
+	return found;
+}
+
+/* Whether one of `sources` is a changed file. */
+static bool read_changed(const jf_linter *self, const jf_sources *sources)
+{
+	jf_file_id id;
+	for (size_t i = 0; i < sources->size; i++)
+		if (file_id_of(sources->items[i]->fs_path, &id) && ids_have(&self->changed, id))
+			return true;
+	return false;
+}
+
+static bool keep_none(void *data, jf_diag *d)
+{
+	(void)data;
+	(void)d;
+	return false;
+}
+
+const char *jf_linter_error(const jf_linter *self)
+{
+	return jf_error_message(&self->error);
+}
+
+const char *jf_linter_skipped(const jf_linter *self, size_t i)
+{
+	return i < self->skipped.size ? self->skipped.items[i] : NULL;
+}
+
+static const jf_rule *rule_of(const void *config, const char *id)
+{
+	return jf_config__find_rule(config, id);
+}
+
+static jf_lang lang_of_file(const char *path)
+{
+	if (jf_str_ends(path, ".py"))
+		return JF_LANG_PYTHON;
+	if (jf_str_ends(path, ".sh") || jf_str_ends(path, ".bash"))
+		return JF_LANG_BASH;
+	if (jf_str_ends(path, ".yaml") || jf_str_ends(path, ".yml"))
+		return JF_LANG_YAML;
+	FILE *f = fopen(path, "rb");
+	char line[128] = "";
+	if (f) {
+		if (!fgets(line, sizeof line, f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if (jf_str_starts(line, "#!")) {
+		if (strstr(line, "python"))
+			return JF_LANG_PYTHON;
+		if (strstr(line, "sh"))
+			return JF_LANG_BASH;
+	}
+	return JF_LANG_NONE;
+}
+
+/* The state of one lint, each stage's, freed at its end. */
+typedef struct {
+	jf_sink sink;
+	jf_job *job;
+	jf_image *image;
+	jf_workspace ws;
+	jf_facts facts;
+	jf_sources sources; /* the lint's sources, job and workspace, once it is over */
+} lint;
+
+/* The Python files the lint read, and what it cost, for the tests. */
+static void count_python(jf_linter *self, const jf_workspace *ws)
+{
+	for (size_t i = 0; i < ws->files.size; i++) {
+		const jf_file *f = ws->files.items[i];
+		if (f->lang != JF_LANG_PYTHON)
+			continue;
+		self->python_files++;
+		self->python_walks += f->walks;
+	}
+}
+
+static int lint_path(jf_linter *self, const char *path)
+{
+	const char *err;
+	if (jf_rules_init(&err))
+		return jf_error_set(&self->error, JF_EQUERY, "%s", err);
+	if (jf_path_is_dir(path))
+		return jf_error_set(&self->error, JF_EIO, "cannot lint '%s': Is a directory", path);
+	if (!jf_path_is_file(path)) {
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			return jf_error_set(&self->error, JF_EIO, "cannot read '%s': %s", path,
+			                    strerror(errno));
+		fclose(f);
+	}
+	const jf_config *cfg = self->opts.config;
+	if (jf_config__excluded(cfg, path))
+		return 0; /* the config excludes it: nothing to lint */
+	jf_lang lang = lang_of_file(path);
+	if (lang == JF_LANG_NONE)
+		return jf_error_set(&self->error, JF_ENOTFOUND,
+		                    "cannot tell what '%s' is: name job specs *.yaml, Python *.py and "
+		                    "shell scripts *.sh",
+		                    path);
+	lint L = { .sink = { &self->report, rule_of, cfg, &self->skipped } };
+	jf_workspace_init(&L.ws, &self->parsers, &L.sink);
+	size_t first = self->report.diags.size;
+	int rc = 0;
+	bool left_out = false; /* a job that reads no changed file (jf_linter_restrict) */
+	if (lang == JF_LANG_YAML) {
+		rc = jf_job_load(path, path, &L.sink, &L.job, &self->error);
+		left_out = !rc && self->restricted && !may_read_changed(self, L.job);
+	} else if (!jf_workspace_load(&L.ws, path, path, lang, JF_ROLE_FILE, NULL, 0) &&
+	           !self->report.diags.size) {
+		rc = jf_error_set(&self->error, JF_EIO, "cannot read '%s'", path);
+	}
+	L.image = jf_image_resolve(L.job);
+	L.facts = (jf_facts){ .job = L.job, .image = L.image, .ws = &L.ws };
+	if (!rc && !left_out)
+		jf_facts_gather(&L.facts, L.job, L.image, &L.ws);
+	if (L.job)
+		jf_job_keep_sources(L.job, &L.sources);
+	jf_workspace_keep_sources(&L.ws, &L.sources);
+	left_out = left_out || (!rc && self->restricted && L.job && !read_changed(self, &L.sources));
+	if (!rc && !left_out)
+		rc = jf_rules_run(&L.facts, cfg, &L.sink, &self->error);
+	if (left_out)
+		jf_report_filter(&self->report, first, keep_none, NULL);
+	else
+		jf_suppress_finish(&L.facts, cfg, &L.sink, first);
+	count_python(self, &L.ws);
+	jf_facts_release(&L.facts);
+	jf_workspace_release(&L.ws);
+	jf_image_free(L.image);
+	jf_job_free(L.job);
+	if (left_out) {
+		/* Nothing points into the files of a job left out: let them go. */
+		jf_sources_release(&L.sources);
+		return 0;
+	}
+	for (size_t i = 0; i < L.sources.size; i++) {
+		jf_file_id id;
+		if (file_id_of(L.sources.items[i]->fs_path, &id) && !ids_have(&self->read, id))
+			jf_array_push(&self->read, id);
+		jf_array_push(&self->sources, L.sources.items[i]);
+	}
+	jf_array_release(&L.sources);
+	return rc;
+}
+
+int jf_linter_lint(jf_linter *self, const char *path)
+{
+	int rc = lint_path(self, path);
+	if (rc < 0)
+		jf_report_add_failure(&self->report, jf_linter_error(self));
+	return rc;
+}
+
+size_t jf_linter_count(const jf_linter *self, jf_severity min)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < self->report.diags.size; i++)
+		n += self->report.diags.items[i].severity >= min;
+	return n;
+}
+
+int jf_linter_write(jf_linter *self, FILE *out, jf_format format, int color)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_report_finish(&self->report);
+	jf_report_render(&self->report, &b, format, color != 0);
+	size_t n = fwrite(b.buf, 1, b.len, out);
+	int rc = n == b.len ? 0 : JF_EIO;
+	jf_buf_release(&b);
+	return rc;
+}
+
+int jf_linter_write_statistics(jf_linter *self, FILE *out, jf_format format)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_report_finish(&self->report);
+	jf_report_render_statistics(&self->report, &b, format);
+	size_t n = fwrite(b.buf, 1, b.len, out);
+	int rc = n == b.len ? 0 : JF_EIO;
+	jf_buf_release(&b);
+	return rc;
+}

@@ -1,0 +1,44 @@
+/* linter.h - the linter: the pipeline of one lint, and what it keeps between lints
+ *
+ * jf_linter_lint() runs the pipeline on one path: the job file through its
+ * format's reader (job/), the image (env/), the files and the facts
+ * (sources/, shell/, python/, facts/), the rules (rules/), the suppressions
+ * and the config's filter; the findings stay in the report until the linter
+ * is freed, with the sources they point into. Each stage's state lives for
+ * one lint and is freed at its end.
+ */
+#ifndef JF_LINTER_H
+#define JF_LINTER_H
+
+#include <sys/types.h>
+
+#include "core/error.h"
+#include "core/sink.h"
+#include "sources/workspace.h"
+
+/* A file by identity, whatever the path to it. */
+typedef struct {
+	dev_t dev;
+	ino_t ino;
+} jf_file_id;
+
+typedef JF_ARRAY(jf_file_id) jf_file_ids;
+
+struct jf_linter {
+	jf_options opts;
+	jf_report report;
+	jf_sources sources; /* every source a diagnostic may point into */
+	jf_parsers parsers;
+	jf_error error;
+	/* jf_linter_restrict(): the files, by identity and by real path. */
+	bool restricted;
+	jf_file_ids changed;
+	jf_strings changed_real;
+	jf_file_ids read;    /* the files of every lint that was not left out */
+	jf_strings skipped;  /* jf_linter_skipped() */
+	/* Counted over every lint, for the tests: Python files read, and full
+	 * walks of their trees. */
+	size_t python_files, python_walks;
+};
+
+#endif

@@ -1,0 +1,200 @@
+/* run.c - running the rules over the facts of a lint: the queries of each file, then the C checks */
+#include "rules/run.h"
+
+#include "rules/config.h"
+
+/* Query rules */
+
+/* Strips the prefix letters and quotes of a string literal in place. */
+static void unquote(char *text, const char *type)
+{
+	if (strcmp(type, "string") && strcmp(type, "raw_string"))
+		return;
+	size_t p = strspn(text, "rRbBuUfF");
+	size_t len = strlen(text + p), q = 0;
+	if (len >= 6 && (!strncmp(text + p, "\"\"\"", 3) || !strncmp(text + p, "'''", 3)))
+		q = 3;
+	else if (len >= 2 && (text[p] == '"' || text[p] == '\''))
+		q = 1;
+	memmove(text, text + p + q, len - 2 * q);
+	text[len - 2 * q] = '\0';
+}
+
+/* The message template with each {{capture}} replaced by its text (one line,
+ * shortened), or by `value` for the capture named `capture`. */
+static char *fill_template(const char *tmpl, const jf_match *m, const jf_file *file,
+                           const char *capture, const char *value)
+{
+	jf_buf b = JF_BUF_INIT;
+	for (const char *p = tmpl; *p;) {
+		const char *open = strstr(p, "{{");
+		const char *close = open ? strstr(open, "}}") : NULL;
+		if (!open || !close) {
+			jf_buf_adds(&b, p);
+			break;
+		}
+		jf_buf_add(&b, p, (size_t)(open - p));
+		char name[64];
+		size_t n = (size_t)(close - open - 2);
+		snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), open + 2);
+		TSNode node = jf_match_get(m, name);
+		bool given = capture && !strcmp(capture, name);
+		if (given || !ts_node_is_null(node)) {
+			char *text = given ? jf_xstrdup(value) : jf_node_text(file, node);
+			if (!given)
+				unquote(text, ts_node_type(node));
+			size_t len = strcspn(text, "\n");
+			if (len > 60)
+				len = 57;
+			jf_buf_add(&b, text, len);
+			if (len < strlen(text))
+				jf_buf_adds(&b, "...");
+			free(text);
+		}
+		p = close + 2;
+	}
+	return jf_buf_detach(&b, NULL);
+}
+
+char *jf_rule_message(const jf_rule *rule, const jf_match *m, const jf_file *file)
+{
+	return fill_template(rule->message, m, file, NULL, NULL);
+}
+
+char *jf_rule_message_with(const jf_rule *rule, const jf_match *m, const jf_file *file,
+                           const char *capture, const char *value)
+{
+	return fill_template(rule->message, m, file, capture, value);
+}
+
+char *jf_match_text(const jf_file *file, const jf_match *m, const char *capture)
+{
+	TSNode n = jf_match_get(m, capture);
+	return ts_node_is_null(n) ? NULL : jf_node_text(file, n);
+}
+
+typedef struct {
+	jf_rule_ctx *ctx;
+	const jf_rule *const *rule_of;
+	const jf_file *file;
+} match_env;
+
+static void on_match(void *data, const jf_match *m)
+{
+	match_env *env = data;
+	const jf_rule *rule = env->rule_of[m->pattern];
+	if (rule->job_only && !env->ctx->facts->job)
+		return;
+	if (rule->hook) {
+		rule->hook(env->ctx, rule, env->file, m);
+		return;
+	}
+	TSNode at = jf_match_get(m, "finding");
+	if (ts_node_is_null(at))
+		return;
+	char *msg = fill_template(rule->message, m, env->file, NULL, NULL);
+	jf_sink_add(env->ctx->out, rule->info.id, env->file->src, jf_node_span(at), "%s", msg);
+	free(msg);
+}
+
+/* Runs the query of the `wanted` rules of the file's language over it. */
+static int run_file_queries(jf_rule_ctx *ctx, const jf_file *file, const bool *wanted,
+                            jf_error *err)
+{
+	const char *msg;
+	const jf_rule *const *rule_of;
+	const jf_query *q = jf_rules_lang_query(file->lang, wanted, &rule_of, &msg);
+	if (msg)
+		return jf_error_set(err, JF_EQUERY, "%s", msg);
+	if (!q)
+		return 0;
+	match_env env = { ctx, rule_of, file };
+	jf_query_run(q, ts_tree_root_node(file->tree), file->src->data, on_match, &env);
+	return 0;
+}
+
+/*
+ * Runs the rule queries over every file: per language one query of the rules
+ * whose prefilter matches in at least one of the job's files, one pass per
+ * file where some rule may match. Files of a clean job cost no compilation.
+ */
+static int run_queries(jf_rule_ctx *ctx, const jf_config *cfg, jf_error *err)
+{
+	const jf_workspace *ws = ctx->facts->ws;
+	bool job = ctx->facts->job != NULL;
+	size_t nrules = jf_rules_size(), nfiles = ws->files.size;
+	bool *may = jf_xcalloc(nfiles * nrules + 1, sizeof(bool));
+	bool *wanted = jf_xcalloc(JF_LANG_COUNT * nrules + 1, sizeof(bool));
+	for (size_t u = 0; u < nfiles; u++) {
+		const jf_file *file = ws->files.items[u];
+		/* Findings in an excluded file are dropped: spare the queries. */
+		const jf_source *shown = file->src->origin ? file->src->origin : file->src;
+		if (jf_config__excluded(cfg, shown->fs_path))
+			continue;
+		for (size_t r = 0; r < nrules; r++) {
+			const jf_rule *rule = jf_rules_at(r);
+			bool m = rule->queries[file->lang].path && (job || !rule->job_only) &&
+			         jf_config__active(cfg, rule, shown->fs_path) &&
+			         jf_rule_may_match(rule, file->src->data, file->src->len);
+			may[u * nrules + r] = m;
+			wanted[file->lang * nrules + r] |= m;
+		}
+	}
+	int rc = 0;
+	for (size_t u = 0; u < nfiles && !rc; u++) {
+		bool any = false;
+		for (size_t r = 0; r < nrules; r++)
+			any |= may[u * nrules + r];
+		const jf_file *file = ws->files.items[u];
+		if (any)
+			rc = run_file_queries(ctx, file, wanted + file->lang * nrules, err);
+	}
+	free(may);
+	free(wanted);
+	return rc;
+}
+
+int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_sink *out, jf_error *err)
+{
+	jf_rule_ctx ctx = { facts, out };
+	int rc = run_queries(&ctx, cfg, err);
+	/* A check that serves several rules runs once. */
+	JF_ARRAY(jf_check_fn) ran = { 0 };
+	for (size_t i = 0; i < jf_rules_size() && !rc; i++) {
+		const jf_rule *r = jf_rules_at(i);
+		bool done = false;
+		for (size_t k = 0; k < ran.size; k++)
+			done |= ran.items[k] == r->check;
+		if (!r->check || done || (!facts->job && r->job_only) || !jf_config__enabled(cfg, r))
+			continue;
+		jf_array_push(&ran, r->check);
+		r->check(&ctx, r);
+	}
+	jf_array_release(&ran);
+	return rc;
+}
+
+bool jf_py_try_catches(const jf_file *file, TSNode try_stmt, const char *const *names)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(try_stmt); i++) {
+		TSNode c = ts_node_named_child(try_stmt, i);
+		if (!jf_node_type_is(c, "except_clause"))
+			continue;
+		TSNode what = ts_node_named_child(c, 0);
+		if (ts_node_is_null(what) || jf_node_type_is(what, "block"))
+			return true; /* a bare except */
+		jf_iter it;
+		bool found = false;
+		for (TSNode n = jf_iter_start(&it, what); !ts_node_is_null(n) && !found;
+		     n = jf_iter_next(&it, true))
+			if (jf_node_type_is(n, "identifier")) {
+				char *name = jf_node_text(file, n);
+				found = jf_str_in(name, names);
+				free(name);
+			}
+		jf_iter_release(&it);
+		if (found)
+			return true;
+	}
+	return false;
+}

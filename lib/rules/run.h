@@ -1,0 +1,16 @@
+/* run.h - running the rules over the facts of one lint */
+#ifndef JF_RULES_RUN_H
+#define JF_RULES_RUN_H
+
+#include "core/error.h"
+#include "rules/checks.h"
+
+/**
+ * Runs every rule the config enables: the rule queries over each file of
+ * the workspace, then the C checks, each once. Findings go into `out`.
+ * Returns 0, or JF_EQUERY (with the message in `err`) when a rule's query
+ * does not compile.
+ */
+int jf_rules_run(const jf_facts *facts, const jf_config *config, jf_sink *out, jf_error *err);
+
+#endif

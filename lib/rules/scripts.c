@@ -1,0 +1,20 @@
+/* scripts.c - JF102: launch and entry scripts the command names that the code folder lacks */
+#include "rules/checks.h"
+
+void jf_check_scripts(jf_rule_ctx *ctx, const jf_rule *rule)
+{
+	const jf_job *job = ctx->facts->job;
+	const jf_shell_facts *sh = &ctx->facts->shell;
+	for (size_t i = 0; i < sh->missing_scripts.size; i++) {
+		const jf_missing_script *m = &sh->missing_scripts.items[i];
+		const jf_word *w = &m->word;
+		jf_diag *d = jf_sink_add(ctx->out, rule->info.id, w->src, w->span,
+		                         m->is_dir ? "%s '%s' is a folder, not a file"
+		                                   : "%s '%s' does not exist",
+		                         m->python ? "entry script" : "launch script", m->display);
+		/* Where the name went, when a workdir made it another path. */
+		if (strcmp(m->cpath, w->value) && job->workdir.value)
+			jf_diag_relate(d, job->workdir.at.src, job->workdir.at.span,
+			               "'%s' resolves to '%s' in the container", w->value, m->cpath);
+	}
+}

@@ -1,0 +1,67 @@
+/* tree.c - syntax trees: the grammars, node text, walks below a node */
+#include "sources/tree.h"
+
+const TSLanguage *tree_sitter_python(void);
+const TSLanguage *tree_sitter_bash(void);
+
+const TSLanguage *jf_lang_ts(jf_lang lang)
+{
+	switch (lang) {
+	case JF_LANG_PYTHON:
+		return tree_sitter_python();
+	case JF_LANG_BASH:
+		return tree_sitter_bash();
+	default:
+		return NULL;
+	}
+}
+
+const char *jf_lang_name(jf_lang lang)
+{
+	switch (lang) {
+	case JF_LANG_PYTHON:
+		return "python";
+	case JF_LANG_BASH:
+		return "bash";
+	case JF_LANG_YAML:
+		return "yaml";
+	default:
+		return "job";
+	}
+}
+
+char *jf_node_text(const jf_file *file, TSNode n)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	if (b > file->src->len || a > b)
+		return jf_xstrdup("");
+	return jf_xstrndup(file->src->data + a, b - a);
+}
+
+bool jf_node_is(const jf_file *file, TSNode n, const char *s)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	size_t len = strlen(s);
+	return b - a == len && memcmp(file->src->data + a, s, len) == 0;
+}
+
+TSNode jf_iter_start(jf_iter *it, TSNode node)
+{
+	it->cur = ts_tree_cursor_new(node);
+	return node;
+}
+
+TSNode jf_iter_next(jf_iter *it, bool descend)
+{
+	if (descend && ts_tree_cursor_goto_first_child(&it->cur))
+		return ts_tree_cursor_current_node(&it->cur);
+	while (!ts_tree_cursor_goto_next_sibling(&it->cur))
+		if (!ts_tree_cursor_goto_parent(&it->cur))
+			return (TSNode){ 0 };
+	return ts_tree_cursor_current_node(&it->cur);
+}
+
+void jf_iter_release(jf_iter *it)
+{
+	ts_tree_cursor_delete(&it->cur);
+}

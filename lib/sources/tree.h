@@ -1,0 +1,63 @@
+/* tree.h - syntax trees of the workspace's files: nodes, their text, walks below a node
+ *
+ * TSNodes are borrowed values: valid while the workspace that parsed them
+ * lives. Type and field names are compared as strings here; a walk over a
+ * whole tree belongs to the fact walkers (python/facts.c, the shell), so
+ * jf_iter refuses a root node.
+ */
+#ifndef JF_TREE_H
+#define JF_TREE_H
+
+#include "sources/workspace.h"
+
+/** The tree-sitter grammar of `lang` (Python, bash); NULL for the others. */
+const TSLanguage *jf_lang_ts(jf_lang lang);
+/** "python", "bash", "yaml", or "job" for JF_LANG_NONE. */
+const char *jf_lang_name(jf_lang lang);
+
+static inline jf_span jf_node_span(TSNode n)
+{
+	return (jf_span){ ts_node_start_byte(n), ts_node_end_byte(n) };
+}
+
+/** Whether `n` is not null and of type `type`. */
+static inline bool jf_node_type_is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+/** The child of `n` in field `name`; a null node when `n` is null or has none. */
+static inline TSNode jf_node_field(TSNode n, const char *name)
+{
+	if (ts_node_is_null(n))
+		return n;
+	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+/** The text of `n` in `file`'s source as a new string; caller frees. */
+char *jf_node_text(const jf_file *file, TSNode n);
+/** Whether the text of `n` equals `s`. */
+bool jf_node_is(const jf_file *file, TSNode n, const char *s);
+
+/*
+ * A walk over a node below a tree's root and every node under it, in source
+ * order:
+ *
+ *	jf_iter it;
+ *	for (TSNode n = jf_iter_start(&it, node); !ts_node_is_null(n);
+ *	     n = jf_iter_next(&it, descend))
+ *		...
+ *	jf_iter_release(&it);
+ *
+ * `descend` false skips the children of the node just visited.
+ */
+typedef struct {
+	TSTreeCursor cur;
+} jf_iter;
+
+TSNode jf_iter_start(jf_iter *it, TSNode node);
+/** The next node, or a null node at the end. */
+TSNode jf_iter_next(jf_iter *it, bool descend);
+void jf_iter_release(jf_iter *it);
+
+#endif

@@ -1,0 +1,194 @@
+/* workspace.c - reading and parsing the files of a lint, each once */
+#include "sources/workspace.h"
+
+#include <time.h>
+
+#include "sources/syntax.h"
+#include "sources/tree.h"
+
+/* Parsing stops after this long on one file (pathological input). */
+#define JF_PARSE_BUDGET_SECONDS 5.0
+
+void jf_parsers_release(jf_parsers *self)
+{
+	for (int i = 0; i < JF_LANG_COUNT; i++)
+		if (self->parser[i])
+			ts_parser_delete(self->parser[i]);
+	memset(self, 0, sizeof(*self));
+}
+
+static TSParser *parser_for(jf_parsers *ps, jf_lang lang)
+{
+	if (!ps->parser[lang]) {
+		ps->parser[lang] = ts_parser_new();
+		if (!ts_parser_set_language(ps->parser[lang], jf_lang_ts(lang)))
+			JF_BUG("tree-sitter cannot load the %s grammar", jf_lang_name(lang));
+	}
+	return ps->parser[lang];
+}
+
+typedef struct {
+	const jf_source *src;
+	struct timespec start;
+	unsigned calls;
+} parse_input;
+
+static const char *read_source(void *payload, uint32_t byte, TSPoint pos, uint32_t *n)
+{
+	const parse_input *in = payload;
+	(void)pos;
+	if (byte >= in->src->len) {
+		*n = 0;
+		return "";
+	}
+	*n = in->src->len - byte;
+	return in->src->data + byte;
+}
+
+static bool parse_progress(TSParseState *state)
+{
+	parse_input *in = state->payload;
+	if (++in->calls % 64)
+		return false;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double s = (double)(now.tv_sec - in->start.tv_sec) +
+	           (double)(now.tv_nsec - in->start.tv_nsec) / 1e9;
+	return s > JF_PARSE_BUDGET_SECONDS; /* true cancels the parse */
+}
+
+/* The tree-sitter range of bytes `s` of `src`, with its points. */
+static TSRange range_of(const jf_source *src, jf_span s)
+{
+	jf_pos a = jf_source_pos(src, s.start), b = jf_source_pos(src, s.end);
+	return (TSRange){ { a.line - 1, s.start - src->lines[a.line - 1] },
+		          { b.line - 1, s.end - src->lines[b.line - 1] }, s.start, s.end };
+}
+
+/* Parses `src` (or only `n` ranges of it); NULL when the time budget ran out. */
+static TSTree *parse(jf_parsers *ps, jf_lang lang, const jf_source *src, const jf_span *ranges,
+                     size_t n)
+{
+	TSParser *p = parser_for(ps, lang);
+	parse_input in = { src, { 0, 0 }, 0 };
+	clock_gettime(CLOCK_MONOTONIC, &in.start);
+	JF_ARRAY(TSRange) tr = { 0 };
+	for (size_t i = 0; i < n; i++)
+		jf_array_push(&tr, range_of(src, ranges[i]));
+	ts_parser_set_included_ranges(p, tr.items, (uint32_t)tr.size);
+	TSInput input = { &in, read_source, TSInputEncodingUTF8, NULL };
+	TSParseOptions opts = { &in, parse_progress };
+	TSTree *t = ts_parser_parse_with_options(p, NULL, input, opts);
+	ts_parser_reset(p);
+	ts_parser_set_included_ranges(p, NULL, 0);
+	jf_array_release(&tr);
+	return t;
+}
+
+void jf_workspace_init(jf_workspace *self, jf_parsers *parsers, jf_sink *sink)
+{
+	memset(self, 0, sizeof(*self));
+	self->parsers = parsers;
+	self->sink = sink;
+}
+
+void jf_workspace_release(jf_workspace *self)
+{
+	for (size_t i = 0; i < self->files.size; i++) {
+		jf_file *f = self->files.items[i];
+		ts_tree_delete(f->tree);
+		free(f->fs_path);
+		free(f->container_dir);
+		free(f->import_root);
+		free(f);
+	}
+	jf_array_release(&self->files);
+	jf_sources_release(&self->sources);
+}
+
+void jf_workspace_keep_sources(jf_workspace *self, jf_sources *into)
+{
+	for (size_t i = 0; i < self->sources.size; i++)
+		jf_array_push(into, self->sources.items[i]);
+	jf_array_release(&self->sources);
+}
+
+static jf_file *add_file(jf_workspace *ws, const jf_source *src, jf_lang lang, jf_role role,
+                         TSTree *tree)
+{
+	jf_file *f = jf_xcalloc(1, sizeof(*f));
+	f->src = src;
+	f->lang = lang;
+	f->role = role;
+	f->tree = tree;
+	f->index = ws->files.size;
+	jf_array_push(&ws->files, f);
+	return f;
+}
+
+jf_file *jf_workspace_find(const jf_workspace *self, const char *fs_path)
+{
+	for (size_t i = 0; i < self->files.size; i++)
+		if (self->files.items[i]->fs_path && !strcmp(self->files.items[i]->fs_path, fs_path))
+			return self->files.items[i];
+	return NULL;
+}
+
+jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *display_path,
+                           jf_lang lang, jf_role role, const char *container_dir, int depth)
+{
+	jf_file *f = jf_workspace_find(self, fs_path);
+	if (f)
+		return f;
+	jf_source *src = jf_source_load(fs_path, display_path);
+	jf_array_push(&self->sources, src);
+	TSTree *tree = NULL;
+	switch (src->status) {
+	case JF_SOURCE_OK:
+		tree = parse(self->parsers, lang, src, NULL, 0);
+		break;
+	case JF_SOURCE_BINARY:
+		jf_diag_set_help(
+			jf_sink_add(self->sink, "JF301", src, (jf_span){ 0, 0 },
+			            lang == JF_LANG_PYTHON
+			                    ? "'%s' holds NUL bytes: Python refuses it as source code"
+			                    : "'%s' holds NUL bytes: it is a binary file, not a shell script",
+			            display_path),
+			"the job runs this file as a script: point the command at the source file");
+		return NULL;
+	case JF_SOURCE_TOO_LARGE:
+		jf_sink_add(self->sink, "JF005", src, (jf_span){ 0, 0 },
+		            "'%s' is not linted: it is larger than %u MiB", display_path,
+		            JF_SOURCE_MAX_BYTES >> 20);
+		return NULL;
+	case JF_SOURCE_UNREADABLE:
+		jf_sink_add(self->sink, "JF005", src, (jf_span){ 0, 0 }, "'%s' is not linted: %s",
+		            display_path, strerror(src->err));
+		return NULL;
+	default:
+		return NULL;
+	}
+	if (!tree) {
+		jf_sink_add(self->sink, "JF005", src, (jf_span){ 0, 0 },
+		            "'%s' is not linted: parsing took longer than %.0f seconds", display_path,
+		            JF_PARSE_BUDGET_SECONDS);
+		return NULL;
+	}
+	f = add_file(self, src, lang, role, tree);
+	f->fs_path = jf_xstrdup(fs_path);
+	f->container_dir = container_dir ? jf_xstrdup(container_dir) : NULL;
+	f->depth = depth;
+	jf_syntax_check(self->sink, f);
+	return f;
+}
+
+jf_file *jf_workspace_add_text(jf_workspace *self, const jf_source *src, const jf_span *ranges,
+                               size_t n, jf_lang lang, jf_role role)
+{
+	TSTree *tree = parse(self->parsers, lang, src, ranges, n);
+	if (!tree)
+		return NULL;
+	jf_file *f = add_file(self, src, lang, role, tree);
+	jf_syntax_check(self->sink, f);
+	return f;
+}

@@ -1,0 +1,77 @@
+/* workspace.h - the files of one lint: each read once, parsed once, kept until the lint ends
+ *
+ * A jf_file is a Python or shell file the lint reads (the job's command
+ * counts as one, parsed from the job file's own bytes), with its tree and its
+ * role in the job. The workspace owns the files, their trees and the sources
+ * it read; jf_workspace_keep_sources() hands the sources to whoever keeps
+ * the findings, which point into them. Problems of reading and parsing are
+ * findings too: JF005 (not linted) and JF301 (does not parse).
+ */
+#ifndef JF_WORKSPACE_H
+#define JF_WORKSPACE_H
+
+#include <sys/types.h>
+#include <tree_sitter/api.h>
+
+#include "core/sink.h"
+#include "core/source.h"
+
+typedef enum {
+	JF_ROLE_FILE,    /* linted alone */
+	JF_ROLE_COMMAND, /* the job's command */
+	JF_ROLE_LAUNCH,  /* a shell script the command runs */
+	JF_ROLE_ENTRY,   /* a Python script the command or a launch script runs */
+	JF_ROLE_MODULE,  /* a local module an entry script imports */
+} jf_role;
+
+typedef struct jf_file {
+	const jf_source *src;
+	jf_lang lang;
+	TSTree *tree;
+	jf_role role;
+	size_t index;        /* in the workspace's files */
+	char *fs_path;       /* on this machine; NULL for the command */
+	char *container_dir; /* its folder in the container, or NULL when unknown */
+	int depth;           /* of launch scripts / imports */
+	char *import_root;   /* sys.path[0] on this machine, for Python files */
+	unsigned walks;      /* full walks of its tree so far (the tests count them) */
+} jf_file;
+
+/* One tree-sitter parser per language, made on first use. */
+typedef struct {
+	TSParser *parser[JF_LANG_COUNT];
+} jf_parsers;
+
+void jf_parsers_release(jf_parsers *self);
+
+typedef struct jf_workspace {
+	JF_ARRAY(jf_file *) files; /* in the order they were read */
+	jf_sources sources;        /* the sources read (owned) */
+	jf_parsers *parsers;       /* borrowed */
+	jf_sink *sink;             /* borrowed */
+} jf_workspace;
+
+void jf_workspace_init(jf_workspace *self, jf_parsers *parsers, jf_sink *sink);
+/** Frees the files and their trees, and the sources not handed over. */
+void jf_workspace_release(jf_workspace *self);
+/** Moves the sources read to the end of `into`. */
+void jf_workspace_keep_sources(jf_workspace *self, jf_sources *into);
+
+/**
+ * Reads and parses the file at `fs_path` (shown as `display_path`), once per
+ * lint: a second call returns the same file. Returns NULL after reporting
+ * why it cannot (JF005, or JF301 for a binary file).
+ */
+jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *display_path,
+                           jf_lang lang, jf_role role, const char *container_dir, int depth);
+/**
+ * Parses `n` byte ranges of `src` (owned by the caller, who keeps it until
+ * the findings are rendered) as one file: the job's command. With n == 0,
+ * the whole of `src`. NULL when parsing ran out of time.
+ */
+jf_file *jf_workspace_add_text(jf_workspace *self, const jf_source *src, const jf_span *ranges,
+                               size_t n, jf_lang lang, jf_role role);
+/** The file read from `fs_path`, or NULL. */
+jf_file *jf_workspace_find(const jf_workspace *self, const char *fs_path);
+
+#endif
