@@ -1,0 +1,127 @@
+/* internal.h - the shell's state while it walks the command, shared by lib/shell/ only
+ *
+ * interp.c walks statements (variables, if/else, redirections, functions,
+ * scripts run in the same or a child shell); words.c turns word nodes into
+ * values; programs.c knows what the programs a command runs do (cd, source,
+ * git clone, downloads); launchers.c finds the Python entry scripts behind
+ * python, torchrun, deepspeed, accelerate, mpirun and horovodrun;
+ * installs.c reads pip and conda installs.
+ */
+#ifndef JF_SHELL_INTERNAL_H
+#define JF_SHELL_INTERNAL_H
+
+#include "shell/shell.h"
+#include "sources/tree.h"
+
+/* Launch scripts run inside launch scripts this deep at most. */
+#define MAX_SCRIPT_DEPTH 8
+
+typedef jf_word word;
+typedef jf_words words;
+
+/* A shell variable. */
+typedef struct {
+	char *name;
+	char *value; /* NULL: set, but to something unknown */
+	bool exported;
+	const jf_source *src; /* where it was set; NULL when not known */
+	jf_span span;
+	bool is_array;   /* X=(a b c): the words are in `items` */
+	jf_words items;
+} var;
+
+typedef JF_ARRAY(var) var_list;
+
+typedef struct shell {
+	const jf_job *job;
+	jf_workspace *ws;
+	jf_shell_facts *out;
+	const jf_shell_host *host;
+	jf_file *unit;             /* the file being walked; NULL for an argv unit */
+	char *cwd;                 /* container path; NULL when unknown */
+	var_list vars;
+	jf_strings produced;       /* container paths the job creates itself */
+	bool produced_unknown;     /* something was produced where jobfix cannot tell */
+	bool venv;                 /* a virtualenv or conda env is active */
+	jf_words args;             /* $1, $2, ... as the caller passed them */
+	bool args_known;           /* false: "$@" holds what jobfix cannot see */
+	jf_words env;              /* the running command's prefix assignments (jf_invocation.env) */
+	bool nounset;              /* `set -u` */
+	bool vars_uncertain;       /* functions, eval, read: variables may be set unseen */
+	int depth;
+	jf_loc argv_at;            /* the argv unit being run: its words have no tree */
+} shell;
+
+/* How a Python script is launched: the launcher and its options w[from, i). */
+typedef struct {
+	const char *launcher;
+	size_t from;
+	const char *wrapper; /* mpirun, horovodrun */
+	size_t wrapper_from, wrapper_to;
+} launch;
+
+typedef enum { SCRIPT_SHELL, SCRIPT_PYTHON } script_kind;
+
+/* interp.c */
+
+var *jf_shell__find_var(shell *sh, const char *name);
+/** Sets $name; the caller records where, when it knows. */
+var *jf_shell__set_var(shell *sh, const char *name, const char *value, bool exported);
+/** The value of $name: NULL when unknown; *unset tells a variable nothing sets. */
+const char *jf_shell__lookup(shell *sh, const char *name, bool *unset);
+/** Container path `p` from the current folder; NULL when the folder is unknown. Caller frees. */
+char *jf_shell__container_path(shell *sh, const char *p);
+/** The job creates `p` (NULL: something jobfix cannot name). */
+void jf_shell__produce(shell *sh, const char *p);
+bool jf_shell__is_produced(const shell *sh, const char *cpath);
+/** The command writes `p` (a write into an input mount is JF106). */
+void jf_shell__write_at(shell *sh, const char *p, const word *at);
+/** Walks launch script `u` in this shell (`source`) or a child shell; w[first..] are its $1... */
+void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const words *w,
+                                 size_t first);
+
+/* words.c */
+
+/** Where findings about node `n` of the file belong, as a word without a value. */
+word jf_shell__place(shell *sh, TSNode n);
+/** A word of the file at node `n`, placed where findings about it belong. */
+word jf_shell__make_word(shell *sh, TSNode n);
+/** The value of word node `n` as a new string, or NULL when unknown. */
+char *jf_shell__word_value(shell *sh, TSNode n);
+word jf_shell__copy_word(const word *w);
+/** Copies w[from, to) onto the end of `out`. */
+void jf_shell__copy_words(words *out, const words *w, size_t from, size_t to);
+bool jf_shell__word_is(const words *w, size_t i, const char *s);
+bool jf_shell__word_starts(const words *w, size_t i, const char *s);
+/** The last path component of word i, or "" when unknown. */
+const char *jf_shell__word_base(const words *w, size_t i);
+
+/* programs.c */
+
+/** Runs the command whose name is word i; `outer` is the mpirun or horovodrun
+ * that runs it, or NULL. */
+void jf_shell__run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer);
+
+/* launchers.c */
+
+/** The launch by `launcher` with options from w[from], inside `outer`'s wrapper. */
+launch jf_shell__launch_of(const char *launcher, size_t from, const launch *outer);
+/** A script named by word i: loaded, walked (a launch script) or recorded (an entry script). */
+void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, bool same_shell,
+                      const launch *how);
+/** Whether `name` runs a Python interpreter: python, python3, python3.10, a path to one. */
+bool jf_shell__is_python(const char *name);
+/** A python invocation from word i (the interpreter). */
+void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const launch *outer);
+/** When word i names a launcher (torchrun, deepspeed, accelerate launch, mpirun,
+ * horovodrun), runs it and returns true. */
+bool jf_shell__launcher(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer);
+
+/* installs.c */
+
+/** `pip install ...` or `conda install ...` from word i (just after "install"). */
+void jf_shell__install_words(shell *sh, const words *w, size_t i, bool pip);
+/** JF104's fact: `pip install ...` from word i, into the system site-packages. */
+void jf_shell__pip_install(shell *sh, const words *w, size_t i, TSNode cmd, bool explicit_path);
+
+#endif

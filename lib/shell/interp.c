@@ -1,0 +1,787 @@
+/* interp.c - walking the command and its launch scripts, statement by statement
+ *
+ * The walk tracks what a linter can know for sure: the working folder
+ * (`cd`), variables with literal values (assignments, `export`,
+ * `${X:-default}`, the job's env), positional parameters, if/else when the
+ * condition is known, files the job produces itself, active virtual
+ * environments. Whatever is not known stays unknown.
+ */
+#include <fnmatch.h>
+
+#include "core/path.h"
+#include "shell/internal.h"
+
+static void walk(shell *sh, TSNode n);
+
+/* Variables */
+
+var *jf_shell__find_var(shell *sh, const char *name)
+{
+	for (size_t i = sh->vars.size; i-- > 0;)
+		if (!strcmp(sh->vars.items[i].name, name))
+			return &sh->vars.items[i];
+	return NULL;
+}
+
+/* Sets $name; the caller records where, when it knows. */
+var *jf_shell__set_var(shell *sh, const char *name, const char *value, bool exported)
+{
+	var *v = jf_shell__find_var(sh, name);
+	if (!v) {
+		var nv = { .name = jf_xstrdup(name) };
+		jf_array_push(&sh->vars, nv);
+		v = jf_array_last(&sh->vars);
+	}
+	free(v->value);
+	v->value = value ? jf_xstrdup(value) : NULL;
+	v->exported |= exported;
+	v->src = NULL;
+	v->is_array = false;
+	jf_words_release(&v->items);
+	return v;
+}
+
+/* The value of $name: NULL when unknown. `*known_unset` tells an unset variable. */
+const char *jf_shell__lookup(shell *sh, const char *name, bool *unset)
+{
+	*unset = false;
+	if (name[0] >= '1' && name[0] <= '9' && strspn(name, "0123456789") == strlen(name)) {
+		size_t n = (size_t)strtoul(name, NULL, 10) - 1; /* ${10}: the tenth */
+		if (!sh->args_known)
+			return NULL;
+		*unset = n >= sh->args.size;
+		return *unset ? NULL : sh->args.items[n].value;
+	}
+	var *v = jf_shell__find_var(sh, name);
+	if (v)
+		return v->value;
+	const jf_job_var *e = jf_job_env(sh->job, name);
+	if (e)
+		return e->value.value;
+	/* Not set by the job; the image or the platform may still set it. */
+	*unset = true;
+	return NULL;
+}
+/* Paths */
+
+char *jf_shell__container_path(shell *sh, const char *p)
+{
+	if (p[0] == '/')
+		return jf_path_normalize(p);
+	if (!sh->cwd)
+		return NULL;
+	return jf_path_join(sh->cwd, p);
+}
+
+void jf_shell__produce(shell *sh, const char *p)
+{
+	char *c = p ? jf_shell__container_path(sh, p) : NULL;
+	if (c) {
+		jf_array_push(&sh->produced, c);
+		jf_array_push(&sh->out->produced, jf_xstrdup(c));
+	} else {
+		sh->produced_unknown = sh->out->produced_unknown = true;
+	}
+}
+
+/* A write at word `at` (value `p`): JF106 looks at those in input mounts. */
+void jf_shell__write_at(shell *sh, const char *p, const word *at)
+{
+	char *c = p ? jf_shell__container_path(sh, p) : NULL;
+	if (!c)
+		return;
+	jf_shell_write w = { { at->src, at->span, jf_xstrdup(p) }, c };
+	jf_array_push(&sh->out->writes, w);
+}
+
+bool jf_shell__is_produced(const shell *sh, const char *cpath)
+{
+	if (sh->produced_unknown)
+		return true;
+	const char *base = strrchr(cpath, '/');
+	base = base ? base + 1 : cpath;
+	for (size_t i = 0; i < sh->produced.size; i++) {
+		const char *p = sh->produced.items[i];
+		const char *pb = strrchr(p, '/');
+		if (jf_path_under(cpath, p) || !strcmp(pb ? pb + 1 : p, base))
+			return true;
+	}
+	return false;
+}
+/* A shell running `unit`; a child shell gets its parent's job, workspace and facts. */
+static void shell_init(shell *sh, const shell *parent, jf_file *unit, const char *cwd, int depth)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->job = parent->job;
+	sh->ws = parent->ws;
+	sh->out = parent->out;
+	sh->host = parent->host;
+	sh->unit = unit;
+	sh->cwd = cwd ? jf_xstrdup(cwd) : NULL;
+	sh->depth = depth;
+}
+
+static void vars_release(var_list *vars)
+{
+	for (size_t i = 0; i < vars->size; i++) {
+		free(vars->items[i].name);
+		free(vars->items[i].value);
+		jf_words_release(&vars->items[i].items);
+	}
+	jf_array_release(vars);
+}
+
+static var_list vars_copy(const var_list *vars)
+{
+	var_list c = { 0 };
+	for (size_t i = 0; i < vars->size; i++) {
+		var v = vars->items[i];
+		v.name = jf_xstrdup(v.name);
+		v.value = v.value ? jf_xstrdup(v.value) : NULL;
+		v.items = (jf_words){ 0 };
+		for (size_t k = 0; k < vars->items[i].items.size; k++) {
+			jf_word w = vars->items[i].items.items[k];
+			w.value = w.value ? jf_xstrdup(w.value) : NULL;
+			jf_array_push(&v.items, w);
+		}
+		jf_array_push(&c, v);
+	}
+	return c;
+}
+
+static const var *vars_find(const var_list *vars, const char *name)
+{
+	for (size_t i = vars->size; i-- > 0;)
+		if (!strcmp(vars->items[i].name, name))
+			return &vars->items[i];
+	return NULL;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether variable `a` and `b` (either NULL: unset) hold the same. */
+static bool same_var(const var *a, const var *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->is_array != b->is_array || !same_str(a->value, b->value) ||
+	    a->items.size != b->items.size)
+		return false;
+	for (size_t i = 0; i < a->items.size; i++)
+		if (!same_str(a->items.items[i].value, b->items.items[i].value))
+			return false;
+	return true;
+}
+
+static void shell_release(shell *sh)
+{
+	vars_release(&sh->vars);
+	for (size_t i = 0; i < sh->produced.size; i++)
+		free(sh->produced.items[i]);
+	jf_array_release(&sh->produced);
+	jf_words_release(&sh->args);
+	free(sh->cwd);
+}
+
+/* Walks a launch script in a child shell that inherits the exported state;
+ * w[first..] are its positional parameters. */
+void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const words *w, size_t first)
+{
+	if (same_shell) {
+		jf_file *saved = sh->unit;
+		sh->unit = u;
+		sh->depth++;
+		walk(sh, ts_tree_root_node(u->tree));
+		sh->depth--;
+		sh->unit = saved;
+		return;
+	}
+	shell child;
+	shell_init(&child, sh, u, sh->cwd, sh->depth + 1);
+	for (size_t i = 0; i < sh->vars.size; i++) {
+		const var *v = &sh->vars.items[i];
+		if (v->exported) {
+			var *cv = jf_shell__set_var(&child, v->name, v->value, true);
+			cv->src = v->src;
+			cv->span = v->span;
+		}
+	}
+	/* `X=1 bash run.sh`: the script sees X exported. */
+	for (size_t i = 0; i < sh->env.size; i++) {
+		const word *e = &sh->env.items[i];
+		char *name = jf_xstrdup(e->value);
+		char *eq = strchr(name, '=');
+		if (eq)
+			*eq = '\0';
+		var *cv = jf_shell__set_var(&child, name, eq ? eq + 1 : NULL, true);
+		cv->src = e->src;
+		cv->span = e->span;
+		free(name);
+	}
+	child.venv = sh->venv;
+	child.vars_uncertain = sh->vars_uncertain;
+	child.args_known = true;
+	jf_shell__copy_words(&child.args, w, first, w->size);
+	child.produced_unknown = sh->produced_unknown;
+	for (size_t i = 0; i < sh->produced.size; i++)
+		jf_array_push(&child.produced, jf_xstrdup(sh->produced.items[i]));
+	walk(&child, ts_tree_root_node(u->tree));
+	shell_release(&child);
+}
+/* Assignments: `X=v`, `export X=v`, `declare -x X=v`, `local X=v`. */
+/* Whether the assignment is `X+=...`. */
+static bool appends(TSNode n)
+{
+	for (uint32_t i = 0; i < ts_node_child_count(n); i++)
+		if (!strcmp(ts_node_type(ts_node_child(n, i)), "+="))
+			return true;
+	return false;
+}
+
+/* `X=(a b c)` and `X+=(d e)`: each element keeps its own place. */
+static void array_assignment(shell *sh, const char *vname, TSNode value, bool append)
+{
+	var *v = jf_shell__find_var(sh, vname);
+	if (!v || !v->is_array || !append) {
+		v = jf_shell__set_var(sh, vname, NULL, false);
+		v->is_array = true;
+	}
+	for (uint32_t i = 0; i < ts_node_named_child_count(value); i++) {
+		TSNode c = ts_node_named_child(value, i);
+		if (!jf_node_type_is(c, "comment"))
+			jf_array_push(&v->items, jf_shell__make_word(sh, c));
+	}
+}
+
+static void assignment(shell *sh, TSNode n, bool exported)
+{
+	TSNode name = jf_node_field(n, "name");
+	TSNode value = jf_node_field(n, "value");
+	if (ts_node_is_null(name) || strcmp(ts_node_type(name), "variable_name"))
+		return;
+	char *vname = jf_node_text(sh->unit, name);
+	bool append = appends(n);
+	if (jf_node_type_is(value, "array")) {
+		array_assignment(sh, vname, value, append);
+		free(vname);
+		return;
+	}
+	char *v = ts_node_is_null(value) ? jf_xstrdup("") : jf_shell__word_value(sh, value);
+	if (append && v) { /* X+=" --amp": the old value and the new */
+		bool unset;
+		const char *old = jf_shell__lookup(sh, vname, &unset);
+		char *joined = old || unset ? jf_xasprintf("%s%s", old ? old : "", v) : NULL;
+		free(v);
+		v = joined;
+	}
+	var *sv = jf_shell__set_var(sh, vname, v, exported);
+	word at = jf_shell__place(sh, ts_node_is_null(value) ? n : value);
+	sv->src = at.src;
+	sv->span = at.span;
+	free(vname);
+	free(v);
+}
+
+/* A prefix assignment `X=v cmd` as the word "X=v" at its value; just "X"
+ * when the value is not known. False for an array element. */
+static bool prefix_assignment(shell *sh, TSNode n, word *out)
+{
+	TSNode name = jf_node_field(n, "name");
+	TSNode value = jf_node_field(n, "value");
+	if (!jf_node_type_is(name, "variable_name"))
+		return false;
+	*out = jf_shell__place(sh, ts_node_is_null(value) ? n : value);
+	char *vname = jf_node_text(sh->unit, name);
+	char *v = ts_node_is_null(value) ? jf_xstrdup("") : jf_shell__word_value(sh, value);
+	out->value = v ? jf_xasprintf("%s=%s", vname, v) : jf_xstrdup(vname);
+	free(vname);
+	free(v);
+	return true;
+}
+
+static void declaration(shell *sh, TSNode n)
+{
+	char *kw = jf_node_text(sh->unit, ts_node_child(n, 0));
+	bool exported = jf_str_starts(kw, "export");
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		const char *t = ts_node_type(c);
+		if (!strcmp(t, "variable_assignment")) {
+			assignment(sh, c, exported);
+		} else if (!strcmp(t, "variable_name") && exported) {
+			char *vname = jf_node_text(sh->unit, c);
+			var *v = jf_shell__find_var(sh, vname);
+			if (v)
+				v->exported = true;
+			free(vname);
+		} else if (jf_node_is(sh->unit, c, "-x")) {
+			exported = true;
+		}
+	}
+	free(kw);
+}
+
+/*
+ * Words that one argument node becomes: "${A[@]}" (and ${A[@]}, ${A[*]}) the
+ * elements of array A; an unquoted $X or ${X} split at blanks as bash does
+ * (none at all when X is empty). Returns false for any other node.
+ */
+static bool splice_expansion(shell *sh, TSNode c, words *out)
+{
+	TSNode e = c;
+	bool quoted = jf_node_type_is(c, "string") && ts_node_named_child_count(c) == 1;
+	if (quoted)
+		e = ts_node_named_child(c, 0);
+	TSNode sub = ts_node_named_child(e, 0);
+	if (jf_node_type_is(e, "expansion") && jf_node_type_is(sub, "subscript") &&
+	    ts_node_named_child_count(e) == 1) {
+		TSNode name = jf_node_field(sub, "name"), index = jf_node_field(sub, "index");
+		if (!jf_node_is(sh->unit, index, "@") && !jf_node_is(sh->unit, index, "*"))
+			return false;
+		char *vname = jf_node_text(sh->unit, name);
+		var *v = jf_shell__find_var(sh, vname);
+		free(vname);
+		if (v && v->is_array) {
+			jf_shell__copy_words(out, &v->items, 0, v->items.size);
+		} else {
+			word unknown = jf_shell__place(sh, c);
+			jf_array_push(out, unknown);
+		}
+		return true;
+	}
+	if (quoted || (!jf_node_type_is(c, "simple_expansion") && !jf_node_type_is(c, "expansion")))
+		return false;
+	char *value = jf_shell__word_value(sh, c);
+	if (!value)
+		return false; /* one unknown word (it may stand for several) */
+	for (char *p = value; *p;) {
+		size_t blank = strspn(p, " \t\n");
+		p += blank;
+		size_t n = strcspn(p, " \t\n");
+		if (!n)
+			break;
+		word part = jf_shell__place(sh, c);
+		part.value = jf_xstrndup(p, n);
+		jf_array_push(out, part);
+		p += n;
+	}
+	free(value);
+	return true;
+}
+
+/* Whether `n` is "$@" or $@ (also $*): all positional parameters. */
+static bool is_all_args(shell *sh, TSNode n)
+{
+	if (jf_node_type_is(n, "string") && ts_node_named_child_count(n) == 1)
+		n = ts_node_named_child(n, 0);
+	if (!jf_node_type_is(n, "simple_expansion"))
+		return false;
+	TSNode name = ts_node_named_child(n, 0);
+	return jf_node_type_is(name, "special_variable_name") &&
+	       (jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*"));
+}
+
+static void command(shell *sh, TSNode n)
+{
+	words w = { 0 }, env = { 0 };
+	uint32_t count = ts_node_named_child_count(n);
+	bool only_assignments = true;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		const char *t = ts_node_type(c);
+		word e;
+		if (!strcmp(t, "variable_assignment") && prefix_assignment(sh, c, &e))
+			jf_array_push(&env, e);
+		if (!strcmp(t, "variable_assignment") || !strcmp(t, "file_redirect") ||
+		    !strcmp(t, "herestring_redirect"))
+			continue;
+		if (!strcmp(t, "command_name"))
+			c = ts_node_named_child(c, 0);
+		only_assignments = false;
+		if (is_all_args(sh, c)) {
+			/* "$@": the caller's words, each where the caller wrote it. */
+			if (sh->args_known) {
+				jf_shell__copy_words(&w, &sh->args, 0, sh->args.size);
+			} else {
+				word unknown = jf_shell__make_word(sh, c);
+				free(unknown.value);
+				unknown.value = NULL;
+				jf_array_push(&w, unknown);
+			}
+			continue;
+		}
+		if (splice_expansion(sh, c, &w))
+			continue;
+		jf_array_push(&w, jf_shell__make_word(sh, c));
+	}
+	/* Prefix assignments (`X=1 cmd`) apply to the command only. */
+	words outer = sh->env;
+	sh->env = env;
+	if (!only_assignments && w.size)
+		jf_shell__run_words(sh, &w, 0, n, NULL);
+	jf_words_release(&sh->env);
+	sh->env = outer;
+	jf_words_release(&w);
+}
+
+static void redirect(shell *sh, TSNode n)
+{
+	TSNode dest = jf_node_field(n, "destination");
+	if (ts_node_is_null(dest))
+		return;
+	char *op = jf_node_text(sh->unit, ts_node_child(n, 0));
+	bool writes = strchr(op, '>') != NULL;
+	free(op);
+	if (!writes)
+		return;
+	char *v = jf_shell__word_value(sh, dest);
+	jf_shell__produce(sh, v);
+	if (v) {
+		word at = jf_shell__place(sh, dest);
+		jf_shell__write_at(sh, v, &at);
+	}
+	free(v);
+}
+/* A whole number, or false. */
+static bool number_of(const char *s, long *n)
+{
+	char *end;
+	*n = strtol(s, &end, 10);
+	return *s && !*end;
+}
+
+/* The right side of `[[ A == pattern ]]` as an fnmatch() pattern: globs as
+ * written, quoted parts escaped; NULL when a part is not known. */
+static char *condition_pattern(shell *sh, TSNode e, TSNode left)
+{
+	jf_buf b = JF_BUF_INIT;
+	for (uint32_t i = 0; i < ts_node_named_child_count(e); i++) {
+		TSNode c = ts_node_named_child(e, i);
+		if (ts_node_eq(c, left) || jf_node_type_is(c, "test_operator"))
+			continue;
+		char *v = jf_node_type_is(c, "extglob_pattern") ? jf_node_text(sh->unit, c)
+		                                                : jf_shell__word_value(sh, c);
+		if (!v) {
+			jf_buf_release(&b);
+			return NULL;
+		}
+		bool quoted = jf_node_type_is(c, "string") || jf_node_type_is(c, "raw_string");
+		for (const char *p = v; *p; p++) {
+			if (quoted && strchr("*?[]\\", *p))
+				jf_buf_addc(&b, '\\');
+			jf_buf_addc(&b, *p);
+		}
+		free(v);
+	}
+	return jf_buf_detach(&b, NULL);
+}
+
+/*
+ * The value of an `if` condition when its words are known: `[ A = B ]`,
+ * `[[ A == B ]]` (no pattern), `!=`, `-eq`, `-ne`, `-lt`, `-le`, `-gt`,
+ * `-ge`, `-z`, `-n`. 1 true, 0 false, -1 not known before run time.
+ */
+static int eval_condition(shell *sh, TSNode cond)
+{
+	/* `A || B`, `A && B`: three-valued, as far as each side is known */
+	if (jf_node_type_is(cond, "list") && ts_node_named_child_count(cond) == 2 &&
+	    ts_node_child_count(cond) == 3) {
+		int a = eval_condition(sh, ts_node_named_child(cond, 0));
+		int b = eval_condition(sh, ts_node_named_child(cond, 1));
+		bool or = !strcmp(ts_node_type(ts_node_child(cond, 1)), "||");
+		if (or)
+			return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : -1;
+		return a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : -1;
+	}
+	if (!jf_node_type_is(cond, "test_command") || ts_node_named_child_count(cond) != 1)
+		return -1;
+	TSNode e = ts_node_named_child(cond, 0);
+	TSNode op_node = jf_node_field(e, "operator");
+	if (ts_node_is_null(op_node))
+		return -1;
+	char *op = jf_node_text(sh->unit, op_node);
+	int r = -1;
+	if (jf_node_type_is(e, "unary_expression") && ts_node_named_child_count(e) == 2 &&
+	    (!strcmp(op, "-z") || !strcmp(op, "-n"))) {
+		char *v = jf_shell__word_value(sh, ts_node_named_child(e, 1));
+		if (v)
+			r = !*v == !strcmp(op, "-z");
+		free(v);
+	} else if (jf_node_type_is(e, "binary_expression")) {
+		TSNode left = jf_node_field(e, "left"), right = jf_node_field(e, "right");
+		uint32_t parts = ts_node_named_child_count(e) - ts_node_is_named(op_node);
+		char *l = jf_shell__word_value(sh, left);
+		char *rv = parts == 2 ? jf_shell__word_value(sh, right) : NULL;
+		long a, b;
+		bool pattern = rv && strpbrk(rv, "*?[") && !jf_node_type_is(right, "string");
+		if (l && parts > 2 && (!strcmp(op, "==") || !strcmp(op, "!="))) {
+			/* [[ $mode == *"train"* ]]: a glob, its quoted parts literal */
+			char *glob = condition_pattern(sh, e, left);
+			if (glob)
+				r = !fnmatch(glob, l, 0) == !strcmp(op, "==");
+			free(glob);
+		} else if (l && rv && !pattern) {
+			if (!strcmp(op, "=") || !strcmp(op, "=="))
+				r = !strcmp(l, rv);
+			else if (!strcmp(op, "!="))
+				r = strcmp(l, rv) != 0;
+			else if (number_of(l, &a) && number_of(rv, &b))
+				r = !strcmp(op, "-eq")   ? a == b
+				    : !strcmp(op, "-ne") ? a != b
+				    : !strcmp(op, "-lt") ? a < b
+				    : !strcmp(op, "-le") ? a <= b
+				    : !strcmp(op, "-gt") ? a > b
+				    : !strcmp(op, "-ge") ? a >= b
+				                         : -1;
+		}
+		free(l);
+		free(rv);
+	}
+	free(op);
+	return r;
+}
+
+/*
+ * if / elif / else: only one branch runs. Each is walked from the state
+ * before it; afterwards a variable (or the folder) that the outcomes do not
+ * agree on is unknown, so nothing is built on one branch's value.
+ */
+static void walk_if(shell *sh, TSNode n)
+{
+	JF_ARRAY(TSNode) branches = { 0 }; /* a node per branch; the `then` part is n itself */
+	bool has_else = false;
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		const char *field = ts_node_field_name_for_named_child(n, i);
+		if (field && !strcmp(field, "condition"))
+			walk(sh, c); /* conditions run before any branch */
+		else if (jf_node_type_is(c, "elif_clause") || jf_node_type_is(c, "else_clause"))
+			jf_array_push(&branches, c);
+		has_else |= jf_node_type_is(c, "else_clause");
+	}
+	var_list base = vars_copy(&sh->vars);
+	char *base_cwd = sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
+	JF_ARRAY(var_list) outcomes = { 0 };
+	JF_ARRAY(char *) cwds = { 0 };
+	bool taken = false; /* a branch whose condition is known true: none after it runs */
+	for (size_t b = 0; b <= branches.size && !taken; b++) {
+		TSNode owner = b ? branches.items[b - 1] : n;
+		int known = jf_node_type_is(owner, "else_clause")
+		                    ? 1
+		                    : eval_condition(sh, jf_node_field(owner, "condition"));
+		if (!known)
+			continue; /* known false: it does not run */
+		taken = known == 1;
+		vars_release(&sh->vars);
+		sh->vars = vars_copy(&base);
+		free(sh->cwd);
+		sh->cwd = base_cwd ? jf_xstrdup(base_cwd) : NULL;
+		/* b == 0: the `then` part, the statements of n that are no condition or clause */
+		TSNode part = b ? branches.items[b - 1] : n;
+		for (uint32_t i = 0; i < ts_node_named_child_count(part); i++) {
+			TSNode c = ts_node_named_child(part, i);
+			const char *field = ts_node_field_name_for_named_child(part, i);
+			if (field && !strcmp(field, "condition")) {
+				if (b) /* an elif's own condition */
+					walk(sh, c);
+				continue;
+			}
+			if (!b && (jf_node_type_is(c, "elif_clause") || jf_node_type_is(c, "else_clause")))
+				continue;
+			walk(sh, c);
+		}
+		jf_array_push(&outcomes, sh->vars);
+		sh->vars = (var_list){ 0 };
+		jf_array_push(&cwds, sh->cwd);
+		sh->cwd = NULL;
+	}
+	if (!has_else && !taken) { /* no branch may run at all */
+		jf_array_push(&outcomes, vars_copy(&base));
+		jf_array_push(&cwds, base_cwd ? jf_xstrdup(base_cwd) : NULL);
+	}
+	/* The merge: the first outcome, less what the others disagree with. (The
+	 * shell still holds its state before the if when no branch was walked.) */
+	vars_release(&sh->vars);
+	free(sh->cwd);
+	sh->vars = outcomes.items[0];
+	for (size_t o = 1; o < outcomes.size; o++)
+		for (size_t i = 0; i < outcomes.items[o].size; i++) {
+			const var *v = &outcomes.items[o].items[i];
+			if (!same_var(vars_find(&sh->vars, v->name), v)) {
+				var *m = jf_shell__set_var(sh, v->name, NULL, v->exported);
+				m->src = NULL;
+			}
+		}
+	for (size_t i = 0; i < sh->vars.size; i++)
+		for (size_t o = 1; o < outcomes.size; o++)
+			if (!vars_find(&outcomes.items[o], sh->vars.items[i].name)) {
+				var *m = &sh->vars.items[i];
+				free(m->value);
+				m->value = NULL; /* set in some outcomes only */
+				m->is_array = false;
+				jf_words_release(&m->items);
+			}
+	sh->cwd = cwds.items[0];
+	for (size_t o = 1; o < cwds.size; o++) {
+		if (!same_str(sh->cwd, cwds.items[o])) {
+			free(sh->cwd);
+			sh->cwd = NULL;
+		}
+		free(cwds.items[o]);
+	}
+	for (size_t o = 1; o < outcomes.size; o++)
+		vars_release(&outcomes.items[o]);
+	jf_array_release(&outcomes);
+	jf_array_release(&cwds);
+	jf_array_release(&branches);
+	vars_release(&base);
+	free(base_cwd);
+}
+
+static void walk(shell *sh, TSNode n)
+{
+	const char *t = ts_node_type(n);
+	if (!strcmp(t, "command")) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+			TSNode c = ts_node_named_child(n, i);
+			if (!strcmp(ts_node_type(c), "file_redirect"))
+				redirect(sh, c);
+		}
+		command(sh, n);
+		return;
+	}
+	if (!strcmp(t, "variable_assignment")) {
+		assignment(sh, n, false);
+		return;
+	}
+	if (!strcmp(t, "declaration_command")) {
+		declaration(sh, n);
+		return;
+	}
+	if (!strcmp(t, "file_redirect")) {
+		redirect(sh, n);
+		return;
+	}
+	if (!strcmp(t, "function_definition")) {
+		sh->vars_uncertain = true; /* a call may set any variable */
+		return;
+	}
+	if (!strcmp(t, "if_statement")) {
+		walk_if(sh, n);
+		return;
+	}
+	if (!strcmp(t, "heredoc_body") || !strcmp(t, "command_substitution") ||
+	    !strcmp(t, "process_substitution"))
+		return;
+	if (!strcmp(t, "for_statement") || !strcmp(t, "c_style_for_statement")) {
+		TSNode v = jf_node_field(n, "variable");
+		if (jf_node_type_is(v, "variable_name")) {
+			char *vname = jf_node_text(sh->unit, v);
+			jf_shell__set_var(sh, vname, NULL, false);
+			free(vname);
+		} else {
+			sh->vars_uncertain = true;
+		}
+	}
+	bool scoped = !strcmp(t, "subshell");
+	char *saved = scoped && sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
+	bool had_cwd = sh->cwd != NULL;
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++)
+		walk(sh, ts_node_named_child(n, i));
+	if (scoped) {
+		free(sh->cwd);
+		sh->cwd = had_cwd ? saved : NULL;
+	}
+}
+
+/* One step of the job's command: a shell program parsed from the job file,
+ * or an argv list run as one command. */
+static void run_unit(shell *sh, const jf_job *job, const jf_cmd_unit *u)
+{
+	if (u->kind == JF_CMD_ARGV) {
+		words w = { 0 };
+		for (size_t i = 0; i < u->argv.size; i++) {
+			const jf_field *f = &u->argv.items[i];
+			word arg = { f->at.src, f->at.span, jf_xstrdup(f->value) };
+			jf_array_push(&w, arg);
+		}
+		sh->argv_at = u->at;
+		jf_shell__run_words(sh, &w, 0, (TSNode){ 0 }, NULL);
+		jf_words_release(&w);
+		return;
+	}
+	jf_file *f = u->copy ? jf_workspace_add_text(sh->ws, u->copy, NULL, 0, JF_LANG_BASH,
+	                                             JF_ROLE_COMMAND)
+	                     : jf_workspace_add_text(sh->ws, job->file, u->ranges.items,
+	                                             u->ranges.size, JF_LANG_BASH, JF_ROLE_COMMAND);
+	if (!f)
+		return;
+	sh->unit = f;
+	walk(sh, ts_tree_root_node(f->tree));
+}
+
+void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
+                  const jf_shell_host *host)
+{
+	if (!job->command.size || !job->code_dir || !jf_path_is_dir(job->code_dir))
+		return;
+	shell top = { .job = job, .ws = ws, .out = out, .host = host };
+	shell sh;
+	shell_init(&sh, &top, NULL, jf_job_workdir(job), 0);
+	sh.args_known = true; /* the command itself gets no arguments */
+	for (size_t i = 0; i < job->env.size; i++) {
+		const jf_job_var *e = &job->env.items[i];
+		var *v = jf_shell__set_var(&sh, e->name.value, e->value.value, true);
+		v->src = e->value.at.src;
+		v->span = e->value.at.span;
+	}
+	for (size_t i = 0; i < job->command.size; i++)
+		run_unit(&sh, job, &job->command.items[i]);
+	shell_release(&sh);
+}
+
+void jf_shell_facts_release(jf_shell_facts *self)
+{
+	jf_array_release(&self->pip_installs);
+	for (size_t i = 0; i < self->invocations.size; i++) {
+		jf_invocation *inv = &self->invocations.items[i];
+		free(inv->script.value);
+		free(inv->cwd);
+		jf_words_release(&inv->launcher_args);
+		jf_words_release(&inv->wrapper_args);
+		jf_words_release(&inv->args);
+		jf_words_release(&inv->env);
+	}
+	jf_array_release(&self->invocations);
+	for (size_t i = 0; i < self->execs.size; i++) {
+		free(self->execs.items[i].name.value);
+		free(self->execs.items[i].arg);
+	}
+	jf_array_release(&self->execs);
+	jf_strings_release(&self->installed);
+	jf_strings_release(&self->produced);
+	jf_strings_release(&self->exported);
+	for (size_t i = 0; i < self->var_uses.size; i++)
+		free(self->var_uses.items[i].name);
+	jf_array_release(&self->var_uses);
+	for (size_t i = 0; i < self->missing_scripts.size; i++) {
+		jf_missing_script *m = &self->missing_scripts.items[i];
+		free(m->word.value);
+		free(m->display);
+		free(m->cpath);
+	}
+	jf_array_release(&self->missing_scripts);
+	for (size_t i = 0; i < self->writes.size; i++) {
+		free(self->writes.items[i].at.value);
+		free(self->writes.items[i].cpath);
+	}
+	jf_array_release(&self->writes);
+	memset(self, 0, sizeof(*self));
+}
+

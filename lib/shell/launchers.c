@@ -1,0 +1,326 @@
+/* launchers.c - the Python entry scripts a command runs, and how it launches them
+ *
+ * python, python -m, torchrun, torch.distributed.launch/run, deepspeed,
+ * accelerate launch, and the wrappers mpirun/mpiexec and horovodrun in front
+ * of any of them; a local launcher script (a parser with a script positional
+ * and REMAINDER) in front of another script. Each entry script found is
+ * loaded and recorded as an invocation with its words.
+ */
+#include "core/path.h"
+#include "shell/internal.h"
+
+/* A launch of `launcher` with options from w[from], inside `outer`'s wrapper. */
+launch jf_shell__launch_of(const char *launcher, size_t from, const launch *outer)
+{
+	launch how = { launcher, from, NULL, 0, 0 };
+	if (outer) {
+		how.wrapper = outer->wrapper;
+		how.wrapper_from = outer->wrapper_from;
+		how.wrapper_to = outer->wrapper_to;
+	}
+	return how;
+}
+
+/* The environment of an invocation, as far as the checks need it: the command's
+ * prefix assignments, and CUDA_VISIBLE_DEVICES as the shell exports it unless
+ * a prefix assignment sets it. */
+static void record_env(shell *sh, jf_invocation *inv)
+{
+	static const char cvd[] = "CUDA_VISIBLE_DEVICES";
+	size_t n = strlen(cvd);
+	jf_shell__copy_words(&inv->env, &sh->env, 0, sh->env.size);
+	for (size_t i = 0; i < sh->env.size; i++) {
+		const char *s = sh->env.items[i].value;
+		if (!strncmp(s, cvd, n) && (s[n] == '=' || !s[n]))
+			return;
+	}
+	const var *v = jf_shell__find_var(sh, cvd);
+	if (!v || !v->exported)
+		return;
+	word e = inv->script; /* where the script is named, when the assignment's place is not known */
+	if (v->src) {
+		e.src = v->src;
+		e.span = v->span;
+	}
+	e.value = v->value ? jf_xasprintf("%s=%s", cvd, v->value) : jf_xstrdup(cvd);
+	jf_array_push(&inv->env, e);
+}
+
+/* The names the shell exports to a program it runs, into ctx->exported. */
+static void record_exports(shell *sh)
+{
+	for (size_t i = 0; i < sh->vars.size; i++)
+		if (sh->vars.items[i].exported)
+			jf_array_push(&sh->out->exported, jf_xstrdup(sh->vars.items[i].name));
+	for (size_t i = 0; i < sh->env.size; i++) {
+		const char *e = sh->env.items[i].value;
+		jf_array_push(&sh->out->exported, jf_xstrndup(e, strcspn(e, "=")));
+	}
+}
+
+static void record_invocation(shell *sh, jf_file *u, const words *w, size_t i, const launch *how)
+{
+	record_exports(sh);
+	jf_invocation inv = { 0 };
+	inv.entry = u;
+	inv.script = jf_shell__copy_word(&w->items[i]);
+	inv.launcher = how ? how->launcher : "python";
+	inv.unit = sh->unit;
+	inv.cwd = sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
+	if (how) {
+		jf_shell__copy_words(&inv.launcher_args, w, how->from, i);
+		inv.wrapper = how->wrapper;
+		if (how->wrapper)
+			jf_shell__copy_words(&inv.wrapper_args, w, how->wrapper_from, how->wrapper_to);
+	}
+	jf_shell__copy_words(&inv.args, w, i + 1, w->size);
+	record_env(sh, &inv);
+	jf_array_push(&sh->out->invocations, inv);
+}
+
+/* A script named by word `i`: found and loaded, or reported as missing.
+ * `how` says how a Python script is launched (NULL: a launch script). */
+void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, bool same_shell,
+                   const launch *how)
+{
+	const word *wd = &w->items[i];
+	if (!wd->value || !*wd->value)
+		return;
+	char *cpath = jf_shell__container_path(sh, wd->value);
+	if (!cpath)
+		return;
+	const char *rel = jf_path_under(cpath, jf_job_workdir(sh->job));
+	if (!rel || !*rel || sh->depth >= MAX_SCRIPT_DEPTH) {
+		free(cpath); /* outside the code folder: the image's business */
+		return;
+	}
+	char *local = jf_path_join(sh->job->code_dir, rel);
+	char *display = jf_path_join(sh->job->code_display, rel);
+	bool is_dir = jf_path_is_dir(local);
+	if (is_dir || !jf_path_is_file(local)) {
+		if (!jf_shell__is_produced(sh, cpath)) {
+			jf_missing_script m = { jf_shell__copy_word(wd), kind == SCRIPT_PYTHON, is_dir, display,
+				                cpath };
+			jf_array_push(&sh->out->missing_scripts, m);
+			display = cpath = NULL;
+		}
+	} else {
+		char *cdir = jf_path_dirname(cpath);
+		jf_file *u = jf_workspace_find(sh->ws, local);
+		bool fresh = !u;
+		if (!u)
+			u = jf_workspace_load(sh->ws, local, display,
+			                kind == SCRIPT_SHELL ? JF_LANG_BASH : JF_LANG_PYTHON,
+			                kind == SCRIPT_SHELL ? JF_ROLE_LAUNCH : JF_ROLE_ENTRY, cdir,
+			                sh->depth + 1);
+		free(cdir);
+		/* A launch script is walked once per job: each file is read once. */
+		if (u && kind == SCRIPT_SHELL && (fresh || same_shell) && u->lang == JF_LANG_BASH)
+			jf_shell__run_launch_script(sh, u, same_shell, w, i + 1);
+		if (u && kind == SCRIPT_PYTHON) {
+			record_invocation(sh, u, w, i, how);
+			/* A local launcher runs the script it is given, with the rest. */
+			jf_words rest = { w->items + i + 1, w->size - i - 1, 0 };
+			long k = u->lang == JF_LANG_PYTHON
+			                 ? sh->host->wrapped_script(sh->host->data, u, &rest)
+			                 : -1;
+			if (k >= 0) {
+				launch wrapped = jf_shell__launch_of(u->src->path, i + 1, how);
+				jf_shell__script(sh, w, i + 1 + (size_t)k, SCRIPT_PYTHON, false, &wrapped);
+			}
+		}
+	}
+	free(local);
+	free(display);
+	free(cpath);
+}
+
+/* A Python module run with -m: loaded when it is local, silent otherwise. */
+static void module(shell *sh, const char *mod)
+{
+	if (!sh->cwd)
+		return;
+	const char *rel = jf_path_under(sh->cwd, jf_job_workdir(sh->job));
+	if (!rel)
+		return;
+	jf_buf p = JF_BUF_INIT;
+	for (const char *c = mod; *c; c++)
+		jf_buf_addc(&p, *c == '.' ? '/' : *c);
+	const char *suffixes[] = { ".py", "/__main__.py" };
+	for (int k = 0; k < 2; k++) {
+		char *relmod = jf_xasprintf("%s%s%s%s", rel, *rel ? "/" : "", p.buf, suffixes[k]);
+		char *local = jf_path_join(sh->job->code_dir, relmod);
+		if (jf_path_is_file(local)) {
+			char *display = jf_path_join(sh->job->code_display, relmod);
+			jf_workspace_load(sh->ws, local, display, JF_LANG_PYTHON, JF_ROLE_ENTRY, sh->cwd,
+			                  sh->depth + 1);
+			free(display);
+			k = 2;
+		}
+		free(local);
+		free(relmod);
+	}
+	jf_buf_release(&p);
+}
+
+/* Launchers: which options are flags (take no value); the rest take one value. */
+static const char *const torchrun_flags[] = { "--standalone", "--no-python", "--no_python",
+	"--run-path", "--run_path", "--module", "-m", "--use-env", "--use_env", "--no-python",
+	"--tee-all", NULL };
+static const char *const deepspeed_flags[] = { "--no_local_rank", "--no_python", "--module",
+	"--force_multi", "--no_ssh_check", "--save_pid", "--elastic_training", "--bind_cores_to_rank",
+	"--no_ssh", "--enable_each_rank_log", NULL };
+static const char *const accelerate_flags[] = { "--multi_gpu", "--cpu", "--tpu", "--use_deepspeed",
+	"--use_fsdp", "--use_megatron_lm", "-m", "--module", "--no_python", "--debug", "-q",
+	"--quiet", "--same_network", "--rdzv_conf", "--fp16", "--use_cpu", "--dynamo_use_fullgraph",
+	"--dynamo_use_dynamic", "--tpu_use_cluster", "--downcast_bf16", NULL };
+static const char *const mpirun_flags[] = { "--allow-run-as-root", "-allow-run-as-root",
+	"--oversubscribe", "-oversubscribe", "--tag-output", "-tag-output", "--timestamp-output",
+	"-v", "--verbose", "-q", "--quiet", "--report-bindings", "-report-bindings", "--display-map",
+	"-display-map", "-bind-to-core", "-bind-to-socket", "--noprefix", "-noprefix", "-l", NULL };
+static const char *const mpirun_pairs[] = { "-mca", "--mca", "-gmca", "--gmca", NULL };
+static const char *const horovod_flags[] = { "--gloo", "--mpi", "--jsm", "--verbose",
+	"--disable-cache", "--tcp", "--log-without-timestamp", "--elastic", "--check-build",
+	"-cb", "--log-hide-timestamp", NULL };
+
+/* Skips launcher options from word i; returns the index of the first
+ * non-option word, or SIZE_MAX when an unknown word makes it unclear. */
+static size_t skip_options(const words *w, size_t i, const char *const *flags,
+                           const char *const *pairs)
+{
+	while (i < w->size) {
+		const char *s = w->items[i].value;
+		if (!s)
+			return SIZE_MAX;
+		if (s[0] != '-' || !s[1])
+			return i;
+		if (!strcmp(s, "--"))
+			return i + 1;
+		if (strchr(s, '=') || jf_str_in(s, flags))
+			i++;
+		else if (pairs && jf_str_in(s, pairs))
+			i += 3;
+		else
+			i += 2;
+	}
+	return i;
+}
+
+bool jf_shell__is_python(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	if (!jf_str_starts(base, "python"))
+		return false;
+	base += 6;
+	if (!*base)
+		return true;
+	if (*base++ != '3')
+		return false;
+	if (!*base)
+		return true;
+	if (*base++ != '.')
+		return false;
+	for (; *base; base++)
+		if (*base < '0' || *base > '9')
+			return false;
+	return true;
+}
+/* A python invocation from word i (the interpreter). */
+void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	size_t interpreter = i;
+	for (i++; i < w->size; i++) {
+		const char *s = w->items[i].value;
+		if (!s)
+			return;
+		if (!strcmp(s, "-m")) {
+			if (!jf_shell__word_is(w, i + 1, "pip"))
+				break;
+			if (jf_shell__word_is(w, i + 2, "install")) {
+				jf_shell__install_words(sh, w, i + 3, true);
+				jf_shell__pip_install(sh, w, i + 3, cmd, false);
+			}
+			return;
+		}
+		if (!strcmp(s, "-c") || !strcmp(s, "-"))
+			return;
+		if (!strcmp(s, "-W") || !strcmp(s, "-X")) {
+			i++;
+			continue;
+		}
+		if (s[0] == '-')
+			continue;
+		launch how = jf_shell__launch_of("python", interpreter + 1, outer);
+		jf_shell__script(sh, w, i, SCRIPT_PYTHON, false, &how);
+		return;
+	}
+	if (i + 1 >= w->size || !w->items[i + 1].value)
+		return;
+	const char *mod = w->items[i + 1].value;
+	if (!strcmp(mod, "torch.distributed.launch") || !strcmp(mod, "torch.distributed.run")) {
+		size_t k = skip_options(w, i + 2, torchrun_flags, NULL);
+		launch how = jf_shell__launch_of(!strcmp(mod, "torch.distributed.launch") ? "torch.distributed.launch"
+		                                                                 : "torch.distributed.run",
+		                       i + 2, outer);
+		if (k < w->size && !jf_str_ends(w->items[k].value ? w->items[k].value : "", ".sh"))
+			jf_shell__script(sh, w, k, SCRIPT_PYTHON, false, &how);
+		return;
+	}
+	module(sh, mod);
+}
+
+/* A launcher that starts the script it is given (torchrun, deepspeed, accelerate launch). */
+static void run_script_launcher(shell *sh, const words *w, size_t i, const char *const *flags,
+                                const char *name, const launch *outer)
+{
+	for (size_t k = i; k < w->size; k++)
+		if (jf_shell__word_is(w, k, "-m") || jf_shell__word_is(w, k, "--module") ||
+		    jf_shell__word_is(w, k, "--no_python") || jf_shell__word_is(w, k, "--no-python"))
+			return; /* a module or a non-Python program: not a script path */
+	size_t k = skip_options(w, i, flags, NULL);
+	launch how = jf_shell__launch_of(name, i, outer);
+	if (k < w->size)
+		jf_shell__script(sh, w, k, SCRIPT_PYTHON, false, &how);
+}
+
+/* The launchers, by the program that names them. */
+static const struct launcher {
+	const char *program;
+	const char *subcommand;      /* a word that must follow: `accelerate launch` */
+	const char *name;            /* jf_invocation.launcher or .wrapper */
+	const char *const *flags;    /* its options that take no value; the rest take one */
+	const char *const *pairs;    /* its options that take two values */
+	bool wraps;                  /* runs a command line (mpirun), not a script */
+} launchers[] = {
+	{ "torchrun", NULL, "torchrun", torchrun_flags, NULL, false },
+	{ "deepspeed", NULL, "deepspeed", deepspeed_flags, NULL, false },
+	{ "accelerate", "launch", "accelerate", accelerate_flags, NULL, false },
+	{ "horovodrun", NULL, "horovodrun", horovod_flags, NULL, true },
+	{ "mpirun", NULL, "mpirun", mpirun_flags, mpirun_pairs, true },
+	{ "mpiexec", NULL, "mpirun", mpirun_flags, mpirun_pairs, true },
+};
+
+bool jf_shell__launcher(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	const char *name = w->items[i].value;
+	for (size_t k = 0; k < sizeof launchers / sizeof *launchers; k++) {
+		const struct launcher *l = &launchers[k];
+		if (strcmp(name, l->program))
+			continue;
+		if (l->subcommand && !jf_shell__word_is(w, i + 1, l->subcommand))
+			return true; /* `accelerate config`: no script */
+		size_t first = i + 1 + (l->subcommand != NULL);
+		if (!l->wraps) {
+			run_script_launcher(sh, w, first, l->flags, l->name, outer);
+			return true;
+		}
+		/* The wrapper's options, then the command it runs on every process. */
+		size_t at = skip_options(w, first, l->flags, l->pairs);
+		launch wrap = { NULL, 0, l->name, first, at };
+		if (at < w->size)
+			jf_shell__run_words(sh, w, at, cmd, &wrap);
+		return true;
+	}
+	return false;
+}

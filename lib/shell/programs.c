@@ -1,0 +1,331 @@
+/* programs.c - what the programs a command runs do, as far as the job's facts go
+ *
+ * One table: the shell's own commands (set, cd, shift, source), shells,
+ * package managers, and the programs that create files (git clone,
+ * downloads, copies, archives). Wrappers that run the rest of the line (env,
+ * exec, nohup, timeout, ...) are read first; interpreters and launchers are
+ * launchers.c's. A program in neither changes nothing jobfix follows.
+ */
+#include "core/path.h"
+#include "shell/internal.h"
+
+/* What the program at word i of `w` does; `outer` is the mpirun or horovodrun
+ * that runs it, or NULL. */
+typedef void program_fn(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer);
+
+static void record_exec(shell *sh, const words *w, size_t i)
+{
+	jf_exec_fact f = { jf_shell__copy_word(&w->items[i]), NULL };
+	if (i + 1 < w->size && w->items[i + 1].value)
+		f.arg = jf_xstrdup(w->items[i + 1].value);
+	jf_array_push(&sh->out->execs, f);
+}
+
+/* `set -u`, `set -o nounset`, and their `+` forms. */
+static void run_set(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	for (size_t k = i + 1; k < w->size && w->items[k].value; k++) {
+		const char *s = w->items[k].value;
+		bool on = s[0] == '-';
+		if ((s[0] == '-' || s[0] == '+') && s[1] != '-' && s[1] != 'o' && strchr(s, 'u'))
+			sh->nounset = on;
+		else if ((!strcmp(s, "-o") || !strcmp(s, "+o")) && jf_shell__word_is(w, k + 1, "nounset"))
+			sh->nounset = on;
+	}
+}
+
+/* read, eval, getopts, mapfile, let, `printf -v`: they set variables jobfix cannot see. */
+static void run_setter(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	const char *name = w->items[i].value;
+	sh->vars_uncertain |= strcmp(name, "printf") || jf_shell__word_is(w, i + 1, "-v");
+}
+
+/* `cd [-P] DIR`, `pushd DIR`. */
+static void run_cd(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	char *dir = NULL;
+	if (++i < w->size && jf_shell__word_is(w, i, "-P"))
+		i++;
+	if (i < w->size && w->items[i].value && strcmp(w->items[i].value, "-"))
+		dir = jf_shell__container_path(sh, w->items[i].value);
+	free(sh->cwd);
+	sh->cwd = dir;
+}
+
+/* `shift [n]`: drops the first n positional parameters. */
+static void run_shift(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	i++;
+	char *end = NULL;
+	long n = i < w->size && w->items[i].value ? strtol(w->items[i].value, &end, 10) : 1;
+	if ((i < w->size && (!end || *end)) || n < 0) {
+		sh->args_known = false; /* shifted by an amount known only at run time */
+		return;
+	}
+	size_t k = (size_t)n < sh->args.size ? (size_t)n : sh->args.size;
+	for (size_t j = 0; j < k; j++)
+		free(sh->args.items[j].value);
+	memmove(sh->args.items, sh->args.items + k, (sh->args.size - k) * sizeof(word));
+	sh->args.size -= k;
+}
+
+/* `source FILE` and `. FILE`: a launch script run in this shell, or a virtualenv. */
+static void run_source(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	/* A file outside the code folder may set any variable. */
+	char *cpath = i + 1 < w->size && w->items[i + 1].value
+	                      ? jf_shell__container_path(sh, w->items[i + 1].value)
+	                      : NULL;
+	if (!cpath || !jf_path_under(cpath, jf_job_workdir(sh->job)))
+		sh->vars_uncertain = true;
+	free(cpath);
+	if (jf_str_ends(jf_shell__word_base(w, i + 1), "activate") ||
+	    jf_shell__word_is(w, i + 1, "activate"))
+		sh->venv = sh->vars_uncertain = true;
+	else if (i + 1 < w->size)
+		jf_shell__script(sh, w, i + 1, SCRIPT_SHELL, true, NULL);
+}
+
+/* `conda activate` (and mamba's): an environment of its own; `conda install`. */
+static void run_conda(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	if (jf_shell__word_is(w, i + 1, "activate"))
+		sh->venv = sh->vars_uncertain = true;
+	else if (jf_shell__word_is(w, i + 1, "install"))
+		jf_shell__install_words(sh, w, i + 2, false);
+}
+
+/* `bash script.sh ARGS`: a launch script in a child shell (not `bash -c`). */
+static void run_shell(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	size_t k = i + 1;
+	for (; k < w->size && jf_shell__word_starts(w, k, "-"); k++)
+		if (jf_shell__word_is(w, k, "-c") || jf_shell__word_is(w, k, "-s"))
+			return;
+	if (k < w->size)
+		jf_shell__script(sh, w, k, SCRIPT_SHELL, false, NULL);
+}
+
+/* `pip install ...` (and pip3, pip3.10, a path to pip). */
+static void run_pip(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)outer;
+	if (jf_shell__word_is(w, i + 1, "install")) {
+		jf_shell__install_words(sh, w, i + 2, true);
+		jf_shell__pip_install(sh, w, i + 2, cmd, strchr(w->items[i].value, '/') != NULL);
+	}
+}
+
+/* `git clone URL [DIR]`: the folder it makes. */
+static void run_git(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	if (!jf_shell__word_is(w, i + 1, "clone"))
+		return;
+	size_t pos = 0;
+	const char *dir = NULL, *url = NULL;
+	for (size_t k = i + 2; k < w->size; k++) {
+		const char *s = w->items[k].value;
+		if (!s) {
+			sh->produced_unknown = sh->out->produced_unknown = true;
+			return;
+		}
+		if (s[0] == '-') {
+			if (!strchr(s, '=') && (!strcmp(s, "-b") || !strcmp(s, "--branch") ||
+			                        !strcmp(s, "--depth") || !strcmp(s, "-o") ||
+			                        !strcmp(s, "--origin") || !strcmp(s, "-c") ||
+			                        !strcmp(s, "--config") || !strcmp(s, "--reference")))
+				k++;
+			continue;
+		}
+		if (pos++ == 0)
+			url = s;
+		else
+			dir = s;
+	}
+	if (dir) {
+		jf_shell__produce(sh, dir);
+	} else if (url) {
+		const char *slash = strrchr(url, '/');
+		char *repo = jf_xstrdup(slash ? slash + 1 : url);
+		if (jf_str_ends(repo, ".git"))
+			repo[strlen(repo) - 4] = '\0';
+		jf_shell__produce(sh, repo);
+		free(repo);
+	}
+}
+
+/* Programs that create files: downloads, copies, archives, builds. */
+static void run_producer(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	const char *base = jf_shell__word_base(w, i);
+	/* What these write: every argument of mkdir and touch, the last of
+	 * cp, mv, rsync, scp, ln and install. */
+	bool all = !strcmp(base, "mkdir") || !strcmp(base, "touch");
+	bool last = !strcmp(base, "cp") || !strcmp(base, "mv") || !strcmp(base, "rsync") ||
+	            !strcmp(base, "scp") || !strcmp(base, "ln") || !strcmp(base, "install");
+	for (size_t k = w->size; (all || last) && k-- > i + 1;) {
+		const char *s = w->items[k].value;
+		if (s && s[0] == '-')
+			continue;
+		if (s && !strstr(s, "://"))
+			jf_shell__write_at(sh, s, &w->items[k]);
+		if (last)
+			break;
+	}
+	/* Anything these name may be created here; a download without an
+	 * explicit name creates the last component of its URL. */
+	for (size_t k = i + 1; k < w->size; k++) {
+		const char *s = w->items[k].value;
+		if (!s) {
+			sh->produced_unknown = sh->out->produced_unknown = true;
+			continue;
+		}
+		if (s[0] == '-')
+			continue;
+		const char *slash = strstr(s, "://") ? strrchr(s, '/') : NULL;
+		jf_shell__produce(sh, slash ? slash + 1 : s);
+	}
+	if (!strcmp(base, "tar") || !strcmp(base, "unzip") || !strcmp(base, "make"))
+		/* archives and builds create what they hold */
+		sh->produced_unknown = sh->out->produced_unknown = true;
+}
+
+/* The programs, by the command's word as written (`exact`) or its last
+ * path component. Names are unique in the table. */
+static const struct program {
+	const char *name;
+	bool exact;
+	program_fn *run;
+} programs[] = {
+	{ "set", true, run_set },
+	{ "read", true, run_setter },
+	{ "eval", true, run_setter },
+	{ "getopts", true, run_setter },
+	{ "mapfile", true, run_setter },
+	{ "readarray", true, run_setter },
+	{ "printf", true, run_setter },
+	{ "let", true, run_setter },
+	{ "cd", true, run_cd },
+	{ "pushd", true, run_cd },
+	{ "shift", true, run_shift },
+	{ "source", true, run_source },
+	{ ".", true, run_source },
+	{ "conda", false, run_conda },
+	{ "mamba", false, run_conda },
+	{ "micromamba", false, run_conda },
+	{ "bash", true, run_shell },
+	{ "sh", true, run_shell },
+	{ "zsh", true, run_shell },
+	{ "dash", true, run_shell },
+	{ "/bin/bash", true, run_shell },
+	{ "/bin/sh", true, run_shell },
+	{ "pip", false, run_pip },
+	{ "pip3", false, run_pip },
+	{ "git", true, run_git },
+	{ "wget", false, run_producer },
+	{ "curl", false, run_producer },
+	{ "aws", false, run_producer },
+	{ "gsutil", false, run_producer },
+	{ "azcopy", false, run_producer },
+	{ "rsync", false, run_producer },
+	{ "scp", false, run_producer },
+	{ "cp", false, run_producer },
+	{ "mv", false, run_producer },
+	{ "ln", false, run_producer },
+	{ "tar", false, run_producer },
+	{ "unzip", false, run_producer },
+	{ "touch", false, run_producer },
+	{ "hdfs", false, run_producer },
+	{ "huggingface-cli", false, run_producer },
+	{ "make", false, run_producer },
+	{ "mkdir", false, run_producer },
+	{ "install", false, run_producer },
+};
+
+/* What the program named by word i is, by its name; NULL when jobfix knows nothing of it. */
+static program_fn *program_of(const words *w, size_t i)
+{
+	const char *name = w->items[i].value, *base = jf_shell__word_base(w, i);
+	for (size_t k = 0; k < sizeof programs / sizeof *programs; k++)
+		if (!strcmp(programs[k].exact ? name : base, programs[k].name))
+			return programs[k].run;
+	if (jf_str_starts(base, "pip3."))
+		return run_pip;
+	return NULL;
+}
+
+/* Skips the wrappers that run the rest of the line (exec, env X=1, timeout 10,
+ * ...); returns the index of the program they run, or w->size when the rest
+ * is not followed (an unknown word, sudo). */
+static size_t unwrap(shell *sh, words *w, size_t i)
+{
+	while (i < w->size) {
+		const char *name = w->items[i].value;
+		if (!name)
+			return w->size;
+		if (!strcmp(name, "exec") || !strcmp(name, "nohup") || !strcmp(name, "time") ||
+		    !strcmp(name, "command")) {
+			i++;
+		} else if (!strcmp(name, "env")) {
+			for (i++; i < w->size && w->items[i].value &&
+			          (w->items[i].value[0] == '-' || strchr(w->items[i].value, '='));
+			     i++)
+				if (w->items[i].value[0] != '-')
+					jf_array_push(&sh->env, jf_shell__copy_word(&w->items[i]));
+		} else if (!strcmp(name, "stdbuf")) {
+			for (i++; i < w->size && jf_shell__word_starts(w, i, "-");)
+				i++;
+		} else if (!strcmp(name, "timeout")) {
+			for (i++; i < w->size && jf_shell__word_starts(w, i, "-");)
+				i++;
+			i++; /* the duration */
+		} else if (!strcmp(name, "sudo")) {
+			record_exec(sh, w, i);
+			return w->size; /* runs as root: nothing the rules here can say */
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+void jf_shell__run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	i = unwrap(sh, w, i);
+	if (i >= w->size || !w->items[i].value)
+		return;
+	record_exec(sh, w, i);
+	const char *name = w->items[i].value;
+	program_fn *run = program_of(w, i);
+	if (run) {
+		run(sh, w, i, cmd, outer);
+	} else if (strchr(name, '/') && jf_str_ends(name, ".sh")) {
+		jf_shell__script(sh, w, i, SCRIPT_SHELL, false, NULL);
+	} else if (strchr(name, '/') && jf_str_ends(name, ".py")) {
+		launch how = jf_shell__launch_of("script", i + 1, outer);
+		jf_shell__script(sh, w, i, SCRIPT_PYTHON, false, &how);
+	} else if (jf_shell__is_python(name)) {
+		jf_shell__python(sh, w, i, cmd, outer);
+	} else {
+		jf_shell__launcher(sh, w, i, cmd, outer);
+	}
+}
