@@ -1,21 +1,29 @@
-/* facts.c - gathering the facts of a lint: the command's shell, the Python files, imports */
+/* facts.c - gathering the facts of a lint: the command's shell, the Python files, imports
+ *
+ * The shell walks the command first and loads the scripts it runs. Then each
+ * Python file of the workspace, in the order it was read, is walked once
+ * (python/facts.c) and, in a job, the local modules it imports are loaded
+ * after it; the list grows while it is read, so modules are followed in
+ * turn. The shell asks about a Python file it runs (is it a launcher of
+ * another script?) through jf_shell_host; its facts are read then, once.
+ */
 #include "facts/facts.h"
 
 #include "core/path.h"
-#include "facts/imports.h"
-#include "rules/checks.h"
+#include "python/cmdline.h"
+#include "sources/imports.h"
+#include "sources/tree.h"
 
-jf_pyfacts *jf_facts__python(jf_facts *self, const jf_file *file)
+/* The facts of Python file `file`, read on first use. */
+static jf_pyfacts *python_of(jf_facts *self, jf_file *file)
 {
 	if (file->lang != JF_LANG_PYTHON)
 		return NULL;
 	while (self->python.size <= file->index)
 		jf_array_push(&self->python, NULL);
 	jf_pyfacts **slot = &self->python.items[file->index];
-	if (!*slot) {
-		*slot = jf_xcalloc(1, sizeof(**slot));
-		(*slot)->file = file;
-	}
+	if (!*slot)
+		*slot = jf_pyfacts_read(file);
 	return *slot;
 }
 
@@ -24,9 +32,56 @@ const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file)
 	return file->index < self->python.size ? self->python.items[file->index] : NULL;
 }
 
+jf_pyfiles jf_facts_pyfiles(const jf_facts *self)
+{
+	return (jf_pyfiles){ self->ws, self->python.items, self->python.size };
+}
+
+/* The text of node `n` of `file`, or NULL for a null node; caller frees. */
+static char *text_of(const jf_file *file, TSNode n)
+{
+	return ts_node_is_null(n) ? NULL : jf_node_text(file, n);
+}
+
+/* Loads the local modules that `file` imports. */
+static void follow_imports(const jf_job *job, jf_workspace *ws, jf_file *file,
+                           const jf_pyfacts *py)
+{
+	jf_importer im;
+	jf_importer_init(&im, job, ws, file);
+	for (size_t i = 0; i < py->imports.size; i++) {
+		const jf_py_import *imp = &py->imports.items[i];
+		char *module = text_of(file, imp->module), *from = text_of(file, imp->from);
+		char *sub = text_of(file, imp->name);
+		if (sub && strchr(sub, '.')) {
+			free(sub);
+			sub = NULL;
+		}
+		if (module)
+			jf_import_module(&im, module, NULL);
+		else if (from && from[0] == '.')
+			jf_import_relative(&im, from, sub);
+		else if (from)
+			jf_import_module(&im, from, sub);
+		free(module);
+		free(from);
+		free(sub);
+	}
+	jf_importer_release(&im);
+}
+
+typedef struct {
+	jf_facts *facts;
+	jf_workspace *ws;
+} host_data;
+
 static long wrapped_script(void *data, const jf_file *entry, const jf_words *args)
 {
-	return jf_wrapped_script(data, entry, args);
+	host_data *h = data;
+	jf_file *file = h->ws->files.items[entry->index];
+	const jf_pyfacts *py = python_of(h->facts, file);
+	jf_pyfiles files = jf_facts_pyfiles(h->facts);
+	return jf_cmdline_wrapped_script(&files, py, args);
 }
 
 void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws)
@@ -35,12 +90,20 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	out->job = job;
 	out->image = image;
 	out->ws = ws;
-	if (!job)
-		return;
-	jf_shell_host host = { wrapped_script, out };
-	jf_shell_run(&out->shell, job, ws, &host);
-	if (job->command.size && job->code_dir && jf_path_is_dir(job->code_dir))
-		jf_imports_follow(job, ws, out);
+	bool follow = false;
+	if (job) {
+		host_data h = { out, ws };
+		jf_shell_host host = { wrapped_script, &h };
+		jf_shell_run(&out->shell, job, ws, &host);
+		follow = job->command.size && job->code_dir && jf_path_is_dir(job->code_dir);
+	}
+	/* The list grows while it is read: modules found are followed in turn. */
+	for (size_t i = 0; i < ws->files.size; i++) {
+		jf_file *file = ws->files.items[i];
+		const jf_pyfacts *py = python_of(out, file);
+		if (py && follow && file->fs_path)
+			follow_imports(job, ws, file, py);
+	}
 }
 
 void jf_facts_release(jf_facts *self)

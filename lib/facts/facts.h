@@ -30,6 +30,8 @@ typedef struct jf_facts {
 void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws);
 /** The facts of Python file `file`; NULL for a file of another language. */
 const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file);
+/** The Python files of the lint with their facts. */
+jf_pyfiles jf_facts_pyfiles(const jf_facts *self);
 void jf_facts_release(jf_facts *self);
 
 #endif

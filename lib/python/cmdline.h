@@ -1,14 +1,20 @@
 /* cmdline.h - the command line an entry script accepts, as read from its code
  *
- * arguments.c reads argparse definitions into a jf_cmdline and checks every
- * invocation of the script against it. flags.c reads absl flags (tf.app.flags
- * included) and click into the same structure. Strings are owned by the
- * structure.
+ * cmdline.c reads argparse definitions into a jf_cmdline; cmdline_flags.c
+ * reads absl flags (tf.app.flags included) and click into the same
+ * structure; rules/arguments.c checks every invocation of the script
+ * against it. Everything is read from the files' facts. Strings are owned
+ * by the structure.
  */
 #ifndef JF_CMDLINE_H
 #define JF_CMDLINE_H
 
+#include "python/facts.h"
+#include "shell/shell.h"
 #include "sources/tree.h"
+
+/* jf_argdef.command of an argument of the main parser (not a subcommand's). */
+#define JF_CMDLINE_MAIN (-1)
 
 typedef enum {
 	ACT_STORE,
@@ -81,7 +87,29 @@ typedef struct {
 	const jf_file *click_unit;
 } jf_cmdline;
 
-/* arguments.c, shared with flags.c */
+/**
+ * Reads the command line of entry script `entry`: its own definitions and
+ * those of the job's local modules (`files`). Release with jf_cmdline_release().
+ */
+void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry);
+void jf_cmdline_release(jf_cmdline *c);
+/** The argument with option string `name` ("--lr"), or NULL. */
+const jf_argdef *jf_cmdline_find_option(const jf_cmdline *c, const char *name);
+/** Whether argparse takes word `s` for an option (not a negative number). */
+bool jf_cmdline_looks_like_option(const char *s);
+/** The option `name` (a long option, maybe abbreviated); NULL and *ambiguous when several
+ * match. *full is the option string it stands for. */
+const jf_argdef *jf_cmdline_resolve_option(const jf_cmdline *c, const char *name,
+                                           const char **full, bool *ambiguous);
+/**
+ * When `entry` is a local launcher (a positional naming a script and an
+ * argparse.REMAINDER for its arguments, as torch.distributed.launch has),
+ * the index in `args` of the word naming the script it runs; else -1.
+ */
+long jf_cmdline_wrapped_script(const jf_pyfiles *files, const jf_pyfacts *entry,
+                               const jf_words *args);
+
+/* cmdline.c, shared with cmdline_flags.c */
 
 /** The value of a plain string literal, or NULL; caller frees. */
 char *jf_cmdline__string(const jf_file *unit, TSNode n);
@@ -89,12 +117,12 @@ char *jf_cmdline__string(const jf_file *unit, TSNode n);
 void jf_cmdline__read_choices(const jf_file *unit, TSNode v, jf_argdef *d);
 void jf_cmdline__def_release(jf_argdef *d);
 
-/* flags.c */
+/* cmdline_flags.c */
 
 /** Reads absl flag definitions and click decorators at node `n` of `unit`. */
 void jf_flags__visit(jf_cmdline *c, const jf_file *unit, TSNode n);
 /** After every file is read: required flags, click's own options and its call in `entry`. */
-void jf_flags__finish(jf_cmdline *c, const jf_file *entry);
+void jf_flags__finish(jf_cmdline *c, const jf_pyfacts *entry);
 /** Whether `name` is a flag absl defines itself (--helpfull, --logtostderr, ...);
  * *takes_value tells whether it reads a value. */
 bool jf_flags__builtin(const char *name, bool *takes_value);

@@ -1,7 +1,15 @@
-/* facts.h - what one Python file holds that the rules ask about
+/* facts.h - what one Python file holds that the rules ask about, read in one walk
  *
- * Read once per file (python/facts.c). Nodes are borrowed from the file's
- * tree: valid while the workspace lives.
+ * jf_pyfacts_read() walks a file's tree once, in source order, and keeps the
+ * nodes the checks and the evaluator look at: calls, assignments, attribute
+ * uses of a plain name, os.environ subscripts, definitions, imports, the
+ * constructs that bind names, and the syntax whose Python version matters.
+ * Each node keeps the function or class around it, so that a check can tell
+ * a use in a body from one in a nested definition without walking again.
+ * A check then reads these lists and looks around a node at most (its
+ * parents, its children): no check walks a whole tree.
+ *
+ * Nodes are borrowed from the file's tree: valid while the workspace lives.
  */
 #ifndef JF_PYFACTS_H
 #define JF_PYFACTS_H
@@ -10,13 +18,91 @@
 
 typedef JF_ARRAY(TSNode) jf_nodes;
 
+typedef enum {
+	JF_PY_CALL,
+	JF_PY_ASSIGNMENT,           /* `a = b`, `a: T = b`, `a: T` */
+	JF_PY_AUGMENTED_ASSIGNMENT, /* `a += b` */
+	JF_PY_ATTRIBUTE,            /* `name.attr`, the object a plain name */
+	JF_PY_ENVIRON_SUBSCRIPT,    /* `os.environ[...]`, `environ[...]` */
+	JF_PY_FUNCTION,             /* function_definition */
+	JF_PY_CLASS,                /* class_definition */
+	JF_PY_LAMBDA,
+	JF_PY_DECORATED,            /* decorated_definition */
+	JF_PY_FOR,                  /* for_statement */
+	JF_PY_IMPORT,               /* import_statement, import_from_statement */
+	JF_PY_SYNTAX,               /* syntax of some Python versions only (JF310) */
+	JF_PY_KIND_COUNT
+} jf_py_kind;
+
+#define JF_PY_NONE UINT32_MAX
+
+typedef struct {
+	TSNode node;
+	uint32_t def;   /* the innermost function or class around it (an index in
+	                   `nodes`), or JF_PY_NONE at module level */
+	uint32_t scope; /* the same, lambdas counted */
+	jf_py_kind kind;
+} jf_py_node;
+
+/* One name an import brings: `import a.b` (module), `from a.b import c`
+ * (from and name), `from . import c`, `from .m import *` (no name). */
+typedef struct {
+	TSNode module; /* the dotted name of `import a.b`; else a null node */
+	TSNode from;   /* the module (dotted or relative) of `from ... import`; else null */
+	TSNode name;   /* the imported name (without `as`), when a dotted name; else null */
+} jf_py_import;
+
+/* A place where a name is bound: an assignment's target, a parameter, a loop
+ * variable, an import, a def or class name, a global statement. */
+typedef struct {
+	TSNode name;  /* the identifier */
+	bool parsed;  /* `name = <...>.parse_args(...)` */
+} jf_py_binding;
+
 typedef struct jf_pyfacts {
 	const jf_file *file;
-	/* Its absolute imports: the module of each `import a.b` and `from a.b
-	 * import ...` (one per statement). */
-	jf_nodes imports;
+	JF_ARRAY(jf_py_node) nodes;                    /* in source order */
+	JF_ARRAY(uint32_t) of_kind[JF_PY_KIND_COUNT];  /* indices into `nodes`, by kind */
+	JF_ARRAY(jf_py_import) imports;                /* in source order */
+	/* The module of each absolute import statement, once per statement. */
+	jf_nodes absolute_imports;
+	JF_ARRAY(jf_py_binding) bindings;              /* in source order */
 } jf_pyfacts;
 
+/* The Python files of a lint, with their facts (NULL for a file not read). */
+typedef struct {
+	const jf_workspace *ws;
+	jf_pyfacts *const *facts; /* by file index */
+	size_t size;
+} jf_pyfiles;
+
+static inline const jf_pyfacts *jf_pyfiles_get(const jf_pyfiles *self, const jf_file *file)
+{
+	return file->index < self->size ? self->facts[file->index] : NULL;
+}
+
+/** Walks `file` (Python, parsed) once and records its facts; counts the walk on the file. */
+jf_pyfacts *jf_pyfacts_read(jf_file *file);
 void jf_pyfacts_free(jf_pyfacts *self);
+
+/** The `i`th node of kind `kind`. */
+static inline const jf_py_node *jf_pyfacts_at(const jf_pyfacts *self, jf_py_kind kind, size_t i)
+{
+	return &self->nodes.items[self->of_kind[kind].items[i]];
+}
+
+/** The index in `nodes` of `n`, a recorded node; JF_PY_NONE when it is not one. */
+uint32_t jf_pyfacts_find(const jf_pyfacts *self, TSNode n);
+/**
+ * The scope index that the statements of `body` run in: JF_PY_NONE for the
+ * module, else the recorded function, class or lambda whose body it is.
+ */
+uint32_t jf_pyfacts_scope_of(const jf_pyfacts *self, TSNode body);
+/** Whether recorded node `n` lies within `outer` (by bytes). */
+static inline bool jf_py_within(const jf_py_node *n, TSNode outer)
+{
+	return ts_node_start_byte(n->node) >= ts_node_start_byte(outer) &&
+	       ts_node_end_byte(n->node) <= ts_node_end_byte(outer);
+}
 
 #endif

@@ -1,505 +1,20 @@
 /* arguments.c - JF302-JF304, JF306-JF308: what the launch passes against what the entry script accepts
  *
- * For each Python entry script the command runs, the argparse definitions of
- * the script and of the local modules it imports are collected into one
- * picture of its command line: option strings, actions, types, choices,
- * nargs, required arguments, positionals. Every invocation (its words as the
- * shell gives them, "$@" from the job spec included) is then read the way
- * argparse reads it.
+ * For each Python entry script the command runs, its command line (read by
+ * python/cmdline.c) is checked against every invocation (its words as the
+ * shell gives them, "$@" from the job spec included), read the way argparse,
+ * absl or click reads it, and against the script's own uses of `args.X`.
  *
- * Precision first. A parser that something else extends or that parses
- * another list (subparsers, parse_args(list), library helpers such as
- * deepspeed.add_config_arguments or HfArgumentParser, Hydra, fire, click,
- * absl, exec-style configurators, hand-read sys.argv, option strings or
- * keywords computed at run time) makes the picture open: no finding about
- * flags jobfix cannot see. parse_known_args() tolerates unknown flags. A word
- * whose value is known only at run time makes the rest of the invocation
- * partial: required arguments and positionals are then not checked.
+ * Precision first: an open command line (python/cmdline.h) gives no finding
+ * about flags; parse_known_args() tolerates unknown flags. A word whose value
+ * is known only at run time makes the rest of the invocation partial:
+ * required arguments and positionals are then not checked.
  */
 #include <ctype.h>
 #include <stdlib.h>
 
-#include "rules/checks.h"
 #include "python/cmdline.h"
-
-/* Source markers of a command line jobfix cannot see whole. */
-static const char *const open_markers[] = {
-	"add_config_arguments", "add_argparse_args", "add_model_specific_args",
-	"HfArgumentParser", "hydra",               "fire.Fire",         "config_flags",
-	"jsonargparse",    "LightningCLI",         "simple_parsing",    "OmegaConf.from_cli",
-	"exec(",           "prefix_chars",         "fromfile_prefix_chars", "parse_intermixed_args",
-	"typer",           "conflict_handler",       "from click import",
-	"flags_core",      "append_flag_values",   NULL,
-};
-
-void jf_cmdline__def_release(jf_argdef *d)
-{
-	for (size_t i = 0; i < d->options.size; i++)
-		free(d->options.items[i]);
-	jf_array_release(&d->options);
-	for (size_t i = 0; i < d->choices.size; i++)
-		free(d->choices.items[i]);
-	jf_array_release(&d->choices);
-	free(d->dest);
-}
-
-static void cmdline_release(jf_cmdline *c)
-{
-	for (size_t i = 0; i < c->args.size; i++)
-		jf_cmdline__def_release(&c->args.items[i]);
-	jf_array_release(&c->args);
-	for (size_t i = 0; i < c->defaults.size; i++)
-		free(c->defaults.items[i]);
-	jf_array_release(&c->defaults);
-	for (size_t i = 0; i < c->commands.size; i++)
-		free(c->commands.items[i]);
-	jf_array_release(&c->commands);
-	jf_array_release(&c->command_of);
-	for (size_t i = 0; i < c->owner_vars.size; i++)
-		free(c->owner_vars.items[i]);
-	jf_array_release(&c->owner_vars);
-	for (size_t i = 0; i < c->handed_to.size; i++)
-		free(c->handed_to.items[i]);
-	jf_array_release(&c->handed_to);
-	jf_array_release(&c->owners);
-	for (size_t i = 0; i < c->required.size; i++)
-		free(c->required.items[i]);
-	jf_array_release(&c->required);
-	free(c->click_fn);
-}
-
-/* The value of a plain string literal (no f-string, no concatenation), or NULL; caller frees. */
-char *jf_cmdline__string(const jf_file *unit, TSNode n)
-{
-	if (!jf_node_type_is(n, "string") || ts_node_named_child_count(n) > 3)
-		return NULL;
-	char *text = jf_node_text(unit, n);
-	size_t len = strlen(text);
-	char *v = NULL;
-	if (len >= 2 && (text[0] == '"' || text[0] == '\'') && text[len - 1] == text[0] &&
-	    !strchr(text, '\\') && !strchr(text, '{'))
-		v = jf_xstrndup(text + 1, len - 2);
-	free(text);
-	return v;
-}
-
-/* A literal as the text argparse would compare: strings unquoted, numbers as written. */
-static char *literal_value(const jf_file *unit, TSNode n)
-{
-	if (jf_node_type_is(n, "integer") || jf_node_type_is(n, "float"))
-		return jf_node_text(unit, n);
-	return jf_cmdline__string(unit, n);
-}
-
-static jf_argtype type_of(const jf_file *unit, TSNode n)
-{
-	static const char *const names[] = { "str", "int", "float", "bool", NULL };
-	for (int i = 0; names[i]; i++)
-		if (jf_node_type_is(n, "identifier") && jf_node_is(unit, n, names[i]))
-			return (jf_argtype)i;
-	return TYPE_OTHER;
-}
-
-static bool read_action(const jf_file *unit, TSNode v, jf_argdef *d)
-{
-	static const char *const flags[] = { "store_true", "store_false", "store_const", "count",
-		                             "append_const", "help", "version", NULL };
-	char *a = jf_cmdline__string(unit, v);
-	if (!a)
-		return false; /* a custom Action class: unknown arity */
-	bool ok = true;
-	if (jf_str_in(a, flags))
-		d->act = ACT_FLAG;
-	else if (!strcmp(a, "append") || !strcmp(a, "extend"))
-		d->act = ACT_APPEND;
-	else if (strcmp(a, "store"))
-		ok = false;
-	free(a);
-	return ok;
-}
-
-static bool read_nargs(const jf_file *unit, TSNode v, jf_argdef *d)
-{
-	if (jf_node_type_is(v, "integer")) {
-		char *t = jf_node_text(unit, v);
-		d->nargs = NARGS_COUNT;
-		d->count = strtol(t, NULL, 10);
-		free(t);
-		return true;
-	}
-	if (jf_node_type_is(v, "attribute") &&
-	    jf_node_is(unit, jf_node_field(v, "attribute"), "REMAINDER")) {
-		d->nargs = NARGS_REMAINDER;
-		return true;
-	}
-	char *s = jf_cmdline__string(unit, v);
-	bool ok = s != NULL;
-	if (s && !strcmp(s, "?"))
-		d->nargs = NARGS_OPTIONAL;
-	else if (s && !strcmp(s, "*"))
-		d->nargs = NARGS_ANY;
-	else if (s && !strcmp(s, "+"))
-		d->nargs = NARGS_SOME;
-	else if (s && !strcmp(s, "..."))
-		d->nargs = NARGS_REMAINDER;
-	else
-		ok = false;
-	free(s);
-	return ok;
-}
-
-void jf_cmdline__read_choices(const jf_file *unit, TSNode v, jf_argdef *d)
-{
-	if (!jf_node_type_is(v, "list") && !jf_node_type_is(v, "tuple"))
-		return;
-	uint32_t n = ts_node_named_child_count(v);
-	for (uint32_t i = 0; i < n; i++) {
-		char *s = literal_value(unit, ts_node_named_child(v, i));
-		if (!s)
-			return; /* computed choices: unknown (the ones read so far are freed later) */
-		jf_array_push(&d->choices, s);
-	}
-	d->choices_known = true;
-}
-
-/* One add_argument(...) call; false when it is not literal enough to read. */
-static bool read_argument(const jf_file *unit, TSNode call, jf_argdef *d)
-{
-	TSNode args = jf_node_field(call, "arguments");
-	uint32_t n = ts_node_named_child_count(args);
-	d->unit = unit;
-	d->span = jf_node_span(call);
-	d->untyped = true;
-	for (uint32_t i = 0; i < n; i++) {
-		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "comment"))
-			continue;
-		if (!jf_node_type_is(a, "keyword_argument")) {
-			char *s = jf_cmdline__string(unit, a);
-			if (!s)
-				return false; /* *names, **kwargs or a computed name */
-			if (s[0] == '-')
-				jf_array_push(&d->options, s);
-			else if (!d->dest)
-				d->dest = s;
-			else
-				free(s);
-			continue;
-		}
-		TSNode k = jf_node_field(a, "name"), v = jf_node_field(a, "value");
-		if (jf_node_is(unit, k, "action")) {
-			if (!read_action(unit, v, d))
-				return false;
-		} else if (jf_node_is(unit, k, "type")) {
-			d->type = type_of(unit, v);
-			d->untyped = false;
-		} else if (jf_node_is(unit, k, "nargs")) {
-			if (!read_nargs(unit, v, d))
-				return false;
-		} else if (jf_node_is(unit, k, "required")) {
-			d->required = jf_node_type_is(v, "true");
-		} else if (jf_node_is(unit, k, "choices")) {
-			jf_cmdline__read_choices(unit, v, d);
-		} else if (jf_node_is(unit, k, "dest")) {
-			char *s = jf_cmdline__string(unit, v);
-			free(d->dest);
-			d->dest = s;
-		}
-	}
-	if (!d->options.size && !d->dest)
-		return false;
-	if (!d->options.size) /* a positional is required unless nargs allows none */
-		d->required = d->nargs != NARGS_OPTIONAL && d->nargs != NARGS_ANY &&
-		              d->nargs != NARGS_REMAINDER;
-	return true;
-}
-
-/* Whether `call` calls a method named `name`: x.name(...). */
-static bool calls_method(const jf_file *unit, TSNode call, const char *name)
-{
-	TSNode fn = jf_node_field(call, "function");
-	return jf_node_type_is(fn, "attribute") && jf_node_is(unit, jf_node_field(fn, "attribute"), name);
-}
-
-static bool callee_ends(const jf_file *unit, TSNode call, const char *name)
-{
-	TSNode fn = jf_node_field(call, "function");
-	if (jf_node_type_is(fn, "attribute"))
-		fn = jf_node_field(fn, "attribute");
-	return jf_node_type_is(fn, "identifier") && jf_node_is(unit, fn, name);
-}
-
-/* Subcommands: which parser each variable holds */
-
-#define OWNER_NONE (-3)
-#define OWNER_SUBPARSERS (-2)
-#define OWNER_MAIN (-1)
-
-static int owner_of(const jf_cmdline *c, const jf_file *unit, TSNode var)
-{
-	if (!jf_node_type_is(var, "identifier"))
-		return OWNER_NONE;
-	for (size_t i = c->owner_vars.size; i-- > 0;)
-		if (jf_node_is(unit, var, c->owner_vars.items[i]))
-			return c->owners.items[i];
-	return OWNER_NONE;
-}
-
-static void set_owner(jf_cmdline *c, const jf_file *unit, TSNode var, int owner)
-{
-	jf_array_push(&c->owner_vars, jf_node_text(unit, var));
-	jf_array_push(&c->owners, owner);
-}
-
-/* `p = sub.add_parser("train", aliases=["t"])`: a new command, its names. */
-static int add_command(jf_cmdline *c, const jf_file *unit, TSNode call)
-{
-	TSNode args = jf_node_field(call, "arguments");
-	int index = -1;
-	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-		TSNode a = ts_node_named_child(args, i);
-		bool alias = jf_node_type_is(a, "keyword_argument") &&
-		             jf_node_is(unit, jf_node_field(a, "name"), "aliases");
-		if (i == 0 || alias) {
-			jf_argdef names = { 0 };
-			if (i == 0) {
-				char *s = jf_cmdline__string(unit, a);
-				if (!s)
-					return OWNER_NONE; /* a computed name */
-				jf_array_push(&names.choices, s);
-			} else {
-				jf_cmdline__read_choices(unit, jf_node_field(a, "value"), &names);
-			}
-			if (index < 0)
-				index = (int)c->commands.size; /* the index of its first name */
-			for (size_t k = 0; k < names.choices.size; k++) {
-				jf_array_push(&c->commands, names.choices.items[k]);
-				jf_array_push(&c->command_of, index);
-			}
-			jf_array_release(&names.choices);
-		}
-	}
-	return index < 0 ? OWNER_NONE : index;
-}
-
-/* Records what `var = call` holds when it is a parser, a group or subparsers. */
-static void track_assignment(jf_cmdline *c, const jf_file *unit, TSNode assignment)
-{
-	TSNode var = jf_node_field(assignment, "left"), call = jf_node_field(assignment, "right");
-	if (!jf_node_type_is(var, "identifier") || !jf_node_type_is(call, "call"))
-		return;
-	TSNode fn = jf_node_field(call, "function");
-	TSNode recv = jf_node_field(fn, "object");
-	if (callee_ends(unit, call, "ArgumentParser")) {
-		set_owner(c, unit, var, OWNER_MAIN);
-	} else if (calls_method(unit, call, "add_subparsers")) {
-		c->subparsers = true;
-		set_owner(c, unit, var, OWNER_SUBPARSERS);
-	} else if (calls_method(unit, call, "add_parser") &&
-	           owner_of(c, unit, recv) == OWNER_SUBPARSERS) {
-		set_owner(c, unit, var, add_command(c, unit, call));
-	} else if (calls_method(unit, call, "add_argument_group") ||
-	           calls_method(unit, call, "add_mutually_exclusive_group")) {
-		set_owner(c, unit, var, owner_of(c, unit, recv));
-	}
-}
-
-static bool has_keyword(const jf_file *unit, TSNode call, const char *name)
-{
-	TSNode args = jf_node_field(call, "arguments");
-	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument") &&
-		    jf_node_is(unit, jf_node_field(a, "name"), name))
-			return true;
-	}
-	return false;
-}
-
-/* `add_args(parser)`: a function that may add arguments. Its name is kept;
- * build_cmdline() looks for its definition among the job's files. */
-static void note_handed_over(jf_cmdline *c, const jf_file *unit, TSNode call)
-{
-	TSNode fn = jf_node_field(call, "function");
-	TSNode args = jf_node_field(call, "arguments");
-	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument"))
-			a = jf_node_field(a, "value");
-		if (owner_of(c, unit, a) == OWNER_NONE)
-			continue;
-		TSNode name = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "attribute") : fn;
-		if (jf_node_type_is(name, "identifier"))
-			jf_array_push(&c->handed_to, jf_node_text(unit, name));
-		else
-			c->open = true;
-		return;
-	}
-}
-
-/* Whether some Python file of the job defines function `name`. */
-static bool defines_function(const jf_facts *facts, const char *name)
-{
-	char *def = jf_xasprintf("def %s(", name);
-	bool found = false;
-	for (size_t i = 0; i < facts->ws->files.size && !found; i++) {
-		const jf_file *u = facts->ws->files.items[i];
-		found = u->lang == JF_LANG_PYTHON && strstr(u->src->data, def);
-	}
-	free(def);
-	return found;
-}
-
-/* Collects the argparse definitions of one file into `c`. */
-static void collect(jf_cmdline *c, const jf_file *unit)
-{
-	for (size_t i = 0; open_markers[i]; i++)
-		if (strstr(unit->src->data, open_markers[i]))
-			c->open = true;
-	if (strstr(unit->src->data, "parse_known_args"))
-		c->tolerant = true;
-	for (const char *p = strstr(unit->src->data, "sys.argv"); p; p = strstr(p + 1, "sys.argv"))
-		c->argv_reads++; /* hand-read, unless FLAGS(sys.argv) parses it */
-	jf_iter it;
-	TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree));
-	while (!ts_node_is_null(n)) {
-		if (jf_node_type_is(n, "assignment"))
-			track_assignment(c, unit, n);
-		if (jf_node_type_is(n, "call"))
-			note_handed_over(c, unit, n);
-		if (jf_node_type_is(n, "call")) {
-			/* parents=[...] of a parser, not of Path.mkdir() and the like */
-			if ((callee_ends(unit, n, "ArgumentParser") || calls_method(unit, n, "add_parser")) &&
-			    has_keyword(unit, n, "parents"))
-				c->has_parents = true;
-			if (calls_method(unit, n, "add_argument")) {
-				jf_argdef d = { 0 };
-				int owner = owner_of(c, unit, jf_node_field(jf_node_field(n, "function"), "object"));
-				d.command = owner >= 0 ? owner : OWNER_MAIN;
-				if (owner == OWNER_NONE || owner == OWNER_SUBPARSERS)
-					c->unowned = true;
-				if (read_argument(unit, n, &d))
-					jf_array_push(&c->args, d);
-				else {
-					jf_cmdline__def_release(&d);
-					c->open = true;
-				}
-			} else if (callee_ends(unit, n, "ArgumentParser")) {
-				if (!c->parsers++) {
-					c->unit = unit;
-					c->span = jf_node_span(n);
-				}
-				TSNode args = jf_node_field(n, "arguments");
-				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-					TSNode a = ts_node_named_child(args, i);
-					if (jf_node_type_is(a, "keyword_argument") &&
-					    jf_node_is(unit, jf_node_field(a, "name"), "allow_abbrev") &&
-					    jf_node_type_is(jf_node_field(a, "value"), "false"))
-						c->allow_abbrev = false;
-
-					if (jf_node_type_is(a, "dictionary_splat") || jf_node_type_is(a, "list_splat"))
-						c->open = true;
-				}
-			} else if (calls_method(unit, n, "set_defaults")) {
-				TSNode args = jf_node_field(n, "arguments");
-				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-					TSNode a = ts_node_named_child(args, i);
-					if (jf_node_type_is(a, "keyword_argument"))
-						jf_array_push(&c->defaults, jf_node_text(unit, jf_node_field(a, "name")));
-					else
-						c->open = true; /* set_defaults(**d) */
-				}
-			} else if (calls_method(unit, n, "parse_args") &&
-			           ts_node_named_child_count(jf_node_field(n, "arguments")) > 0) {
-				c->open = true; /* parses a list of its own, not the command line */
-			}
-		}
-		jf_flags__visit(c, unit, n);
-		n = jf_iter_next(&it, true);
-	}
-	jf_iter_release(&it);
-}
-
-/* The command line of entry `entry`: its own definitions and its local modules'. */
-static void build_cmdline(const jf_facts *facts, const jf_file *entry, jf_cmdline *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->allow_abbrev = true;
-	collect(c, entry);
-	for (size_t i = 0; i < facts->ws->files.size; i++) {
-		const jf_file *u = facts->ws->files.items[i];
-		if (u->role == JF_ROLE_MODULE && u->lang == JF_LANG_PYTHON)
-			collect(c, u);
-	}
-	jf_flags__finish(c, entry);
-	if (c->argv_reads > c->argv_parses)
-		c->open = true;
-	/* A parser handed to a function jobfix cannot read (an unfollowed module,
-	 * a library) may get any argument there. */
-	static const char *const harmless[] = { "print", "vars", "len", "str", "repr", "id",
-		                                "isinstance", "type", NULL };
-	for (size_t i = 0; i < c->handed_to.size && !c->open; i++)
-		if (!jf_str_in(c->handed_to.items[i], harmless) &&
-		    !defines_function(facts, c->handed_to.items[i]))
-			c->open = true;
-	/* parents=[base]: base's options are in the picture only when base is
-	 * made here too (a second ArgumentParser); one from a library is not. */
-	if (c->has_parents && c->parsers < 2)
-		c->open = true;
-	/* With subcommands, every option must be placed in its parser. */
-	if (c->subparsers && (c->unowned || !c->commands.size))
-		c->open = true;
-}
-
-/* Reading an invocation */
-
-static const jf_argdef *find_option(const jf_cmdline *c, const char *name)
-{
-	for (size_t i = 0; i < c->args.size; i++)
-		for (size_t k = 0; k < c->args.items[i].options.size; k++)
-			if (!strcmp(c->args.items[i].options.items[k], name))
-				return &c->args.items[i];
-	return NULL;
-}
-
-static bool is_number(const char *s)
-{
-	char *end;
-	if (!*s)
-		return false;
-	strtod(s, &end);
-	return *end == '\0';
-}
-
-/* Whether argparse takes word `s` for an option (not a negative number). */
-static bool looks_like_option(const char *s)
-{
-	return s[0] == '-' && s[1] && !is_number(s);
-}
-
-/* The option `name` (a long option, maybe abbreviated); NULL and *ambiguous when several match. */
-static const jf_argdef *resolve_option(const jf_cmdline *c, const char *name, const char **full,
-                                     bool *ambiguous)
-{
-	*ambiguous = false;
-	const jf_argdef *d = find_option(c, name);
-	if (d || !c->allow_abbrev || !jf_str_starts(name, "--")) {
-		*full = name;
-		return d;
-	}
-	const jf_argdef *found = NULL;
-	for (size_t i = 0; i < c->args.size; i++)
-		for (size_t k = 0; k < c->args.items[i].options.size; k++) {
-			const char *opt = c->args.items[i].options.items[k];
-			if (jf_str_starts(opt, name) && jf_str_starts(opt, "--")) {
-				if (found && found != &c->args.items[i])
-					*ambiguous = true;
-				found = &c->args.items[i];
-				*full = opt;
-			}
-		}
-	return *ambiguous ? NULL : found;
-}
+#include "rules/checks.h"
 
 static const char *nearest_option(const jf_cmdline *c, const char *name)
 {
@@ -634,7 +149,7 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 			partial = true;
 			continue;
 		}
-		if (positional_only || !looks_like_option(s) || positionals.size >= remainder_after) {
+		if (positional_only || !jf_cmdline_looks_like_option(s) || positionals.size >= remainder_after) {
 			jf_array_push(&positionals, word);
 			continue;
 		}
@@ -646,10 +161,10 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 		char *name = eq ? jf_xstrndup(s, (size_t)(eq - s)) : jf_xstrdup(s);
 		const char *full = name;
 		bool ambiguous;
-		const jf_argdef *d = resolve_option(c, name, &full, &ambiguous);
+		const jf_argdef *d = jf_cmdline_resolve_option(c, name, &full, &ambiguous);
 		if (!d && s[1] != '-' && strlen(s) > 2) {
 			char shortopt[3] = { '-', s[1], 0 };
-			d = find_option(c, shortopt); /* -j5, -vv */
+			d = jf_cmdline_find_option(c, shortopt); /* -j5, -vv */
 			if (d) {
 				seen[d - c->args.items].seen = true;
 				free(name);
@@ -676,7 +191,7 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 			}
 			/* The word after an unknown flag is most likely its value, not a positional. */
 			if (!eq && i + 1 < w->size && w->items[i + 1].value &&
-			    !looks_like_option(w->items[i + 1].value))
+			    !jf_cmdline_looks_like_option(w->items[i + 1].value))
 				i++;
 			free(name);
 			continue;
@@ -702,7 +217,7 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 			size_t got = 0;
 			while (i + 1 < w->size && (many || got < want)) {
 				const jf_word *v = &w->items[i + 1];
-				if (v->value && looks_like_option(v->value))
+				if (v->value && jf_cmdline_looks_like_option(v->value))
 					break;
 				i++;
 				got++;
@@ -811,7 +326,7 @@ static void report_unknown_flag(jf_rule_ctx *ctx, const jf_cmdline *c, const cha
 	const jf_argdef *valued = NULL;
 	if (jf_str_starts(name, "no") && name[2]) {
 		dashed[2] = dashed[3] = '-';
-		valued = find_option(c, dashed + 2);
+		valued = jf_cmdline_find_option(c, dashed + 2);
 	}
 	if (valued) /* --nolr for a flag that is no boolean */
 		jf_diag_set_help(diag, "only a boolean flag is turned off with '--no...': give %s a "
@@ -863,11 +378,11 @@ static void check_absl_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const j
 		char *name = absl_name(s, &eq);
 		char *written = jf_xstrndup(s, (s[1] == '-' ? 2 : 1) + strlen(name));
 		char *dashed = jf_xasprintf("--%s", name);
-		const jf_argdef *d = find_option(c, dashed), *negated = NULL;
+		const jf_argdef *d = jf_cmdline_find_option(c, dashed), *negated = NULL;
 		bool builtin_value;
 		if (!d && jf_str_starts(name, "no") && name[2]) { /* --noamp */
 			dashed[2] = dashed[3] = '-';
-			negated = find_option(c, dashed + 2);
+			negated = jf_cmdline_find_option(c, dashed + 2);
 			if (negated && negated->act != ACT_FLAG)
 				negated = NULL;
 		}
@@ -942,16 +457,16 @@ static jf_cmdline view_of(const jf_cmdline *c, int command)
 static void check_command_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
 {
 	const jf_words *w = &inv->args;
-	jf_cmdline main = view_of(c, OWNER_MAIN);
+	jf_cmdline main = view_of(c, JF_CMDLINE_MAIN);
 	size_t at = 0;
 	for (; at < w->size; at++) {
 		const char *s = w->items[at].value;
-		if (!s || !looks_like_option(s))
+		if (!s || !jf_cmdline_looks_like_option(s))
 			break;
 		const char *full;
 		bool ambiguous;
 		char *name = strchr(s, '=') ? jf_xstrndup(s, (size_t)(strchr(s, '=') - s)) : jf_xstrdup(s);
-		const jf_argdef *d = resolve_option(&main, name, &full, &ambiguous);
+		const jf_argdef *d = jf_cmdline_resolve_option(&main, name, &full, &ambiguous);
 		free(name);
 		if (d && d->act != ACT_FLAG && !strchr(s, '='))
 			at++; /* its value */
@@ -1019,7 +534,7 @@ static void check_launcher_flags(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 	if (launch && jf_image_has_package(img, "torch", &torch) == JF_YES && strcmp(torch, "*")) {
 		long major = strtol(torch, NULL, 10);
 		const char *passed = major >= 2 ? "--local-rank" : "--local_rank";
-		if (!find_option(c, passed)) {
+		if (!jf_cmdline_find_option(c, passed)) {
 			jf_diag *d = jf_sink_add(ctx->out, "JF302", inv->script.src, inv->script.span,
 			                              "torch.distributed.launch of torch %s passes '%s' to "
 			                              "%s, which does not accept it",
@@ -1032,7 +547,7 @@ static void check_launcher_flags(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 		}
 		return;
 	}
-	if (find_option(c, "--local_rank") || find_option(c, "--local-rank"))
+	if (jf_cmdline_find_option(c, "--local_rank") || jf_cmdline_find_option(c, "--local-rank"))
 		return;
 	jf_diag *d = jf_sink_add(ctx->out, "JF302", inv->script.src, inv->script.span,
 		deepspeed ? "deepspeed passes '--local_rank' to %s, which does not accept it"
@@ -1124,8 +639,9 @@ typedef struct {
 	jf_rule_ctx *ctx;
 	const jf_cmdline *c;
 	const jf_file *unit;
+	const jf_pyfacts *py;
 	const char *name;
-	JF_ARRAY(char *) assigned; /* attributes the code sets itself: args.x = ... */
+	jf_strings assigned; /* attributes the code sets itself: args.x = ... */
 	bool flags; /* absl's FLAGS: a global, with methods and absl's own flags */
 } attr_walk;
 
@@ -1219,21 +735,19 @@ static const char *str_fails_in(const jf_file *unit, TSNode m)
 	return NULL;
 }
 
-/* Visits the attribute uses `name.attr` in `n`, skipping nested definitions
- * (except for FLAGS, which every function reads). */
-static void visit_attributes(attr_walk *aw, TSNode n, bool report)
+/* Visits the attribute uses `name.attr` in `body`, skipping nested
+ * definitions and lambdas (except for FLAGS, which every function reads). */
+static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 {
-	jf_iter it;
-	TSNode m = jf_iter_start(&it, n);
-	while (!ts_node_is_null(m)) {
-		bool descend = true;
-		if (!aw->flags && !ts_node_eq(m, n) && (jf_node_type_is(m, "function_definition") ||
-		                          jf_node_type_is(m, "class_definition") ||
-		                          jf_node_type_is(m, "lambda")))
-			descend = false;
-		else if (jf_node_type_is(m, "attribute") &&
-		         jf_node_type_is(jf_node_field(m, "object"), "identifier") &&
-		         jf_node_is(aw->unit, jf_node_field(m, "object"), aw->name)) {
+	const jf_pyfacts *py = aw->py;
+	uint32_t scope = jf_pyfacts_scope_of(py, body);
+	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k);
+		TSNode m = pn->node;
+		if (!jf_py_within(pn, body) || (!aw->flags && pn->scope != scope) ||
+		    !jf_node_is(aw->unit, jf_node_field(m, "object"), aw->name))
+			continue;
+		{
 			TSNode attr = jf_node_field(m, "attribute");
 			char *a = jf_node_text(aw->unit, attr);
 			TSNode parent = ts_node_parent(m);
@@ -1299,16 +813,14 @@ static void visit_attributes(attr_walk *aw, TSNode n, bool report)
 			}
 			free(a);
 		}
-		m = jf_iter_next(&it, descend);
 	}
-	jf_iter_release(&it);
 }
 
 /* Functions a namespace is passed to are followed this deep. */
 #define MAX_NAMESPACE_CALLS 2
 
-static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_file *unit, TSNode body,
-                          const char *name, int depth);
+static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts *py,
+                          TSNode body, const char *name, int depth);
 
 /* The one top-level `def fn` among the job's Python files, or a null node. */
 static TSNode find_function(const jf_rule_ctx *ctx, const char *fn, const jf_file **where)
@@ -1380,18 +892,23 @@ static bool argument_slot(const jf_file *unit, TSNode call, const char *name, in
 }
 
 /* Whether every call of `fn` in the job passes the same name at that slot:
- * then the parameter holds the namespace wherever the function runs. */
+ * then the parameter holds the namespace wherever the function runs. Each
+ * identifier `fn` is found by its text and the node there. */
 static bool always_passed(const jf_rule_ctx *ctx, const char *fn, const char *name)
 {
+	size_t len = strlen(fn);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON)
+		if (u->lang != JF_LANG_PYTHON || !len)
 			continue;
 		bool ok = true;
-		jf_iter it;
-		for (TSNode n = jf_iter_start(&it, ts_tree_root_node(u->tree)); ok && !ts_node_is_null(n);
-		     n = jf_iter_next(&it, true)) {
-			if (!jf_node_type_is(n, "identifier") || !jf_node_is(u, n, fn))
+		TSNode root = ts_tree_root_node(u->tree);
+		const char *text = u->src->data;
+		for (const char *at = strstr(text, fn); ok && at; at = strstr(at + 1, fn)) {
+			uint32_t a = (uint32_t)(at - text);
+			TSNode n = ts_node_named_descendant_for_byte_range(root, a, a + (uint32_t)len);
+			if (!jf_node_type_is(n, "identifier") || ts_node_start_byte(n) != a ||
+			    ts_node_end_byte(n) != a + len)
 				continue;
 			TSNode p = ts_node_parent(n);
 			bool is_def = jf_node_type_is(p, "function_definition");
@@ -1405,7 +922,6 @@ static bool always_passed(const jf_rule_ctx *ctx, const char *fn, const char *na
 				ok = false; /* called with something else, or passed around */
 			free(kw);
 		}
-		jf_iter_release(&it);
 		if (!ok)
 			return false;
 	}
@@ -1413,91 +929,102 @@ static bool always_passed(const jf_rule_ctx *ctx, const char *fn, const char *na
 }
 
 /* Whether `body` assigns `name` again (then it may hold anything). */
-static bool rebinds(const jf_file *unit, TSNode body, const char *name)
+static bool rebinds(const jf_pyfacts *py, TSNode body, const char *name)
 {
-	bool found = false;
-	jf_iter it;
-	for (TSNode n = jf_iter_start(&it, body); !found && !ts_node_is_null(n);
-	     n = jf_iter_next(&it, true))
-		found = (jf_node_type_is(n, "assignment") || jf_node_type_is(n, "augmented_assignment") ||
-		         jf_node_type_is(n, "for_statement")) &&
-		        jf_node_is(unit, jf_node_field(n, "left"), name);
-	jf_iter_release(&it);
-	return found;
+	static const jf_py_kind kinds[] = { JF_PY_ASSIGNMENT, JF_PY_AUGMENTED_ASSIGNMENT, JF_PY_FOR };
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		for (size_t i = 0; i < py->of_kind[kinds[k]].size; i++) {
+			const jf_py_node *pn = jf_pyfacts_at(py, kinds[k], i);
+			if (jf_py_within(pn, body) &&
+			    jf_node_is(py->file, jf_node_field(pn->node, "left"), name))
+				return true;
+		}
+	return false;
 }
 
-/* Follows the namespace `name` into the functions `body` passes it to. */
-static void follow_calls(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_file *unit, TSNode body,
+/* Follows the namespace `name` into the functions `body` passes it to: the
+ * calls of `body`, not of the functions and classes defined in it. */
+static void follow_calls(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts *py, TSNode body,
                          const char *name, int depth)
 {
-	jf_iter it;
-	TSNode n = jf_iter_start(&it, body);
-	while (!ts_node_is_null(n)) {
-		bool nested = !ts_node_eq(n, body) && (jf_node_type_is(n, "function_definition") ||
-		                                        jf_node_type_is(n, "class_definition"));
+	const jf_file *unit = py->file;
+	uint32_t def = jf_pyfacts_scope_of(py, body);
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+		TSNode n = pn->node;
 		int index = 0;
 		char *kw = NULL;
 		TSNode fn = jf_node_field(n, "function");
-		if (!nested && jf_node_type_is(n, "call") && jf_node_type_is(fn, "identifier") &&
+		if (pn->def == def && jf_py_within(pn, body) && jf_node_type_is(fn, "identifier") &&
 		    argument_slot(unit, n, name, &index, &kw)) {
 			char *fname = jf_node_text(unit, fn);
 			const jf_file *where = NULL;
-			TSNode def = find_function(ctx, fname, &where);
-			char *param = ts_node_is_null(def) ? NULL : parameter(where, def, index, kw);
-			TSNode fbody = jf_node_field(def, "body");
-			if (param && always_passed(ctx, fname, name) && !rebinds(where, fbody, param))
-				check_uses_of(ctx, c, where, fbody, param, depth + 1);
+			TSNode fdef = find_function(ctx, fname, &where);
+			char *param = ts_node_is_null(fdef) ? NULL : parameter(where, fdef, index, kw);
+			TSNode fbody = jf_node_field(fdef, "body");
+			const jf_pyfacts *wpy = param ? jf_facts_python(ctx->facts, where) : NULL;
+			if (wpy && always_passed(ctx, fname, name) && !rebinds(wpy, fbody, param))
+				check_uses_of(ctx, c, wpy, fbody, param, depth + 1);
 			free(param);
 			free(fname);
 		}
 		free(kw);
-		n = jf_iter_next(&it, !nested);
 	}
-	jf_iter_release(&it);
 }
 
 /* Checks name.attr in `body`, and in the functions `body` passes `name` to. */
-static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_file *unit, TSNode body,
-                          const char *name, int depth)
+static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts *py,
+                          TSNode body, const char *name, int depth)
 {
-	if (namespace_escapes(unit, body, name))
+	if (namespace_escapes(py->file, body, name))
 		return;
-	attr_walk aw = { ctx, c, unit, name, { 0 }, false };
+	attr_walk aw = { ctx, c, py->file, py, name, { 0 }, false };
 	visit_attributes(&aw, body, false); /* what the code assigns itself */
 	visit_attributes(&aw, body, true);
-	for (size_t k = 0; k < aw.assigned.size; k++)
-		free(aw.assigned.items[k]);
-	jf_array_release(&aw.assigned);
+	jf_strings_release(&aw.assigned);
 	if (depth < MAX_NAMESPACE_CALLS)
-		follow_calls(ctx, c, unit, body, name, depth);
+		follow_calls(ctx, c, py, body, name, depth);
 }
 
-/* Finds `NAME = x.parse_args()` at the top of a body and checks NAME.attr in that body. */
-static void check_namespace_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_file *unit, TSNode body)
+/* Whether `body` is the module, or the body of a function defined at the
+ * top of such a body (decorated or not): the bodies whose statements
+ * check_namespace_uses() reads. */
+static bool statement_body(TSNode body)
 {
-	uint32_t n = ts_node_named_child_count(body);
-	for (uint32_t i = 0; i < n; i++) {
-		TSNode stmt = ts_node_named_child(body, i);
-		if (jf_node_type_is(stmt, "function_definition")) {
-			check_namespace_uses(ctx, c, unit, jf_node_field(stmt, "body"));
+	for (;;) {
+		if (jf_node_type_is(body, "module"))
+			return true;
+		TSNode def = ts_node_parent(body);
+		if (!jf_node_type_is(def, "function_definition"))
+			return false;
+		body = ts_node_parent(def);
+		if (jf_node_type_is(body, "decorated_definition"))
+			body = ts_node_parent(body);
+	}
+}
+
+/* Finds each `NAME = x.parse_args()` at the top of a body (the module, its
+ * functions, theirs) and checks NAME.attr in that body. */
+static void check_namespace_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts *py)
+{
+	const jf_file *unit = py->file;
+	for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
+		TSNode as = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k)->node;
+		TSNode stmt = ts_node_parent(as);
+		if (!jf_node_type_is(stmt, "expression_statement") ||
+		    !ts_node_eq(ts_node_named_child(stmt, 0), as))
 			continue;
-		}
-		if (jf_node_type_is(stmt, "decorated_definition")) {
-			TSNode def = jf_node_field(stmt, "definition");
-			if (jf_node_type_is(def, "function_definition"))
-				check_namespace_uses(ctx, c, unit, jf_node_field(def, "body"));
-			continue;
-		}
-		if (!jf_node_type_is(stmt, "expression_statement"))
-			continue;
-		TSNode as = ts_node_named_child(stmt, 0);
+		TSNode body = ts_node_parent(stmt);
 		TSNode left = jf_node_field(as, "left"), right = jf_node_field(as, "right");
-		if (!jf_node_type_is(as, "assignment") || !jf_node_type_is(left, "identifier") ||
-		    !jf_node_type_is(right, "call") || !calls_method(unit, right, "parse_args") ||
-		    ts_node_named_child_count(jf_node_field(right, "arguments")) > 0)
+		TSNode fn = jf_node_field(right, "function");
+		if (!jf_node_type_is(left, "identifier") || !jf_node_type_is(right, "call") ||
+		    !jf_node_type_is(fn, "attribute") ||
+		    !jf_node_is(unit, jf_node_field(fn, "attribute"), "parse_args") ||
+		    ts_node_named_child_count(jf_node_field(right, "arguments")) > 0 ||
+		    !statement_body(body))
 			continue;
 		char *name = jf_node_text(unit, left);
-		check_uses_of(ctx, c, unit, body, name, 0);
+		check_uses_of(ctx, c, py, body, name, 0);
 		free(name);
 	}
 }
@@ -1526,8 +1053,9 @@ static char *flags_var(const jf_file *unit)
 }
 
 /* JF307 for absl: FLAGS.x where no flag is named x. */
-static void check_flags_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_file *entry)
+static void check_flags_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts *py)
 {
+	const jf_file *entry = py->file;
 	static const char *const tricks[] = { "flag_values_dict", "__getattr__", "__setattr__",
 		                              "__dict__", "setattr(", NULL };
 	for (size_t i = 0; tricks[i]; i++)
@@ -1537,30 +1065,30 @@ static void check_flags_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_fil
 	if (!name)
 		return;
 	TSNode root = ts_tree_root_node(entry->tree);
-	attr_walk aw = { ctx, c, entry, name, { 0 }, true };
+	attr_walk aw = { ctx, c, entry, py, name, { 0 }, true };
 	visit_attributes(&aw, root, false); /* what the code assigns itself */
 	visit_attributes(&aw, root, true);
-	for (size_t k = 0; k < aw.assigned.size; k++)
-		free(aw.assigned.items[k]);
-	jf_array_release(&aw.assigned);
+	jf_strings_release(&aw.assigned);
 	free(name);
 }
 
 void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule; /* one pass reports JF302-JF304, JF306-JF308 */
+	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *entry = ctx->facts->ws->files.items[i];
-		if (entry->role != JF_ROLE_ENTRY || entry->lang != JF_LANG_PYTHON)
+		const jf_pyfacts *py = jf_facts_python(ctx->facts, entry);
+		if (entry->role != JF_ROLE_ENTRY || !py)
 			continue;
 		jf_cmdline c;
-		build_cmdline(ctx->facts, entry, &c);
+		jf_cmdline_read(&c, &files, py);
 		/* Two ways of reading the command line in one script: which wins is not known. */
 		int ways = (c.parsers > 0) + c.absl + (c.click_commands > 0);
 		if (c.parsers > 0 && ways == 1) {
 			check_duplicates(ctx, &c);
 			if (!c.open && c.parsers == 1)
-				check_namespace_uses(ctx, &c, entry, ts_tree_root_node(entry->tree));
+				check_namespace_uses(ctx, &c, py);
 			for (size_t k = 0; k < ctx->facts->shell.invocations.size && !c.open; k++) {
 				const jf_invocation *inv = &ctx->facts->shell.invocations.items[k];
 				if (inv->entry != entry)
@@ -1573,7 +1101,7 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 			}
 		} else if (ways == 1 && !c.open) {
 			if (c.absl)
-				check_flags_uses(ctx, &c, entry);
+				check_flags_uses(ctx, &c, py);
 			for (size_t k = 0; k < ctx->facts->shell.invocations.size; k++) {
 				const jf_invocation *inv = &ctx->facts->shell.invocations.items[k];
 				if (inv->entry != entry)
@@ -1584,52 +1112,7 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 					check_invocation(ctx, &c, inv); /* click reads options much as argparse */
 			}
 		}
-		cmdline_release(&c);
+		jf_cmdline_release(&c);
 	}
 }
 
-/*
- * A local launcher script: its parser takes a positional naming a script
- * (`training_script`, `script`, `program`, ...) followed by an
- * argparse.REMAINDER positional, as torch.distributed.launch does. Returns
- * the index in `args` of the word naming the wrapped script, or -1.
- */
-long jf_wrapped_script(const jf_facts *facts, const jf_file *entry, const jf_words *args)
-{
-	/* A launcher's parser has a REMAINDER: without one in the text, there is
-	 * no parser to build (the run's arguments are checked later anyway). */
-	const char *text = entry->src->data;
-	if (!strstr(text, "REMAINDER") && !strstr(text, "'...'") && !strstr(text, "\"...\""))
-		return -1;
-	jf_cmdline c;
-	long at = -1;
-	build_cmdline(facts, entry, &c);
-	bool wraps = false;
-	for (size_t i = 0; i + 1 < c.args.size; i++) {
-		const jf_argdef *d = &c.args.items[i], *next = &c.args.items[i + 1];
-		if (!d->options.size && d->dest && d->nargs == NARGS_ONE &&
-		    (strstr(d->dest, "script") || strstr(d->dest, "program")) &&
-		    !next->options.size && next->nargs == NARGS_REMAINDER)
-			wraps = true;
-	}
-	for (size_t i = 0; wraps && !c.open && c.parsers == 1 && i < args->size; i++) {
-		const char *s = args->items[i].value;
-		if (!s)
-			break; /* an unknown word: which one is the script is not known */
-		if (!looks_like_option(s)) {
-			at = (long)i; /* the first positional: the script */
-			break;
-		}
-		const char *full;
-		bool ambiguous;
-		char *name = strchr(s, '=') ? jf_xstrndup(s, (size_t)(strchr(s, '=') - s)) : jf_xstrdup(s);
-		const jf_argdef *d = resolve_option(&c, name, &full, &ambiguous);
-		free(name);
-		if (!d)
-			break;
-		if (d->act != ACT_FLAG && !strchr(s, '='))
-			i++; /* its value */
-	}
-	cmdline_release(&c);
-	return at;
-}

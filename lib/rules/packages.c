@@ -233,8 +233,8 @@ done:
 static void check_unit_imports(checker *c)
 {
 	const jf_pyfacts *py = jf_facts_python(c->ctx->facts, c->unit);
-	for (size_t i = 0; py && i < py->imports.size; i++) {
-		TSNode at = py->imports.items[i];
+	for (size_t i = 0; py && i < py->absolute_imports.size; i++) {
+		TSNode at = py->absolute_imports.items[i];
 		TSNode stmt = ts_node_parent(at);
 		if (jf_node_type_is(stmt, "aliased_import"))
 			stmt = ts_node_parent(stmt);

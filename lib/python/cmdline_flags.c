@@ -1,13 +1,13 @@
-/* flags.c - absl flags (tf.app.flags too) and click commands, read into a jf_cmdline
+/* cmdline_flags.c - absl flags (tf.app.flags too) and click commands, read into a jf_cmdline
  *
- * arguments.c reads argparse; this file reads the two other common ways a
+ * cmdline.c reads argparse; this file reads the two other common ways a
  * training script declares its command line, and how the script parses it:
  * absl's app.run and FLAGS(sys.argv) stop at an unknown flag, TF 1.x's
  * tf.app.run drops it, click's standalone call stops at it. jf_flags__visit
- * sees every node of every file arguments.c collects; jf_flags__finish
+ * sees every call and decorated definition of every file cmdline.c collects; jf_flags__finish
  * resolves what needs them all.
  *
- * Precision first, as in arguments.c: a definition jobfix cannot read whole
+ * Precision first, as in cmdline.c: a definition jobfix cannot read whole
  * (a computed name, another FlagValues, flags defined by helpers such as
  * ml_collections' config_flags, click groups, custom decorators, context
  * settings) makes the command line open.
@@ -468,15 +468,14 @@ void jf_flags__visit(jf_cmdline *c, const jf_file *unit, TSNode n)
 }
 
 /* Whether `entry` calls the click command `fn` as the program: fn() or fn(keywords). */
-static bool click_called(jf_cmdline *c, const jf_file *entry)
+static bool click_called(jf_cmdline *c, const jf_pyfacts *py)
 {
+	const jf_file *entry = py->file;
 	bool called = false;
-	jf_iter it;
-	TSNode n = jf_iter_start(&it, ts_tree_root_node(entry->tree));
-	while (!ts_node_is_null(n)) {
+	for (size_t j = 0; j < py->of_kind[JF_PY_CALL].size; j++) {
+		TSNode n = jf_pyfacts_at(py, JF_PY_CALL, j)->node;
 		TSNode fn = jf_node_field(n, "function");
-		if (jf_node_type_is(n, "call") && jf_node_type_is(fn, "identifier") &&
-		    jf_node_is(entry, fn, c->click_fn)) {
+		if (jf_node_type_is(fn, "identifier") && jf_node_is(entry, fn, c->click_fn)) {
 			TSNode args = jf_node_field(n, "arguments");
 			called = true;
 			for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
@@ -488,13 +487,11 @@ static bool click_called(jf_cmdline *c, const jf_file *entry)
 					c->open = true;
 			}
 		}
-		n = jf_iter_next(&it, true);
 	}
-	jf_iter_release(&it);
 	return called;
 }
 
-void jf_flags__finish(jf_cmdline *c, const jf_file *entry)
+void jf_flags__finish(jf_cmdline *c, const jf_pyfacts *entry)
 {
 	for (size_t i = 0; i < c->required.size; i++) {
 		bool found = false;

@@ -1,0 +1,545 @@
+/* cmdline.c - the command line an entry script accepts: argparse, and how it is read
+ *
+ * The argparse definitions of the entry script and of the local modules it
+ * imports are collected into one picture of its command line: option
+ * strings, actions, types, choices, nargs, required arguments, positionals,
+ * subcommands; cmdline_flags.c adds absl flags and click. Everything is read
+ * from the files' facts (python/facts.h).
+ *
+ * Precision first. A parser that something else extends or that parses
+ * another list (subparsers, parse_args(list), library helpers such as
+ * deepspeed.add_config_arguments or HfArgumentParser, Hydra, fire, click
+ * groups, exec-style configurators, hand-read sys.argv, option strings or
+ * keywords computed at run time) makes the picture open: the rules then say
+ * nothing about flags jobfix cannot see.
+ */
+#include <stdlib.h>
+
+#include "python/cmdline.h"
+
+/* Source markers of a command line jobfix cannot see whole. */
+static const char *const open_markers[] = {
+	"add_config_arguments", "add_argparse_args", "add_model_specific_args",
+	"HfArgumentParser", "hydra",               "fire.Fire",         "config_flags",
+	"jsonargparse",    "LightningCLI",         "simple_parsing",    "OmegaConf.from_cli",
+	"exec(",           "prefix_chars",         "fromfile_prefix_chars", "parse_intermixed_args",
+	"typer",           "conflict_handler",       "from click import",
+	"flags_core",      "append_flag_values",   NULL,
+};
+
+void jf_cmdline__def_release(jf_argdef *d)
+{
+	for (size_t i = 0; i < d->options.size; i++)
+		free(d->options.items[i]);
+	jf_array_release(&d->options);
+	for (size_t i = 0; i < d->choices.size; i++)
+		free(d->choices.items[i]);
+	jf_array_release(&d->choices);
+	free(d->dest);
+}
+
+void jf_cmdline_release(jf_cmdline *c)
+{
+	for (size_t i = 0; i < c->args.size; i++)
+		jf_cmdline__def_release(&c->args.items[i]);
+	jf_array_release(&c->args);
+	for (size_t i = 0; i < c->defaults.size; i++)
+		free(c->defaults.items[i]);
+	jf_array_release(&c->defaults);
+	for (size_t i = 0; i < c->commands.size; i++)
+		free(c->commands.items[i]);
+	jf_array_release(&c->commands);
+	jf_array_release(&c->command_of);
+	for (size_t i = 0; i < c->owner_vars.size; i++)
+		free(c->owner_vars.items[i]);
+	jf_array_release(&c->owner_vars);
+	for (size_t i = 0; i < c->handed_to.size; i++)
+		free(c->handed_to.items[i]);
+	jf_array_release(&c->handed_to);
+	jf_array_release(&c->owners);
+	for (size_t i = 0; i < c->required.size; i++)
+		free(c->required.items[i]);
+	jf_array_release(&c->required);
+	free(c->click_fn);
+}
+
+/* The value of a plain string literal (no f-string, no concatenation), or NULL; caller frees. */
+char *jf_cmdline__string(const jf_file *unit, TSNode n)
+{
+	if (!jf_node_type_is(n, "string") || ts_node_named_child_count(n) > 3)
+		return NULL;
+	char *text = jf_node_text(unit, n);
+	size_t len = strlen(text);
+	char *v = NULL;
+	if (len >= 2 && (text[0] == '"' || text[0] == '\'') && text[len - 1] == text[0] &&
+	    !strchr(text, '\\') && !strchr(text, '{'))
+		v = jf_xstrndup(text + 1, len - 2);
+	free(text);
+	return v;
+}
+
+/* A literal as the text argparse would compare: strings unquoted, numbers as written. */
+static char *literal_value(const jf_file *unit, TSNode n)
+{
+	if (jf_node_type_is(n, "integer") || jf_node_type_is(n, "float"))
+		return jf_node_text(unit, n);
+	return jf_cmdline__string(unit, n);
+}
+
+static jf_argtype type_of(const jf_file *unit, TSNode n)
+{
+	static const char *const names[] = { "str", "int", "float", "bool", NULL };
+	for (int i = 0; names[i]; i++)
+		if (jf_node_type_is(n, "identifier") && jf_node_is(unit, n, names[i]))
+			return (jf_argtype)i;
+	return TYPE_OTHER;
+}
+
+static bool read_action(const jf_file *unit, TSNode v, jf_argdef *d)
+{
+	static const char *const flags[] = { "store_true", "store_false", "store_const", "count",
+		                             "append_const", "help", "version", NULL };
+	char *a = jf_cmdline__string(unit, v);
+	if (!a)
+		return false; /* a custom Action class: unknown arity */
+	bool ok = true;
+	if (jf_str_in(a, flags))
+		d->act = ACT_FLAG;
+	else if (!strcmp(a, "append") || !strcmp(a, "extend"))
+		d->act = ACT_APPEND;
+	else if (strcmp(a, "store"))
+		ok = false;
+	free(a);
+	return ok;
+}
+
+static bool read_nargs(const jf_file *unit, TSNode v, jf_argdef *d)
+{
+	if (jf_node_type_is(v, "integer")) {
+		char *t = jf_node_text(unit, v);
+		d->nargs = NARGS_COUNT;
+		d->count = strtol(t, NULL, 10);
+		free(t);
+		return true;
+	}
+	if (jf_node_type_is(v, "attribute") &&
+	    jf_node_is(unit, jf_node_field(v, "attribute"), "REMAINDER")) {
+		d->nargs = NARGS_REMAINDER;
+		return true;
+	}
+	char *s = jf_cmdline__string(unit, v);
+	bool ok = s != NULL;
+	if (s && !strcmp(s, "?"))
+		d->nargs = NARGS_OPTIONAL;
+	else if (s && !strcmp(s, "*"))
+		d->nargs = NARGS_ANY;
+	else if (s && !strcmp(s, "+"))
+		d->nargs = NARGS_SOME;
+	else if (s && !strcmp(s, "..."))
+		d->nargs = NARGS_REMAINDER;
+	else
+		ok = false;
+	free(s);
+	return ok;
+}
+
+void jf_cmdline__read_choices(const jf_file *unit, TSNode v, jf_argdef *d)
+{
+	if (!jf_node_type_is(v, "list") && !jf_node_type_is(v, "tuple"))
+		return;
+	uint32_t n = ts_node_named_child_count(v);
+	for (uint32_t i = 0; i < n; i++) {
+		char *s = literal_value(unit, ts_node_named_child(v, i));
+		if (!s)
+			return; /* computed choices: unknown (the ones read so far are freed later) */
+		jf_array_push(&d->choices, s);
+	}
+	d->choices_known = true;
+}
+
+/* One add_argument(...) call; false when it is not literal enough to read. */
+static bool read_argument(const jf_file *unit, TSNode call, jf_argdef *d)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	uint32_t n = ts_node_named_child_count(args);
+	d->unit = unit;
+	d->span = jf_node_span(call);
+	d->untyped = true;
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "comment"))
+			continue;
+		if (!jf_node_type_is(a, "keyword_argument")) {
+			char *s = jf_cmdline__string(unit, a);
+			if (!s)
+				return false; /* *names, **kwargs or a computed name */
+			if (s[0] == '-')
+				jf_array_push(&d->options, s);
+			else if (!d->dest)
+				d->dest = s;
+			else
+				free(s);
+			continue;
+		}
+		TSNode k = jf_node_field(a, "name"), v = jf_node_field(a, "value");
+		if (jf_node_is(unit, k, "action")) {
+			if (!read_action(unit, v, d))
+				return false;
+		} else if (jf_node_is(unit, k, "type")) {
+			d->type = type_of(unit, v);
+			d->untyped = false;
+		} else if (jf_node_is(unit, k, "nargs")) {
+			if (!read_nargs(unit, v, d))
+				return false;
+		} else if (jf_node_is(unit, k, "required")) {
+			d->required = jf_node_type_is(v, "true");
+		} else if (jf_node_is(unit, k, "choices")) {
+			jf_cmdline__read_choices(unit, v, d);
+		} else if (jf_node_is(unit, k, "dest")) {
+			char *s = jf_cmdline__string(unit, v);
+			free(d->dest);
+			d->dest = s;
+		}
+	}
+	if (!d->options.size && !d->dest)
+		return false;
+	if (!d->options.size) /* a positional is required unless nargs allows none */
+		d->required = d->nargs != NARGS_OPTIONAL && d->nargs != NARGS_ANY &&
+		              d->nargs != NARGS_REMAINDER;
+	return true;
+}
+
+/* Whether `call` calls a method named `name`: x.name(...). */
+static bool calls_method(const jf_file *unit, TSNode call, const char *name)
+{
+	TSNode fn = jf_node_field(call, "function");
+	return jf_node_type_is(fn, "attribute") && jf_node_is(unit, jf_node_field(fn, "attribute"), name);
+}
+
+static bool callee_ends(const jf_file *unit, TSNode call, const char *name)
+{
+	TSNode fn = jf_node_field(call, "function");
+	if (jf_node_type_is(fn, "attribute"))
+		fn = jf_node_field(fn, "attribute");
+	return jf_node_type_is(fn, "identifier") && jf_node_is(unit, fn, name);
+}
+
+/* Subcommands: which parser each variable holds */
+
+#define OWNER_NONE (-3)
+#define OWNER_SUBPARSERS (-2)
+#define OWNER_MAIN JF_CMDLINE_MAIN
+
+static int owner_of(const jf_cmdline *c, const jf_file *unit, TSNode var)
+{
+	if (!jf_node_type_is(var, "identifier"))
+		return OWNER_NONE;
+	for (size_t i = c->owner_vars.size; i-- > 0;)
+		if (jf_node_is(unit, var, c->owner_vars.items[i]))
+			return c->owners.items[i];
+	return OWNER_NONE;
+}
+
+static void set_owner(jf_cmdline *c, const jf_file *unit, TSNode var, int owner)
+{
+	jf_array_push(&c->owner_vars, jf_node_text(unit, var));
+	jf_array_push(&c->owners, owner);
+}
+
+/* `p = sub.add_parser("train", aliases=["t"])`: a new command, its names. */
+static int add_command(jf_cmdline *c, const jf_file *unit, TSNode call)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	int index = -1;
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		bool alias = jf_node_type_is(a, "keyword_argument") &&
+		             jf_node_is(unit, jf_node_field(a, "name"), "aliases");
+		if (i == 0 || alias) {
+			jf_argdef names = { 0 };
+			if (i == 0) {
+				char *s = jf_cmdline__string(unit, a);
+				if (!s)
+					return OWNER_NONE; /* a computed name */
+				jf_array_push(&names.choices, s);
+			} else {
+				jf_cmdline__read_choices(unit, jf_node_field(a, "value"), &names);
+			}
+			if (index < 0)
+				index = (int)c->commands.size; /* the index of its first name */
+			for (size_t k = 0; k < names.choices.size; k++) {
+				jf_array_push(&c->commands, names.choices.items[k]);
+				jf_array_push(&c->command_of, index);
+			}
+			jf_array_release(&names.choices);
+		}
+	}
+	return index < 0 ? OWNER_NONE : index;
+}
+
+/* Records what `var = call` holds when it is a parser, a group or subparsers. */
+static void track_assignment(jf_cmdline *c, const jf_file *unit, TSNode assignment)
+{
+	TSNode var = jf_node_field(assignment, "left"), call = jf_node_field(assignment, "right");
+	if (!jf_node_type_is(var, "identifier") || !jf_node_type_is(call, "call"))
+		return;
+	TSNode fn = jf_node_field(call, "function");
+	TSNode recv = jf_node_field(fn, "object");
+	if (callee_ends(unit, call, "ArgumentParser")) {
+		set_owner(c, unit, var, OWNER_MAIN);
+	} else if (calls_method(unit, call, "add_subparsers")) {
+		c->subparsers = true;
+		set_owner(c, unit, var, OWNER_SUBPARSERS);
+	} else if (calls_method(unit, call, "add_parser") &&
+	           owner_of(c, unit, recv) == OWNER_SUBPARSERS) {
+		set_owner(c, unit, var, add_command(c, unit, call));
+	} else if (calls_method(unit, call, "add_argument_group") ||
+	           calls_method(unit, call, "add_mutually_exclusive_group")) {
+		set_owner(c, unit, var, owner_of(c, unit, recv));
+	}
+}
+
+static bool has_keyword(const jf_file *unit, TSNode call, const char *name)
+{
+	TSNode args = jf_node_field(call, "arguments");
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "keyword_argument") &&
+		    jf_node_is(unit, jf_node_field(a, "name"), name))
+			return true;
+	}
+	return false;
+}
+
+/* `add_args(parser)`: a function that may add arguments. Its name is kept;
+ * build_cmdline() looks for its definition among the job's files. */
+static void note_handed_over(jf_cmdline *c, const jf_file *unit, TSNode call)
+{
+	TSNode fn = jf_node_field(call, "function");
+	TSNode args = jf_node_field(call, "arguments");
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (jf_node_type_is(a, "keyword_argument"))
+			a = jf_node_field(a, "value");
+		if (owner_of(c, unit, a) == OWNER_NONE)
+			continue;
+		TSNode name = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "attribute") : fn;
+		if (jf_node_type_is(name, "identifier"))
+			jf_array_push(&c->handed_to, jf_node_text(unit, name));
+		else
+			c->open = true;
+		return;
+	}
+}
+
+/* Whether some Python file of the job defines function `name`. */
+static bool defines_function(const jf_pyfiles *files, const char *name)
+{
+	char *def = jf_xasprintf("def %s(", name);
+	bool found = false;
+	for (size_t i = 0; i < files->ws->files.size && !found; i++) {
+		const jf_file *u = files->ws->files.items[i];
+		found = u->lang == JF_LANG_PYTHON && strstr(u->src->data, def);
+	}
+	free(def);
+	return found;
+}
+
+/* Collects the argparse definitions of one file into `c`. */
+static void collect(jf_cmdline *c, const jf_pyfacts *py)
+{
+	const jf_file *unit = py->file;
+	for (size_t i = 0; open_markers[i]; i++)
+		if (strstr(unit->src->data, open_markers[i]))
+			c->open = true;
+	if (strstr(unit->src->data, "parse_known_args"))
+		c->tolerant = true;
+	for (const char *p = strstr(unit->src->data, "sys.argv"); p; p = strstr(p + 1, "sys.argv"))
+		c->argv_reads++; /* hand-read, unless FLAGS(sys.argv) parses it */
+	/* Assignments, calls and decorated definitions, in source order. */
+	for (size_t k = 0; k < py->nodes.size; k++) {
+		const jf_py_node *pn = &py->nodes.items[k];
+		TSNode n = pn->node;
+		if (pn->kind == JF_PY_ASSIGNMENT)
+			track_assignment(c, unit, n);
+		if (pn->kind == JF_PY_CALL)
+			note_handed_over(c, unit, n);
+		if (pn->kind == JF_PY_CALL) {
+			/* parents=[...] of a parser, not of Path.mkdir() and the like */
+			if ((callee_ends(unit, n, "ArgumentParser") || calls_method(unit, n, "add_parser")) &&
+			    has_keyword(unit, n, "parents"))
+				c->has_parents = true;
+			if (calls_method(unit, n, "add_argument")) {
+				jf_argdef d = { 0 };
+				int owner = owner_of(c, unit, jf_node_field(jf_node_field(n, "function"), "object"));
+				d.command = owner >= 0 ? owner : OWNER_MAIN;
+				if (owner == OWNER_NONE || owner == OWNER_SUBPARSERS)
+					c->unowned = true;
+				if (read_argument(unit, n, &d))
+					jf_array_push(&c->args, d);
+				else {
+					jf_cmdline__def_release(&d);
+					c->open = true;
+				}
+			} else if (callee_ends(unit, n, "ArgumentParser")) {
+				if (!c->parsers++) {
+					c->unit = unit;
+					c->span = jf_node_span(n);
+				}
+				TSNode args = jf_node_field(n, "arguments");
+				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+					TSNode a = ts_node_named_child(args, i);
+					if (jf_node_type_is(a, "keyword_argument") &&
+					    jf_node_is(unit, jf_node_field(a, "name"), "allow_abbrev") &&
+					    jf_node_type_is(jf_node_field(a, "value"), "false"))
+						c->allow_abbrev = false;
+
+					if (jf_node_type_is(a, "dictionary_splat") || jf_node_type_is(a, "list_splat"))
+						c->open = true;
+				}
+			} else if (calls_method(unit, n, "set_defaults")) {
+				TSNode args = jf_node_field(n, "arguments");
+				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+					TSNode a = ts_node_named_child(args, i);
+					if (jf_node_type_is(a, "keyword_argument"))
+						jf_array_push(&c->defaults, jf_node_text(unit, jf_node_field(a, "name")));
+					else
+						c->open = true; /* set_defaults(**d) */
+				}
+			} else if (calls_method(unit, n, "parse_args") &&
+			           ts_node_named_child_count(jf_node_field(n, "arguments")) > 0) {
+				c->open = true; /* parses a list of its own, not the command line */
+			}
+		}
+		if (pn->kind == JF_PY_CALL || pn->kind == JF_PY_DECORATED)
+			jf_flags__visit(c, unit, n);
+	}
+}
+
+void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry)
+{
+	memset(c, 0, sizeof(*c));
+	c->allow_abbrev = true;
+	collect(c, entry);
+	for (size_t i = 0; i < files->ws->files.size; i++) {
+		const jf_file *u = files->ws->files.items[i];
+		const jf_pyfacts *py = jf_pyfiles_get(files, u);
+		if (u->role == JF_ROLE_MODULE && py)
+			collect(c, py);
+	}
+	jf_flags__finish(c, entry);
+	if (c->argv_reads > c->argv_parses)
+		c->open = true;
+	/* A parser handed to a function jobfix cannot read (an unfollowed module,
+	 * a library) may get any argument there. */
+	static const char *const harmless[] = { "print", "vars", "len", "str", "repr", "id",
+		                                "isinstance", "type", NULL };
+	for (size_t i = 0; i < c->handed_to.size && !c->open; i++)
+		if (!jf_str_in(c->handed_to.items[i], harmless) &&
+		    !defines_function(files, c->handed_to.items[i]))
+			c->open = true;
+	/* parents=[base]: base's options are in the picture only when base is
+	 * made here too (a second ArgumentParser); one from a library is not. */
+	if (c->has_parents && c->parsers < 2)
+		c->open = true;
+	/* With subcommands, every option must be placed in its parser. */
+	if (c->subparsers && (c->unowned || !c->commands.size))
+		c->open = true;
+}
+
+
+/* Reading an invocation */
+
+const jf_argdef *jf_cmdline_find_option(const jf_cmdline *c, const char *name)
+{
+	for (size_t i = 0; i < c->args.size; i++)
+		for (size_t k = 0; k < c->args.items[i].options.size; k++)
+			if (!strcmp(c->args.items[i].options.items[k], name))
+				return &c->args.items[i];
+	return NULL;
+}
+
+static bool is_number(const char *s)
+{
+	char *end;
+	if (!*s)
+		return false;
+	strtod(s, &end);
+	return *end == '\0';
+}
+
+bool jf_cmdline_looks_like_option(const char *s)
+{
+	return s[0] == '-' && s[1] && !is_number(s);
+}
+
+const jf_argdef *jf_cmdline_resolve_option(const jf_cmdline *c, const char *name,
+                                           const char **full, bool *ambiguous)
+{
+	*ambiguous = false;
+	const jf_argdef *d = jf_cmdline_find_option(c, name);
+	if (d || !c->allow_abbrev || !jf_str_starts(name, "--")) {
+		*full = name;
+		return d;
+	}
+	const jf_argdef *found = NULL;
+	for (size_t i = 0; i < c->args.size; i++)
+		for (size_t k = 0; k < c->args.items[i].options.size; k++) {
+			const char *opt = c->args.items[i].options.items[k];
+			if (jf_str_starts(opt, name) && jf_str_starts(opt, "--")) {
+				if (found && found != &c->args.items[i])
+					*ambiguous = true;
+				found = &c->args.items[i];
+				*full = opt;
+			}
+		}
+	return *ambiguous ? NULL : found;
+}
+
+
+/*
+ * A local launcher script: its parser takes a positional naming a script
+ * (`training_script`, `script`, `program`, ...) followed by an
+ * argparse.REMAINDER positional, as torch.distributed.launch does. Returns
+ * the index in `args` of the word naming the wrapped script, or -1.
+ */
+long jf_cmdline_wrapped_script(const jf_pyfiles *files, const jf_pyfacts *entry,
+                               const jf_words *args)
+{
+	/* A launcher's parser has a REMAINDER: without one in the text, there is
+	 * no parser to build (the run's arguments are checked later anyway). */
+	const char *text = entry->file->src->data;
+	if (!strstr(text, "REMAINDER") && !strstr(text, "'...'") && !strstr(text, "\"...\""))
+		return -1;
+	jf_cmdline c;
+	long at = -1;
+	jf_cmdline_read(&c, files, entry);
+	bool wraps = false;
+	for (size_t i = 0; i + 1 < c.args.size; i++) {
+		const jf_argdef *d = &c.args.items[i], *next = &c.args.items[i + 1];
+		if (!d->options.size && d->dest && d->nargs == NARGS_ONE &&
+		    (strstr(d->dest, "script") || strstr(d->dest, "program")) &&
+		    !next->options.size && next->nargs == NARGS_REMAINDER)
+			wraps = true;
+	}
+	for (size_t i = 0; wraps && !c.open && c.parsers == 1 && i < args->size; i++) {
+		const char *s = args->items[i].value;
+		if (!s)
+			break; /* an unknown word: which one is the script is not known */
+		if (!jf_cmdline_looks_like_option(s)) {
+			at = (long)i; /* the first positional: the script */
+			break;
+		}
+		const char *full;
+		bool ambiguous;
+		char *name = strchr(s, '=') ? jf_xstrndup(s, (size_t)(strchr(s, '=') - s)) : jf_xstrdup(s);
+		const jf_argdef *d = jf_cmdline_resolve_option(&c, name, &full, &ambiguous);
+		free(name);
+		if (!d)
+			break;
+		if (d->act != ACT_FLAG && !strchr(s, '='))
+			i++; /* its value */
+	}
+	jf_cmdline_release(&c);
+	return at;
+}

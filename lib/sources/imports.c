@@ -1,0 +1,143 @@
+/* imports.c - where the modules a Python file imports are in the code folder
+ *
+ * Python puts the entry script's folder first on sys.path (the working folder
+ * for `python -m`), then PYTHONPATH. A module found there under `code` is
+ * loaded once into the workspace (its __init__.py files too), to a bounded
+ * depth; everything else (the standard library, installed packages) is left
+ * alone here.
+ */
+#include "sources/imports.h"
+
+#include "core/path.h"
+
+#define MAX_IMPORT_DEPTH 16
+#define MAX_UNITS 2000
+
+/* Loads `base/rel.py` or `base/rel/__init__.py`; true when one exists, or
+ * when `base/rel` is a folder without __init__.py (a namespace package). */
+static bool load_module(jf_importer *im, const char *base, const char *rel)
+{
+	const char *suffixes[] = { ".py", "/__init__.py" };
+	for (int k = 0; k < 2; k++) {
+		char *relfile = jf_xasprintf("%s%s", rel, suffixes[k]);
+		char *local = jf_path_join(base, relfile);
+		free(relfile);
+		if (!jf_path_is_file(local)) {
+			free(local);
+			continue;
+		}
+		const char *under = jf_path_under(local, im->job->code_dir);
+		if (under && im->ws->files.size < MAX_UNITS && im->from->depth < MAX_IMPORT_DEPTH &&
+		    !jf_workspace_find(im->ws, local)) {
+			char *display = jf_path_join(im->job->code_display, under);
+			jf_file *u = jf_workspace_load(im->ws, local, display, JF_LANG_PYTHON,
+			                               JF_ROLE_MODULE, NULL, im->from->depth + 1);
+			if (u && !u->import_root)
+				u->import_root = jf_xstrdup(im->from->import_root ? im->from->import_root : base);
+			free(display);
+		}
+		free(local);
+		return true;
+	}
+	char *dir = jf_path_join(base, rel);
+	bool namespace = jf_path_is_dir(dir) && jf_path_under(dir, im->job->code_dir);
+	free(dir);
+	return namespace;
+}
+
+/* Dotted name "a.b.c" as the relative path "a/b/c"; caller frees. */
+static char *dotted_to_path(const char *dotted)
+{
+	char *p = jf_xstrdup(dotted);
+	for (char *c = p; *c; c++)
+		if (*c == '.')
+			*c = '/';
+	return p;
+}
+
+/* `import a.b.c`: loads a, a/b and a/b/c (each package's __init__ runs). */
+void jf_import_module(jf_importer *im, const char *dotted, const char *sub)
+{
+	char *rel = dotted_to_path(dotted);
+	for (size_t r = 0; r < im->roots.size; r++) {
+		const char *root = im->roots.items[r];
+		bool found = true;
+		for (char *c = rel;; c++) {
+			if (*c == '/' || !*c) {
+				char saved = *c;
+				*c = '\0';
+				found = load_module(im, root, rel);
+				*c = saved;
+				if (!found || !saved)
+					break;
+			}
+		}
+		if (found) {
+			if (sub) {
+				char *subrel = jf_xasprintf("%s/%s", rel, sub);
+				load_module(im, root, subrel);
+				free(subrel);
+			}
+			break;
+		}
+	}
+	free(rel);
+}
+
+/* `from .m import x` relative to the importing file's package. */
+void jf_import_relative(jf_importer *im, const char *spec, const char *sub)
+{
+	size_t dots = strspn(spec, ".");
+	char *base = jf_path_dirname(im->from->fs_path);
+	for (size_t i = 1; i < dots; i++) {
+		char *up = jf_path_dirname(base);
+		free(base);
+		base = up;
+	}
+	if (spec[dots]) {
+		char *rel = dotted_to_path(spec + dots);
+		load_module(im, base, rel);
+		if (sub) {
+			char *subrel = jf_xasprintf("%s/%s", rel, sub);
+			load_module(im, base, subrel);
+			free(subrel);
+		}
+		free(rel);
+	} else if (sub) {
+		load_module(im, base, sub);
+	}
+	free(base);
+}
+
+void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf_file *from)
+{
+	memset(self, 0, sizeof(*self));
+	self->job = job;
+	self->ws = ws;
+	self->from = from;
+	const char *wd = job->workdir.value;
+	if (!from->import_root) {
+		char *dir = jf_path_dirname(from->fs_path);
+		if (from->container_dir && wd && jf_path_under(from->container_dir, wd)) {
+			free(dir);
+			dir = jf_path_join(job->code_dir, jf_path_under(from->container_dir, wd));
+		}
+		from->import_root = dir;
+	}
+	jf_array_push(&self->roots, jf_xstrdup(from->import_root));
+	const jf_job_var *pp = jf_job_env(job, "PYTHONPATH");
+	for (const char *p = pp ? pp->value.value : NULL; p && *p;) {
+		size_t n = strcspn(p, ":");
+		char *entry = jf_xstrndup(p, n);
+		const char *rel = wd ? jf_path_under(entry, wd) : NULL;
+		if (entry[0] != '/' || rel)
+			jf_array_push(&self->roots, jf_path_join(job->code_dir, rel ? rel : entry));
+		free(entry);
+		p += n + (p[n] == ':');
+	}
+}
+
+void jf_importer_release(jf_importer *self)
+{
+	jf_strings_release(&self->roots);
+}
