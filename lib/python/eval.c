@@ -29,6 +29,7 @@ typedef struct {
 struct jf_pyeval {
 	const jf_job *job; /* NULL when a file is linted alone */
 	const jf_workspace *ws;
+	jf_pyfiles files;
 	const jf_shell_facts *shell;
 	JF_ARRAY(unit_index) units;
 	JF_ARRAY(argdef) args;
@@ -180,59 +181,21 @@ static int binding_cmp(const void *a, const void *b)
 	return strcmp(((const binding *)a)->name, ((const binding *)b)->name);
 }
 
-static void add_binding(unit_index *ix, const jf_file *unit, TSNode id)
-{
-	if (!jf_node_type_is(id, "identifier"))
-		return;
-	binding b = { .name = jf_node_text(unit, id), .count = 1 };
-	jf_array_push(&ix->names, b);
-}
-
-/* Binds the identifier children of `n` (a pattern list, parameters, ...). */
-static void add_children(unit_index *ix, const jf_file *unit, TSNode n)
-{
-	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-		add_binding(ix, unit, ts_node_named_child(n, i));
-}
-
 /* The names of `unit`, indexed on first use: every place a name is bound (an
- * assignment target, a parameter, a loop variable, an import, a def), by
- * looking at the binding constructs' own children. */
+ * assignment target, a parameter, a loop variable, an import, a def), as the
+ * file's facts list them. */
 static const unit_index *index_of(jf_pyeval *s, const jf_file *unit)
 {
-	static const char *const lists[] = { "pattern_list", "tuple_pattern", "list_pattern",
-		"as_pattern_target", "parameters", "lambda_parameters", "typed_parameter",
-		"list_splat_pattern", "dictionary_splat_pattern", "global_statement",
-		"nonlocal_statement", "dotted_name", NULL };
-	static const char *const named[] = { "named_expression", "default_parameter",
-		"typed_default_parameter", "function_definition", "class_definition", NULL };
 	for (size_t i = 0; i < s->units.size; i++)
 		if (s->units.items[i].unit == unit)
 			return &s->units.items[i];
 	unit_index ix = { unit, { 0 } };
-	jf_iter it;
-	for (TSNode x = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(x);
-	     x = jf_iter_next(&it, true)) {
-		const char *t = ts_node_type(x);
-		if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
-		    !strcmp(t, "for_statement") || !strcmp(t, "for_in_clause")) {
-			add_binding(&ix, unit, jf_node_field(x, "left"));
-			TSNode right = jf_node_field(x, "right");
-			TSNode fn = jf_node_field(right, "function");
-			if (!strcmp(t, "assignment") && ix.names.size &&
-			    jf_node_type_is(jf_node_field(x, "left"), "identifier") &&
-			    jf_node_type_is(right, "call") && jf_node_type_is(fn, "attribute") &&
-			    jf_node_is(unit, jf_node_field(fn, "attribute"), "parse_args"))
-				jf_array_last(&ix.names)->parsed = true;
-		} else if (jf_str_in(t, named)) {
-			add_binding(&ix, unit, jf_node_field(x, "name"));
-		} else if (!strcmp(t, "aliased_import")) {
-			add_binding(&ix, unit, jf_node_field(x, "alias"));
-		} else if (jf_str_in(t, lists)) {
-			add_children(&ix, unit, x);
-		}
+	const jf_pyfacts *py = jf_pyfiles_get(&s->files, unit);
+	for (size_t i = 0; py && i < py->bindings.size; i++) {
+		const jf_py_binding *pb = &py->bindings.items[i];
+		binding b = { .name = jf_node_text(unit, pb->name), .count = 1, .parsed = pb->parsed };
+		jf_array_push(&ix.names, b);
 	}
-	jf_iter_release(&it);
 	/* Module-level `NAME = <expr>`: the value a single binding has. */
 	TSNode root = ts_tree_root_node(unit->tree);
 	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
@@ -359,14 +322,13 @@ static void read_arguments(jf_pyeval *s)
 	s->args_read = true;
 	for (size_t i = 0; i < s->ws->files.size; i++) {
 		const jf_file *unit = s->ws->files.items[i];
-		if (unit->lang != JF_LANG_PYTHON || unit->src->status != JF_SOURCE_OK ||
-		    !strstr(unit->src->data, "add_argument"))
+		const jf_pyfacts *py = jf_pyfiles_get(&s->files, unit);
+		if (!py || unit->src->status != JF_SOURCE_OK || !strstr(unit->src->data, "add_argument"))
 			continue;
-		jf_iter it;
-		for (TSNode x = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(x);
-		     x = jf_iter_next(&it, true)) {
+		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+			TSNode x = jf_pyfacts_at(py, JF_PY_CALL, k)->node;
 			TSNode fn = jf_node_field(x, "function");
-			if (!jf_node_type_is(x, "call") || !jf_node_type_is(fn, "attribute") ||
+			if (!jf_node_type_is(fn, "attribute") ||
 			    !jf_node_is(unit, jf_node_field(fn, "attribute"), "add_argument"))
 				continue;
 			char *dest = dest_of(s, unit, jf_node_field(x, "arguments"));
@@ -375,7 +337,6 @@ static void read_arguments(jf_pyeval *s)
 				jf_array_push(&s->args, d);
 			}
 		}
-		jf_iter_release(&it);
 	}
 	if (s->args.size)
 		qsort(s->args.items, s->args.size, sizeof(argdef), argdef_cmp);
@@ -706,11 +667,12 @@ static jf_pyvalue eval(evaluator *e, TSNode n)
 	return r;
 }
 
-jf_pyeval *jf_pyeval_new(const jf_job *job, const jf_workspace *ws, const jf_shell_facts *shell)
+jf_pyeval *jf_pyeval_new(const jf_job *job, const jf_pyfiles *files, const jf_shell_facts *shell)
 {
 	jf_pyeval *s = jf_xcalloc(1, sizeof *s);
 	s->job = job;
-	s->ws = ws;
+	s->ws = files->ws;
+	s->files = *files;
 	s->shell = shell;
 	return s;
 }

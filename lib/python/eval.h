@@ -9,6 +9,7 @@
 #ifndef JF_PYEVAL_H
 #define JF_PYEVAL_H
 
+#include "python/facts.h"
 #include "shell/shell.h"
 #include "sources/tree.h"
 
@@ -26,8 +27,9 @@ typedef struct {
  */
 typedef struct jf_pyeval jf_pyeval;
 
-/** A session over the job's files (`job` NULL for a file linted alone); all must outlive it. */
-jf_pyeval *jf_pyeval_new(const jf_job *job, const jf_workspace *ws, const jf_shell_facts *shell);
+/** A session over the job's Python files (`job` NULL for a file linted alone); all must
+ * outlive it. */
+jf_pyeval *jf_pyeval_new(const jf_job *job, const jf_pyfiles *files, const jf_shell_facts *shell);
 void jf_pyeval_free(jf_pyeval *self);
 /** Evaluates `expr` of `unit`; release the result with jf_pyvalue_release(). */
 jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_file *unit, TSNode expr);

@@ -80,12 +80,13 @@ static char *environ_subscript(const jf_file *unit, TSNode n)
 	return literal(unit, jf_node_field(n, "subscript"));
 }
 
-static void collect_writes(env_model *m, const jf_file *unit)
+static void collect_writes(env_model *m, const jf_pyfacts *py)
 {
-	jf_iter it;
-	for (TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(n);
-	     n = jf_iter_next(&it, true)) {
-		if (jf_node_type_is(n, "assignment") || jf_node_type_is(n, "augmented_assignment")) {
+	const jf_file *unit = py->file;
+	for (size_t k = 0; k < py->nodes.size; k++) {
+		const jf_py_node *pn = &py->nodes.items[k];
+		TSNode n = pn->node;
+		if (pn->kind == JF_PY_ASSIGNMENT || pn->kind == JF_PY_AUGMENTED_ASSIGNMENT) {
 			TSNode left = jf_node_field(n, "left");
 			if (jf_node_type_is(left, "subscript") &&
 			    is_environ(unit, jf_node_field(left, "value"))) {
@@ -95,7 +96,7 @@ static void collect_writes(env_model *m, const jf_file *unit)
 				else
 					m->writes_unknown = true;
 			}
-		} else if (jf_node_type_is(n, "call")) {
+		} else if (pn->kind == JF_PY_CALL) {
 			TSNode fn = jf_node_field(n, "function");
 			TSNode first = ts_node_named_child(jf_node_field(n, "arguments"), 0);
 			bool setdefault = jf_node_type_is(fn, "attribute") &&
@@ -115,7 +116,6 @@ static void collect_writes(env_model *m, const jf_file *unit)
 			m->writes_unknown |= update;
 		}
 	}
-	jf_iter_release(&it);
 }
 
 /* What a read guarded by `try` may fail with. */
@@ -147,11 +147,11 @@ static bool guarded(const jf_file *unit, TSNode n)
 	return false;
 }
 
-static void check_python(env_model *m, const jf_rule *rule, const jf_file *unit)
+static void check_python(env_model *m, const jf_rule *rule, const jf_pyfacts *py)
 {
-	jf_iter it;
-	for (TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(n);
-	     n = jf_iter_next(&it, true)) {
+	const jf_file *unit = py->file;
+	for (size_t k = 0; k < py->of_kind[JF_PY_ENVIRON_SUBSCRIPT].size; k++) {
+		TSNode n = jf_pyfacts_at(py, JF_PY_ENVIRON_SUBSCRIPT, k)->node;
 		char *var = environ_subscript(unit, n);
 		if (!var)
 			continue;
@@ -169,18 +169,17 @@ static void check_python(env_model *m, const jf_rule *rule, const jf_file *unit)
 			if (j->env.size)
 				jf_diag_relate(d, j->env.items[0].name.at.src, j->env.items[0].name.at.span,
 				               "the job's env does not set %s", var);
-			for (size_t k = 0; launcher_names[k]; k++)
-				if (jf_launcher_sets(launcher_names[k], var)) {
+			for (size_t l = 0; launcher_names[l]; l++)
+				if (jf_launcher_sets(launcher_names[l], var)) {
 					jf_diag_set_help(d, "start the script with %s (it sets %s), set it in "
 					                    "the job's env, or read it with "
 					                    "os.environ.get('%s', default)",
-					                 launcher_names[k], var, var);
+					                 launcher_names[l], var, var);
 					break;
 				}
 		}
 		free(var);
 	}
-	jf_iter_release(&it);
 }
 
 /* A file that never names the environment has nothing for the walks below. */
@@ -197,15 +196,17 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 	env_model m = { ctx, ctx->facts->image, { 0 }, false };
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK && mentions_environ(u))
-			collect_writes(&m, u);
+		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
+		if (py && u->src->status == JF_SOURCE_OK && mentions_environ(u))
+			collect_writes(&m, py);
 	}
 	const jf_rule *python = jf_rules_find("JF108"), *shell = jf_rules_find("JF109");
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
+		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
+		if (py && u->src->status == JF_SOURCE_OK &&
 		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE) && mentions_environ(u))
-			check_python(&m, python, u);
+			check_python(&m, python, py);
 	}
 	/* The shell's uses, once each: a word may be expanded more than once. */
 	for (size_t i = 0; i < ctx->facts->shell.var_uses.size; i++) {

@@ -63,6 +63,8 @@ typedef struct {
 	jf_rule_ctx *ctx;
 	jf_pyeval *eval;
 	JF_ARRAY(io_use) uses;
+	/* mentions() of the names asked so far */
+	JF_ARRAY(struct mention { char *name; size_t count; }) mentions;
 } io_model;
 
 static bool ends_with_name(const jf_file *unit, TSNode fn, const char *name)
@@ -147,14 +149,14 @@ static const char *cwd_of(const jf_rule_ctx *ctx, const jf_file *unit)
 	return cwd;
 }
 
-static void collect(io_model *m, const jf_file *unit)
+static void collect(io_model *m, const jf_pyfacts *py)
 {
-	jf_iter it;
-	for (TSNode n = jf_iter_start(&it, ts_tree_root_node(unit->tree)); !ts_node_is_null(n);
-	     n = jf_iter_next(&it, true)) {
+	const jf_file *unit = py->file;
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+		TSNode n = jf_pyfacts_at(py, JF_PY_CALL, k)->node;
 		TSNode arg;
 		io_kind kind;
-		if (!jf_node_type_is(n, "call") || !classify(unit, n, &arg, &kind))
+		if (!classify(unit, n, &arg, &kind))
 			continue;
 		io_use u = { arg, n, unit, kind, jf_pyeval_expr(m->eval, unit, arg), NULL };
 		if (!u.value.value || !*u.value.value) {
@@ -169,7 +171,6 @@ static void collect(io_model *m, const jf_file *unit)
 			u.cpath = jf_path_join(cwd, v);
 		jf_array_push(&m->uses, u);
 	}
-	jf_iter_release(&it);
 }
 
 /* Whether a read at `n` runs only when the file is there: under a condition
@@ -221,11 +222,15 @@ static bool in_comment(const char *text, const char *p)
 }
 
 /* How many times `name` stands as a whole word in the job's Python files,
- * comments left out. */
-static size_t mentions(const jf_rule_ctx *ctx, const char *name)
+ * comments left out; each name is counted once per check. */
+static size_t mentions(io_model *m, const char *name)
 {
+	for (size_t i = 0; i < m->mentions.size; i++)
+		if (!strcmp(m->mentions.items[i].name, name))
+			return m->mentions.items[i].count;
+	const jf_rule_ctx *ctx = m->ctx;
 	size_t n = strlen(name), count = 0;
-	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+	for (size_t i = 0; n && i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang != JF_LANG_PYTHON)
 			continue;
@@ -234,6 +239,8 @@ static size_t mentions(const jf_rule_ctx *ctx, const char *name)
 			count += (p == text || !ident_char(p[-1])) && !ident_char(p[n]) &&
 			         !in_comment(text, p);
 	}
+	struct mention known = { jf_xstrdup(name), count };
+	jf_array_push(&m->mentions, known);
 	return count;
 }
 
@@ -241,7 +248,7 @@ static size_t mentions(const jf_rule_ctx *ctx, const char *name)
  * defined and never named again (a processor class nothing lists, a helper
  * nothing calls). Decorated definitions and dunder methods may be called by
  * a framework or the interpreter, and count as live. */
-static bool may_run(const jf_rule_ctx *ctx, const jf_file *unit, TSNode n)
+static bool may_run(io_model *m, const jf_file *unit, TSNode n)
 {
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
 		bool fn = jf_node_type_is(p, "function_definition");
@@ -251,7 +258,7 @@ static bool may_run(const jf_rule_ctx *ctx, const jf_file *unit, TSNode n)
 			continue;
 		char *name = jf_node_text(unit, jf_node_field(p, "name"));
 		bool dunder = fn && jf_str_starts(name, "__") && jf_str_ends(name, "__");
-		bool dead = !dunder && mentions(ctx, name) <= 1;
+		bool dead = !dunder && mentions(m, name) <= 1;
 		free(name);
 		if (dead)
 			return false;
@@ -328,7 +335,7 @@ static void check_use(io_model *m, const io_use *u)
 			               u->kind == IO_WRITE ? "written" : "read");
 		return;
 	}
-	if (!u->cpath || !may_run(ctx, u->unit, u->call))
+	if (!u->cpath || !may_run(m, u->unit, u->call))
 		return;
 	const char *wd = j->workdir.value;
 	const char *rel = wd ? jf_path_under(u->cpath, wd) : NULL;
@@ -386,12 +393,14 @@ void jf_check_paths(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_sink_skip(ctx->out, "JF107", "the spec declares no %s: declare workdir and the job's "
 		                          "inputs and outputs to check absolute paths",
 		            !j->workdir.value ? "workdir" : "mounts");
-	io_model m = { ctx, jf_pyeval_new(j, ctx->facts->ws, &ctx->facts->shell), { 0 } };
+	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
+	io_model m = { ctx, jf_pyeval_new(j, &files, &ctx->facts->shell), { 0 }, { 0 } };
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
+		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
+		if (py && u->src->status == JF_SOURCE_OK &&
 		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE))
-			collect(&m, u);
+			collect(&m, py);
 	}
 	for (size_t i = 0; i < m.uses.size; i++)
 		check_use(&m, &m.uses.items[i]);
@@ -400,6 +409,9 @@ void jf_check_paths(jf_rule_ctx *ctx, const jf_rule *rule)
 		free(m.uses.items[i].cpath);
 	}
 	jf_array_release(&m.uses);
+	for (size_t i = 0; i < m.mentions.size; i++)
+		free(m.mentions.items[i].name);
+	jf_array_release(&m.mentions);
 	jf_pyeval_free(m.eval);
 	/* The shell's writes: redirections, mkdir, cp targets. */
 	const jf_shell_facts *sh = &ctx->facts->shell;

@@ -205,11 +205,13 @@ void jf_check_python_version(jf_rule_ctx *ctx, const jf_rule *rule)
 		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
 		    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
 			continue;
+		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
 		checker c = { ctx, u, rule, img, future_annotations(u) };
-		jf_iter it;
-		for (TSNode n = jf_iter_start(&it, ts_tree_root_node(u->tree)); !ts_node_is_null(n);
-		     n = jf_iter_next(&it, true))
-			check_node(&c, n);
-		jf_iter_release(&it);
+		/* The nodes check_node() knows, as the file's facts list them. */
+		static const jf_py_kind kinds[] = { JF_PY_SYNTAX, JF_PY_CALL, JF_PY_FUNCTION,
+			                            JF_PY_ASSIGNMENT };
+		for (size_t k = 0; py && k < sizeof kinds / sizeof *kinds; k++)
+			for (size_t n = 0; n < py->of_kind[kinds[k]].size; n++)
+				check_node(&c, jf_pyfacts_at(py, kinds[k], n)->node);
 	}
 }

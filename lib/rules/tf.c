@@ -55,12 +55,19 @@ typedef walk_step (*visit_fn)(const jf_file *unit, TSNode n, void *data);
 /*
  * Calls `visit` on `root` and the named nodes under it in source order; a
  * node's children are skipped on WALK_SKIP. Returns true when `visit`
- * stopped the walk with WALK_STOP.
+ * stopped the walk with WALK_STOP. For the module itself (a session created
+ * at module level), its statements are walked one after the other.
  */
 static bool walk(const jf_file *unit, TSNode root, visit_fn visit, void *data)
 {
 	if (ts_node_is_null(root))
 		return false;
+	if (ts_node_is_null(ts_node_parent(root))) {
+		for (uint32_t i = 0; i < ts_node_child_count(root); i++)
+			if (walk(unit, ts_node_child(root, i), visit, data))
+				return true;
+		return false;
+	}
 	jf_iter it;
 	walk_step step = WALK_ENTER;
 	for (TSNode n = jf_iter_start(&it, root); !ts_node_is_null(n);
@@ -862,26 +869,22 @@ static bool run_initialises(const jf_file *unit, TSNode scope, TSNode run)
 	return init;
 }
 
-static walk_step visit_any_creation(const jf_file *unit, TSNode n, void *data)
-{
-	(void)data;
-	return jf_node_type_is(n, "call") && is_creation_call(unit, n, true) ? WALK_STOP : WALK_ENTER;
-}
-
 /* Whether any Python file of the job (or the file linted alone) creates variables. */
 static bool job_creates_variables(jf_rule_ctx *ctx)
 {
-	/* Every creation spells one of these: files without any need no walk. */
+	/* Every creation spells one of these: files without any need no look. */
 	static const char *const hints[] = { "Variable", "get_variable", "layers.", "slim.", NULL };
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON || !u->tree)
+		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
+		if (!py)
 			continue;
 		bool hinted = false;
 		for (const char *const *h = hints; *h && !hinted; h++)
 			hinted = strstr(u->src->data, *h) != NULL;
-		if (hinted && walk(u, ts_tree_root_node(u->tree), visit_any_creation, NULL))
-			return true;
+		for (size_t k = 0; hinted && k < py->of_kind[JF_PY_CALL].size; k++)
+			if (is_creation_call(u, jf_pyfacts_at(py, JF_PY_CALL, k)->node, true))
+				return true;
 	}
 	return false;
 }

@@ -47,6 +47,8 @@ bool jf_node_is(const jf_file *file, TSNode n, const char *s)
 
 TSNode jf_iter_start(jf_iter *it, TSNode node)
 {
+	if (ts_node_is_null(ts_node_parent(node)))
+		JF_BUG("a walk of a whole tree: read the file's facts instead (python/facts.h)");
 	it->cur = ts_tree_cursor_new(node);
 	return node;
 }

@@ -1,9 +1,10 @@
 /* tree.h - syntax trees of the workspace's files: nodes, their text, walks below a node
  *
  * TSNodes are borrowed values: valid while the workspace that parsed them
- * lives. Type and field names are compared as strings here; a walk over a
- * whole tree belongs to the fact walkers (python/facts.c, the shell), so
- * jf_iter refuses a root node.
+ * lives. Type and field names are compared as strings here. A walk over a
+ * whole tree belongs to the fact walkers (python/facts.c, the shell's
+ * interpreter), which read each file once: jf_iter walks below a node, and a
+ * root node is a bug (the tests would abort).
  */
 #ifndef JF_TREE_H
 #define JF_TREE_H

@@ -1,0 +1,116 @@
+/* test_walks.c - each Python file of a lint is walked once, whatever the checks ask of it */
+#include "helpers.h"
+
+/* Lints `path`, then asserts that it read `files` Python files and walked each once. */
+static void expect_walks(const char *path, size_t files)
+{
+	jf_linter *l = jf_linter_new(NULL);
+	int rc = jf_linter_lint(l, path);
+	if (rc != 0)
+		fail_msg("jf_linter_lint(%s): %d: %s", path, rc, jf_linter_error(l));
+	if (l->python_files != files || l->python_walks != files)
+		fail_msg("%s: %zu Python files walked %zu times, expected %zu walked once each", path,
+		         l->python_files, l->python_walks, files);
+	jf_linter_free(l);
+}
+
+static void test_walks__demo_job(void **state)
+{
+	(void)state;
+	char *job = jf_xasprintf("%s/demo/job.yaml", getenv("JF_FIXTURES"));
+	/* train.py, model/__init__.py, model/cifar.py */
+	expect_walks(job, 3);
+	free(job);
+}
+
+/* A job whose files every Python check reads: a local launcher wrapping the
+ * entry script, modules with argparse, absl and click, paths, env reads,
+ * TensorFlow sessions, imports under `if __name__`, relative imports. */
+static void test_walks__multi_file_job(void **state)
+{
+	th_fixture *f = *state;
+	th_put(f->dir, "job.yaml",
+	       "image: {name: registry.example.com/t:1, user: \"1000\", python: \"3.8\", "
+	       "manifest: packages.txt}\n"
+	       "workdir: /workspace\n"
+	       "inputs: {data: /mnt/data}\n"
+	       "outputs: {out: /mnt/out}\n"
+	       "resources: {gpus: 2}\n"
+	       "command: bash run.sh --lr 0.1\n");
+	th_put(f->dir, "packages.txt", "tensorflow==1.15.5\nnumpy==1.26.4\n");
+	th_put(f->dir, "run.sh",
+	       "set -u\n"
+	       "python launch.py --nproc 2 train.py \"$@\"\n"
+	       "python -m pkg.tool --out /mnt/out/x\n");
+	th_put(f->dir, "launch.py",
+	       "import argparse\n"
+	       "p = argparse.ArgumentParser()\n"
+	       "p.add_argument('--nproc', type=int)\n"
+	       "p.add_argument('training_script')\n"
+	       "p.add_argument('training_script_args', nargs=argparse.REMAINDER)\n"
+	       "args = p.parse_args()\n");
+	th_put(f->dir, "train.py",
+	       "import os, sys\n"
+	       "import tensorflow as tf\n"
+	       "from pkg import model\n"
+	       "from pkg.opts import add_args\n"
+	       "import argparse\n"
+	       "p = argparse.ArgumentParser()\n"
+	       "add_args(p)\n"
+	       "args = p.parse_args()\n"
+	       "def run(a):\n"
+	       "    x := 1 if False else 0\n"
+	       "    return open(os.path.join(a.data, 'x.csv')).read()\n"
+	       "sess = tf.Session()\n"
+	       "sess.run(model.build(args.lr))\n"
+	       "print(os.environ['RANK'], run(args))\n"
+	       "if __name__ == '__main__':\n"
+	       "    import pkg.extra\n");
+	th_put(f->dir, "pkg/__init__.py", "from . import model\n");
+	th_put(f->dir, "pkg/model.py",
+	       "import tensorflow as tf\n"
+	       "def build(lr):\n"
+	       "    with tf.variable_scope('m'):\n"
+	       "        return tf.get_variable('w', [1]) * lr\n");
+	th_put(f->dir, "pkg/opts.py",
+	       "def add_args(p):\n"
+	       "    p.add_argument('--lr', type=float)\n"
+	       "    p.add_argument('--data', default='/home/me/data')\n");
+	th_put(f->dir, "pkg/extra.py", "import click\n@click.command()\ndef main():\n    pass\n");
+	th_put(f->dir, "pkg/tool.py",
+	       "from absl import app, flags\n"
+	       "flags.DEFINE_string('out', None, 'where')\n"
+	       "FLAGS = flags.FLAGS\n"
+	       "def main(argv):\n"
+	       "    print(FLAGS.out)\n"
+	       "app.run(main)\n");
+	char *job = jf_xasprintf("%s/job.yaml", f->dir);
+	/* launch.py, train.py, pkg/tool.py, pkg/__init__.py, pkg/model.py, pkg/opts.py,
+	 * pkg/extra.py */
+	expect_walks(job, 7);
+	free(job);
+}
+
+/* A Python file linted alone is walked once too. */
+static void test_walks__file_alone(void **state)
+{
+	th_fixture *f = *state;
+	th_put(f->dir, "t.py",
+	       "import tensorflow as tf\n"
+	       "w = tf.Variable(1)\n"
+	       "sess = tf.Session()\n"
+	       "sess.run(w)\n");
+	char *path = jf_xasprintf("%s/t.py", f->dir);
+	expect_walks(path, 1);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_walks__demo_job),
+		cmocka_unit_test_setup_teardown(test_walks__multi_file_job, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_walks__file_alone, th_setup, th_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
