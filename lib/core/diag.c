@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "report/jsonw.h"
 #include "rules/registry.h"
 
 static char *vformat(const char *fmt, va_list ap)
@@ -317,18 +318,13 @@ static void render_text(const jf_report *r, jf_buf *b, bool color, bool concise)
 	}
 }
 
-static void json_str(jf_buf *b, const char *s)
-{
-	jf_buf_add_json_str(b, s, strlen(s));
-}
-
 /* The position, message, help and related places of `d` as JSON members. */
 static void json_body(jf_buf *b, const jf_diag *d)
 {
 	jf_buf_adds(b, "\n      \"file\": ");
 	if (d->src) {
 		jf_pos a = jf_source_pos(d->src, d->span.start), e = jf_source_pos(d->src, d->span.end);
-		json_str(b, d->src->path);
+		jf_jsonw_quote(b, d->src->path);
 		jf_buf_addf(b, ",\n      \"line\": %u,\n      \"column\": %u", a.line, a.col);
 		jf_buf_addf(b, ",\n      \"end_line\": %u,\n      \"end_column\": %u", e.line, e.col);
 	} else {
@@ -336,10 +332,10 @@ static void json_body(jf_buf *b, const jf_diag *d)
 		jf_buf_adds(b, ",\n      \"end_line\": null,\n      \"end_column\": null");
 	}
 	jf_buf_adds(b, ",\n      \"message\": ");
-	json_str(b, d->message);
+	jf_jsonw_quote(b, d->message);
 	jf_buf_adds(b, ",\n      \"help\": ");
 	if (help_of(d))
-		json_str(b, help_of(d));
+		jf_jsonw_quote(b, help_of(d));
 	else
 		jf_buf_adds(b, "null");
 	jf_buf_adds(b, ",\n      \"related\": [");
@@ -348,9 +344,9 @@ static void json_body(jf_buf *b, const jf_diag *d)
 		jf_pos p = jf_source_pos(rel->src, rel->span.start);
 		jf_buf_adds(b, k ? ", {" : "{");
 		jf_buf_adds(b, "\"file\": ");
-		json_str(b, rel->src->path);
+		jf_jsonw_quote(b, rel->src->path);
 		jf_buf_addf(b, ", \"line\": %u, \"column\": %u, \"message\": ", p.line, p.col);
-		json_str(b, rel->message);
+		jf_jsonw_quote(b, rel->message);
 		jf_buf_adds(b, "}");
 	}
 	jf_buf_adds(b, "]\n    }");
@@ -363,86 +359,25 @@ static void render_json(const jf_report *r, jf_buf *b)
 		const jf_diag *d = &r->diags.items[i];
 		jf_buf_adds(b, i ? ",\n    {" : "\n    {");
 		jf_buf_adds(b, "\n      \"rule\": ");
-		json_str(b, d->rule->info.id);
+		jf_jsonw_quote(b, d->rule->info.id);
 		jf_buf_adds(b, ",\n      \"name\": ");
-		json_str(b, d->rule->info.name);
+		jf_jsonw_quote(b, d->rule->info.name);
 		jf_buf_adds(b, ",\n      \"severity\": ");
-		json_str(b, level_name(d->severity, JF_FORMAT_JSON));
+		jf_jsonw_quote(b, level_name(d->severity, JF_FORMAT_JSON));
 		jf_buf_adds(b, ",\n      \"category\": ");
-		json_str(b, d->rule->info.category);
+		jf_jsonw_quote(b, d->rule->info.category);
 		jf_buf_adds(b, ",");
 		json_body(b, d);
 	}
 	jf_buf_adds(b, r->diags.size ? "\n  ]\n}\n" : "]\n}\n");
 }
 
-/* SARIF 2.1.0. A small writer of indented JSON: one member a line. */
-typedef struct {
-	jf_buf *b;
-	int depth;
-	bool first; /* nothing written yet in the innermost object or array */
-} json_writer;
-
-static void jw_member(json_writer *w, const char *key)
-{
-	jf_buf_adds(w->b, w->first ? "\n" : ",\n");
-	w->first = false;
-	for (int i = 0; i < w->depth; i++)
-		jf_buf_adds(w->b, "  ");
-	if (key) {
-		json_str(w->b, key);
-		jf_buf_adds(w->b, ": ");
-	}
-}
-
-/* Opens an object ('{') or array ('[') as member `key` (NULL in an array). */
-static void jw_open(json_writer *w, const char *key, char bracket)
-{
-	jw_member(w, key);
-	jf_buf_addc(w->b, bracket);
-	w->depth++;
-	w->first = true;
-}
-
-static void jw_close(json_writer *w, char bracket)
-{
-	w->depth--;
-	if (!w->first) {
-		jf_buf_addc(w->b, '\n');
-		for (int i = 0; i < w->depth; i++)
-			jf_buf_adds(w->b, "  ");
-	}
-	jf_buf_addc(w->b, bracket);
-	w->first = false;
-}
-
-static void jw_str(json_writer *w, const char *key, const char *value)
-{
-	jw_member(w, key);
-	json_str(w->b, value);
-}
-
-static void jw_uint(json_writer *w, const char *key, uint64_t value)
-{
-	jw_member(w, key);
-	jf_buf_addf(w->b, "%" PRIu64, value);
-}
-
-/* Member `key`: an object of one string on one line, {"name": "value"}. */
-static void jw_pair(json_writer *w, const char *key, const char *name, const char *value)
-{
-	jw_member(w, key);
-	jf_buf_addc(w->b, '{');
-	json_str(w->b, name);
-	jf_buf_adds(w->b, ": ");
-	json_str(w->b, value);
-	jf_buf_addc(w->b, '}');
-}
+/* SARIF 2.1.0 */
 
 /* A SARIF message or multiformatMessageString with text only. */
-static void jw_text(json_writer *w, const char *key, const char *text)
+static void sarif_text(jf_jsonw *w, const char *key, const char *text)
 {
-	jw_pair(w, key, "text", text);
+	jf_jsonw_pair(w, key, "text", text);
 }
 
 #define SARIF_SCHEMA                                                                       \
@@ -451,23 +386,23 @@ static void jw_text(json_writer *w, const char *key, const char *text)
  * the way it is computed changes. */
 #define SARIF_FINGERPRINT "jobfixLineHash/v1"
 
-static void sarif_rule(json_writer *w, const jf_rule *rule)
+static void sarif_rule(jf_jsonw *w, const jf_rule *rule)
 {
 	const jf_rule_info *r = &rule->info;
 	jf_buf t = JF_BUF_INIT, uri = JF_BUF_INIT;
 	if (!rule->dir) /* a rule of a user's folder has no page of jobfix's */
 		jf_rule_doc_uri(rule, &uri);
-	jw_open(w, NULL, '{');
-	jw_str(w, "id", r->id);
-	jw_str(w, "name", r->name);
-	jw_text(w, "shortDescription", r->summary);
+	jf_jsonw_open(w, NULL, '{');
+	jf_jsonw_str(w, "id", r->id);
+	jf_jsonw_str(w, "name", r->name);
+	sarif_text(w, "shortDescription", r->summary);
 	jf_buf_addf(&t, "%s (failure category: %s)", r->summary, r->category);
-	jw_text(w, "fullDescription", t.buf);
+	sarif_text(w, "fullDescription", t.buf);
 	/* The help is the rule's explanation, as `jobfix explain` prints it. */
 	char *text = jf_rule_explain(r, JF_EXPLAIN_TEXT);
 	char *markdown = jf_rule_explain(r, JF_EXPLAIN_MARKDOWN);
-	jw_open(w, "help", '{');
-	jw_str(w, "text", text ? text : r->help);
+	jf_jsonw_open(w, "help", '{');
+	jf_jsonw_str(w, "text", text ? text : r->help);
 	jf_buf_truncate(&t, 0);
 	if (markdown)
 		jf_buf_adds(&t, markdown);
@@ -475,24 +410,24 @@ static void sarif_rule(json_writer *w, const jf_rule *rule)
 		jf_buf_addf(&t, "%s\n\n[%s %s](%s)", r->help, r->id, r->name, uri.buf);
 	else
 		jf_buf_adds(&t, r->help);
-	jw_str(w, "markdown", t.buf);
-	jw_close(w, '}');
+	jf_jsonw_str(w, "markdown", t.buf);
+	jf_jsonw_close(w, '}');
 	free(text);
 	free(markdown);
 	if (uri.len)
-		jw_str(w, "helpUri", uri.buf);
-	jw_pair(w, "defaultConfiguration", "level", level_name(r->severity, JF_FORMAT_SARIF));
-	jw_member(w, "properties");
+		jf_jsonw_str(w, "helpUri", uri.buf);
+	jf_jsonw_pair(w, "defaultConfiguration", "level", level_name(r->severity, JF_FORMAT_SARIF));
+	jf_jsonw_member(w, "properties");
 	jf_buf_adds(w->b, "{\"tags\": [");
-	json_str(w->b, r->category);
+	jf_jsonw_quote(w->b, r->category);
 	jf_buf_adds(w->b, "]}");
-	jw_close(w, '}');
+	jf_jsonw_close(w, '}');
 	jf_buf_release(&t);
 	jf_buf_release(&uri);
 }
 
 /* The file as a URI reference: relative as the path is shown, or file:///... */
-static void sarif_artifact(json_writer *w, const jf_source *src)
+static void sarif_artifact(jf_jsonw *w, const jf_source *src)
 {
 	jf_buf uri = JF_BUF_INIT;
 	const char *path = src->path;
@@ -501,21 +436,21 @@ static void sarif_artifact(json_writer *w, const jf_source *src)
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
 	jf_buf_add_uri_path(&uri, path);
-	jw_pair(w, "artifactLocation", "uri", uri.buf);
+	jf_jsonw_pair(w, "artifactLocation", "uri", uri.buf);
 	jf_buf_release(&uri);
 }
 
 /* A physicalLocation with its region; columns count Unicode code points (the run
  * says so in columnKind), end just past the span, as in the JSON format. */
-static void sarif_physical(json_writer *w, const jf_source *src, jf_span span)
+static void sarif_physical(jf_jsonw *w, const jf_source *src, jf_span span)
 {
 	jf_pos a = jf_source_pos(src, span.start), e = jf_source_pos(src, span.end);
-	jw_open(w, "physicalLocation", '{');
+	jf_jsonw_open(w, "physicalLocation", '{');
 	sarif_artifact(w, src);
-	jw_member(w, "region");
+	jf_jsonw_member(w, "region");
 	jf_buf_addf(w->b, "{\"startLine\": %u, \"startColumn\": %u, \"endLine\": %u, \"endColumn\": %u}",
 	            a.line, a.col, e.line, e.col);
-	jw_close(w, '}');
+	jf_jsonw_close(w, '}');
 }
 
 /* FNV-1a, 64 bits. */
@@ -558,47 +493,47 @@ static uint64_t finding_key(const jf_diag *d)
 
 /* A finding's message; help written for this finding goes on a second line
  * (the rule's own help is in its descriptor). */
-static void sarif_message(json_writer *w, const jf_diag *d)
+static void sarif_message(jf_jsonw *w, const jf_diag *d)
 {
 	if (!d->help) {
-		jw_text(w, "message", d->message);
+		sarif_text(w, "message", d->message);
 		return;
 	}
 	jf_buf t = JF_BUF_INIT;
 	jf_buf_addf(&t, "%s\nhelp: %s", d->message, d->help);
-	jw_text(w, "message", t.buf);
+	sarif_text(w, "message", t.buf);
 	jf_buf_release(&t);
 }
 
-static void sarif_result(json_writer *w, const jf_diag *d, size_t rule_index,
+static void sarif_result(jf_jsonw *w, const jf_diag *d, size_t rule_index,
                          uint64_t fingerprint)
 {
-	jw_open(w, NULL, '{');
-	jw_str(w, "ruleId", d->rule->info.id);
-	jw_uint(w, "ruleIndex", rule_index);
-	jw_str(w, "level", level_name(d->severity, JF_FORMAT_SARIF));
+	jf_jsonw_open(w, NULL, '{');
+	jf_jsonw_str(w, "ruleId", d->rule->info.id);
+	jf_jsonw_uint(w, "ruleIndex", rule_index);
+	jf_jsonw_str(w, "level", level_name(d->severity, JF_FORMAT_SARIF));
 	sarif_message(w, d);
-	jw_open(w, "locations", '[');
-	jw_open(w, NULL, '{');
+	jf_jsonw_open(w, "locations", '[');
+	jf_jsonw_open(w, NULL, '{');
 	sarif_physical(w, d->src, d->span);
-	jw_close(w, '}');
-	jw_close(w, ']');
+	jf_jsonw_close(w, '}');
+	jf_jsonw_close(w, ']');
 	if (d->related.size) {
-		jw_open(w, "relatedLocations", '[');
+		jf_jsonw_open(w, "relatedLocations", '[');
 		for (size_t k = 0; k < d->related.size; k++) {
 			const jf_related *rel = &d->related.items[k];
-			jw_open(w, NULL, '{');
-			jw_uint(w, "id", k + 1);
-			jw_text(w, "message", rel->message);
+			jf_jsonw_open(w, NULL, '{');
+			jf_jsonw_uint(w, "id", k + 1);
+			sarif_text(w, "message", rel->message);
 			sarif_physical(w, rel->src, rel->span);
-			jw_close(w, '}');
+			jf_jsonw_close(w, '}');
 		}
-		jw_close(w, ']');
+		jf_jsonw_close(w, ']');
 	}
 	char hex[17];
 	snprintf(hex, sizeof hex, "%016" PRIx64, fingerprint);
-	jw_pair(w, "partialFingerprints", SARIF_FINGERPRINT, hex);
-	jw_close(w, '}');
+	jf_jsonw_pair(w, "partialFingerprints", SARIF_FINGERPRINT, hex);
+	jf_jsonw_close(w, '}');
 }
 
 /* Statistics: the counts of each rule and of each category of the study */
@@ -718,54 +653,54 @@ static void stats_text(const stats *s, jf_buf *out)
 }
 
 /* The members "rules" and "categories" of the JSON statistics, one row a line. */
-static void stats_json_members(const stats *s, json_writer *w)
+static void stats_json_members(const stats *s, jf_jsonw *w)
 {
-	jw_open(w, "rules", '[');
+	jf_jsonw_open(w, "rules", '[');
 	for (size_t i = 0; i < s->rules.size; i++) {
 		const stat_row *r = &s->rules.items[i];
-		jw_member(w, NULL);
+		jf_jsonw_member(w, NULL);
 		jf_buf_adds(w->b, "{\"rule\": ");
-		json_str(w->b, r->rule->info.id);
+		jf_jsonw_quote(w->b, r->rule->info.id);
 		jf_buf_adds(w->b, ", \"name\": ");
-		json_str(w->b, r->rule->info.name);
+		jf_jsonw_quote(w->b, r->rule->info.name);
 		jf_buf_adds(w->b, ", \"severity\": ");
-		json_str(w->b, jf_severity_name(r->severity));
+		jf_jsonw_quote(w->b, jf_severity_name(r->severity));
 		jf_buf_adds(w->b, ", \"category\": ");
-		json_str(w->b, r->rule->info.category);
+		jf_jsonw_quote(w->b, r->rule->info.category);
 		jf_buf_addf(w->b, ", \"count\": %zu}", r->count);
 	}
-	jw_close(w, ']');
-	jw_open(w, "categories", '[');
+	jf_jsonw_close(w, ']');
+	jf_jsonw_open(w, "categories", '[');
 	for (size_t i = 0; i < s->cats.size; i++) {
 		const stat_row *c = &s->cats.items[i];
-		jw_member(w, NULL);
+		jf_jsonw_member(w, NULL);
 		jf_buf_adds(w->b, "{\"category\": ");
-		json_str(w->b, c->key);
+		jf_jsonw_quote(w->b, c->key);
 		jf_buf_adds(w->b, ", \"dimension\": ");
 		if (c->dimension)
-			json_str(w->b, c->dimension);
+			jf_jsonw_quote(w->b, c->dimension);
 		else
 			jf_buf_adds(w->b, "null");
 		jf_buf_addf(w->b, ", \"count\": %zu}", c->count);
 	}
-	jw_close(w, ']');
+	jf_jsonw_close(w, ']');
 }
 
 /* A notification of the invocation: an error of the configuration, with its
  * place when it has one. */
-static void sarif_notification(json_writer *w, const jf_diag *d)
+static void sarif_notification(jf_jsonw *w, const jf_diag *d)
 {
-	jw_open(w, NULL, '{');
-	jw_str(w, "level", "error");
+	jf_jsonw_open(w, NULL, '{');
+	jf_jsonw_str(w, "level", "error");
 	sarif_message(w, d);
 	if (d->src) {
-		jw_open(w, "locations", '[');
-		jw_open(w, NULL, '{');
+		jf_jsonw_open(w, "locations", '[');
+		jf_jsonw_open(w, NULL, '{');
 		sarif_physical(w, d->src, d->span);
-		jw_close(w, '}');
-		jw_close(w, ']');
+		jf_jsonw_close(w, '}');
+		jf_jsonw_close(w, ']');
 	}
-	jw_close(w, '}');
+	jf_jsonw_close(w, '}');
 }
 
 /*
@@ -780,18 +715,18 @@ static void render_sarif(const jf_report *r, const jf_report *config_errors, con
 	static const jf_report none = { 0 };
 	if (!r)
 		r = &none;
-	json_writer w = { b, 1, true };
-	jf_buf_addc(b, '{');
-	jw_str(&w, "$schema", SARIF_SCHEMA);
-	jw_str(&w, "version", "2.1.0");
-	jw_open(&w, "runs", '[');
-	jw_open(&w, NULL, '{');
-	jw_open(&w, "tool", '{');
-	jw_open(&w, "driver", '{');
-	jw_str(&w, "name", "jobfix");
-	jw_str(&w, "version", JF_VERSION);
-	jw_str(&w, "semanticVersion", JF_VERSION);
-	jw_str(&w, "informationUri", jf_homepage_url());
+	jf_jsonw w;
+	jf_jsonw_start(&w, b);
+	jf_jsonw_str(&w, "$schema", SARIF_SCHEMA);
+	jf_jsonw_str(&w, "version", "2.1.0");
+	jf_jsonw_open(&w, "runs", '[');
+	jf_jsonw_open(&w, NULL, '{');
+	jf_jsonw_open(&w, "tool", '{');
+	jf_jsonw_open(&w, "driver", '{');
+	jf_jsonw_str(&w, "name", "jobfix");
+	jf_jsonw_str(&w, "version", JF_VERSION);
+	jf_jsonw_str(&w, "semanticVersion", JF_VERSION);
+	jf_jsonw_str(&w, "informationUri", jf_homepage_url());
 	/* The rules the results use, in table order: a result's ruleIndex is
 	 * its rule's place in this list. */
 	size_t nrules = jf_rules_size(), used = 0, overridden = 0;
@@ -803,57 +738,57 @@ static void render_sarif(const jf_report *r, const jf_report *config_errors, con
 		index[k] = 1;
 		level[k] = r->diags.items[i].severity;
 	}
-	jw_open(&w, "rules", '[');
+	jf_jsonw_open(&w, "rules", '[');
 	for (size_t i = 0; i < nrules; i++)
 		if (index[i]) {
 			index[i] = ++used;
 			sarif_rule(&w, jf_rules_at(i));
 			overridden += level[i] != jf_rules_at(i)->info.severity;
 		}
-	jw_close(&w, ']');
-	jw_close(&w, '}');
-	jw_close(&w, '}');
-	jw_open(&w, "invocations", '[');
-	jw_open(&w, NULL, '{');
+	jf_jsonw_close(&w, ']');
+	jf_jsonw_close(&w, '}');
+	jf_jsonw_close(&w, '}');
+	jf_jsonw_open(&w, "invocations", '[');
+	jf_jsonw_open(&w, NULL, '{');
 	bool failed = r->failures.size || (config_errors && config_errors->diags.size);
-	jw_member(&w, "executionSuccessful");
+	jf_jsonw_member(&w, "executionSuccessful");
 	jf_buf_adds(b, failed ? "false" : "true");
 	if (overridden) {
 		/* The config's `severity`: each rule whose level is not its default. */
-		jw_open(&w, "ruleConfigurationOverrides", '[');
+		jf_jsonw_open(&w, "ruleConfigurationOverrides", '[');
 		for (size_t i = 0; i < nrules; i++) {
 			if (!index[i] || level[i] == jf_rules_at(i)->info.severity)
 				continue;
-			jw_open(&w, NULL, '{');
-			jw_member(&w, "descriptor");
+			jf_jsonw_open(&w, NULL, '{');
+			jf_jsonw_member(&w, "descriptor");
 			jf_buf_adds(b, "{\"id\": ");
-			json_str(b, jf_rules_at(i)->info.id);
+			jf_jsonw_quote(b, jf_rules_at(i)->info.id);
 			jf_buf_addf(b, ", \"index\": %zu}", index[i] - 1);
-			jw_pair(&w, "configuration", "level", level_name(level[i], JF_FORMAT_SARIF));
-			jw_close(&w, '}');
+			jf_jsonw_pair(&w, "configuration", "level", level_name(level[i], JF_FORMAT_SARIF));
+			jf_jsonw_close(&w, '}');
 		}
-		jw_close(&w, ']');
+		jf_jsonw_close(&w, ']');
 	}
 	if (config_errors && config_errors->diags.size) {
-		jw_open(&w, "toolConfigurationNotifications", '[');
+		jf_jsonw_open(&w, "toolConfigurationNotifications", '[');
 		for (size_t i = 0; i < config_errors->diags.size; i++)
 			sarif_notification(&w, &config_errors->diags.items[i]);
-		jw_close(&w, ']');
+		jf_jsonw_close(&w, ']');
 	}
 	if (r->failures.size) {
-		jw_open(&w, "toolExecutionNotifications", '[');
+		jf_jsonw_open(&w, "toolExecutionNotifications", '[');
 		for (size_t i = 0; i < r->failures.size; i++) {
-			jw_open(&w, NULL, '{');
-			jw_str(&w, "level", "error");
-			jw_text(&w, "message", r->failures.items[i]);
-			jw_close(&w, '}');
+			jf_jsonw_open(&w, NULL, '{');
+			jf_jsonw_str(&w, "level", "error");
+			sarif_text(&w, "message", r->failures.items[i]);
+			jf_jsonw_close(&w, '}');
 		}
-		jw_close(&w, ']');
+		jf_jsonw_close(&w, ']');
 	}
-	jw_close(&w, '}');
-	jw_close(&w, ']');
-	jw_str(&w, "columnKind", "unicodeCodePoints");
-	jw_open(&w, "results", '[');
+	jf_jsonw_close(&w, '}');
+	jf_jsonw_close(&w, ']');
+	jf_jsonw_str(&w, "columnKind", "unicodeCodePoints");
+	jf_jsonw_open(&w, "results", '[');
 	/* A finding's fingerprint: its key and how many findings before it in the
 	 * same file have the same key (diagnostics are sorted by file). */
 	uint64_t *keys = jf_xcalloc(r->diags.size ? r->diags.size : 1, sizeof(*keys));
@@ -870,18 +805,17 @@ static void render_sarif(const jf_report *r, const jf_report *config_errors, con
 	free(keys);
 	free(index);
 	free(level);
-	jw_close(&w, ']');
+	jf_jsonw_close(&w, ']');
 	if (s) {
-		jw_open(&w, "properties", '{');
-		jw_open(&w, "statistics", '{');
+		jf_jsonw_open(&w, "properties", '{');
+		jf_jsonw_open(&w, "statistics", '{');
 		stats_json_members(s, &w);
-		jw_close(&w, '}');
-		jw_close(&w, '}');
+		jf_jsonw_close(&w, '}');
+		jf_jsonw_close(&w, '}');
 	}
-	jw_close(&w, '}');
-	jw_close(&w, ']');
-	jw_close(&w, '}');
-	jf_buf_addc(b, '\n');
+	jf_jsonw_close(&w, '}');
+	jf_jsonw_close(&w, ']');
+	jf_jsonw_finish(&w);
 }
 
 /* GitHub Actions workflow commands, one a finding: an annotation on the file
@@ -998,12 +932,11 @@ void jf_report_render_statistics(const jf_report *self, jf_buf *out, jf_format f
 	stats_collect(self, &s);
 	switch (format) {
 	case JF_FORMAT_JSON: {
-		json_writer w = { out, 1, true };
-		jf_buf_addc(out, '{');
-		jw_uint(&w, "version", 1);
+		jf_jsonw w;
+		jf_jsonw_start(&w, out);
+		jf_jsonw_uint(&w, "version", 1);
 		stats_json_members(&s, &w);
-		jw_close(&w, '}');
-		jf_buf_addc(out, '\n');
+		jf_jsonw_finish(&w);
 		break;
 	}
 	case JF_FORMAT_SARIF:
