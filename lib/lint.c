@@ -10,6 +10,7 @@
 #include "rules/checks.h"
 #include "rules/config.h"
 #include "core/path.h"
+#include "report/report.h"
 #include "rules/suppress.h"
 
 /* Parsing stops after this long on one file (pathological input). */

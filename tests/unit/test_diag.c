@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "core/diag.h"
+#include "report/report.h"
 #include "rules/registry.h"
 
 /* Renders `r` in `format` as a new string. */
