@@ -31,6 +31,46 @@ static const jf_renderer *renderer_of(jf_format format)
 	return &renderers[0];
 }
 
+int jf_format_from_name(const char *name, jf_format *out)
+{
+	for (size_t i = 0; i < NRENDERERS; i++) {
+		if (!strcmp(renderers[i].name, name)) {
+			*out = renderers[i].format;
+			return 0;
+		}
+	}
+	return JF_ENOTFOUND;
+}
+
+int jf_format_from_file_name(const char *path, jf_format *out)
+{
+	const jf_renderer *best = NULL;
+	size_t n = strlen(path), best_len = 0;
+	for (size_t i = 0; i < NRENDERERS; i++) {
+		const jf_renderer *r = &renderers[i];
+		for (size_t k = 0; k < JF_RENDERER_SUFFIXES && r->suffixes[k]; k++) {
+			size_t len = strlen(r->suffixes[k]);
+			if (n > len && len > best_len && !strcmp(path + n - len, r->suffixes[k])) {
+				best = r;
+				best_len = len;
+			}
+		}
+	}
+	if (!best)
+		return JF_ENOTFOUND;
+	*out = best->format;
+	return 0;
+}
+
+const char *jf_format_name_at(size_t i, jf_format *format)
+{
+	if (i >= NRENDERERS)
+		return NULL;
+	if (format)
+		*format = renderers[i].format;
+	return renderers[i].name;
+}
+
 void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool color)
 {
 	renderer_of(format)->render(self, out, color);

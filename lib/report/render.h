@@ -45,13 +45,16 @@ void jf_stats_json_members(const jf_stats *self, jf_jsonw *w);
 
 /* The table's row. */
 
+#define JF_RENDERER_SUFFIXES 4
+
 typedef void (*jf_render_fn)(const jf_report *r, jf_buf *out, bool color);
 typedef void (*jf_render_statistics_fn)(const jf_report *r, const jf_stats *s, jf_buf *out);
 
 typedef struct {
 	jf_format format;
-	const char *name;        /* as the command line spells it: "sarif" */
-	const char *suffixes[4]; /* of the file names it is guessed from: ".sarif"; NULL after the last */
+	const char *name; /* as the command line spells it: "sarif" */
+	/* The ends of the file names guessed to hold it (".sarif"), NULL after the last. */
+	const char *suffixes[JF_RENDERER_SUFFIXES];
 	jf_render_fn render;
 	jf_render_fn render_errors;
 	jf_render_statistics_fn render_statistics;
