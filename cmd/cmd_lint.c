@@ -10,8 +10,6 @@
 #include "exit.h"
 #include "jobfix/jobfix.h"
 
-#define FORMAT_NAMES "text, concise, json, sarif, github"
-
 static void print_help(void)
 {
 	printf("usage: jobfix lint [options] [PATH...]\n"
@@ -55,47 +53,15 @@ static void print_help(void)
 	       "do its job (bad options or config, unreadable path, output not written)\n");
 }
 
-static const struct {
+/* The names of the formats, for usage messages: "text, concise, json, sarif, github". */
+static const char *format_names(void)
+{
+	static char names[128];
+	size_t n = 0;
 	const char *name;
-	jf_format format;
-} formats[] = {
-	{ "text", JF_FORMAT_TEXT },   { "concise", JF_FORMAT_CONCISE }, { "json", JF_FORMAT_JSON },
-	{ "sarif", JF_FORMAT_SARIF }, { "github", JF_FORMAT_GITHUB },
-};
-
-/* The format named `name`; false when there is none. */
-static bool format_named(const char *name, jf_format *out)
-{
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
-		if (!strcmp(formats[i].name, name)) {
-			*out = formats[i].format;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* The format of an --output FILE without --output-format, from its name. */
-static bool format_of_file(const char *path, jf_format *out)
-{
-	static const struct {
-		const char *suffix;
-		jf_format format;
-	} suffixes[] = {
-		{ ".sarif", JF_FORMAT_SARIF },
-		{ ".sarif.json", JF_FORMAT_SARIF },
-		{ ".json", JF_FORMAT_JSON },
-		{ ".txt", JF_FORMAT_TEXT },
-	};
-	size_t n = strlen(path);
-	for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
-		size_t k = strlen(suffixes[i].suffix);
-		if (n > k && !strcmp(path + n - k, suffixes[i].suffix)) {
-			*out = suffixes[i].format;
-			return true;
-		}
-	}
-	return false;
+	for (size_t i = 0; n < sizeof names && (name = jf_format_name_at(i, NULL)); i++)
+		n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", name);
+	return names;
 }
 
 typedef struct {
@@ -356,14 +322,14 @@ int cmd_lint(int argc, char **argv)
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
-			if (!format_named(v, &format)) {
+			if (jf_format_from_name(v, &format) < 0) {
 				free(paths);
-				return usage_error("lint ", "unknown format '%s' (%s)", v, FORMAT_NAMES);
+				return usage_error("lint ", "unknown format '%s' (%s)", v, format_names());
 			}
 		} else if ((v = option_value(argc, argv, &i, "--output-format", &missing))) {
-			if (!format_named(v, &output_format)) {
+			if (jf_format_from_name(v, &output_format) < 0) {
 				free(paths);
-				return usage_error("lint ", "unknown format '%s' (%s)", v, FORMAT_NAMES);
+				return usage_error("lint ", "unknown format '%s' (%s)", v, format_names());
 			}
 			output_format_name = v;
 		} else if ((v = option_value(argc, argv, &i, "--output", &missing))) {
@@ -419,12 +385,12 @@ int cmd_lint(int argc, char **argv)
 		free(paths);
 		return usage_error("lint ", "--output-format needs --output FILE");
 	}
-	if (output && !output_format_name && !format_of_file(output, &output_format)) {
+	if (output && !output_format_name && jf_format_from_file_name(output, &output_format) < 0) {
 		free(paths);
 		return usage_error("lint ",
 		                   "cannot tell the format of '%s' from its name (*.sarif, *.json, "
 		                   "*.txt): give --output-format (%s)",
-		                   output, FORMAT_NAMES);
+		                   output, format_names());
 	}
 	/* --staged works from the repository's top: the paths the options name
 	 * are the current folder's. */

@@ -15,6 +15,7 @@
 #include "env/image.h"
 #include "facts/facts.h"
 #include "job/job.h"
+#include "report/report.h"
 #include "rules/config.h"
 #include "rules/run.h"
 #include "rules/suppress.h"

@@ -3,7 +3,7 @@
  * A finding from a query rule, a C check and a YAML parse error are all a
  * jf_diag: a rule, a severity, a primary span in a source, related spans and
  * an optional help override. Messages are owned by the diagnostic; sources
- * are borrowed and must outlive the report.
+ * are borrowed and must outlive the report. report/report.h renders a report.
  */
 #ifndef JF_DIAG_H
 #define JF_DIAG_H
@@ -68,21 +68,5 @@ void jf_report_add_failure(jf_report *self, const char *message);
 /** Sorts by file, position and rule, and drops exact duplicates. */
 void jf_report_finish(jf_report *self);
 void jf_report_release(jf_report *self);
-
-/** Renders every diagnostic into `out`. */
-void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool color);
-/**
- * Renders, instead of the diagnostics, their counts per rule and per category
- * of the study, most frequent first (ties: by rule id, by the study's order
- * of categories). Call jf_report_finish() first.
- */
-void jf_report_render_statistics(const jf_report *self, jf_buf *out, jf_format format);
-/**
- * Renders errors of jobfix's configuration (rule-less diagnostics, in the
- * report's order): as diagnostics in text and concise, `jobfix: error: ...` for
- * those without a position; in json a document whose "config_errors" list
- * holds them.
- */
-void jf_report_render_errors(const jf_report *self, jf_buf *out, jf_format format, bool color);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "core/path.h"
 #include "core/yml.h"
+#include "report/report.h"
 
 /* A rule, rules or a category as the config names them, with where. */
 typedef struct {

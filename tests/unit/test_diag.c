@@ -1,11 +1,12 @@
-/* test_diag.c - unit tests of the report renderers: GitHub annotations and SARIF details */
+/* test_diag.c - unit tests of the report renderers: GitHub annotations, SARIF details, the
+ * table of formats */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "core/diag.h"
+#include "report/report.h"
 #include "rules/registry.h"
 
 /* Renders `r` in `format` as a new string. */
@@ -111,12 +112,64 @@ static void test_diag__sarif_failures(void **state)
 	jf_report_release(&r);
 }
 
+static void test_diag__format_table(void **state)
+{
+	(void)state;
+	/* Every format has a row, under a name that gives it back. */
+	static const jf_format all[] = { JF_FORMAT_TEXT, JF_FORMAT_CONCISE, JF_FORMAT_JSON,
+		                         JF_FORMAT_SARIF, JF_FORMAT_GITHUB };
+	jf_buf names = JF_BUF_INIT;
+	const char *name;
+	jf_format f, g;
+	size_t i;
+	for (i = 0; (name = jf_format_name_at(i, &f)); i++) {
+		assert_int_equal(jf_format_from_name(name, &g), 0);
+		assert_int_equal(g, f);
+		jf_buf_addf(&names, "%s%s", i ? ", " : "", name);
+	}
+	assert_int_equal(i, sizeof all / sizeof *all);
+	for (i = 0; i < sizeof all / sizeof *all; i++) {
+		bool found = false;
+		for (size_t k = 0; jf_format_name_at(k, &f); k++)
+			found |= f == all[i];
+		assert_true(found);
+	}
+	assert_string_equal(names.buf, "text, concise, json, sarif, github");
+	jf_buf_release(&names);
+	g = JF_FORMAT_GITHUB;
+	assert_int_equal(jf_format_from_name("JSON", &g), JF_ENOTFOUND);
+	assert_int_equal(jf_format_from_name("", &g), JF_ENOTFOUND);
+	assert_int_equal(g, JF_FORMAT_GITHUB);
+
+	/* The longest suffix wins; a name that is only a suffix has none. */
+	static const struct {
+		const char *path;
+		int rc;
+		jf_format format;
+	} files[] = {
+		{ "out.sarif", 0, JF_FORMAT_SARIF },
+		{ "out.sarif.json", 0, JF_FORMAT_SARIF },
+		{ "out.json", 0, JF_FORMAT_JSON },
+		{ "dir.sarif/out.txt", 0, JF_FORMAT_TEXT },
+		{ ".sarif.json", 0, JF_FORMAT_JSON },
+		{ ".json", JF_ENOTFOUND, JF_FORMAT_GITHUB },
+		{ "out.JSON", JF_ENOTFOUND, JF_FORMAT_GITHUB },
+		{ "out", JF_ENOTFOUND, JF_FORMAT_GITHUB },
+	};
+	for (i = 0; i < sizeof files / sizeof *files; i++) {
+		f = JF_FORMAT_GITHUB;
+		assert_int_equal(jf_format_from_file_name(files[i].path, &f), files[i].rc);
+		assert_int_equal(f, files[i].format);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag__github_levels_and_columns),
 		cmocka_unit_test(test_diag__sarif_fingerprints),
 		cmocka_unit_test(test_diag__sarif_failures),
+		cmocka_unit_test(test_diag__format_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

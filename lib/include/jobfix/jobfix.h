@@ -43,6 +43,27 @@ typedef enum {
 	JF_FORMAT_GITHUB, /* GitHub Actions workflow commands (annotations) */
 } jf_format;
 
+/**
+ * The output format named `name` as the command line spells it: "text",
+ * "concise", "json", "sarif" or "github". Returns 0 with the format in *out,
+ * or JF_ENOTFOUND when no format has that name (*out is left alone).
+ */
+JF_EXPORT int jf_format_from_name(const char *name, jf_format *out);
+/**
+ * The output format a file is meant to hold, guessed from the end of its name
+ * `path`: *.txt text, *.json json, *.sarif and *.sarif.json sarif (the longest
+ * suffix that matches wins; the name must be longer than the suffix). Returns
+ * 0 with the format in *out, or JF_ENOTFOUND when no suffix matches (*out is
+ * left alone).
+ */
+JF_EXPORT int jf_format_from_file_name(const char *path, jf_format *out);
+/**
+ * The name of output format `i`, counting from 0 in the order of listings
+ * ("text, concise, json, sarif, github"), with the format in *format unless
+ * `format` is NULL; NULL past the last one. Static.
+ */
+JF_EXPORT const char *jf_format_name_at(size_t i, jf_format *format);
+
 typedef struct jf_config jf_config; /* opaque: see "Configuration" below */
 
 typedef struct {
