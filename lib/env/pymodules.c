@@ -1,9 +1,15 @@
-/* pymodules.c - the standard-library list and the import-name map, from data/ */
+/* pymodules.c - the standard-library list and the import-name map, from data/
+ *
+ * Both are read from the embedded data once per process, on first use
+ * (pthread_once), into hash maps that are only read afterwards.
+ */
 #include "env/pymodules.h"
 
 #include <ctype.h>
+#include <pthread.h>
 
 #include "core/embed.h"
+#include "core/strmap.h"
 #include "core/util.h"
 
 typedef struct {
@@ -18,7 +24,8 @@ typedef struct {
 
 static JF_ARRAY(stdlib_entry) stdlib;
 static JF_ARRAY(import_entry) imports;
-static bool loaded; /* as the rule table: built once, on first use */
+static jf_strmap stdlib_by_name, imports_by_module; /* to the entries above */
+static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
 static const jf_embedded *data_file(const char *path)
 {
@@ -64,9 +71,6 @@ static int minor_of(const char *v, int none)
 
 static void load(void)
 {
-	if (loaded)
-		return;
-	loaded = true;
 	const jf_embedded *f = data_file("stdlib.txt");
 	char *fields[64];
 	for (const char *p = f ? f->data : ""; *p;) {
@@ -94,29 +98,33 @@ static void load(void)
 		memcpy(e.dists, fields + 1, (n - 1) * sizeof(char *));
 		jf_array_push(&imports, e);
 	}
+	/* The maps point into the arrays, which grow no more. The first line of
+	 * a name wins, as a search from the top would find it. */
+	for (size_t i = stdlib.size; i-- > 0;)
+		jf_strmap_put(&stdlib_by_name, stdlib.items[i].name, strlen(stdlib.items[i].name),
+		              &stdlib.items[i]);
+	for (size_t i = imports.size; i-- > 0;)
+		jf_strmap_put(&imports_by_module, imports.items[i].module,
+		              strlen(imports.items[i].module), &imports.items[i]);
 }
 
 const jf_stdlib_module *jf_stdlib_find(const char *name)
 {
-	load();
-	for (size_t i = 0; i < stdlib.size; i++)
-		if (!strcmp(stdlib.items[i].name, name))
-			return &stdlib.items[i].m;
-	return NULL;
+	pthread_once(&loaded, load);
+	const stdlib_entry *e = jf_strmap_get(&stdlib_by_name, name, strlen(name));
+	return e ? &e->m : NULL;
 }
 
 const char *const *jf_import_distributions(const char *module)
 {
-	load();
-	const import_entry *best = NULL;
-	size_t best_len = 0;
-	for (size_t i = 0; i < imports.size; i++) {
-		const char *m = imports.items[i].module;
-		size_t n = strlen(m);
-		if (n > best_len && !strncmp(module, m, n) && (module[n] == '.' || !module[n])) {
-			best = &imports.items[i];
-			best_len = n;
-		}
+	pthread_once(&loaded, load);
+	/* The longest listed prefix that ends at a dot: "a.b.c", then "a.b", then "a". */
+	for (size_t n = strlen(module); n > 0; n--) {
+		if (module[n] && module[n] != '.')
+			continue;
+		const import_entry *e = jf_strmap_get(&imports_by_module, module, n);
+		if (e)
+			return (const char *const *)e->dists;
 	}
-	return best ? (const char *const *)best->dists : NULL;
+	return NULL;
 }

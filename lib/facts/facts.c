@@ -90,13 +90,13 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	out->job = job;
 	out->image = image;
 	out->ws = ws;
-	bool follow = false;
-	if (job) {
-		host_data h = { out, ws };
-		jf_shell_host host = { wrapped_script, &h };
-		jf_shell_run(&out->shell, job, ws, &host);
-		follow = job->command.size && job->code_dir && jf_path_is_dir(job->code_dir);
-	}
+	/* A file linted alone has no facts: the checks that read them need a job. */
+	if (!job)
+		return;
+	host_data h = { out, ws };
+	jf_shell_host host = { wrapped_script, &h };
+	jf_shell_run(&out->shell, job, ws, &host);
+	bool follow = job->command.size && job->code_dir && jf_path_is_dir(job->code_dir);
 	/* The list grows while it is read: modules found are followed in turn. */
 	for (size_t i = 0; i < ws->files.size; i++) {
 		jf_file *file = ws->files.items[i];

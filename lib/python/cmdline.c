@@ -13,6 +13,7 @@
  * keywords computed at run time) makes the picture open: the rules then say
  * nothing about flags jobfix cannot see.
  */
+#include <ctype.h>
 #include <stdlib.h>
 
 #include "python/cmdline.h"
@@ -50,13 +51,10 @@ void jf_cmdline_release(jf_cmdline *c)
 		free(c->commands.items[i]);
 	jf_array_release(&c->commands);
 	jf_array_release(&c->command_of);
-	for (size_t i = 0; i < c->owner_vars.size; i++)
-		free(c->owner_vars.items[i]);
-	jf_array_release(&c->owner_vars);
+	jf_strmap_release(&c->owners);
 	for (size_t i = 0; i < c->handed_to.size; i++)
 		free(c->handed_to.items[i]);
 	jf_array_release(&c->handed_to);
-	jf_array_release(&c->owners);
 	for (size_t i = 0; i < c->required.size; i++)
 		free(c->required.items[i]);
 	jf_array_release(&c->required);
@@ -209,16 +207,32 @@ static bool read_argument(const jf_file *unit, TSNode call, jf_argdef *d)
 	return true;
 }
 
-/* Whether `call` calls a method named `name`: x.name(...). */
-static bool calls_method(const jf_file *unit, TSNode call, const char *name)
+/* Whether the text of `n` ends with the word `name`: a test that spares the
+ * field lookups below for almost every call. */
+static bool ends_with_word(const jf_file *unit, TSNode n, const char *name)
 {
-	TSNode fn = jf_node_field(call, "function");
-	return jf_node_type_is(fn, "attribute") && jf_node_is(unit, jf_node_field(fn, "attribute"), name);
+	if (ts_node_is_null(n))
+		return false;
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	size_t len = strlen(name);
+	if (b - a < len || memcmp(unit->src->data + b - len, name, len))
+		return false;
+	char before = b - a > len ? unit->src->data[b - len - 1] : ' ';
+	return !(isalnum((unsigned char)before) || before == '_');
 }
 
-static bool callee_ends(const jf_file *unit, TSNode call, const char *name)
+/* Whether callee `fn` of a call is a method named `name`: x.name(...). */
+static bool calls_method(const jf_file *unit, TSNode fn, const char *name)
 {
-	TSNode fn = jf_node_field(call, "function");
+	return ends_with_word(unit, fn, name) && jf_node_type_is(fn, "attribute") &&
+	       jf_node_is(unit, jf_node_field(fn, "attribute"), name);
+}
+
+/* Whether callee `fn` of a call is `name` or `x.name`. */
+static bool callee_ends(const jf_file *unit, TSNode fn, const char *name)
+{
+	if (!ends_with_word(unit, fn, name))
+		return false;
 	if (jf_node_type_is(fn, "attribute"))
 		fn = jf_node_field(fn, "attribute");
 	return jf_node_type_is(fn, "identifier") && jf_node_is(unit, fn, name);
@@ -234,16 +248,16 @@ static int owner_of(const jf_cmdline *c, const jf_file *unit, TSNode var)
 {
 	if (!jf_node_type_is(var, "identifier"))
 		return OWNER_NONE;
-	for (size_t i = c->owner_vars.size; i-- > 0;)
-		if (jf_node_is(unit, var, c->owner_vars.items[i]))
-			return c->owners.items[i];
-	return OWNER_NONE;
+	uint32_t a = ts_node_start_byte(var);
+	void *v = jf_strmap_get(&c->owners, unit->src->data + a, ts_node_end_byte(var) - a);
+	return v ? (int)((intptr_t)v - 4) : OWNER_NONE;
 }
 
 static void set_owner(jf_cmdline *c, const jf_file *unit, TSNode var, int owner)
 {
-	jf_array_push(&c->owner_vars, jf_node_text(unit, var));
-	jf_array_push(&c->owners, owner);
+	uint32_t a = ts_node_start_byte(var);
+	jf_strmap_put(&c->owners, unit->src->data + a, ts_node_end_byte(var) - a,
+	              (void *)(intptr_t)(owner + 4));
 }
 
 /* `p = sub.add_parser("train", aliases=["t"])`: a new command, its names. */
@@ -277,25 +291,24 @@ static int add_command(jf_cmdline *c, const jf_file *unit, TSNode call)
 	return index < 0 ? OWNER_NONE : index;
 }
 
-/* Records what `var = call` holds when it is a parser, a group or subparsers. */
-static void track_assignment(jf_cmdline *c, const jf_file *unit, TSNode assignment)
+/* Records what `var = call` (an assignment's sides) holds when it is a parser, a
+ * group or subparsers. */
+static void track_assignment(jf_cmdline *c, const jf_file *unit, TSNode var, TSNode call)
 {
-	TSNode var = jf_node_field(assignment, "left"), call = jf_node_field(assignment, "right");
 	if (!jf_node_type_is(var, "identifier") || !jf_node_type_is(call, "call"))
 		return;
 	TSNode fn = jf_node_field(call, "function");
-	TSNode recv = jf_node_field(fn, "object");
-	if (callee_ends(unit, call, "ArgumentParser")) {
+	if (callee_ends(unit, fn, "ArgumentParser")) {
 		set_owner(c, unit, var, OWNER_MAIN);
-	} else if (calls_method(unit, call, "add_subparsers")) {
+	} else if (calls_method(unit, fn, "add_subparsers")) {
 		c->subparsers = true;
 		set_owner(c, unit, var, OWNER_SUBPARSERS);
-	} else if (calls_method(unit, call, "add_parser") &&
-	           owner_of(c, unit, recv) == OWNER_SUBPARSERS) {
+	} else if (calls_method(unit, fn, "add_parser") &&
+	           owner_of(c, unit, jf_node_field(fn, "object")) == OWNER_SUBPARSERS) {
 		set_owner(c, unit, var, add_command(c, unit, call));
-	} else if (calls_method(unit, call, "add_argument_group") ||
-	           calls_method(unit, call, "add_mutually_exclusive_group")) {
-		set_owner(c, unit, var, owner_of(c, unit, recv));
+	} else if (calls_method(unit, fn, "add_argument_group") ||
+	           calls_method(unit, fn, "add_mutually_exclusive_group")) {
+		set_owner(c, unit, var, owner_of(c, unit, jf_node_field(fn, "object")));
 	}
 }
 
@@ -313,10 +326,10 @@ static bool has_keyword(const jf_file *unit, TSNode call, const char *name)
 
 /* `add_args(parser)`: a function that may add arguments. Its name is kept;
  * build_cmdline() looks for its definition among the job's files. */
-static void note_handed_over(jf_cmdline *c, const jf_file *unit, TSNode call)
+static void note_handed_over(jf_cmdline *c, const jf_file *unit, TSNode fn, TSNode args)
 {
-	TSNode fn = jf_node_field(call, "function");
-	TSNode args = jf_node_field(call, "arguments");
+	if (!c->owners.size)
+		return; /* no parser yet: nothing to hand over */
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
 		if (jf_node_type_is(a, "keyword_argument"))
@@ -361,17 +374,18 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py)
 		const jf_py_node *pn = &py->nodes.items[k];
 		TSNode n = pn->node;
 		if (pn->kind == JF_PY_ASSIGNMENT)
-			track_assignment(c, unit, n);
+			track_assignment(c, unit, pn->a, pn->b);
 		if (pn->kind == JF_PY_CALL)
-			note_handed_over(c, unit, n);
+			note_handed_over(c, unit, pn->a, pn->b);
 		if (pn->kind == JF_PY_CALL) {
+			TSNode fn = pn->a;
 			/* parents=[...] of a parser, not of Path.mkdir() and the like */
-			if ((callee_ends(unit, n, "ArgumentParser") || calls_method(unit, n, "add_parser")) &&
+			if ((callee_ends(unit, fn, "ArgumentParser") || calls_method(unit, fn, "add_parser")) &&
 			    has_keyword(unit, n, "parents"))
 				c->has_parents = true;
-			if (calls_method(unit, n, "add_argument")) {
+			if (calls_method(unit, fn, "add_argument")) {
 				jf_argdef d = { 0 };
-				int owner = owner_of(c, unit, jf_node_field(jf_node_field(n, "function"), "object"));
+				int owner = owner_of(c, unit, jf_node_field(fn, "object"));
 				d.command = owner >= 0 ? owner : OWNER_MAIN;
 				if (owner == OWNER_NONE || owner == OWNER_SUBPARSERS)
 					c->unowned = true;
@@ -381,7 +395,7 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py)
 					jf_cmdline__def_release(&d);
 					c->open = true;
 				}
-			} else if (callee_ends(unit, n, "ArgumentParser")) {
+			} else if (callee_ends(unit, fn, "ArgumentParser")) {
 				if (!c->parsers++) {
 					c->unit = unit;
 					c->span = jf_node_span(n);
@@ -397,7 +411,7 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py)
 					if (jf_node_type_is(a, "dictionary_splat") || jf_node_type_is(a, "list_splat"))
 						c->open = true;
 				}
-			} else if (calls_method(unit, n, "set_defaults")) {
+			} else if (calls_method(unit, fn, "set_defaults")) {
 				TSNode args = jf_node_field(n, "arguments");
 				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 					TSNode a = ts_node_named_child(args, i);
@@ -406,13 +420,13 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py)
 					else
 						c->open = true; /* set_defaults(**d) */
 				}
-			} else if (calls_method(unit, n, "parse_args") &&
+			} else if (calls_method(unit, fn, "parse_args") &&
 			           ts_node_named_child_count(jf_node_field(n, "arguments")) > 0) {
 				c->open = true; /* parses a list of its own, not the command line */
 			}
 		}
 		if (pn->kind == JF_PY_CALL || pn->kind == JF_PY_DECORATED)
-			jf_flags__visit(c, unit, n);
+			jf_flags__visit(c, unit, pn);
 	}
 }
 

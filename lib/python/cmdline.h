@@ -9,6 +9,7 @@
 #ifndef JF_CMDLINE_H
 #define JF_CMDLINE_H
 
+#include "core/strmap.h"
 #include "python/facts.h"
 #include "shell/shell.h"
 #include "sources/tree.h"
@@ -67,9 +68,10 @@ typedef struct {
 	bool subparsers;
 	JF_ARRAY(char *) commands;   /* names, aliases included, by index */
 	JF_ARRAY(int) command_of;    /* per name in `commands`: the command it names */
-	JF_ARRAY(char *) owner_vars; /* variables holding a parser, group or subparsers */
+	/* The variables holding a parser, a group or subparsers, by name: the
+	 * owner (-1 main, -2 subparsers, else a command) as (intptr_t)(owner + 4). */
+	jf_strmap owners;
 	JF_ARRAY(char *) handed_to;  /* functions a parser is passed to: add_args(parser) */
-	JF_ARRAY(int) owners;        /* per variable: -1 main, -2 subparsers, else a command */
 	bool unowned;      /* an add_argument on something not followed */
 	bool allow_abbrev;
 	const jf_file *unit; /* where the (first) parser is made, or the flags parsed */
@@ -119,8 +121,8 @@ void jf_cmdline__def_release(jf_argdef *d);
 
 /* cmdline_flags.c */
 
-/** Reads absl flag definitions and click decorators at node `n` of `unit`. */
-void jf_flags__visit(jf_cmdline *c, const jf_file *unit, TSNode n);
+/** Reads absl flag definitions (a call) and click decorators (a decorated definition) of `unit`. */
+void jf_flags__visit(jf_cmdline *c, const jf_file *unit, const jf_py_node *pn);
 /** After every file is read: required flags, click's own options and its call in `entry`. */
 void jf_flags__finish(jf_cmdline *c, const jf_pyfacts *entry);
 /** Whether `name` is a flag absl defines itself (--helpfull, --logtostderr, ...);

@@ -67,10 +67,9 @@ bool jf_flags__builtin(const char *name, bool *takes_value)
 	return *takes_value || jf_str_in(name, builtin_switches);
 }
 
-/* The callee of `call` as written ("tf.app.flags.DEFINE_string"); caller frees. */
-static char *callee_text(const jf_file *unit, TSNode call)
+/* The callee `fn` of a call as written ("tf.app.flags.DEFINE_string"); caller frees. */
+static char *callee_text(const jf_file *unit, TSNode fn)
 {
-	TSNode fn = jf_node_field(call, "function");
 	if (!jf_node_type_is(fn, "attribute") && !jf_node_type_is(fn, "identifier"))
 		return NULL;
 	return jf_node_text(unit, fn);
@@ -203,9 +202,27 @@ static void read_flags_call(jf_cmdline *c, const jf_file *unit, TSNode call)
 	}
 }
 
-static void visit_absl_call(jf_cmdline *c, const jf_file *unit, TSNode call)
+/* Whether the text of callee `fn` after its last '.' could be one of absl's
+ * functions, FLAGS, or a run: a test that spares the callee's copy. */
+static bool may_be_absl(const jf_file *unit, TSNode fn)
 {
-	char *callee = callee_text(unit, call);
+	static const char *const names[] = { "mark_flag_as_required", "mark_flags_as_required",
+		                             "adopt_module_key_flags", "declare_key_flag", "run",
+		                             "FLAGS", NULL };
+	const char *a = unit->src->data + ts_node_start_byte(fn);
+	const char *b = unit->src->data + ts_node_end_byte(fn);
+	const char *last = b;
+	while (last > a && last[-1] != '.')
+		last--;
+	return (b - last >= 6 && !memcmp(last, "DEFINE", 6)) ||
+	       jf_strn_in(last, (size_t)(b - last), names);
+}
+
+static void visit_absl_call(jf_cmdline *c, const jf_file *unit, TSNode call, TSNode callee_node)
+{
+	if (ts_node_is_null(callee_node) || !may_be_absl(unit, callee_node))
+		return;
+	char *callee = callee_text(unit, callee_node);
 	if (!callee)
 		return;
 	char *dot = strrchr(callee, '.');
@@ -459,12 +476,12 @@ static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
 	jf_array_release(&params);
 }
 
-void jf_flags__visit(jf_cmdline *c, const jf_file *unit, TSNode n)
+void jf_flags__visit(jf_cmdline *c, const jf_file *unit, const jf_py_node *pn)
 {
-	if (jf_node_type_is(n, "call"))
-		visit_absl_call(c, unit, n);
-	else if (jf_node_type_is(n, "decorated_definition"))
-		visit_click(c, unit, n);
+	if (pn->kind == JF_PY_CALL)
+		visit_absl_call(c, unit, pn->node, pn->a);
+	else if (pn->kind == JF_PY_DECORATED)
+		visit_click(c, unit, pn->node);
 }
 
 /* Whether `entry` calls the click command `fn` as the program: fn() or fn(keywords). */

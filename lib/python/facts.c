@@ -19,7 +19,8 @@ typedef struct {
 		dictionary_splat_pattern, global_statement, nonlocal_statement, positional_separator,
 		with_clause, match_statement, except_clause, type_parameter, type_alias_statement,
 		string, keyword_argument, print_statement, exec_statement;
-	TSFieldId left, right, name, alias, object, value, module_name, function;
+	TSFieldId left, right, name, alias, object, value, module_name, function, arguments,
+		attribute_field;
 } grammar;
 
 static TSSymbol symbol(const TSLanguage *lang, const char *name)
@@ -93,8 +94,19 @@ static void grammar_init(grammar *g, const TSLanguage *l)
 	FIELD(value);
 	FIELD(module_name);
 	FIELD(function);
+	FIELD(arguments);
 #undef FIELD
+	g->attribute_field = field(l, "attribute");
 }
+
+/* A node on the cursor's path from the root: what the walk knows of it while
+ * it visits the node's children. */
+typedef struct {
+	TSSymbol symbol;
+	uint32_t fact;    /* its index in `nodes`, or JF_PY_NONE */
+	bool fields;      /* visit_field() looks at its children's fields */
+	bool bound_left;  /* an assignment whose left side bound a plain name */
+} level;
 
 typedef struct {
 	jf_pyfacts *f;
@@ -105,7 +117,7 @@ typedef struct {
 
 static uint32_t add(walker *w, TSNode n, jf_py_kind kind)
 {
-	jf_py_node pn = { n, w->def, w->scope, kind };
+	jf_py_node pn = { n, { { 0 }, 0, 0 }, { { 0 }, 0, 0 }, w->def, w->scope, kind };
 	uint32_t index = (uint32_t)w->f->nodes.size;
 	jf_array_push(&w->f->nodes, pn);
 	jf_array_push(&w->f->of_kind[kind], index);
@@ -133,12 +145,22 @@ static bool text_is(const walker *w, TSNode n, const char *s)
 	return b - a == len && !memcmp(w->text + a, s, len);
 }
 
-static void bind(walker *w, TSNode id)
+/* Whether the text of `n` starts with `s`: a cheap test before a field lookup. */
+static bool starts_with(const walker *w, TSNode n, const char *s)
 {
-	if (type_of(id) == w->g->identifier) {
-		jf_py_binding b = { id, false };
-		jf_array_push(&w->f->bindings, b);
-	}
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	size_t len = strlen(s);
+	return b - a >= len && !memcmp(w->text + a, s, len);
+}
+
+/* Binds `id` when it is a plain name; returns whether it did. */
+static bool bind(walker *w, TSNode id)
+{
+	if (type_of(id) != w->g->identifier)
+		return false;
+	jf_py_binding b = { id, false };
+	jf_array_push(&w->f->bindings, b);
+	return true;
 }
 
 /* The identifiers among the named children of `n` (a pattern list, parameters, ...). */
@@ -160,7 +182,7 @@ static void read_import(walker *w, TSNode n, bool from)
 			TSNode c = ts_node_named_child(n, i);
 			if (type_of(c) == g->aliased_import)
 				c = child(c, g->name);
-			if (ts_node_is_null(c) || type_of(c) != g->dotted_name)
+			if (type_of(c) != g->dotted_name)
 				continue;
 			jf_py_import im = { .module = c };
 			jf_array_push(&f->imports, im);
@@ -169,8 +191,7 @@ static void read_import(walker *w, TSNode n, bool from)
 		return;
 	}
 	TSNode module = child(n, g->module_name);
-	if (ts_node_is_null(module) ||
-	    (type_of(module) != g->dotted_name && type_of(module) != g->relative_import))
+	if (type_of(module) != g->dotted_name && type_of(module) != g->relative_import)
 		return;
 	bool any = false;
 	uint32_t count = ts_node_named_child_count(n);
@@ -182,7 +203,7 @@ static void read_import(walker *w, TSNode n, bool from)
 		if (type_of(c) == g->aliased_import)
 			name = child(c, g->name);
 		bool wildcard = type_of(c) == g->wildcard_import;
-		if (!wildcard && (ts_node_is_null(name) || type_of(name) != g->dotted_name))
+		if (!wildcard && type_of(name) != g->dotted_name)
 			continue;
 		jf_py_import im = { .from = module };
 		if (!wildcard)
@@ -204,72 +225,105 @@ static bool is_fstring(const walker *w, TSNode n)
 	return false;
 }
 
-/* Records node `n`; returns the index of a definition it opens, or JF_PY_NONE. */
-static uint32_t visit(walker *w, TSNode n)
+/* What node `n` is to its parent (`up`, in field `field`): a field the
+ * parent's fact keeps, or a name the parent binds. */
+static void visit_field(walker *w, level *up, TSFieldId field, TSNode n)
 {
 	const grammar *g = w->g;
-	TSSymbol s = ts_node_symbol(n);
-	if (s == g->call) {
-		add(w, n, JF_PY_CALL);
-	} else if (s == g->attribute) {
-		TSNode object = child(n, g->object);
-		if (!ts_node_is_null(object) && type_of(object) == g->identifier)
-			add(w, n, JF_PY_ATTRIBUTE);
-	} else if (s == g->identifier || s == g->string) {
-		if (s == g->string && is_fstring(w, n))
-			add(w, n, JF_PY_SYNTAX);
-	} else if (s == g->assignment || s == g->augmented_assignment) {
-		add(w, n, s == g->assignment ? JF_PY_ASSIGNMENT : JF_PY_AUGMENTED_ASSIGNMENT);
-		TSNode left = child(n, g->left);
-		size_t before = w->f->bindings.size;
-		bind(w, left);
-		TSNode right = child(n, g->right);
-		TSNode fn = child(right, g->function);
-		if (s == g->assignment && w->f->bindings.size > before &&
-		    type_of(right) == g->call && type_of(fn) == g->attribute &&
-		    text_is(w, child(fn, g->name), "parse_args"))
+	TSSymbol p = up->symbol;
+	if (up->fact != JF_PY_NONE) {
+		jf_py_node *pn = &w->f->nodes.items[up->fact];
+		if ((p == g->call && field == g->function) ||
+		    ((p == g->assignment || p == g->augmented_assignment || p == g->for_statement) &&
+		     field == g->left) ||
+		    (p == g->attribute && field == g->object))
+			pn->a = n;
+		else if ((p == g->call && field == g->arguments) ||
+		         ((p == g->assignment || p == g->augmented_assignment) && field == g->right) ||
+		         (p == g->attribute && field == g->attribute_field))
+			pn->b = n;
+	}
+	if (field == g->left && (p == g->assignment || p == g->augmented_assignment ||
+	                         p == g->for_statement || p == g->for_in_clause)) {
+		up->bound_left = bind(w, n) && p == g->assignment;
+	} else if (field == g->right && up->bound_left) {
+		/* NAME = <...>.parse_args(...) */
+		TSNode fn = type_of(n) == g->call ? child(n, g->function) : (TSNode){ 0 };
+		if (type_of(fn) == g->attribute && text_is(w, child(fn, g->attribute_field), "parse_args"))
 			jf_array_last(&w->f->bindings)->parsed = true;
+	} else if (field == g->name &&
+	           (p == g->named_expression || p == g->default_parameter ||
+	            p == g->typed_default_parameter || p == g->function_definition ||
+	            p == g->class_definition)) {
+		bind(w, n);
+	} else if (field == g->alias && p == g->aliased_import) {
+		bind(w, n);
+	}
+}
+
+/* Whether visit_field() looks at the fields of the children of a node of type `s`. */
+static bool has_fields(const grammar *g, TSSymbol s)
+{
+	return s == g->call || s == g->assignment || s == g->augmented_assignment ||
+	       s == g->attribute || s == g->for_statement || s == g->for_in_clause ||
+	       s == g->named_expression || s == g->default_parameter ||
+	       s == g->typed_default_parameter || s == g->function_definition ||
+	       s == g->class_definition || s == g->aliased_import;
+}
+
+/* Records node `n` of type `s`; returns the index of its fact, or JF_PY_NONE.
+ * Sets *descend to false when nothing under it matters. */
+static uint32_t visit(walker *w, TSNode n, TSSymbol s, bool *descend)
+{
+	const grammar *g = w->g;
+	if (s == g->identifier) {
+		return JF_PY_NONE; /* the commonest node: nothing of its own */
+	} else if (s == g->call) {
+		return add(w, n, JF_PY_CALL);
+	} else if (s == g->attribute) {
+		return add(w, n, JF_PY_ATTRIBUTE);
+	} else if (s == g->assignment || s == g->augmented_assignment) {
+		return add(w, n, s == g->assignment ? JF_PY_ASSIGNMENT : JF_PY_AUGMENTED_ASSIGNMENT);
+	} else if (s == g->string) {
+		if (is_fstring(w, n))
+			return add(w, n, JF_PY_SYNTAX);
+		*descend = false; /* no interpolation: only its text under it */
 	} else if (s == g->subscript) {
-		TSNode v = child(n, g->value);
-		if (text_is(w, v, "os.environ") || text_is(w, v, "environ"))
-			add(w, n, JF_PY_ENVIRON_SUBSCRIPT);
+		if ((starts_with(w, n, "os.environ") || starts_with(w, n, "environ")) &&
+		    (text_is(w, child(n, g->value), "os.environ") ||
+		     text_is(w, child(n, g->value), "environ")))
+			return add(w, n, JF_PY_ENVIRON_SUBSCRIPT);
 	} else if (s == g->function_definition || s == g->class_definition) {
-		bind(w, child(n, g->name));
 		return add(w, n, s == g->function_definition ? JF_PY_FUNCTION : JF_PY_CLASS);
 	} else if (s == g->lambda) {
 		return add(w, n, JF_PY_LAMBDA);
 	} else if (s == g->decorated_definition) {
-		add(w, n, JF_PY_DECORATED);
-	} else if (s == g->for_statement || s == g->for_in_clause) {
-		if (s == g->for_statement)
-			add(w, n, JF_PY_FOR);
-		bind(w, child(n, g->left));
+		return add(w, n, JF_PY_DECORATED);
+	} else if (s == g->for_statement) {
+		return add(w, n, JF_PY_FOR);
 	} else if (s == g->import_statement || s == g->import_from_statement) {
-		add(w, n, JF_PY_IMPORT);
+		uint32_t index = add(w, n, JF_PY_IMPORT);
 		read_import(w, n, s == g->import_from_statement);
-	} else if (s == g->named_expression || s == g->default_parameter ||
-	           s == g->typed_default_parameter) {
-		bind(w, child(n, g->name));
-		if (s != g->default_parameter)
-			add(w, n, JF_PY_SYNTAX);
-	} else if (s == g->aliased_import) {
-		bind(w, child(n, g->alias));
+		return index;
+	} else if (s == g->named_expression || s == g->typed_default_parameter) {
+		return add(w, n, JF_PY_SYNTAX);
 	} else if (s == g->typed_parameter) {
 		bind_children(w, n);
-		add(w, n, JF_PY_SYNTAX);
+		return add(w, n, JF_PY_SYNTAX);
 	} else if (s == g->pattern_list || s == g->tuple_pattern || s == g->list_pattern ||
 	           s == g->as_pattern_target || s == g->parameters || s == g->lambda_parameters ||
 	           s == g->list_splat_pattern || s == g->dictionary_splat_pattern ||
 	           s == g->global_statement || s == g->nonlocal_statement || s == g->dotted_name) {
 		bind_children(w, n);
+		*descend = s != g->dotted_name; /* a dotted name holds names only */
 	} else if (s == g->positional_separator || s == g->with_clause || s == g->match_statement ||
 	           s == g->except_clause || s == g->type_parameter || s == g->type_alias_statement ||
 	           s == g->print_statement || s == g->exec_statement) {
-		add(w, n, JF_PY_SYNTAX);
+		return add(w, n, JF_PY_SYNTAX);
 	} else if (s == g->keyword_argument) {
-		TSNode name = child(n, g->name);
-		if (text_is(w, name, "async") || text_is(w, name, "await"))
-			add(w, n, JF_PY_SYNTAX);
+		if ((starts_with(w, n, "async") || starts_with(w, n, "await")) &&
+		    (text_is(w, child(n, g->name), "async") || text_is(w, child(n, g->name), "await")))
+			return add(w, n, JF_PY_SYNTAX);
 	}
 	return JF_PY_NONE;
 }
@@ -288,6 +342,7 @@ jf_pyfacts *jf_pyfacts_read(jf_file *file)
 	grammar_init(&g, ts_tree_language(file->tree));
 	walker w = { f, &g, file->src->data, JF_PY_NONE, JF_PY_NONE };
 	JF_ARRAY(open_def) open = { 0 };
+	JF_ARRAY(level) path = { 0 }; /* by depth */
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(file->tree));
 	uint32_t depth = 0;
 	for (;;) {
@@ -303,18 +358,29 @@ jf_pyfacts *jf_pyfacts_read(jf_file *file)
 			}
 		}
 		TSNode n = ts_tree_cursor_current_node(&c);
+		TSSymbol symbol = ts_node_symbol(n);
+		level here = { symbol, JF_PY_NONE, has_fields(&g, symbol), false };
+		bool descend = true;
 		if (ts_node_is_named(n)) {
-			uint32_t opened = visit(&w, n);
-			if (opened != JF_PY_NONE) {
-				bool lambda = f->nodes.items[opened].kind == JF_PY_LAMBDA;
-				open_def d = { opened, depth, lambda };
+			level *up = depth ? &path.items[depth - 1] : NULL;
+			TSFieldId field = up && up->fields ? ts_tree_cursor_current_field_id(&c) : 0;
+			if (field)
+				visit_field(&w, up, field, n);
+			here.fact = visit(&w, n, symbol, &descend);
+			jf_py_kind kind = here.fact != JF_PY_NONE ? f->nodes.items[here.fact].kind
+			                                          : JF_PY_KIND_COUNT;
+			if (kind == JF_PY_FUNCTION || kind == JF_PY_CLASS || kind == JF_PY_LAMBDA) {
+				open_def d = { here.fact, depth, kind == JF_PY_LAMBDA };
 				jf_array_push(&open, d);
-				w.scope = opened;
-				if (!lambda)
-					w.def = opened;
+				w.scope = here.fact;
+				if (kind != JF_PY_LAMBDA)
+					w.def = here.fact;
 			}
 		}
-		if (ts_tree_cursor_goto_first_child(&c)) {
+		while (path.size <= depth)
+			jf_array_push(&path, here);
+		path.items[depth] = here;
+		if (descend && ts_tree_cursor_goto_first_child(&c)) {
 			depth++;
 			continue;
 		}
@@ -327,6 +393,7 @@ jf_pyfacts *jf_pyfacts_read(jf_file *file)
 done:
 	ts_tree_cursor_delete(&c);
 	jf_array_release(&open);
+	jf_array_release(&path);
 	file->walks++;
 	return f;
 }
@@ -364,6 +431,20 @@ uint32_t jf_pyfacts_find(const jf_pyfacts *self, TSNode n)
 			return (uint32_t)i;
 	}
 	return JF_PY_NONE;
+}
+
+size_t jf_pyfacts_first_at(const jf_pyfacts *self, jf_py_kind kind, uint32_t byte)
+{
+	/* Nodes are in pre-order: their starts never decrease. */
+	size_t lo = 0, hi = self->of_kind[kind].size;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ts_node_start_byte(jf_pyfacts_at(self, kind, mid)->node) < byte)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 uint32_t jf_pyfacts_scope_of(const jf_pyfacts *self, TSNode body)

@@ -2,8 +2,10 @@
  *
  * jf_pyfacts_read() walks a file's tree once, in source order, and keeps the
  * nodes the checks and the evaluator look at: calls, assignments, attribute
- * uses of a plain name, os.environ subscripts, definitions, imports, the
- * constructs that bind names, and the syntax whose Python version matters.
+ * uses, os.environ subscripts, definitions, imports, the constructs that
+ * bind names, and the syntax whose Python version matters, with the fields
+ * the checks read most (a call's callee and arguments, an assignment's
+ * sides), taken as the walk passes them.
  * Each node keeps the function or class around it, so that a check can tell
  * a use in a body from one in a nested definition without walking again.
  * A check then reads these lists and looks around a node at most (its
@@ -19,16 +21,16 @@
 typedef JF_ARRAY(TSNode) jf_nodes;
 
 typedef enum {
-	JF_PY_CALL,
-	JF_PY_ASSIGNMENT,           /* `a = b`, `a: T = b`, `a: T` */
-	JF_PY_AUGMENTED_ASSIGNMENT, /* `a += b` */
-	JF_PY_ATTRIBUTE,            /* `name.attr`, the object a plain name */
+	JF_PY_CALL,                 /* a: function, b: arguments */
+	JF_PY_ASSIGNMENT,           /* `a = b`, `a: T = b`, `a: T`; a: left, b: right */
+	JF_PY_AUGMENTED_ASSIGNMENT, /* `a += b`; a: left, b: right */
+	JF_PY_ATTRIBUTE,            /* `x.attr`; a: object, b: attribute */
 	JF_PY_ENVIRON_SUBSCRIPT,    /* `os.environ[...]`, `environ[...]` */
 	JF_PY_FUNCTION,             /* function_definition */
 	JF_PY_CLASS,                /* class_definition */
 	JF_PY_LAMBDA,
 	JF_PY_DECORATED,            /* decorated_definition */
-	JF_PY_FOR,                  /* for_statement */
+	JF_PY_FOR,                  /* for_statement; a: left */
 	JF_PY_IMPORT,               /* import_statement, import_from_statement */
 	JF_PY_SYNTAX,               /* syntax of some Python versions only (JF310) */
 	JF_PY_KIND_COUNT
@@ -38,6 +40,7 @@ typedef enum {
 
 typedef struct {
 	TSNode node;
+	TSNode a, b;    /* two of its fields, by kind (above); null nodes when absent */
 	uint32_t def;   /* the innermost function or class around it (an index in
 	                   `nodes`), or JF_PY_NONE at module level */
 	uint32_t scope; /* the same, lambdas counted */
@@ -98,6 +101,12 @@ uint32_t jf_pyfacts_find(const jf_pyfacts *self, TSNode n);
  * module, else the recorded function, class or lambda whose body it is.
  */
 uint32_t jf_pyfacts_scope_of(const jf_pyfacts *self, TSNode body);
+/**
+ * The position in of_kind[kind] of the first node of that kind that starts at
+ * or after byte `byte`: the nodes of a kind within a range are the ones from
+ * there on that start before the range ends.
+ */
+size_t jf_pyfacts_first_at(const jf_pyfacts *self, jf_py_kind kind, uint32_t byte);
 /** Whether recorded node `n` lies within `outer` (by bytes). */
 static inline bool jf_py_within(const jf_py_node *n, TSNode outer)
 {

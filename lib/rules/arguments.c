@@ -740,15 +740,18 @@ static const char *str_fails_in(const jf_file *unit, TSNode m)
 static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 {
 	const jf_pyfacts *py = aw->py;
-	uint32_t scope = jf_pyfacts_scope_of(py, body);
-	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
+	uint32_t scope = jf_pyfacts_scope_of(py, body), end = ts_node_end_byte(body);
+	for (size_t k = jf_pyfacts_first_at(py, JF_PY_ATTRIBUTE, ts_node_start_byte(body));
+	     k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k);
 		TSNode m = pn->node;
+		if (ts_node_start_byte(m) >= end)
+			break;
 		if (!jf_py_within(pn, body) || (!aw->flags && pn->scope != scope) ||
-		    !jf_node_is(aw->unit, jf_node_field(m, "object"), aw->name))
+		    !jf_node_type_is(pn->a, "identifier") || !jf_node_is(aw->unit, pn->a, aw->name))
 			continue;
 		{
-			TSNode attr = jf_node_field(m, "attribute");
+			TSNode attr = pn->b;
 			char *a = jf_node_text(aw->unit, attr);
 			TSNode parent = ts_node_parent(m);
 			bool stored = jf_node_type_is(parent, "assignment") &&
@@ -932,9 +935,13 @@ static bool always_passed(const jf_rule_ctx *ctx, const char *fn, const char *na
 static bool rebinds(const jf_pyfacts *py, TSNode body, const char *name)
 {
 	static const jf_py_kind kinds[] = { JF_PY_ASSIGNMENT, JF_PY_AUGMENTED_ASSIGNMENT, JF_PY_FOR };
+	uint32_t end = ts_node_end_byte(body);
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
-		for (size_t i = 0; i < py->of_kind[kinds[k]].size; i++) {
+		for (size_t i = jf_pyfacts_first_at(py, kinds[k], ts_node_start_byte(body));
+		     i < py->of_kind[kinds[k]].size; i++) {
 			const jf_py_node *pn = jf_pyfacts_at(py, kinds[k], i);
+			if (ts_node_start_byte(pn->node) >= end)
+				break;
 			if (jf_py_within(pn, body) &&
 			    jf_node_is(py->file, jf_node_field(pn->node, "left"), name))
 				return true;
@@ -948,10 +955,13 @@ static void follow_calls(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts
                          const char *name, int depth)
 {
 	const jf_file *unit = py->file;
-	uint32_t def = jf_pyfacts_scope_of(py, body);
-	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+	uint32_t def = jf_pyfacts_scope_of(py, body), end = ts_node_end_byte(body);
+	for (size_t k = jf_pyfacts_first_at(py, JF_PY_CALL, ts_node_start_byte(body));
+	     k < py->of_kind[JF_PY_CALL].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
 		TSNode n = pn->node;
+		if (ts_node_start_byte(n) >= end)
+			break;
 		int index = 0;
 		char *kw = NULL;
 		TSNode fn = jf_node_field(n, "function");

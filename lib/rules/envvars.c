@@ -80,14 +80,30 @@ static char *environ_subscript(const jf_file *unit, TSNode n)
 	return literal(unit, jf_node_field(n, "subscript"));
 }
 
+/* Whether the text of `n` holds `word`. */
+static bool spells(const jf_file *unit, TSNode n, const char *word)
+{
+	const char *a = unit->src->data + ts_node_start_byte(n);
+	size_t len = ts_node_end_byte(n) - ts_node_start_byte(n), k = strlen(word);
+	for (size_t i = 0; i + k <= len; i++)
+		if (!memcmp(a + i, word, k))
+			return true;
+	return false;
+}
+
+/* Whether callee `fn` may write the environment: it spells "environ" or "putenv". */
+static bool mentions_environ_at(const jf_file *unit, TSNode fn)
+{
+	return !ts_node_is_null(fn) && (spells(unit, fn, "environ") || spells(unit, fn, "putenv"));
+}
+
 static void collect_writes(env_model *m, const jf_pyfacts *py)
 {
 	const jf_file *unit = py->file;
 	for (size_t k = 0; k < py->nodes.size; k++) {
 		const jf_py_node *pn = &py->nodes.items[k];
-		TSNode n = pn->node;
 		if (pn->kind == JF_PY_ASSIGNMENT || pn->kind == JF_PY_AUGMENTED_ASSIGNMENT) {
-			TSNode left = jf_node_field(n, "left");
+			TSNode left = pn->a;
 			if (jf_node_type_is(left, "subscript") &&
 			    is_environ(unit, jf_node_field(left, "value"))) {
 				char *v = environ_subscript(unit, left);
@@ -96,9 +112,9 @@ static void collect_writes(env_model *m, const jf_pyfacts *py)
 				else
 					m->writes_unknown = true;
 			}
-		} else if (pn->kind == JF_PY_CALL) {
-			TSNode fn = jf_node_field(n, "function");
-			TSNode first = ts_node_named_child(jf_node_field(n, "arguments"), 0);
+		} else if (pn->kind == JF_PY_CALL && mentions_environ_at(unit, pn->a)) {
+			TSNode fn = pn->a;
+			TSNode first = ts_node_named_child(pn->b, 0);
 			bool setdefault = jf_node_type_is(fn, "attribute") &&
 			                  is_environ(unit, jf_node_field(fn, "object")) &&
 			                  jf_node_is(unit, jf_node_field(fn, "attribute"), "setdefault");

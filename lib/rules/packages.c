@@ -15,6 +15,7 @@
 
 #include "rules/checks.h"
 #include "core/path.h"
+#include "core/strmap.h"
 #include "env/pymodules.h"
 
 /* What an import guarded by `try` may fail with. */
@@ -100,17 +101,34 @@ typedef struct {
 	bool edits_sys_path; /* some Python file of the job changes sys.path */
 	names anywhere;      /* module names anywhere under code, read on first use */
 	bool anywhere_read;
+	jf_strmap found;     /* module_in() answers so far, by "dir\0top" */
 	const jf_rule *missing, *stdlib;
 	/* One JF110 per missing module: later imports of it become notes. */
 	JF_ARRAY(struct reported { char *top; size_t diag; size_t more; }) reported;
 } checker;
 
+/* module_in(), each folder and name asked once per check. */
+static bool module_in_cached(checker *c, const char *dir, const char *top)
+{
+	jf_buf key = JF_BUF_INIT;
+	jf_buf_adds(&key, dir);
+	jf_buf_addc(&key, '\0');
+	jf_buf_adds(&key, top);
+	void *v = jf_strmap_get(&c->found, key.buf, key.len);
+	if (!v) {
+		v = module_in(dir, top) ? "yes" : "no";
+		jf_strmap_put(&c->found, key.buf, key.len, v);
+	}
+	jf_buf_release(&key);
+	return !strcmp(v, "yes");
+}
+
 static bool is_local(checker *c, const char *top)
 {
 	const jf_job *j = c->ctx->facts->job;
-	if (c->unit->import_root && module_in(c->unit->import_root, top))
+	if (c->unit->import_root && module_in_cached(c, c->unit->import_root, top))
 		return true;
-	if (module_in(j->code_dir, top))
+	if (module_in_cached(c, j->code_dir, top))
 		return true;
 	const jf_job_var *pp = jf_job_env(j, "PYTHONPATH");
 	const char *wd = j->workdir.value;
@@ -121,7 +139,7 @@ static bool is_local(checker *c, const char *top)
 		bool found = false;
 		if (entry[0] != '/' || rel) {
 			char *dir = jf_path_join(j->code_dir, rel ? rel : entry);
-			found = module_in(dir, top);
+			found = module_in_cached(c, dir, top);
 			free(dir);
 		}
 		free(entry);
@@ -285,6 +303,7 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	for (size_t i = 0; i < c.anywhere.size; i++)
 		free(c.anywhere.items[i]);
 	jf_array_release(&c.anywhere);
+	jf_strmap_release(&c.found);
 	for (size_t i = 0; i < c.reported.size; i++) {
 		struct reported *r = &c.reported.items[i];
 		jf_diag *d = &ctx->out->report->diags.items[r->diag];

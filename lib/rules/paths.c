@@ -67,11 +67,11 @@ typedef struct {
 	JF_ARRAY(struct mention { char *name; size_t count; }) mentions;
 } io_model;
 
-static bool ends_with_name(const jf_file *unit, TSNode fn, const char *name)
+/* Whether callee text[0, len) is `name` or ends with ".name". */
+static bool ends_with_name(const char *text, size_t len, const char *name)
 {
-	const char *text = unit->src->data + ts_node_start_byte(fn);
-	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn), n = strlen(name);
-	return len >= n && !strncmp(text + len - n, name, n) && (len == n || text[len - n - 1] == '.');
+	size_t n = strlen(name);
+	return len >= n && !memcmp(text + len - n, name, n) && (len == n || text[len - n - 1] == '.');
 }
 
 /* open(path, mode): read unless the mode writes. */
@@ -93,11 +93,18 @@ static io_kind open_mode(const jf_file *unit, TSNode args)
 }
 
 /* The I/O the call does, with its path argument; false when none. */
-static bool classify(const jf_file *unit, TSNode call, TSNode *arg, io_kind *kind)
+/* Whether the text of `n` starts with `s`. */
+static bool text_starts(const jf_file *unit, TSNode n, const char *s)
 {
-	TSNode fn = jf_node_field(call, "function");
-	TSNode args = jf_node_field(call, "arguments");
-	if (!jf_node_type_is(args, "argument_list"))
+	size_t len = strlen(s);
+	return ts_node_end_byte(n) - ts_node_start_byte(n) >= len &&
+	       !memcmp(unit->src->data + ts_node_start_byte(n), s, len);
+}
+
+/* The I/O that a call (its callee `fn` and `args`) does, with its path argument; false when none. */
+static bool classify(const jf_file *unit, TSNode fn, TSNode args, TSNode *arg, io_kind *kind)
+{
+	if (ts_node_is_null(fn) || !jf_node_type_is(args, "argument_list"))
 		return false;
 	if (jf_node_is(unit, fn, "open") || jf_node_is(unit, fn, "io.open") ||
 	    jf_node_is(unit, fn, "codecs.open") || jf_node_is(unit, fn, "h5py.File")) {
@@ -106,7 +113,8 @@ static bool classify(const jf_file *unit, TSNode call, TSNode *arg, io_kind *kin
 		return !ts_node_is_null(*arg) && !jf_node_type_is(*arg, "keyword_argument");
 	}
 	/* Path(p).mkdir(), .write_text(), .touch(): the object is the path. */
-	if (jf_node_type_is(fn, "attribute")) {
+	if ((text_starts(unit, fn, "Path") || text_starts(unit, fn, "pathlib.Path")) &&
+	    jf_node_type_is(fn, "attribute")) {
 		TSNode obj = jf_node_field(fn, "object");
 		TSNode m = jf_node_field(fn, "attribute");
 		if (jf_node_type_is(obj, "call") &&
@@ -123,8 +131,10 @@ static bool classify(const jf_file *unit, TSNode call, TSNode *arg, io_kind *kin
 			}
 		}
 	}
+	const char *text = unit->src->data + ts_node_start_byte(fn);
+	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn);
 	for (size_t i = 0; i < sizeof io_calls / sizeof *io_calls; i++) {
-		if (!ends_with_name(unit, fn, io_calls[i].name))
+		if (!ends_with_name(text, len, io_calls[i].name))
 			continue;
 		*arg = ts_node_named_child(args, (uint32_t)io_calls[i].arg);
 		*kind = io_calls[i].kind;
@@ -153,10 +163,11 @@ static void collect(io_model *m, const jf_pyfacts *py)
 {
 	const jf_file *unit = py->file;
 	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
-		TSNode n = jf_pyfacts_at(py, JF_PY_CALL, k)->node;
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+		TSNode n = pn->node;
 		TSNode arg;
 		io_kind kind;
-		if (!classify(unit, n, &arg, &kind))
+		if (!classify(unit, pn->a, pn->b, &arg, &kind))
 			continue;
 		io_use u = { arg, n, unit, kind, jf_pyeval_expr(m->eval, unit, arg), NULL };
 		if (!u.value.value || !*u.value.value) {

@@ -108,19 +108,19 @@ static void check_annotation(checker *c, TSNode type)
 	jf_iter_release(&it);
 }
 
-/* Whether `n` is in a function body (where local annotations are not evaluated). */
-static bool in_function(TSNode n)
+/* Whether recorded node `pn` is in a function body (where local annotations
+ * are not evaluated): a function among the definitions around it. */
+static bool in_function(const jf_pyfacts *py, const jf_py_node *pn)
 {
-	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
-		if (jf_node_type_is(p, "function_definition"))
+	for (uint32_t d = pn->def; d != JF_PY_NONE; d = py->nodes.items[d].def)
+		if (py->nodes.items[d].kind == JF_PY_FUNCTION)
 			return true;
 	return false;
 }
 
 /* isinstance(x, int | str) and issubclass(): unions as types from 3.10. */
-static void check_isinstance(checker *c, TSNode call)
+static void check_isinstance(checker *c, TSNode call, TSNode fn)
 {
-	TSNode fn = jf_node_field(call, "function");
 	if (!jf_node_is(c->unit, fn, "isinstance") && !jf_node_is(c->unit, fn, "issubclass"))
 		return;
 	TSNode args = jf_node_field(call, "arguments");
@@ -151,13 +151,7 @@ static void check_node(checker *c, TSNode n)
 		report(c, n, 12, "a type statement");
 	} else if (!strcmp(t, "string")) {
 		check_fstring(c, n);
-	} else if (!strcmp(t, "call")) {
-		check_isinstance(c, n);
 	} else if (!strcmp(t, "typed_parameter") || !strcmp(t, "typed_default_parameter")) {
-		check_annotation(c, jf_node_field(n, "type"));
-	} else if (!strcmp(t, "function_definition")) {
-		check_annotation(c, jf_node_field(n, "return_type"));
-	} else if (!strcmp(t, "assignment") && !in_function(n)) {
 		check_annotation(c, jf_node_field(n, "type"));
 	} else if (!strcmp(t, "keyword_argument") && c->img->py_minor >= 7 &&
 	           (jf_node_is(c->unit, jf_node_field(n, "name"), "async") ||
@@ -207,11 +201,22 @@ void jf_check_python_version(jf_rule_ctx *ctx, const jf_rule *rule)
 			continue;
 		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
 		checker c = { ctx, u, rule, img, future_annotations(u) };
-		/* The nodes check_node() knows, as the file's facts list them. */
-		static const jf_py_kind kinds[] = { JF_PY_SYNTAX, JF_PY_CALL, JF_PY_FUNCTION,
-			                            JF_PY_ASSIGNMENT };
-		for (size_t k = 0; py && k < sizeof kinds / sizeof *kinds; k++)
-			for (size_t n = 0; n < py->of_kind[kinds[k]].size; n++)
-				check_node(&c, jf_pyfacts_at(py, kinds[k], n)->node);
+		if (!py)
+			continue;
+		for (size_t k = 0; k < py->of_kind[JF_PY_SYNTAX].size; k++)
+			check_node(&c, jf_pyfacts_at(py, JF_PY_SYNTAX, k)->node);
+		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+			check_isinstance(&c, pn->node, pn->a);
+		}
+		for (size_t k = 0; k < py->of_kind[JF_PY_FUNCTION].size; k++)
+			check_annotation(&c, jf_node_field(jf_pyfacts_at(py, JF_PY_FUNCTION, k)->node,
+			                                   "return_type"));
+		/* Annotated assignments (`x: int = 0`) outside functions. */
+		for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
+			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
+			if (!in_function(py, pn))
+				check_annotation(&c, jf_node_field(pn->node, "type"));
+		}
 	}
 }

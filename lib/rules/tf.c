@@ -869,22 +869,42 @@ static bool run_initialises(const jf_file *unit, TSNode scope, TSNode run)
 	return init;
 }
 
-/* Whether any Python file of the job (or the file linted alone) creates variables. */
+/* Whether the call around `at` (`len` bytes of its callee's name) creates variables. */
+static bool creation_at(const jf_file *unit, TSNode root, uint32_t at, uint32_t len)
+{
+	TSNode n = ts_node_named_descendant_for_byte_range(root, at, at + len);
+	for (TSNode p = n; !ts_node_is_null(p); p = ts_node_parent(p)) {
+		if (jf_node_type_is(p, "call"))
+			return is_creation_call(unit, p, true);
+		if (!jf_node_type_is(p, "attribute") && !jf_node_type_is(p, "identifier"))
+			return false;
+	}
+	return false;
+}
+
+/* Whether any Python file of the job (or the file linted alone) creates
+ * variables. Every creating callee spells one of `names`, so the calls
+ * around them are all there is to look at: no walk. */
 static bool job_creates_variables(jf_rule_ctx *ctx)
 {
-	/* Every creation spells one of these: files without any need no look. */
+	/* Files that spell none of these create nothing. */
 	static const char *const hints[] = { "Variable", "get_variable", "layers.", "slim.", NULL };
+	static const char *const names[] = { "Variable", "get_variable", "layers.", "slim.",
+		                             "framework.", NULL };
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
-		if (!py)
+		if (u->lang != JF_LANG_PYTHON || !u->tree)
 			continue;
 		bool hinted = false;
 		for (const char *const *h = hints; *h && !hinted; h++)
 			hinted = strstr(u->src->data, *h) != NULL;
-		for (size_t k = 0; hinted && k < py->of_kind[JF_PY_CALL].size; k++)
-			if (is_creation_call(u, jf_pyfacts_at(py, JF_PY_CALL, k)->node, true))
-				return true;
+		TSNode root = ts_tree_root_node(u->tree);
+		for (const char *const *h = names; *h && hinted; h++) {
+			uint32_t len = (uint32_t)strlen(*h);
+			for (const char *p = strstr(u->src->data, *h); p; p = strstr(p + 1, *h))
+				if (creation_at(u, root, (uint32_t)(p - u->src->data), len))
+					return true;
+		}
 	}
 	return false;
 }

@@ -27,17 +27,17 @@ static inline bool jf_node_type_is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
-/** The child of `n` in field `name`; a null node when `n` is null or has none. */
-static inline TSNode jf_node_field(TSNode n, const char *name)
-{
-	if (ts_node_is_null(n))
-		return n;
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
+/**
+ * The child of `n` in field `name`; a null node when `n` is null or has
+ * none. The name is resolved through a table of the grammars' fields built
+ * once, at the first call (tree-sitter's own lookup compares every field's
+ * name).
+ */
+TSNode jf_node_field(TSNode n, const char *name);
 
-/** The text of `n` in `file`'s source as a new string; caller frees. */
+/** The text of `n` in `file`'s source as a new string ("" for a null node); caller frees. */
 char *jf_node_text(const jf_file *file, TSNode n);
-/** Whether the text of `n` equals `s`. */
+/** Whether the text of `n` equals `s`; false for a null node. */
 bool jf_node_is(const jf_file *file, TSNode n, const char *s);
 
 /*
