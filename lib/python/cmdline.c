@@ -330,7 +330,8 @@ static void note_handed_over(jf_cmdline *c, const jf_file *unit, TSNode fn, TSNo
 {
 	if (!c->owners.size)
 		return; /* no parser yet: nothing to hand over */
-	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+	uint32_t count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
 		TSNode a = ts_node_named_child(args, i);
 		if (jf_node_type_is(a, "keyword_argument"))
 			a = jf_node_field(a, "value");

@@ -197,16 +197,18 @@ static const unit_index *index_of(jf_pyeval *s, const jf_file *unit)
 		jf_array_push(&ix.names, b);
 	}
 	/* Module-level `NAME = <expr>`: the value a single binding has. */
-	TSNode root = ts_tree_root_node(unit->tree);
-	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
-		TSNode a = ts_node_named_child(ts_node_named_child(root, i), 0);
+	jf_children kids;
+	for (TSNode stmt = jf_children_start(&kids, ts_tree_root_node(unit->tree));
+	     !ts_node_is_null(stmt); stmt = jf_children_next(&kids)) {
+		TSNode a = ts_node_named_child(stmt, 0);
 		TSNode left = jf_node_field(a, "left");
 		if (!jf_node_type_is(a, "assignment") || !jf_node_type_is(left, "identifier") ||
-		    !jf_node_type_is(ts_node_named_child(root, i), "expression_statement"))
+		    !jf_node_type_is(stmt, "expression_statement"))
 			continue;
 		binding b = { .name = jf_node_text(unit, left), .value = jf_node_field(a, "right") };
 		jf_array_push(&ix.names, b); /* count 0: merged into the binding counted above */
 	}
+	jf_children_release(&kids);
 	if (ix.names.size) /* qsort() takes no NULL array, even empty */
 		qsort(ix.names.items, ix.names.size, sizeof(binding), binding_cmp);
 	/* One entry per name: the bindings counted, the flags merged. */

@@ -358,10 +358,12 @@ jf_pyfacts *jf_pyfacts_read(jf_file *file)
 			}
 		}
 		TSNode n = ts_tree_cursor_current_node(&c);
-		TSSymbol symbol = ts_node_symbol(n);
-		level here = { symbol, JF_PY_NONE, has_fields(&g, symbol), false };
-		bool descend = true;
-		if (ts_node_is_named(n)) {
+		bool named = ts_node_is_named(n);
+		TSSymbol symbol = named ? ts_node_symbol(n) : 0;
+		level here = { symbol, JF_PY_NONE, named && has_fields(&g, symbol), false };
+		/* A leaf has no child to go to: spare the cursor the try. */
+		bool descend = ts_node_child_count(n) > 0;
+		if (named) {
 			level *up = depth ? &path.items[depth - 1] : NULL;
 			TSFieldId field = up && up->fields ? ts_tree_cursor_current_field_id(&c) : 0;
 			if (field)

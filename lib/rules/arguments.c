@@ -834,9 +834,9 @@ static TSNode find_function(const jf_rule_ctx *ctx, const char *fn, const jf_fil
 		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang != JF_LANG_PYTHON)
 			continue;
-		TSNode root = ts_tree_root_node(u->tree);
-		for (uint32_t k = 0; k < ts_node_named_child_count(root); k++) {
-			TSNode def = ts_node_named_child(root, k);
+		jf_children kids;
+		for (TSNode def = jf_children_start(&kids, ts_tree_root_node(u->tree));
+		     !ts_node_is_null(def); def = jf_children_next(&kids)) {
 			if (jf_node_type_is(def, "decorated_definition"))
 				def = jf_node_field(def, "definition");
 			if (jf_node_type_is(def, "function_definition") &&
@@ -846,6 +846,7 @@ static TSNode find_function(const jf_rule_ctx *ctx, const char *fn, const jf_fil
 				count++;
 			}
 		}
+		jf_children_release(&kids);
 	}
 	return count == 1 ? found : (TSNode){ 0 };
 }
@@ -1043,23 +1044,26 @@ static void check_namespace_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
  * itself when imported (from absl.flags import FLAGS); NULL when neither. */
 static char *flags_var(const jf_file *unit)
 {
-	TSNode root = ts_tree_root_node(unit->tree);
-	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
-		TSNode stmt = ts_node_named_child(root, i);
+	jf_children kids;
+	char *found = NULL;
+	for (TSNode stmt = jf_children_start(&kids, ts_tree_root_node(unit->tree));
+	     !ts_node_is_null(stmt) && !found; stmt = jf_children_next(&kids)) {
 		TSNode as = ts_node_named_child(stmt, 0);
 		TSNode left = jf_node_field(as, "left"), right = jf_node_field(as, "right");
 		if (jf_node_type_is(stmt, "import_from_statement") &&
 		    jf_node_is(unit, jf_node_field(stmt, "module_name"), "absl.flags")) {
-			for (uint32_t k = 0; k < ts_node_named_child_count(stmt); k++)
+			for (uint32_t k = 0; k < ts_node_named_child_count(stmt) && !found; k++)
 				if (jf_node_is(unit, ts_node_named_child(stmt, k), "FLAGS"))
-					return jf_xstrdup("FLAGS");
+					found = jf_xstrdup("FLAGS");
 		}
-		if (jf_node_type_is(stmt, "expression_statement") && jf_node_type_is(as, "assignment") &&
-		    jf_node_type_is(left, "identifier") && jf_node_type_is(right, "attribute") &&
+		if (!found && jf_node_type_is(stmt, "expression_statement") &&
+		    jf_node_type_is(as, "assignment") && jf_node_type_is(left, "identifier") &&
+		    jf_node_type_is(right, "attribute") &&
 		    jf_node_is(unit, jf_node_field(right, "attribute"), "FLAGS"))
-			return jf_node_text(unit, left);
+			found = jf_node_text(unit, left);
 	}
-	return NULL;
+	jf_children_release(&kids);
+	return found;
 }
 
 /* JF307 for absl: FLAGS.x where no flag is named x. */

@@ -18,37 +18,40 @@
 typedef enum { IO_READ, IO_WRITE } io_kind;
 
 /* Calls by the end of their name: which argument is the path, read or written. */
+#define IO(name, arg, kind) { name, sizeof(name) - 1, arg, kind }
 static const struct {
 	const char *name; /* the callee's text ends with ".name", or is "name" */
+	size_t len;
 	int arg;          /* the path's position */
 	io_kind kind;
 } io_calls[] = {
-	{ "np.load", 0, IO_READ },          { "numpy.load", 0, IO_READ },
-	{ "np.loadtxt", 0, IO_READ },       { "np.genfromtxt", 0, IO_READ },
-	{ "np.fromfile", 0, IO_READ },      { "torch.load", 0, IO_READ },
-	{ "read_csv", 0, IO_READ },         { "read_json", 0, IO_READ },
-	{ "read_parquet", 0, IO_READ },     { "read_pickle", 0, IO_READ },
-	{ "read_excel", 0, IO_READ },       { "read_table", 0, IO_READ },
-	{ "read_feather", 0, IO_READ },     { "read_hdf", 0, IO_READ },
-	{ "Image.open", 0, IO_READ },       { "cv2.imread", 0, IO_READ },
-	{ "imageio.imread", 0, IO_READ },   { "loadmat", 0, IO_READ },
-	{ "joblib.load", 0, IO_READ },      { "os.listdir", 0, IO_READ },
-	{ "tofile", 0, IO_WRITE },
-	{ "ImageFolder", 0, IO_READ },      { "load_from_disk", 0, IO_READ },
-	{ "torch.save", 1, IO_WRITE },      { "np.save", 0, IO_WRITE },
-	{ "np.savez", 0, IO_WRITE },        { "np.savetxt", 0, IO_WRITE },
-	{ "np.savez_compressed", 0, IO_WRITE },
-	{ "to_csv", 0, IO_WRITE },          { "to_json", 0, IO_WRITE },
-	{ "to_parquet", 0, IO_WRITE },      { "to_pickle", 0, IO_WRITE },
-	{ "to_excel", 0, IO_WRITE },        { "savefig", 0, IO_WRITE },
-	{ "cv2.imwrite", 0, IO_WRITE },     { "imageio.imwrite", 0, IO_WRITE },
-	{ "save_pretrained", 0, IO_WRITE }, { "save_weights", 0, IO_WRITE },
-	{ "os.makedirs", 0, IO_WRITE },     { "os.mkdir", 0, IO_WRITE },
-	{ "shutil.copy", 1, IO_WRITE },     { "shutil.copy2", 1, IO_WRITE },
-	{ "shutil.copyfile", 1, IO_WRITE }, { "shutil.copytree", 1, IO_WRITE },
-	{ "shutil.move", 1, IO_WRITE },     { "joblib.dump", 1, IO_WRITE },
-	{ "SummaryWriter", 0, IO_WRITE },   { "FileWriter", 0, IO_WRITE },
+	IO("np.load", 0, IO_READ),          IO("numpy.load", 0, IO_READ),
+	IO("np.loadtxt", 0, IO_READ),       IO("np.genfromtxt", 0, IO_READ),
+	IO("np.fromfile", 0, IO_READ),      IO("torch.load", 0, IO_READ),
+	IO("read_csv", 0, IO_READ),         IO("read_json", 0, IO_READ),
+	IO("read_parquet", 0, IO_READ),     IO("read_pickle", 0, IO_READ),
+	IO("read_excel", 0, IO_READ),       IO("read_table", 0, IO_READ),
+	IO("read_feather", 0, IO_READ),     IO("read_hdf", 0, IO_READ),
+	IO("Image.open", 0, IO_READ),       IO("cv2.imread", 0, IO_READ),
+	IO("imageio.imread", 0, IO_READ),   IO("loadmat", 0, IO_READ),
+	IO("joblib.load", 0, IO_READ),      IO("os.listdir", 0, IO_READ),
+	IO("tofile", 0, IO_WRITE),
+	IO("ImageFolder", 0, IO_READ),      IO("load_from_disk", 0, IO_READ),
+	IO("torch.save", 1, IO_WRITE),      IO("np.save", 0, IO_WRITE),
+	IO("np.savez", 0, IO_WRITE),        IO("np.savetxt", 0, IO_WRITE),
+	IO("np.savez_compressed", 0, IO_WRITE),
+	IO("to_csv", 0, IO_WRITE),          IO("to_json", 0, IO_WRITE),
+	IO("to_parquet", 0, IO_WRITE),      IO("to_pickle", 0, IO_WRITE),
+	IO("to_excel", 0, IO_WRITE),        IO("savefig", 0, IO_WRITE),
+	IO("cv2.imwrite", 0, IO_WRITE),     IO("imageio.imwrite", 0, IO_WRITE),
+	IO("save_pretrained", 0, IO_WRITE), IO("save_weights", 0, IO_WRITE),
+	IO("os.makedirs", 0, IO_WRITE),     IO("os.mkdir", 0, IO_WRITE),
+	IO("shutil.copy", 1, IO_WRITE),     IO("shutil.copy2", 1, IO_WRITE),
+	IO("shutil.copyfile", 1, IO_WRITE), IO("shutil.copytree", 1, IO_WRITE),
+	IO("shutil.move", 1, IO_WRITE),     IO("joblib.dump", 1, IO_WRITE),
+	IO("SummaryWriter", 0, IO_WRITE),   IO("FileWriter", 0, IO_WRITE),
 };
+#undef IO
 
 typedef struct {
 	TSNode arg;      /* the path argument */
@@ -67,11 +70,11 @@ typedef struct {
 	JF_ARRAY(struct mention { char *name; size_t count; }) mentions;
 } io_model;
 
-/* Whether callee text[0, len) is `name` or ends with ".name". */
-static bool ends_with_name(const char *text, size_t len, const char *name)
+/* Whether callee text[0, len) is `name` (`n` bytes) or ends with ".name". */
+static bool ends_with_name(const char *text, size_t len, const char *name, size_t n)
 {
-	size_t n = strlen(name);
-	return len >= n && !memcmp(text + len - n, name, n) && (len == n || text[len - n - 1] == '.');
+	return len >= n && text[len - 1] == name[n - 1] && !memcmp(text + len - n, name, n) &&
+	       (len == n || text[len - n - 1] == '.');
 }
 
 /* open(path, mode): read unless the mode writes. */
@@ -134,7 +137,7 @@ static bool classify(const jf_file *unit, TSNode fn, TSNode args, TSNode *arg, i
 	const char *text = unit->src->data + ts_node_start_byte(fn);
 	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn);
 	for (size_t i = 0; i < sizeof io_calls / sizeof *io_calls; i++) {
-		if (!ends_with_name(text, len, io_calls[i].name))
+		if (!ends_with_name(text, len, io_calls[i].name, io_calls[i].len))
 			continue;
 		*arg = ts_node_named_child(args, (uint32_t)io_calls[i].arg);
 		*kind = io_calls[i].kind;

@@ -82,6 +82,33 @@ bool jf_node_is(const jf_file *file, TSNode n, const char *s)
 	return b - a == len && memcmp(file->src->data + a, s, len) == 0;
 }
 
+/* The node at the cursor or after it among its siblings that is named, or a null node. */
+static TSNode named_from(TSTreeCursor *cur)
+{
+	do {
+		TSNode n = ts_tree_cursor_current_node(cur);
+		if (ts_node_is_named(n))
+			return n;
+	} while (ts_tree_cursor_goto_next_sibling(cur));
+	return (TSNode){ 0 };
+}
+
+TSNode jf_children_start(jf_children *it, TSNode n)
+{
+	it->cur = ts_tree_cursor_new(n);
+	return ts_tree_cursor_goto_first_child(&it->cur) ? named_from(&it->cur) : (TSNode){ 0 };
+}
+
+TSNode jf_children_next(jf_children *it)
+{
+	return ts_tree_cursor_goto_next_sibling(&it->cur) ? named_from(&it->cur) : (TSNode){ 0 };
+}
+
+void jf_children_release(jf_children *it)
+{
+	ts_tree_cursor_delete(&it->cur);
+}
+
 TSNode jf_iter_start(jf_iter *it, TSNode node)
 {
 	if (ts_node_is_null(ts_node_parent(node)))

@@ -41,6 +41,25 @@ char *jf_node_text(const jf_file *file, TSNode n);
 bool jf_node_is(const jf_file *file, TSNode n, const char *s);
 
 /*
+ * The named children of a node, in order, at a constant cost each
+ * (ts_node_named_child(n, i) counts from the first child every time):
+ *
+ *	jf_children it;
+ *	for (TSNode c = jf_children_start(&it, n); !ts_node_is_null(c);
+ *	     c = jf_children_next(&it))
+ *		...
+ *	jf_children_release(&it);
+ */
+typedef struct {
+	TSTreeCursor cur;
+} jf_children;
+
+TSNode jf_children_start(jf_children *it, TSNode n);
+/** The next named child, or a null node after the last. */
+TSNode jf_children_next(jf_children *it);
+void jf_children_release(jf_children *it);
+
+/*
  * A walk over a node below a tree's root and every node under it, in source
  * order:
  *

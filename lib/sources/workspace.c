@@ -7,7 +7,9 @@
 #include "sources/tree.h"
 
 /* Parsing stops after this long on one file (pathological input). */
+#ifndef JF_PARSE_BUDGET_SECONDS
 #define JF_PARSE_BUDGET_SECONDS 5.0
+#endif
 
 void jf_parsers_release(jf_parsers *self)
 {
