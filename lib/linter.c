@@ -15,7 +15,6 @@
 #include "env/image.h"
 #include "facts/facts.h"
 #include "job/job.h"
-#include "report/report.h"
 #include "rules/config.h"
 #include "rules/run.h"
 #include "rules/suppress.h"
@@ -279,26 +278,4 @@ size_t jf_linter_count(const jf_linter *self, jf_severity min)
 	for (size_t i = 0; i < self->report.diags.size; i++)
 		n += self->report.diags.items[i].severity >= min;
 	return n;
-}
-
-int jf_linter_write(jf_linter *self, FILE *out, jf_format format, int color)
-{
-	jf_buf b = JF_BUF_INIT;
-	jf_report_finish(&self->report);
-	jf_report_render(&self->report, &b, format, color != 0);
-	size_t n = fwrite(b.buf, 1, b.len, out);
-	int rc = n == b.len ? 0 : JF_EIO;
-	jf_buf_release(&b);
-	return rc;
-}
-
-int jf_linter_write_statistics(jf_linter *self, FILE *out, jf_format format)
-{
-	jf_buf b = JF_BUF_INIT;
-	jf_report_finish(&self->report);
-	jf_report_render_statistics(&self->report, &b, format);
-	size_t n = fwrite(b.buf, 1, b.len, out);
-	int rc = n == b.len ? 0 : JF_EIO;
-	jf_buf_release(&b);
-	return rc;
 }

@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 
-#include "rules/registry.h"
 
 static char *vformat(const char *fmt, va_list ap)
 {
@@ -104,7 +103,7 @@ static int cmp_diag(const void *pa, const void *pb)
 		return c;
 	if (a->span.start != b->span.start)
 		return a->span.start < b->span.start ? -1 : 1;
-	c = strcmp(a->rule->info.id, b->rule->info.id);
+	c = strcmp(jf_rule_info_of(a->rule)->id, jf_rule_info_of(b->rule)->id);
 	if (c)
 		return c;
 	return strcmp(a->message, b->message);

@@ -7,8 +7,6 @@
 
 #include "core/path.h"
 #include "core/yml.h"
-#include "report/report.h"
-
 /* A rule, rules or a category as the config names them, with where. */
 typedef struct {
 	char *text;
@@ -176,14 +174,9 @@ size_t jf_config_error_count(const jf_config *self)
 	return self->errors.diags.size;
 }
 
-int jf_config_write_errors(const jf_config *self, FILE *out, jf_format format, int color)
+const jf_report *jf_config__errors(const jf_config *self)
 {
-	jf_buf b = JF_BUF_INIT;
-	jf_report_render_errors(&self->errors, &b, format, color != 0);
-	size_t n = fwrite(b.buf, 1, b.len, out);
-	int rc = n == b.len ? 0 : JF_EIO;
-	jf_buf_release(&b);
-	return rc;
+	return &self->errors;
 }
 
 /* Loading the file */

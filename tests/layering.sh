@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# layering.sh - the folders of lib/ include only the folders below them
+#
+#   layering.sh SOURCE_DIR
+#
+# The pipeline's stages, lowest first (docs/development.md): a file may
+# include its own folder's headers and those of the folders before its own,
+# never one after it, so no include cycle can form between folders. The
+# files at lib/'s top (the public API over the stages) may include any.
+set -u
+root=$1
+order=(core job env sources shell python facts rules report)
+rank() { # rank FOLDER: its place in `order`, or nothing
+	local i
+	for i in "${!order[@]}"; do
+		[[ ${order[$i]} == "$1" ]] && echo "$i" && return
+	done
+}
+bad=0
+checked=0
+for f in "$root"/lib/*/*.c "$root"/lib/*/*.h; do
+	folder=$(basename "$(dirname "$f")")
+	[[ $folder == include ]] && continue
+	mine=$(rank "$folder")
+	if [[ -z $mine ]]; then
+		echo "layering: $f: lib/$folder/ is not a stage of the pipeline: add it to tests/layering.sh and docs/development.md"
+		bad=1
+		continue
+	fi
+	while IFS= read -r inc; do
+		theirs=$(rank "$inc")
+		checked=$((checked + 1))
+		if [[ -z $theirs ]]; then
+			echo "layering: $f includes \"$inc/...\", which is no stage of lib/"
+			bad=1
+		elif ((theirs > mine)); then
+			echo "layering: $f (lib/$folder/) includes \"$inc/...\", a later stage"
+			bad=1
+		fi
+	done < <(sed -n 's|^#include "\([a-z_]*\)/.*|\1|p' "$f" | grep -v '^jobfix$')
+done
+# A test that checks nothing is no test.
+((checked > 100)) || { echo "layering: only $checked includes checked"; bad=1; }
+exit $bad
