@@ -72,10 +72,10 @@ int cmd_rules(int argc, char **argv)
 	jf_config *config = cmd_load_config(config_path, no_config, overrides, &to, "no rule was listed");
 	if (!config)
 		return finish_stdout(JF_EXIT_ERROR);
-	size_t n = jf_rules_count();
+	size_t n = jf_config_rules_count(config);
 	printf("%-6s %-34s %-8s %-22s %s\n", "ID", "NAME", "SEVERITY", "CATEGORY", "SUMMARY");
 	for (size_t i = 0; i < n; i++) {
-		const jf_rule_info *r = jf_rules_get(i);
+		const jf_rule_info *r = jf_config_rule(config, i);
 		printf("%-6s %-34s %-8s %-22s %s\n", r->id, r->name, jf_severity_name(r->severity),
 		       r->category, r->summary);
 	}

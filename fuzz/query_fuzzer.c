@@ -19,10 +19,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!parser)
 		parser = ts_parser_new();
 	for (jf_lang lang = JF_LANG_PYTHON; lang <= JF_LANG_BASH; lang++) {
-		char *err = NULL;
-		jf_query *q = jf_query_compile(lang, "fuzz.scm", (const char *)data, (uint32_t)size, 0, &err);
-		free(err);
-		if (!q)
+		jf_query *q = NULL;
+		jf_error err = JF_ERROR_INIT;
+		int rc = jf_query_compile(lang, "fuzz.scm", (const char *)data, (uint32_t)size, 0, &q, &err);
+		jf_error_clear(&err);
+		if (rc)
 			continue;
 		ts_parser_set_language(parser, jf_lang_ts(lang));
 		TSTree *t = ts_parser_parse_string(parser, NULL, samples[lang - 1],

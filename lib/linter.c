@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include "core/path.h"
@@ -34,13 +35,15 @@ static void *ts_realloc(void *p, size_t n)
 	return jf_xrealloc(p, n);
 }
 
+static void set_allocator(void)
+{
+	ts_set_allocator(ts_malloc, ts_calloc, ts_realloc, free);
+}
+
 jf_linter *jf_linter_new(const jf_options *opts)
 {
-	static bool allocator_set;
-	if (!allocator_set) {
-		ts_set_allocator(ts_malloc, ts_calloc, ts_realloc, free);
-		allocator_set = true;
-	}
+	static pthread_once_t allocator_once = PTHREAD_ONCE_INIT;
+	pthread_once(&allocator_once, set_allocator);
 	jf_linter *l = jf_xcalloc(1, sizeof(*l));
 	jf_options defaults = JF_OPTIONS_INIT;
 	l->opts = opts ? *opts : defaults;
@@ -54,6 +57,7 @@ void jf_linter_free(jf_linter *self)
 	jf_report_release(&self->report);
 	jf_sources_release(&self->sources);
 	jf_parsers_release(&self->parsers);
+	jf_query_cache_release(&self->queries);
 	jf_error_clear(&self->error);
 	jf_linter_restrict(self, NULL);
 	jf_array_release(&self->read);
@@ -197,9 +201,9 @@ static void count_python(jf_linter *self, const jf_workspace *ws)
 
 static int lint_path(jf_linter *self, const char *path)
 {
-	const char *err;
-	if (jf_rules_init(&err))
-		return jf_error_set(&self->error, JF_EQUERY, "%s", err);
+	const char *broken = jf_rules_builtin_error();
+	if (broken)
+		return jf_error_set(&self->error, JF_EQUERY, "%s", broken);
 	if (jf_path_is_dir(path))
 		return jf_error_set(&self->error, JF_EIO, "cannot lint '%s': Is a directory", path);
 	if (!jf_path_is_file(path)) {
@@ -239,7 +243,7 @@ static int lint_path(jf_linter *self, const char *path)
 	jf_workspace_keep_sources(&L.ws, &L.sources);
 	left_out = left_out || (!rc && self->restricted && L.job && !read_changed(self, &L.sources));
 	if (!rc && !left_out)
-		rc = jf_rules_run(&L.facts, cfg, &L.sink, &self->error);
+		rc = jf_rules_run(&L.facts, cfg, &self->queries, &L.sink, &self->error);
 	if (left_out)
 		jf_report_filter(&self->report, first, keep_none, NULL);
 	else

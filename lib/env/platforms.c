@@ -1,6 +1,7 @@
 /* platforms.c - platform profiles and launcher variables, read once from data/platforms.yaml */
 #include "env/platforms.h"
 
+#include <pthread.h>
 #include <yaml.h>
 
 #include "core/embed.h"
@@ -13,8 +14,16 @@ typedef struct {
 	strings includes, variables, prefixes;
 } profile;
 
+/* Read once per process (pthread_once), then only read. */
 static JF_ARRAY(profile) platforms, launchers;
-static bool loaded;
+
+static void read_data(void);
+
+static void load(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, read_data);
+}
 
 static const char *scalar_of(yaml_document_t *doc, int id)
 {
@@ -45,11 +54,8 @@ static yaml_node_t *member(yaml_document_t *doc, yaml_node_t *m, const char *key
 	return NULL;
 }
 
-static void load(void)
+static void read_data(void)
 {
-	if (loaded)
-		return;
-	loaded = true;
 	const jf_embedded *f = NULL;
 	for (size_t i = 0; i < jf_embedded_data_count; i++)
 		if (!strcmp(jf_embedded_data[i].path, "platforms.yaml"))

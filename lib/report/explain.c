@@ -1,5 +1,6 @@
 /* explain.c - the long text of each rule: read from rules/<id>.md, rendered for a terminal or as Markdown */
 #include <ctype.h>
+#include <pthread.h>
 
 #include "core/embed.h"
 #include "report/explain.h"
@@ -30,8 +31,8 @@ typedef struct {
 	char *error;
 } rule_doc;
 
-/* The texts of jobfix's own rules, built once. Rules of a user's folder
- * (loaded later, which moves rules in the table) have none. */
+/* The texts of jobfix's own rules, built once (load_docs). Rules of a
+ * user's folder have none. */
 static struct {
 	const jf_rule *rule;
 	rule_doc doc;
@@ -159,17 +160,14 @@ char *jf_rule_doc__check(const char *path, const char *data, size_t len)
 	return err;
 }
 
-/* The texts stay for the whole process, as the rule table does. */
+/* The texts of jobfix's own rules, built once per process, as their table is. */
 static void load_docs(void)
 {
-	if (docs)
-		return;
-	size_t n = jf_rules_size();
+	const jf_rule_list *own = jf_rules_builtin();
+	size_t n = own->items.size;
 	docs = jf_xcalloc(n ? n : 1, sizeof *docs);
 	for (size_t i = 0; i < n; i++) {
-		const jf_rule *r = jf_rules_at(i);
-		if (r->dir)
-			continue;
+		const jf_rule *r = own->items.items[i];
 		rule_doc *d = &docs[ndocs].doc;
 		docs[ndocs++].rule = r;
 		char file[64];
@@ -189,7 +187,8 @@ static void load_docs(void)
 
 static const rule_doc *doc_of(const jf_rule_info *rule)
 {
-	load_docs();
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, load_docs);
 	for (size_t i = 0; rule && i < ndocs; i++)
 		if (&docs[i].rule->info == rule)
 			return &docs[i].doc;

@@ -186,6 +186,34 @@ static void sarif_notification(jf_jsonw *w, const jf_diag *d)
 	jf_jsonw_close(w, '}');
 }
 
+/* A rule some result uses, with the level the config gives it (that of each of its results). */
+typedef JF_ARRAY(struct used_rule {
+	const jf_rule *rule;
+	jf_severity level;
+}) used_rules;
+
+static void use_rule(used_rules *used, const jf_diag *d)
+{
+	for (size_t i = 0; i < used->size; i++)
+		if (used->items[i].rule == d->rule)
+			return;
+	struct used_rule u = { d->rule, d->severity };
+	jf_array_push(used, u);
+}
+
+static int cmp_used(const void *a, const void *b)
+{
+	return jf_rule_cmp(((const struct used_rule *)a)->rule, ((const struct used_rule *)b)->rule);
+}
+
+static size_t used_index(const used_rules *used, const jf_rule *rule)
+{
+	for (size_t i = 0; i < used->size; i++)
+		if (used->items[i].rule == rule)
+			return i;
+	JF_BUG("rule '%s' of a result is not among the run's rules", rule->info.id);
+}
+
 /*
  * The SARIF log of `r`'s findings (NULL: none), or of the errors of jobfix's
  * configuration in `config_errors` (then nothing was linted: the invocation
@@ -210,24 +238,19 @@ static void render_log(const jf_report *r, const jf_report *config_errors, const
 	jf_jsonw_str(&w, "version", JF_VERSION);
 	jf_jsonw_str(&w, "semanticVersion", JF_VERSION);
 	jf_jsonw_str(&w, "informationUri", jf_homepage_url());
-	/* The rules the results use, in table order: a result's ruleIndex is
-	 * its rule's place in this list. */
-	size_t nrules = jf_rules_size(), used = 0, overridden = 0;
-	size_t *index = jf_xcalloc(nrules ? nrules : 1, sizeof(*index)); /* 1 + place, 0: unused */
-	/* The severity the config gives a rule is the level of each of its results. */
-	jf_severity *level = jf_xcalloc(nrules ? nrules : 1, sizeof(*level));
-	for (size_t i = 0; i < r->diags.size; i++) {
-		size_t k = jf_rule_index(r->diags.items[i].rule);
-		index[k] = 1;
-		level[k] = r->diags.items[i].severity;
-	}
+	/* The rules the results use, in id order: a result's ruleIndex is its
+	 * rule's place in this list. */
+	used_rules used = { 0 };
+	for (size_t i = 0; i < r->diags.size; i++)
+		use_rule(&used, &r->diags.items[i]);
+	if (used.size)
+		qsort(used.items, used.size, sizeof(*used.items), cmp_used);
+	size_t overridden = 0;
 	jf_jsonw_open(&w, "rules", '[');
-	for (size_t i = 0; i < nrules; i++)
-		if (index[i]) {
-			index[i] = ++used;
-			sarif_rule(&w, jf_rules_at(i));
-			overridden += level[i] != jf_rules_at(i)->info.severity;
-		}
+	for (size_t i = 0; i < used.size; i++) {
+		sarif_rule(&w, used.items[i].rule);
+		overridden += used.items[i].level != used.items[i].rule->info.severity;
+	}
 	jf_jsonw_close(&w, ']');
 	jf_jsonw_close(&w, '}');
 	jf_jsonw_close(&w, '}');
@@ -239,15 +262,17 @@ static void render_log(const jf_report *r, const jf_report *config_errors, const
 	if (overridden) {
 		/* The config's `severity`: each rule whose level is not its default. */
 		jf_jsonw_open(&w, "ruleConfigurationOverrides", '[');
-		for (size_t i = 0; i < nrules; i++) {
-			if (!index[i] || level[i] == jf_rules_at(i)->info.severity)
+		for (size_t i = 0; i < used.size; i++) {
+			const jf_rule *rule = used.items[i].rule;
+			if (used.items[i].level == rule->info.severity)
 				continue;
 			jf_jsonw_open(&w, NULL, '{');
 			jf_jsonw_member(&w, "descriptor");
 			jf_buf_adds(b, "{\"id\": ");
-			jf_jsonw_quote(b, jf_rules_at(i)->info.id);
-			jf_buf_addf(b, ", \"index\": %zu}", index[i] - 1);
-			jf_jsonw_pair(&w, "configuration", "level", jf_severity_name(level[i]));
+			jf_jsonw_quote(b, rule->info.id);
+			jf_buf_addf(b, ", \"index\": %zu}", i);
+			jf_jsonw_pair(&w, "configuration", "level",
+			              jf_severity_name(used.items[i].level));
 			jf_jsonw_close(&w, '}');
 		}
 		jf_jsonw_close(&w, ']');
@@ -283,11 +308,10 @@ static void render_log(const jf_report *r, const jf_report *config_errors, const
 			seen += keys[k] == keys[i];
 		char n[16];
 		int len = snprintf(n, sizeof n, ":%u", seen);
-		sarif_result(&w, d, index[jf_rule_index(d->rule)] - 1, fnv1a(keys[i], n, (size_t)len));
+		sarif_result(&w, d, used_index(&used, d->rule), fnv1a(keys[i], n, (size_t)len));
 	}
 	free(keys);
-	free(index);
-	free(level);
+	jf_array_release(&used);
 	jf_jsonw_close(&w, ']');
 	if (s) {
 		jf_jsonw_open(&w, "properties", '{');

@@ -48,7 +48,8 @@ struct jf_config {
 	char *rules_dir, *rules_dir_shown;
 	const jf_source *rules_dir_src;
 	jf_span rules_dir_span;
-	const char *rules_canonical; /* after resolve; owned by the rule table */
+	jf_rules_dir *rules_folder; /* after resolve: the folder's rules, or NULL */
+	jf_rule_list rules;         /* after resolve: jobfix's own and the folder's */
 	bool fail_on_set;
 	jf_severity fail_on;
 	bool loaded, resolved;
@@ -113,6 +114,10 @@ void jf_config_free(jf_config *self)
 	}
 	jf_array_release(&self->per_file);
 	jf_report_release(&self->errors);
+	jf_rule_list_release(&self->rules);
+	if (self->rules_folder)
+		jf_rules_dir_release(self->rules_folder);
+	free(self->rules_folder);
 	jf_source_free(self->src);
 	free(self->rules_dir);
 	free(self->rules_dir_shown);
@@ -510,11 +515,6 @@ static bool is_prefix_text(const char *s)
 	return letters > 0 && !s[letters + strspn(s + letters, "0123456789")];
 }
 
-static bool in_view(const jf_config *c, const jf_rule *r)
-{
-	return !r->dir || (c && c->rules_canonical && !strcmp(r->dir, c->rules_canonical));
-}
-
 /* Whether selector text `s` names rule `r`: its id, its name, its category,
  * or a prefix of its id. */
 static bool selects(const char *s, const jf_rule *r)
@@ -546,17 +546,17 @@ static bool loosely_equal(const char *a, const char *b)
 /* Reports selector `s` when it names no rule the config sees. */
 static void check_selector(jf_config *c, const selector *s)
 {
-	size_t n = jf_rules_size();
-	for (size_t i = 0; i < n; i++)
-		if (in_view(c, jf_rules_at(i)) && selects(s->text, jf_rules_at(i)))
+	const jf_rule_list *rules = &c->rules;
+	for (size_t i = 0; i < rules->items.size; i++)
+		if (selects(s->text, rules->items.items[i]))
 			return;
 	/* The nearest id, name or category, for a did-you-mean. */
 	const char *best = NULL;
 	size_t best_d = 3;
-	for (size_t i = 0; i < n; i++) {
-		const jf_rule *r = jf_rules_at(i);
+	for (size_t i = 0; i < rules->items.size; i++) {
+		const jf_rule *r = rules->items.items[i];
 		const char *cands[] = { r->info.id, r->info.name, r->info.category };
-		for (size_t k = 0; k < 3 && in_view(c, r); k++) {
+		for (size_t k = 0; k < 3; k++) {
 			if (loosely_equal(s->text, cands[k])) {
 				best = cands[k];
 				best_d = 0;
@@ -605,16 +605,17 @@ static void sort_errors(jf_report *r)
 
 int jf_config_resolve(jf_config *self)
 {
+	if (self->resolved)
+		return self->errors.diags.size ? JF_EPARSE : 0;
 	self->resolved = true;
-	const char *err;
-	if (jf_rules_init(&err)) {
-		error_at(self, NULL, (jf_span){ 0, 0 }, "%s", err);
+	const char *broken = jf_rules_builtin_error();
+	if (broken) {
+		error_at(self, NULL, (jf_span){ 0, 0 }, "%s", broken);
 		return JF_EPARSE;
 	}
 	if (self->rules_dir) {
-		const jf_report *problems = NULL;
-		int rc = jf_rules_load_dir(self->rules_dir, self->rules_dir_shown, &self->rules_canonical,
-		                           &problems);
+		self->rules_folder = jf_xcalloc(1, sizeof(*self->rules_folder));
+		int rc = jf_rules_dir_load(self->rules_folder, self->rules_dir, self->rules_dir_shown);
 		if (rc == JF_ENOTFOUND && self->rules_dir_src)
 			error_at(self, self->rules_dir_src, self->rules_dir_span,
 			         "the rules folder '%s' does not exist", self->rules_dir_shown);
@@ -622,13 +623,15 @@ int jf_config_resolve(jf_config *self)
 			error_at(self, NULL, (jf_span){ 0, 0 },
 			         "the rules folder '%s' of --rules-dir does not exist",
 			         self->rules_dir_shown);
-		for (size_t i = 0; problems && i < problems->diags.size; i++) {
+		const jf_report *problems = &self->rules_folder->problems;
+		for (size_t i = 0; i < problems->diags.size; i++) {
 			const jf_diag *p = &problems->diags.items[i];
 			jf_diag *d = jf_report_add_error(&self->errors, p->src, p->span, "%s", p->message);
 			if (p->help)
 				jf_diag_set_help(d, "%s", p->help);
 		}
 	}
+	jf_rule_list_init(&self->rules, self->rules_folder);
 	for (size_t i = 0; i < self->select.size; i++)
 		check_selector(self, &self->select.items[i]);
 	for (size_t i = 0; i < self->ignore.size; i++)
@@ -731,8 +734,8 @@ static bool any_pattern(const jf_config *c, const glob *g, size_t n, const char 
 
 bool jf_config__enabled(const jf_config *self, const jf_rule *rule)
 {
-	if (!in_view(self, rule))
-		return false;
+	if (rule->dir && !(self && self->rules_folder && rule->dir == self->rules_folder->dir))
+		return false; /* a rule of another config's folder */
 	if (!self)
 		return true;
 	return (!self->has_select || any_selects(&self->select, rule)) &&
@@ -777,7 +780,23 @@ jf_severity jf_config__severity(const jf_config *self, const jf_rule *rule)
 	return s;
 }
 
+const jf_rule_list *jf_config__rules(const jf_config *self)
+{
+	return self && self->resolved ? &self->rules : jf_rules_builtin();
+}
+
+size_t jf_config_rules_count(const jf_config *self)
+{
+	return jf_config__rules(self)->items.size;
+}
+
+const jf_rule_info *jf_config_rule(const jf_config *self, size_t i)
+{
+	const jf_rule_list *rules = jf_config__rules(self);
+	return i < rules->items.size ? &rules->items.items[i]->info : NULL;
+}
+
 const jf_rule *jf_config__find_rule(const jf_config *self, const char *id_or_name)
 {
-	return jf_rules_find_in(id_or_name, self ? self->rules_canonical : NULL);
+	return jf_rule_list_find(jf_config__rules(self), id_or_name);
 }

@@ -30,6 +30,8 @@ bool jf_config__is_job(const jf_config *self, const char *fs_path);
 jf_severity jf_config__severity(const jf_config *self, const jf_rule *rule);
 /** The config's errors, as rule-less diagnostics (rendered by report/). */
 const jf_report *jf_config__errors(const jf_config *self);
+/** The rules this config sees: jobfix's own and, once resolved, its rules folder's. */
+const jf_rule_list *jf_config__rules(const jf_config *self);
 /** The rule named `id_or_name` as this config sees it (its rules folder included), or NULL. */
 const jf_rule *jf_config__find_rule(const jf_config *self, const char *id_or_name);
 

@@ -163,7 +163,7 @@ static bool guarded(const jf_file *unit, TSNode n)
 	return false;
 }
 
-static void check_python(env_model *m, const jf_rule *rule, const jf_pyfacts *py)
+static void check_python(env_model *m, const jf_pyfacts *py)
 {
 	const jf_file *unit = py->file;
 	for (size_t k = 0; k < py->of_kind[JF_PY_ENVIRON_SUBSCRIPT].size; k++) {
@@ -177,7 +177,7 @@ static void check_python(env_model *m, const jf_rule *rule, const jf_pyfacts *py
 		               ts_node_eq(jf_node_field(p, "left"), n);
 		bool deleted = jf_node_type_is(p, "delete_statement");
 		if (!written && !deleted && !guarded(unit, n) && !set_by_job(m, var, true)) {
-			jf_diag *d = jf_sink_add(m->ctx->out, rule->info.id, unit->src, jf_node_span(n),
+			jf_diag *d = jf_sink_add(m->ctx->out, "JF108", unit->src, jf_node_span(n),
 			                           "os.environ['%s'] raises KeyError: nothing sets %s "
 			                           "for this job",
 			                           var, var);
@@ -216,13 +216,12 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 		if (py && u->src->status == JF_SOURCE_OK && mentions_environ(u))
 			collect_writes(&m, py);
 	}
-	const jf_rule *python = jf_rules_find("JF108"), *shell = jf_rules_find("JF109");
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
 		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
 		if (py && u->src->status == JF_SOURCE_OK &&
 		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE) && mentions_environ(u))
-			check_python(&m, python, py);
+			check_python(&m, py);
 	}
 	/* The shell's uses, once each: a word may be expanded more than once. */
 	for (size_t i = 0; i < ctx->facts->shell.var_uses.size; i++) {
@@ -233,7 +232,7 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 			       ctx->facts->shell.var_uses.items[k].span.start == u->span.start;
 		if (seen || set_by_job(&m, u->name, false))
 			continue;
-		jf_diag *d = jf_sink_add(ctx->out, shell->info.id, u->src, u->span,
+		jf_diag *d = jf_sink_add(ctx->out, "JF109", u->src, u->span,
 		                              u->nounset ? "$%s is not set for this job: under `set -u` "
 		                                           "bash stops with '%s: unbound variable'"
 		                                         : "$%s is not set for this job: the path it "

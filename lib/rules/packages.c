@@ -102,7 +102,6 @@ typedef struct {
 	names anywhere;      /* module names anywhere under code, read on first use */
 	bool anywhere_read;
 	jf_strmap found;     /* module_in() answers so far, by "dir\0top" */
-	const jf_rule *missing, *stdlib;
 	/* One JF110 per missing module: later imports of it become notes. */
 	JF_ARRAY(struct reported { char *top; size_t diag; size_t more; }) reported;
 } checker;
@@ -180,16 +179,16 @@ static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib
 		return;
 	jf_diag *d;
 	if (python2)
-		d = jf_sink_add(c->ctx->out, c->stdlib->info.id, c->unit->src, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, jf_node_span(at),
 		                  "module '%s' exists only in Python 2; the image has Python %d.%d", top,
 		                  img->py_major, minor);
 	else if (removed)
-		d = jf_sink_add(c->ctx->out, c->stdlib->info.id, c->unit->src, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, jf_node_span(at),
 		                  "module '%s' was removed from the standard library in Python 3.%d; the "
 		                  "image has Python %d.%d",
 		                  top, m->removed_minor, img->py_major, minor);
 	else
-		d = jf_sink_add(c->ctx->out, c->stdlib->info.id, c->unit->src, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, jf_node_span(at),
 		                  "module '%s' is in the standard library only from Python 3.%d; the "
 		                  "image has Python %d.%d",
 		                  top, m->added_minor, img->py_major, minor);
@@ -232,7 +231,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 			               jf_node_span(at), "'%s' is imported here too", top);
 		goto done;
 	}
-	jf_diag *d = jf_sink_add(c->ctx->out, c->missing->info.id, c->unit->src, jf_node_span(at),
+	jf_diag *d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, jf_node_span(at),
 	                           "module '%s' is not installed in the image (ModuleNotFoundError)",
 	                           top);
 	struct reported r = { jf_xstrdup(top), c->ctx->out->report->diags.size - 1, 0 };
@@ -287,8 +286,7 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		                          "image.python (\"3.10\") to check standard-library imports");
 	if (!jf_image_known(img))
 		return;
-	checker c = { .ctx = ctx, .img = img, .missing = jf_rules_find("JF110"),
-		      .stdlib = jf_rules_find("JF111") };
+	checker c = { .ctx = ctx, .img = img };
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
 		c.edits_sys_path |= u->lang == JF_LANG_PYTHON && strstr(u->src->data, "sys.path");

@@ -25,7 +25,7 @@ static bool installed_by_job(const jf_rule_ctx *ctx, const char *dist)
 	return ctx->facts->shell.installs_unknown || jf_shell_installs(&ctx->facts->shell, dist);
 }
 
-static void check_executable(jf_rule_ctx *ctx, const jf_rule *rule, const jf_image *img,
+static void check_executable(jf_rule_ctx *ctx, const jf_image *img,
                              const jf_exec_fact *f)
 {
 	const char *name = f->name.value;
@@ -40,7 +40,7 @@ static void check_executable(jf_rule_ctx *ctx, const jf_rule *rule, const jf_ima
 		const char *version = NULL;
 		jf_tri has = jf_image_has_package(img, launchers[i].dist, &version);
 		if (has == JF_NO) {
-			d = jf_sink_add(ctx->out, rule->info.id, f->name.src, f->name.span,
+			d = jf_sink_add(ctx->out, "JF112", f->name.src, f->name.span,
 			                     "'%s' is not in the image: it comes with %s, which the image "
 			                     "does not have (command not found)",
 			                     name, launchers[i].dist);
@@ -48,7 +48,7 @@ static void check_executable(jf_rule_ctx *ctx, const jf_rule *rule, const jf_ima
 			                launchers[i].dist);
 		} else if (has == JF_YES && launchers[i].since && strcmp(version, "*") &&
 		           jf_version_cmp(version, launchers[i].since) < 0) {
-			d = jf_sink_add(ctx->out, rule->info.id, f->name.src, f->name.span,
+			d = jf_sink_add(ctx->out, "JF112", f->name.src, f->name.span,
 			                     "'%s' is not in the image: it came with %s %s, the image has "
 			                     "%s %s (command not found)",
 			                     name, launchers[i].dist, launchers[i].since, launchers[i].dist,
@@ -65,7 +65,7 @@ static void check_executable(jf_rule_ctx *ctx, const jf_rule *rule, const jf_ima
 	bool installs = ctx->facts->shell.installs_unknown || ctx->facts->shell.installed.size;
 	if (!d && (!installs || jf_str_starts(name, "python")) &&
 	    jf_image_has_executable(img, name) == JF_NO) {
-		d = jf_sink_add(ctx->out, rule->info.id, f->name.src, f->name.span,
+		d = jf_sink_add(ctx->out, "JF112", f->name.src, f->name.span,
 		                     "'%s' is not in the image (command not found)", name);
 		jf_image_relate(d, img, JF_FACT_EXECUTABLES, "no '%s' on its PATH",
 		                name);
@@ -95,17 +95,16 @@ void jf_check_programs(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
 	const jf_image *img = ctx->facts->image;
-	const jf_rule *missing = jf_rules_find("JF112"), *root = jf_rules_find("JF105");
 	bool nonroot = jf_image_user_is_nonroot(img);
 	for (size_t i = 0; ctx->facts->job && i < ctx->facts->shell.execs.size; i++) {
 		const jf_exec_fact *f = &ctx->facts->shell.execs.items[i];
 		if (f->name.value && !img->user && needs_root(f))
-			jf_sink_skip(ctx->out, root->info.id, "the image's user is unknown: declare image.user");
+			jf_sink_skip(ctx->out, "JF105", "the image's user is unknown: declare image.user");
 		for (size_t k = 0; f->name.value && !jf_image_known(img) &&
 		                   k < sizeof launchers / sizeof *launchers;
 		     k++)
 			if (!strcmp(f->name.value, launchers[k].exe))
-				jf_sink_skip(ctx->out, missing->info.id, "%s: declare image.manifest to check "
+				jf_sink_skip(ctx->out, "JF112", "%s: declare image.manifest to check "
 				                                   "the launchers the job runs",
 				            jf_image_unknown_reason(img));
 	}
@@ -114,7 +113,7 @@ void jf_check_programs(jf_rule_ctx *ctx, const jf_rule *rule)
 		if (!f->name.value)
 			continue;
 		if (nonroot && needs_root(f)) {
-			jf_diag *d = jf_sink_add(ctx->out, root->info.id, f->name.src, f->name.span,
+			jf_diag *d = jf_sink_add(ctx->out, "JF105", f->name.src, f->name.span,
 				!strcmp(f->name.value, "sudo") || !strcmp(f->name.value, "su")
 					? "'%s' in an image that runs as user '%s': the job cannot become root"
 					: "'%s' needs root, and the image runs as user '%s' (Permission denied)",
@@ -122,6 +121,6 @@ void jf_check_programs(jf_rule_ctx *ctx, const jf_rule *rule)
 			jf_image_relate(d, img, JF_FACT_USER, "user '%s'", img->user);
 			continue;
 		}
-		check_executable(ctx, missing, img, f);
+		check_executable(ctx, img, f);
 	}
 }

@@ -56,28 +56,29 @@ void jf_query_free(jf_query *self)
 	free(self);
 }
 
-static const char *query_error_name(TSQueryError e)
+static const char *query_error_message(TSQueryError e)
 {
 	switch (e) {
 	case TSQueryErrorSyntax:
-		return "syntax error";
+		return "syntax error in query";
 	case TSQueryErrorNodeType:
-		return "unknown node type";
+		return "unknown node type in query";
 	case TSQueryErrorField:
-		return "unknown field";
+		return "unknown field in query";
 	case TSQueryErrorCapture:
-		return "unknown capture";
+		return "unknown capture in query";
 	case TSQueryErrorStructure:
-		return "impossible pattern structure";
+		return "impossible pattern structure in query";
 	case TSQueryErrorLanguage:
-		return "incompatible language";
+		return "incompatible language in query";
 	default:
-		return "error";
+		return "error in query";
 	}
 }
 
-static char *error_at(const char *path, const char *text, uint32_t byte, const char *fmt,
-                      const char *what)
+/* Records "path:line:col: what" for a problem at `byte` of `text`. */
+static int error_at(jf_error *err, const char *path, const char *text, uint32_t byte,
+                    const char *what)
 {
 	uint32_t line = 1, col = 1;
 	for (uint32_t i = 0; i < byte && text[i]; i++) {
@@ -88,10 +89,7 @@ static char *error_at(const char *path, const char *text, uint32_t byte, const c
 			col++;
 		}
 	}
-	jf_buf b = JF_BUF_INIT;
-	jf_buf_addf(&b, "%s:%u:%u: ", path, line, col);
-	jf_buf_addf(&b, fmt, what);
-	return jf_buf_detach(&b, NULL);
+	return jf_error_set(err, JF_EQUERY, "%s:%u:%u: %s", path, line, col, what);
 }
 
 /* Compiles the predicates of pattern `p`; NULL or an error message (static). */
@@ -159,14 +157,13 @@ static const char *compile_predicates(jf_query *q, uint32_t p)
 	return NULL;
 }
 
-jf_query *jf_query_compile(jf_lang lang, const char *path, const char *text, uint32_t len,
-                           uint32_t body_offset, char **err)
+int jf_query_compile(jf_lang lang, const char *path, const char *text, uint32_t len,
+                     uint32_t body_offset, jf_query **out, jf_error *err)
 {
 	uint32_t off = body_offset;
 	const char *what = NULL;
-	jf_query *q = jf_query__compile_raw(lang, text, len, &off, &what);
-	*err = q ? NULL : error_at(path, text, off, "%s", what);
-	return q;
+	*out = jf_query__compile_raw(lang, text, len, &off, &what);
+	return *out ? 0 : error_at(err, path, text, off, what);
 }
 
 uint32_t jf_query_pattern_count(const jf_query *self)
@@ -223,7 +220,6 @@ jf_query *jf_query__compile_raw(jf_lang lang, const char *text, uint32_t len, ui
 {
 	uint32_t off;
 	TSQueryError e;
-	static char what[64];
 	uint32_t stacked = stacked_quantifier(text, len);
 	if (stacked != UINT32_MAX) {
 		*err = "a quantifier applied to a quantified pattern";
@@ -232,8 +228,7 @@ jf_query *jf_query__compile_raw(jf_lang lang, const char *text, uint32_t len, ui
 	}
 	TSQuery *ts = ts_query_new(jf_lang_ts(lang), text, len, &off, &e);
 	if (!ts) {
-		snprintf(what, sizeof what, "%s in query", query_error_name(e));
-		*err = what;
+		*err = query_error_message(e);
 		*err_offset = off;
 		return NULL;
 	}
@@ -343,17 +338,16 @@ TSNode jf_match_get(const jf_match *m, const char *name)
 	return null;
 }
 
-static pcre2_code *prefilter_of(const jf_rule *rule)
+bool jf_rule_compile_prefilter(jf_rule *rule)
 {
-	jf_rule *r = (jf_rule *)rule; /* the compiled regex is a cache */
-	if (!r->prefilter_re && r->prefilter) {
-		int errcode;
-		PCRE2_SIZE erroff;
-		r->prefilter_re = pcre2_compile((PCRE2_SPTR)r->prefilter, PCRE2_ZERO_TERMINATED,
-		                                PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &errcode, &erroff,
-		                                NULL);
-	}
-	return r->prefilter_re;
+	if (!rule->prefilter || rule->prefilter_re)
+		return true;
+	int errcode;
+	PCRE2_SIZE erroff;
+	rule->prefilter_re = pcre2_compile((PCRE2_SPTR)rule->prefilter, PCRE2_ZERO_TERMINATED,
+	                                   PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &errcode, &erroff,
+	                                   NULL);
+	return rule->prefilter_re != NULL;
 }
 
 void jf_rule_release_compiled(jf_rule *rule)
@@ -362,14 +356,9 @@ void jf_rule_release_compiled(jf_rule *rule)
 	rule->prefilter_re = NULL;
 }
 
-bool jf_rule_prefilter_ok(const jf_rule *rule)
-{
-	return !rule->prefilter || prefilter_of(rule);
-}
-
 bool jf_rule_may_match(const jf_rule *rule, const char *text, uint32_t len)
 {
-	pcre2_code *re = prefilter_of(rule);
+	pcre2_code *re = rule->prefilter_re;
 	if (!re)
 		return true;
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);

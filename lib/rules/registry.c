@@ -1,17 +1,19 @@
-/* rules.c - the rule table, built from the embedded query headers and checks.def, and
- * from the query files of a user's rules folder */
+/* registry.c - the rules: jobfix's own table (embedded query headers and checks.def), a
+ * user's rules folder, the lists a lint runs, and the queries a linter compiles */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include "rules/registry.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <strings.h>
 
-#include "rules/checks.h"
 #include "core/embed.h"
 #include "core/path.h"
-#include "rules/registry.h"
+#include "rules/checks.h"
 
 #define ERROR JF_SEV_ERROR
 #define WARNING JF_SEV_WARNING
@@ -36,13 +38,6 @@ static const struct {
 #undef JF_CHECK
 #undef JF_HOOK
 };
-
-/* The table holds pointers: rules added from a user's folder later leave the
- * rules already handed out where they are. */
-static JF_ARRAY(jf_rule *) table;
-static bool table_ready;
-static const char *table_error;
-static char table_error_buf[512];
 
 const jf_category jf_categories[] = {
 	{ "Path Not Found", "Execution environment" },
@@ -103,13 +98,17 @@ typedef struct {
 	uint32_t body; /* where the patterns start */
 } header;
 
-/* A problem in a query file's header: a static message and where. */
+/* A problem in a query file's header: the message and where. */
 typedef struct {
-	const char *msg;
+	char msg[160];
 	jf_span at;
 } header_error;
 
-static char header_msg[256];
+static void header_fail(header_error *e, jf_span at, const char *msg)
+{
+	snprintf(e->msg, sizeof e->msg, "%s", msg);
+	e->at = at;
+}
 
 static void header_release(header *h)
 {
@@ -166,16 +165,15 @@ static bool parse_header(const char *text, uint32_t len, header *h, header_error
 					if (jf_edit_distance(key, header_keys[i], 2) <= 2)
 						near = header_keys[i];
 				if (near)
-					snprintf(header_msg, sizeof header_msg,
+					snprintf(e->msg, sizeof e->msg,
 					         "unknown header key '%s' (did you mean '%s'?)", key, near);
 				else
-					snprintf(header_msg, sizeof header_msg, "unknown header key '%s'",
-					         key);
-				*e = (header_error){ header_msg, key_at };
+					snprintf(e->msg, sizeof e->msg, "unknown header key '%s'", key);
+				e->at = key_at;
 				return false;
 			}
 			if (h->value[f]) {
-				*e = (header_error){ "header key given twice", key_at };
+				header_fail(e, key_at, "header key given twice");
 				return false;
 			}
 			h->value[f] = jf_xstrndup(v, (size_t)(ve - v));
@@ -195,11 +193,11 @@ static bool rule_from_header(jf_rule *r, header *h, header_error *e)
 		                        H_HELP };
 	for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
 		if (!h->value[required[i]]) {
-			snprintf(header_msg, sizeof header_msg,
-			         "the header has no '%s' (it needs id, name, severity, category, summary, "
-			         "message and help)",
+			snprintf(e->msg, sizeof e->msg,
+			         "the header has no '%s' (it needs id, name, severity, category, "
+			         "summary, message and help)",
 			         header_keys[required[i]]);
-			*e = (header_error){ header_msg, { 0, 0 } };
+			e->at = (jf_span){ 0, 0 };
 			return false;
 		}
 	}
@@ -211,12 +209,12 @@ static bool rule_from_header(jf_rule *r, header *h, header_error *e)
 	else if (!strcmp(sev, "note"))
 		r->info.severity = JF_SEV_NOTE;
 	else {
-		*e = (header_error){ "severity must be error, warning or note", h->at[H_SEVERITY] };
+		header_fail(e, h->at[H_SEVERITY], "severity must be error, warning or note");
 		return false;
 	}
 	if (h->value[H_SCOPE]) {
 		if (strcmp(h->value[H_SCOPE], "job") && strcmp(h->value[H_SCOPE], "file")) {
-			*e = (header_error){ "scope must be 'job' or 'file'", h->at[H_SCOPE] };
+			header_fail(e, h->at[H_SCOPE], "scope must be 'job' or 'file'");
 			return false;
 		}
 		r->job_only = !strcmp(h->value[H_SCOPE], "job");
@@ -226,7 +224,7 @@ static bool rule_from_header(jf_rule *r, header *h, header_error *e)
 			if (!strcmp(hooks[i].name, h->value[H_CHECK]))
 				r->hook = hooks[i].fn;
 		if (!r->hook) {
-			*e = (header_error){ "check: names no C hook in checks.def", h->at[H_CHECK] };
+			header_fail(e, h->at[H_CHECK], "check: names no C hook in checks.def");
 			return false;
 		}
 	}
@@ -242,9 +240,11 @@ static bool rule_from_header(jf_rule *r, header *h, header_error *e)
 	return true;
 }
 
-/* "path:line:col: msg" for a problem in an embedded query file. */
-static const char *set_error_at(const char *path, const char *text, uint32_t at, const char *msg)
+/* A problem of jobfix's own table: "path:line:col: msg" (or "path: msg"), kept for the process. */
+static char *table_problem(const char *path, const char *text, uint32_t at, const char *msg)
 {
+	if (!text)
+		return jf_xasprintf("%s: %s", path, msg);
 	uint32_t line = 1, col = 1;
 	for (uint32_t i = 0; i < at && text[i]; i++) {
 		if (text[i] == '\n') {
@@ -254,14 +254,7 @@ static const char *set_error_at(const char *path, const char *text, uint32_t at,
 			col++;
 		}
 	}
-	snprintf(table_error_buf, sizeof table_error_buf, "%s:%u:%u: %s", path, line, col, msg);
-	return table_error_buf;
-}
-
-static const char *set_error(const char *path, const char *msg)
-{
-	snprintf(table_error_buf, sizeof table_error_buf, "%s: %s", path, msg);
-	return table_error_buf;
+	return jf_xasprintf("%s:%u:%u: %s", path, line, col, msg);
 }
 
 static jf_lang lang_of_path(const char *path)
@@ -298,26 +291,6 @@ static bool same_header(const jf_rule *a, const jf_rule *b)
 	       a->hook == b->hook && a->job_only == b->job_only;
 }
 
-/* The rule of the table with id `id` among jobfix's own and those of `dir`. */
-static jf_rule *find_id(const char *id, const char *dir)
-{
-	for (size_t i = 0; i < table.size; i++) {
-		jf_rule *r = table.items[i];
-		if (!strcmp(r->info.id, id) && (!r->dir || (dir && !strcmp(r->dir, dir))))
-			return r;
-	}
-	return NULL;
-}
-
-static int cmp_rule(const void *pa, const void *pb)
-{
-	const jf_rule *a = *(jf_rule *const *)pa, *b = *(jf_rule *const *)pb;
-	int c = strcmp(a->info.id, b->info.id);
-	if (c || a->dir == b->dir)
-		return c;
-	return !a->dir ? -1 : !b->dir ? 1 : strcmp(a->dir, b->dir);
-}
-
 static void set_languages(jf_rule *r)
 {
 	r->languages[0] = '\0';
@@ -331,14 +304,26 @@ static void set_languages(jf_rule *r)
 	r->info.language = r->languages[0] ? r->languages : "job";
 }
 
-/* Adds `r` (a query of one language) to the table, or its query to the rule
- * with the same id and header. Returns the rule, or NULL when the id is taken
- * by a rule with another header or the same language. */
-static jf_rule *add_rule(jf_rule *r, jf_lang lang)
+/* Rules, growing: one query file at a time, each language of a rule in its own file. */
+typedef jf_rule_array rule_array;
+
+/* The rule of `rules` with id `id`, or NULL. */
+static jf_rule *find_id(const rule_array *rules, const char *id)
 {
-	jf_rule *same = find_id(r->info.id, r->dir);
+	for (size_t i = 0; i < rules->size; i++)
+		if (!strcmp(rules->items[i]->info.id, id))
+			return rules->items[i];
+	return NULL;
+}
+
+/* Adds `r` (a query of one language) to `rules`, or its query to the rule with
+ * the same id and header. Returns the rule, or NULL when the id is taken by a
+ * rule with another header or the same language. */
+static jf_rule *add_rule(rule_array *rules, jf_rule *r, jf_lang lang)
+{
+	jf_rule *same = find_id(rules, r->info.id);
 	if (same) {
-		if (same->dir != r->dir || !same_header(same, r) || same->queries[lang].path)
+		if (!same_header(same, r) || same->queries[lang].path)
 			return NULL;
 		same->queries[lang] = r->queries[lang];
 		free_header(r);
@@ -346,97 +331,130 @@ static jf_rule *add_rule(jf_rule *r, jf_lang lang)
 	}
 	jf_rule *heap = jf_xmalloc(sizeof(*heap));
 	*heap = *r;
-	jf_array_push(&table, heap);
+	jf_array_push(rules, heap);
 	return heap;
 }
 
-static const char *add_query_file(const jf_embedded *f)
+/* jobfix's own rules */
+
+static jf_rule_list builtin;
+static char *builtin_error;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+/* Adds the rule of an embedded query file; NULL, or what is wrong with it. */
+static char *add_query_file(rule_array *rules, const jf_embedded *f)
 {
 	jf_lang lang = lang_of_path(f->path);
 	if (lang == JF_LANG_NONE)
-		return set_error(f->path, "query files live in queries/python/ or queries/bash/");
+		return table_problem(f->path, NULL, 0, "query files live in queries/python/ or queries/bash/");
 	const char *slash = strrchr(f->path, '/');
-	if (slash && !strcmp(slash + 1, "facts.scm"))
-		return NULL;
 	jf_rule r = { 0 };
 	header h;
 	header_error e;
 	if (!parse_header(f->data, f->len, &h, &e) || !rule_from_header(&r, &h, &e)) {
 		header_release(&h);
 		free_header(&r);
-		return set_error_at(f->path, f->data, e.at.start, e.msg);
+		return table_problem(f->path, f->data, e.at.start, e.msg);
 	}
 	header_release(&h);
 	char expect[128];
 	snprintf(expect, sizeof expect, "%s-%s.scm", r.info.id, r.info.name);
 	if (!slash || strcmp(slash + 1, expect)) {
 		free_header(&r);
-		return set_error(f->path, "file name must be <id>-<name>.scm");
+		return table_problem(f->path, NULL, 0, "file name must be <id>-<name>.scm");
 	}
-	r.queries[lang] = (struct jf_rule_query){ f->path, f->data, f->len, h.body, NULL };
-	if (!add_rule(&r, lang)) {
+	r.queries[lang] = (struct jf_rule_query){ f->path, f->data, f->len, h.body };
+	if (!add_rule(rules, &r, lang)) {
 		free_header(&r);
-		return set_error(f->path, "rule id used twice with different headers");
+		return table_problem(f->path, NULL, 0, "rule id used twice with different headers");
 	}
 	return NULL;
 }
 
-int jf_rules_init(const char **err)
+int jf_rule_cmp(const jf_rule *a, const jf_rule *b)
 {
-	if (table_ready) {
-		*err = table_error;
-		return table_error ? JF_EQUERY : 0;
-	}
-	table_ready = true;
+	int c = strcmp(a->info.id, b->info.id);
+	if (c || a->dir == b->dir)
+		return c;
+	return !a->dir ? -1 : !b->dir ? 1 : strcmp(a->dir, b->dir);
+}
+
+static int cmp_rule(const void *a, const void *b)
+{
+	return jf_rule_cmp(*(const jf_rule *const *)a, *(const jf_rule *const *)b);
+}
+
+static void build_builtin(void)
+{
+	rule_array rules = { 0 };
 	for (size_t i = 0; i < sizeof c_checks / sizeof *c_checks; i++) {
 		jf_rule *r = jf_xmalloc(sizeof(*r));
 		*r = c_checks[i];
-		jf_array_push(&table, r);
+		jf_array_push(&rules, r);
 	}
-	for (size_t i = 0; i < jf_embedded_queries_count && !table_error; i++)
-		table_error = add_query_file(&jf_embedded_queries[i]);
-	for (size_t i = 0; i < table.size && !table_error; i++)
-		for (size_t k = i + 1; k < table.size; k++)
-			if (!strcmp(table.items[i]->info.name, table.items[k]->info.name) ||
-			    (table.items[i]->check &&
-			     !strcmp(table.items[i]->info.id, table.items[k]->info.id)))
-				table_error = set_error(table.items[k]->info.id, "rule id or name used twice");
-	qsort(table.items, table.size, sizeof(jf_rule *), cmp_rule);
-	for (size_t i = 0; i < table.size; i++)
-		set_languages(table.items[i]);
-	*err = table_error;
-	return table_error ? JF_EQUERY : 0;
+	for (size_t i = 0; i < jf_embedded_queries_count && !builtin_error; i++)
+		builtin_error = add_query_file(&rules, &jf_embedded_queries[i]);
+	for (size_t i = 0; i < rules.size && !builtin_error; i++)
+		for (size_t k = i + 1; k < rules.size && !builtin_error; k++)
+			if (!strcmp(rules.items[i]->info.name, rules.items[k]->info.name) ||
+			    (rules.items[i]->check &&
+			     !strcmp(rules.items[i]->info.id, rules.items[k]->info.id)))
+				builtin_error = table_problem(rules.items[k]->info.id, NULL, 0,
+				                              "rule id or name used twice");
+	for (size_t i = 0; i < rules.size && !builtin_error; i++)
+		if (!jf_rule_compile_prefilter(rules.items[i]))
+			builtin_error = table_problem(rules.items[i]->info.id, NULL, 0,
+			                              "the prefilter does not compile");
+	if (rules.size)
+		qsort(rules.items, rules.size, sizeof(jf_rule *), cmp_rule);
+	for (size_t i = 0; i < rules.size; i++) {
+		set_languages(rules.items[i]);
+		if (!builtin_error)
+			jf_array_push(&builtin.items, rules.items[i]);
+	}
+	/* A broken table lists no rule; its rules stay allocated for the process. */
+	jf_array_release(&rules);
 }
 
-size_t jf_rules_size(void)
+const jf_rule_list *jf_rules_builtin(void)
 {
-	const char *err;
-	jf_rules_init(&err);
-	return table.size;
+	pthread_once(&builtin_once, build_builtin);
+	return &builtin;
 }
 
-const jf_rule *jf_rules_at(size_t i)
+const char *jf_rules_builtin_error(void)
 {
-	return i < jf_rules_size() ? table.items[i] : NULL;
+	pthread_once(&builtin_once, build_builtin);
+	return builtin_error;
 }
 
-const jf_rule *jf_rules_find_in(const char *id_or_name, const char *dir)
+/* Lists of rules */
+
+void jf_rule_list_init(jf_rule_list *self, const jf_rules_dir *dir)
 {
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = table.items[i];
-		if ((!r->dir || (dir && !strcmp(r->dir, dir))) &&
-		    (!strcmp(r->info.id, id_or_name) || !strcmp(r->info.name, id_or_name)))
+	const jf_rule_list *own = jf_rules_builtin();
+	memset(self, 0, sizeof(*self));
+	for (size_t i = 0; i < own->items.size; i++)
+		jf_array_push(&self->items, own->items.items[i]);
+	for (size_t i = 0; dir && i < dir->rules.size; i++)
+		jf_array_push(&self->items, (const jf_rule *)dir->rules.items[i]);
+	if (self->items.size)
+		qsort(self->items.items, self->items.size, sizeof(jf_rule *), cmp_rule);
+}
+
+void jf_rule_list_release(jf_rule_list *self)
+{
+	jf_array_release(&self->items);
+}
+
+const jf_rule *jf_rule_list_find(const jf_rule_list *self, const char *id_or_name)
+{
+	for (size_t i = 0; i < self->items.size; i++) {
+		const jf_rule *r = self->items.items[i];
+		if (!strcmp(r->info.id, id_or_name) || !strcmp(r->info.name, id_or_name))
 			return r;
 	}
 	return NULL;
-}
-
-size_t jf_rule_index(const jf_rule *rule)
-{
-	for (size_t i = 0; i < table.size; i++)
-		if (table.items[i] == rule)
-			return i;
-	JF_BUG("rule '%s' is not in the rule table", rule->info.id);
 }
 
 #ifndef JF_HOMEPAGE_URL
@@ -454,25 +472,11 @@ void jf_rule_doc_uri(const jf_rule *rule, jf_buf *out)
 	            rule->info.name);
 }
 
-const jf_rule *jf_rules_find(const char *id_or_name)
-{
-	return jf_rules_find_in(id_or_name, NULL);
-}
-
 /* Rules from a user's folder */
 
-/* A folder read once per process: its canonical path and its problems. */
-typedef struct {
-	char *dir;
-	jf_report problems;
-	JF_ARRAY(jf_source *) sources; /* the rule files: query texts and problems point into them */
-} user_dir;
-
-static JF_ARRAY(user_dir *) user_dirs;
-
-static void problem(user_dir *u, const jf_source *src, jf_span at, const char *help,
+static void problem(jf_rules_dir *u, const jf_source *src, jf_span at, const char *help,
                     const char *fmt, ...) JF_PRINTF(5, 6);
-static void problem(user_dir *u, const jf_source *src, jf_span at, const char *help,
+static void problem(jf_rules_dir *u, const jf_source *src, jf_span at, const char *help,
                     const char *fmt, ...)
 {
 	jf_buf b = JF_BUF_INIT;
@@ -505,8 +509,19 @@ static bool good_name(const char *name)
 	return true;
 }
 
+/* The rule with this id or name among jobfix's own and those of `u` so far, or NULL. */
+static const jf_rule *find_clash(const jf_rules_dir *u, const char *id_or_name)
+{
+	const jf_rule *r = jf_rule_list_find(jf_rules_builtin(), id_or_name);
+	for (size_t i = 0; i < u->rules.size && !r; i++)
+		if (!strcmp(u->rules.items[i]->info.id, id_or_name) ||
+		    !strcmp(u->rules.items[i]->info.name, id_or_name))
+			r = u->rules.items[i];
+	return r;
+}
+
 /* Reads one rule file of a user's folder; its problems go into `u`. */
-static void load_user_file(user_dir *u, jf_lang lang, const char *fs_path, const char *display)
+static void load_user_file(jf_rules_dir *u, jf_lang lang, const char *fs_path, const char *display)
 {
 	jf_source *src = jf_source_load(fs_path, display);
 	jf_array_push(&u->sources, src);
@@ -520,11 +535,6 @@ static void load_user_file(user_dir *u, jf_lang lang, const char *fs_path, const
 	}
 	const char *base = strrchr(fs_path, '/');
 	base = base ? base + 1 : fs_path;
-	if (!strcmp(base, "facts.scm")) {
-		problem(u, src, top, "name each rule's file <id>-<name>.scm",
-		        "facts.scm is jobfix's own: a rules folder holds rule files only");
-		return;
-	}
 	header h;
 	header_error e;
 	jf_rule r = { 0 };
@@ -537,8 +547,8 @@ static void load_user_file(user_dir *u, jf_lang lang, const char *fs_path, const
 	}
 	header_release(&h);
 	jf_span id_at = h.at[H_ID], name_at = h.at[H_NAME];
-	const jf_rule *clash_name = jf_rules_find_in(r.info.name, u->dir);
-	const jf_rule *clash_id = jf_rules_find_in(r.info.id, u->dir);
+	const jf_rule *clash_name = find_clash(u, r.info.name);
+	const jf_rule *clash_id = find_clash(u, r.info.id);
 	char expect[256];
 	snprintf(expect, sizeof expect, "%s-%s.scm", r.info.id, r.info.name);
 	bool ok = false;
@@ -574,7 +584,7 @@ static void load_user_file(user_dir *u, jf_lang lang, const char *fs_path, const
 			        "unknown category '%s'", r.info.category);
 	} else if (strcmp(base, expect)) {
 		problem(u, src, top, NULL, "the file of rule %s must be named '%s'", r.info.id, expect);
-	} else if (!jf_rule_prefilter_ok(&r)) {
+	} else if (!jf_rule_compile_prefilter(&r)) {
 		problem(u, src, h.at[H_PREFILTER], "write a PCRE2 regular expression",
 		        "the prefilter does not compile");
 	} else {
@@ -603,8 +613,9 @@ static void load_user_file(user_dir *u, jf_lang lang, const char *fs_path, const
 		free_header(&r);
 		return;
 	}
-	r.queries[lang] = (struct jf_rule_query){ src->path, src->data, src->len, h.body, q };
-	jf_rule *added = add_rule(&r, lang);
+	jf_query_free(q); /* compiled to check it: the linter compiles its own */
+	r.queries[lang] = (struct jf_rule_query){ src->path, src->data, src->len, h.body };
+	jf_rule *added = add_rule(&u->rules, &r, lang);
 	if (!added) /* a clash checked above: cannot happen */
 		JF_BUG("rule %s added twice", r.info.id);
 	set_languages(added);
@@ -617,7 +628,7 @@ static int cmp_str(const void *a, const void *b)
 
 /* Reads the *.scm files of `sub` ("python", "bash" or "" for the folder
  * itself) in name order. */
-static void load_user_subdir(user_dir *u, const char *display_dir, const char *sub, jf_lang lang)
+static void load_user_subdir(jf_rules_dir *u, const char *display_dir, const char *sub, jf_lang lang)
 {
 	char *fs = *sub ? jf_xasprintf("%s/%s", u->dir, sub) : jf_xstrdup(u->dir);
 	DIR *d = opendir(fs);
@@ -650,47 +661,60 @@ static void load_user_subdir(user_dir *u, const char *display_dir, const char *s
 	free(fs);
 }
 
-int jf_rules_load_dir(const char *dir, const char *display_dir, const char **canonical,
-                      const jf_report **problems)
+int jf_rules_dir_load(jf_rules_dir *self, const char *dir, const char *display_dir)
 {
-	const char *err;
-	*canonical = NULL;
-	*problems = NULL;
-	if (jf_rules_init(&err))
-		return JF_EQUERY;
+	memset(self, 0, sizeof(*self));
 	char *real = realpath(dir, NULL);
 	if (!real || !jf_path_is_dir(real)) {
 		free(real);
 		return JF_ENOTFOUND;
 	}
-	for (size_t i = 0; i < user_dirs.size; i++) {
-		if (!strcmp(user_dirs.items[i]->dir, real)) {
-			free(real);
-			*canonical = user_dirs.items[i]->dir;
-			*problems = &user_dirs.items[i]->problems;
-			return 0;
-		}
-	}
-	user_dir *u = jf_xcalloc(1, sizeof(*u));
-	u->dir = real;
-	jf_array_push(&user_dirs, u);
-	size_t before = table.size;
-	load_user_subdir(u, display_dir, "", JF_LANG_NONE);
-	load_user_subdir(u, display_dir, "python", JF_LANG_PYTHON);
-	load_user_subdir(u, display_dir, "bash", JF_LANG_BASH);
-	if (table.size != before)
-		qsort(table.items, table.size, sizeof(jf_rule *), cmp_rule);
-	*canonical = u->dir;
-	*problems = &u->problems;
+	self->dir = real;
+	load_user_subdir(self, display_dir, "", JF_LANG_NONE);
+	load_user_subdir(self, display_dir, "python", JF_LANG_PYTHON);
+	load_user_subdir(self, display_dir, "bash", JF_LANG_BASH);
 	return 0;
+}
+
+void jf_rules_dir_release(jf_rules_dir *self)
+{
+	for (size_t i = 0; i < self->rules.size; i++) {
+		jf_rule_release_compiled(self->rules.items[i]);
+		free_header(self->rules.items[i]);
+		free(self->rules.items[i]);
+	}
+	jf_array_release(&self->rules);
+	jf_report_release(&self->problems);
+	jf_sources_release(&self->sources);
+	free(self->dir);
+	memset(self, 0, sizeof(*self));
+}
+
+/* The public look-ups: jobfix's own rules */
+
+size_t jf_rules_count(void)
+{
+	return jf_rules_builtin()->items.size;
+}
+
+const jf_rule_info *jf_rules_get(size_t i)
+{
+	const jf_rule_list *own = jf_rules_builtin();
+	return i < own->items.size ? &own->items.items[i]->info : NULL;
+}
+
+const char *jf_severity_name(jf_severity s)
+{
+	return s == JF_SEV_ERROR ? "error" : s == JF_SEV_WARNING ? "warning" : "note";
 }
 
 const jf_rule_info *jf_rules_lookup(const char *id_or_name)
 {
-	for (size_t i = 0; i < jf_rules_size(); i++)
-		if (!strcasecmp(table.items[i]->info.id, id_or_name) ||
-		    !strcmp(table.items[i]->info.name, id_or_name))
-			return &table.items[i]->info;
+	for (size_t i = 0; i < jf_rules_count(); i++) {
+		const jf_rule_info *r = jf_rules_get(i);
+		if (!strcasecmp(r->id, id_or_name) || !strcmp(r->name, id_or_name))
+			return r;
+	}
 	return NULL;
 }
 
@@ -720,8 +744,8 @@ const char *jf_rules_suggest(const char *s)
 	}
 	const char *best = NULL;
 	size_t best_d = SIZE_MAX;
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule_info *r = &table.items[i]->info;
+	for (size_t i = 0; i < jf_rules_count(); i++) {
+		const jf_rule_info *r = jf_rules_get(i);
 		/* An id is close at one edit ("JF10", "JF1O1"); a name at a few. */
 		if (looks_like_id(up)) {
 			size_t d = jf_edit_distance(up, r->id, 1);
@@ -741,94 +765,35 @@ const char *jf_rules_suggest(const char *s)
 	if (best)
 		return best;
 	/* A part of a name: "local-path" for hard-coded-local-path. */
-	for (size_t i = 0; n >= 4 && i < jf_rules_size(); i++)
-		if (strstr(table.items[i]->info.name, low))
-			return table.items[i]->info.name;
+	for (size_t i = 0; n >= 4 && i < jf_rules_count(); i++)
+		if (strstr(jf_rules_get(i)->name, low))
+			return jf_rules_get(i)->name;
 	return NULL;
 }
 
-const jf_query *jf_rule_query(const jf_rule *rule, jf_lang lang, const char **err)
-{
-	static char *last_error;
-	struct jf_rule_query *q = (struct jf_rule_query *)&rule->queries[lang];
-	*err = NULL;
-	if (!q->path)
-		return NULL;
-	if (!q->compiled) {
-		char *msg = NULL;
-		q->compiled = jf_query_compile(lang, q->path, q->text, q->len, q->body_offset, &msg);
-		if (!q->compiled) {
-			free(last_error);
-			last_error = msg;
-			*err = msg;
-		}
-	}
-	return q->compiled;
-}
+/* The queries of a linter */
 
-size_t jf_rules_count(void)
-{
-	return jf_rules_size();
-}
-
-const jf_rule_info *jf_rules_get(size_t i)
-{
-	const jf_rule *r = jf_rules_at(i);
-	return r ? &r->info : NULL;
-}
-
-const char *jf_severity_name(jf_severity s)
-{
-	return s == JF_SEV_ERROR ? "error" : s == JF_SEV_WARNING ? "warning" : "note";
-}
-
-const jf_query *jf_facts_query(jf_lang lang, const char **err)
-{
-	static jf_query *compiled[JF_LANG_COUNT];
-	static char *last_error;
-	*err = NULL;
-	if (compiled[lang])
-		return compiled[lang];
-	char path[64];
-	snprintf(path, sizeof path, "%s/facts.scm", jf_lang_name(lang));
-	for (size_t i = 0; i < jf_embedded_queries_count; i++) {
-		const jf_embedded *f = &jf_embedded_queries[i];
-		if (strcmp(f->path, path))
-			continue;
-		char *msg = NULL;
-		compiled[lang] = jf_query_compile(lang, f->path, f->data, f->len, 0, &msg);
-		if (!compiled[lang]) {
-			free(last_error);
-			last_error = msg;
-			*err = msg;
-		}
-		return compiled[lang];
-	}
-	return NULL;
-}
-
-/* Compiled combinations of rule queries: one per language and set of rules. */
-typedef struct {
+/* One combination of rule queries, compiled. */
+struct jf_lang_query {
 	jf_lang lang;
-	char *key; /* one '1' or '0' per rule of the table */
+	char *key; /* one '1' or '0' per rule of the list */
 	jf_query *query;
 	const jf_rule **rule_of; /* per pattern */
 	char *error;
-} lang_query;
-
-static JF_ARRAY(lang_query) lang_queries;
+};
 
 typedef struct {
 	uint32_t start; /* in the combined text */
 	const jf_rule *rule;
 } segment;
 
-static void compile_lang_query(lang_query *lq, const bool *wanted)
+static void compile_lang_query(struct jf_lang_query *lq, const jf_rule_list *rules,
+                               const bool *wanted)
 {
 	jf_buf text = JF_BUF_INIT;
 	JF_ARRAY(segment) segs = { 0 };
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = jf_rules_at(i);
+	for (size_t i = 0; i < rules->items.size; i++) {
+		const jf_rule *r = rules->items.items[i];
 		const struct jf_rule_query *rq = &r->queries[lq->lang];
 		if (!rq->path || (wanted && !wanted[i]))
 			continue;
@@ -846,11 +811,16 @@ static void compile_lang_query(lang_query *lq, const bool *wanted)
 			while (s + 1 < segs.size && segs.items[s + 1].start <= off)
 				s++;
 			const struct jf_rule_query *rq = &segs.items[s].rule->queries[lq->lang];
-			char *msg = NULL;
 			/* Compile the file alone for the message with its own line:col. */
-			jf_query_free(
-				jf_query_compile(lq->lang, rq->path, rq->text, rq->len, rq->body_offset, &msg));
-			lq->error = msg ? msg : jf_xasprintf("%s: %s", rq->path, what);
+			jf_error err = JF_ERROR_INIT;
+			jf_query *alone = NULL;
+			if (jf_query_compile(lq->lang, rq->path, rq->text, rq->len, rq->body_offset, &alone,
+			                     &err))
+				lq->error = jf_xstrdup(jf_error_message(&err));
+			else
+				lq->error = jf_xasprintf("%s: %s", rq->path, what);
+			jf_query_free(alone);
+			jf_error_clear(&err);
 		} else {
 			uint32_t n = jf_query_pattern_count(lq->query);
 			lq->rule_of = jf_xcalloc(n, sizeof(*lq->rule_of));
@@ -866,27 +836,44 @@ static void compile_lang_query(lang_query *lq, const bool *wanted)
 	jf_buf_release(&text);
 }
 
-const jf_query *jf_rules_lang_query(jf_lang lang, const bool *wanted, const jf_rule *const **rule_of,
-                                    const char **err)
+int jf_query_cache_get(jf_query_cache *self, const jf_rule_list *rules, jf_lang lang,
+                       const bool *wanted, const jf_query **out,
+                       const jf_rule *const **rule_of, jf_error *err)
 {
-	size_t n = jf_rules_size();
+	size_t n = rules->items.size;
 	char *key = jf_xmalloc(n + 1);
 	for (size_t i = 0; i < n; i++)
 		key[i] = !wanted || wanted[i] ? '1' : '0';
 	key[n] = '\0';
-	lang_query *lq = NULL;
-	for (size_t i = 0; i < lang_queries.size && !lq; i++)
-		if (lang_queries.items[i].lang == lang && !strcmp(lang_queries.items[i].key, key))
-			lq = &lang_queries.items[i];
+	struct jf_lang_query *lq = NULL;
+	for (size_t i = 0; i < self->items.size && !lq; i++)
+		if (self->items.items[i]->lang == lang && !strcmp(self->items.items[i]->key, key))
+			lq = self->items.items[i];
 	if (lq) {
 		free(key);
 	} else {
-		lang_query fresh = { lang, key, NULL, NULL, NULL };
-		compile_lang_query(&fresh, wanted);
-		jf_array_push(&lang_queries, fresh);
-		lq = jf_array_last(&lang_queries);
+		lq = jf_xcalloc(1, sizeof(*lq));
+		lq->lang = lang;
+		lq->key = key;
+		compile_lang_query(lq, rules, wanted);
+		jf_array_push(&self->items, lq);
 	}
-	*err = lq->error;
+	*out = lq->query;
 	*rule_of = lq->rule_of;
-	return lq->query;
+	if (lq->error)
+		return jf_error_set(err, JF_EQUERY, "%s", lq->error);
+	return 0;
+}
+
+void jf_query_cache_release(jf_query_cache *self)
+{
+	for (size_t i = 0; i < self->items.size; i++) {
+		struct jf_lang_query *lq = self->items.items[i];
+		free(lq->key);
+		jf_query_free(lq->query);
+		free(lq->rule_of);
+		free(lq->error);
+		free(lq);
+	}
+	jf_array_release(&self->items);
 }

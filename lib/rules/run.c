@@ -79,6 +79,13 @@ typedef struct {
 	const jf_file *file;
 } match_env;
 
+/* What the queries of a lint need besides the facts. */
+typedef struct {
+	const jf_config *cfg;
+	const jf_rule_list *rules;
+	jf_query_cache *queries;
+} query_run;
+
 static void on_match(void *data, const jf_match *m)
 {
 	match_env *env = data;
@@ -98,16 +105,14 @@ static void on_match(void *data, const jf_match *m)
 }
 
 /* Runs the query of the `wanted` rules of the file's language over it. */
-static int run_file_queries(jf_rule_ctx *ctx, const jf_file *file, const bool *wanted,
-                            jf_error *err)
+static int run_file_queries(jf_rule_ctx *ctx, const query_run *run, const jf_file *file,
+                            const bool *wanted, jf_error *err)
 {
-	const char *msg;
+	const jf_query *q;
 	const jf_rule *const *rule_of;
-	const jf_query *q = jf_rules_lang_query(file->lang, wanted, &rule_of, &msg);
-	if (msg)
-		return jf_error_set(err, JF_EQUERY, "%s", msg);
-	if (!q)
-		return 0;
+	int rc = jf_query_cache_get(run->queries, run->rules, file->lang, wanted, &q, &rule_of, err);
+	if (rc || !q)
+		return rc;
 	match_env env = { ctx, rule_of, file };
 	jf_query_run(q, ts_tree_root_node(file->tree), file->src->data, on_match, &env);
 	return 0;
@@ -118,11 +123,12 @@ static int run_file_queries(jf_rule_ctx *ctx, const jf_file *file, const bool *w
  * whose prefilter matches in at least one of the job's files, one pass per
  * file where some rule may match. Files of a clean job cost no compilation.
  */
-static int run_queries(jf_rule_ctx *ctx, const jf_config *cfg, jf_error *err)
+static int run_queries(jf_rule_ctx *ctx, const query_run *run, jf_error *err)
 {
 	const jf_workspace *ws = ctx->facts->ws;
+	const jf_config *cfg = run->cfg;
 	bool job = ctx->facts->job != NULL;
-	size_t nrules = jf_rules_size(), nfiles = ws->files.size;
+	size_t nrules = run->rules->items.size, nfiles = ws->files.size;
 	bool *may = jf_xcalloc(nfiles * nrules + 1, sizeof(bool));
 	bool *wanted = jf_xcalloc(JF_LANG_COUNT * nrules + 1, sizeof(bool));
 	for (size_t u = 0; u < nfiles; u++) {
@@ -132,7 +138,7 @@ static int run_queries(jf_rule_ctx *ctx, const jf_config *cfg, jf_error *err)
 		if (jf_config__excluded(cfg, shown->fs_path))
 			continue;
 		for (size_t r = 0; r < nrules; r++) {
-			const jf_rule *rule = jf_rules_at(r);
+			const jf_rule *rule = run->rules->items.items[r];
 			bool m = rule->queries[file->lang].path && (job || !rule->job_only) &&
 			         jf_config__active(cfg, rule, shown->fs_path) &&
 			         jf_rule_may_match(rule, file->src->data, file->src->len);
@@ -147,21 +153,23 @@ static int run_queries(jf_rule_ctx *ctx, const jf_config *cfg, jf_error *err)
 			any |= may[u * nrules + r];
 		const jf_file *file = ws->files.items[u];
 		if (any)
-			rc = run_file_queries(ctx, file, wanted + file->lang * nrules, err);
+			rc = run_file_queries(ctx, run, file, wanted + file->lang * nrules, err);
 	}
 	free(may);
 	free(wanted);
 	return rc;
 }
 
-int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_sink *out, jf_error *err)
+int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_query_cache *queries,
+                 jf_sink *out, jf_error *err)
 {
 	jf_rule_ctx ctx = { facts, out };
-	int rc = run_queries(&ctx, cfg, err);
+	query_run run = { cfg, jf_config__rules(cfg), queries };
+	int rc = run_queries(&ctx, &run, err);
 	/* A check that serves several rules runs once. */
 	JF_ARRAY(jf_check_fn) ran = { 0 };
-	for (size_t i = 0; i < jf_rules_size() && !rc; i++) {
-		const jf_rule *r = jf_rules_at(i);
+	for (size_t i = 0; i < run.rules->items.size && !rc; i++) {
+		const jf_rule *r = run.rules->items.items[i];
 		bool done = false;
 		for (size_t k = 0; k < ran.size; k++)
 			done |= ran.items[k] == r->check;

@@ -6,11 +6,13 @@
 #include "rules/checks.h"
 
 /**
- * Runs every rule the config enables: the rule queries over each file of
- * the workspace, then the C checks, each once. Findings go into `out`.
+ * Runs every rule the config enables (jf_config__rules()): the rule queries
+ * over each file of the workspace, compiled into `queries` (which serves
+ * one config), then the C checks, each once. Findings go into `out`.
  * Returns 0, or JF_EQUERY (with the message in `err`) when a rule's query
  * does not compile.
  */
-int jf_rules_run(const jf_facts *facts, const jf_config *config, jf_sink *out, jf_error *err);
+int jf_rules_run(const jf_facts *facts, const jf_config *config, jf_query_cache *queries,
+                 jf_sink *out, jf_error *err);
 
 #endif

@@ -251,10 +251,9 @@ static void report_unknown_rule(const jf_config *cfg, jf_sink *out, const suppre
 	/* The nearest id or name, for a did-you-mean. */
 	const char *best = NULL;
 	size_t best_d = 3;
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = jf_rules_at(i);
-		if (jf_config__find_rule(cfg, r->info.id) != r)
-			continue;
+	const jf_rule_list *rules = jf_config__rules(cfg);
+	for (size_t i = 0; i < rules->items.size; i++) {
+		const jf_rule *r = rules->items.items[i];
 		const char *cands[] = { r->info.id, r->info.name };
 		for (size_t c = 0; c < 2; c++) {
 			size_t max = strlen(cands[c]) <= 5 ? 1 : 2;

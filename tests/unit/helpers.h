@@ -20,6 +20,23 @@
 #include "core/source.h"
 #include "core/util.h"
 
+/* jobfix's own rules, by id or name and by place. */
+static inline const jf_rule *th_rule(const char *id_or_name)
+{
+	return jf_rule_list_find(jf_rules_builtin(), id_or_name);
+}
+
+static inline size_t th_rules_size(void)
+{
+	return jf_rules_builtin()->items.size;
+}
+
+static inline const jf_rule *th_rule_at(size_t i)
+{
+	assert_true(i < th_rules_size());
+	return jf_rules_builtin()->items.items[i];
+}
+
 /* A fresh folder under /tmp; caller removes it with th_rmtree() and frees the name. */
 static inline char *th_mkdtemp(void)
 {

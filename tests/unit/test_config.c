@@ -221,8 +221,8 @@ static void test_config__every_key(void **state)
 	jf_severity s = JF_SEV_NOTE;
 	assert_true(jf_config_fail_on(f->config, &s));
 	assert_int_equal(s, JF_SEV_ERROR);
-	const jf_rule *jf101 = jf_rules_find("JF101"), *jf104 = jf_rules_find("JF104");
-	const jf_rule *jf305 = jf_rules_find("JF305"), *jf201 = jf_rules_find("JF201");
+	const jf_rule *jf101 = th_rule("JF101"), *jf104 = th_rule("JF104");
+	const jf_rule *jf305 = th_rule("JF305"), *jf201 = th_rule("JF201");
 	assert_true(jf_config__enabled(f->config, jf101));
 	assert_false(jf_config__enabled(f->config, jf104)); /* ignore wins over select */
 	assert_true(jf_config__enabled(f->config, jf305));  /* by category */
@@ -239,10 +239,10 @@ static void test_config__empty_file_is_defaults(void **state)
 	jf_severity s = JF_SEV_NOTE;
 	assert_false(jf_config_fail_on(f->config, &s));
 	assert_null(jf_config_job_pattern(f->config, 0));
-	for (size_t i = 0; i < jf_rules_size(); i++)
-		assert_true(jf_config__enabled(f->config, jf_rules_at(i)));
+	for (size_t i = 0; i < th_rules_size(); i++)
+		assert_true(jf_config__enabled(f->config, th_rule_at(i)));
 	/* No config at all: the same. */
-	assert_true(jf_config__enabled(NULL, jf_rules_find("JF101")));
+	assert_true(jf_config__enabled(NULL, th_rule("JF101")));
 	assert_false(jf_config__excluded(NULL, "x.py"));
 }
 
@@ -422,10 +422,10 @@ static void test_config__overrides(void **state)
 	assert_int_equal(jf_config_set(f->config, "fail-on", "error"), 0);
 	assert_int_equal(jf_config_resolve(f->config), 0);
 	/* --select replaces the file's select, --ignore its ignore. */
-	assert_false(jf_config__enabled(f->config, jf_rules_find("JF101")));
-	assert_true(jf_config__enabled(f->config, jf_rules_find("JF102")));
-	assert_true(jf_config__enabled(f->config, jf_rules_find("JF302")));
-	assert_false(jf_config__enabled(f->config, jf_rules_find("JF306")));
+	assert_false(jf_config__enabled(f->config, th_rule("JF101")));
+	assert_true(jf_config__enabled(f->config, th_rule("JF102")));
+	assert_true(jf_config__enabled(f->config, th_rule("JF302")));
+	assert_false(jf_config__enabled(f->config, th_rule("JF306")));
 	jf_severity s;
 	assert_true(jf_config_fail_on(f->config, &s));
 	assert_int_equal(s, JF_SEV_ERROR);
@@ -551,9 +551,9 @@ static void test_config__per_file_ignores(void **state)
 	expect_count(f, "JF101", 0);
 	char *in_tools = jf_xasprintf("%s/tools/x.py", f->dir);
 	char *at_top = jf_xasprintf("%s/x.py", f->dir);
-	assert_false(jf_config__active(f->config, jf_rules_find("JF101"), in_tools));
-	assert_true(jf_config__active(f->config, jf_rules_find("JF101"), at_top));
-	assert_true(jf_config__active(f->config, jf_rules_find("JF102"), in_tools));
+	assert_false(jf_config__active(f->config, th_rule("JF101"), in_tools));
+	assert_true(jf_config__active(f->config, th_rule("JF101"), at_top));
+	assert_true(jf_config__active(f->config, th_rule("JF102"), in_tools));
 	free(in_tools);
 	free(at_top);
 }

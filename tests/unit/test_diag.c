@@ -31,7 +31,7 @@ static char *fingerprint(const char *sarif, const char *from)
 
 static const jf_rule *rule(const char *id)
 {
-	const jf_rule *r = jf_rules_find(id);
+	const jf_rule *r = jf_rule_list_find(jf_rules_builtin(), id);
 	assert_non_null(r);
 	return r;
 }

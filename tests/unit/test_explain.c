@@ -8,11 +8,10 @@
 static int setup_rules(void **state)
 {
 	(void)state;
-	const char *err = NULL;
-	int rc = jf_rules_init(&err);
-	if (rc != 0)
-		print_error("jf_rules_init: %s\n", err ? err : "(no message)");
-	return rc;
+	const char *err = jf_rules_builtin_error();
+	if (err)
+		print_error("jobfix's rule table: %s\n", err);
+	return err != NULL;
 }
 
 /* Every rule of the table has a complete text: each section, non-empty. */
@@ -47,7 +46,7 @@ static void test_explain__every_text_belongs_to_a_rule(void **state)
 		size_t n = strcspn(path, ".");
 		if (n < sizeof id)
 			memcpy(id, path, n), id[n] = '\0';
-		const jf_rule *r = jf_rules_find(id);
+		const jf_rule *r = th_rule(id);
 		if (!r || strcmp(path + n, ".md"))
 			fail_msg("rules/%s is the text of no rule (rules/<id>.md)", path);
 	}

@@ -3,10 +3,18 @@
 
 #include "rules/registry.h"
 
-/* Compiles `text` as t.scm for Python; *err (caller frees) on failure. */
+/* Compiles `text` as t.scm for Python; NULL with the message in *err (caller
+ * frees) on failure, else *err NULL. */
 static jf_query *compile(const char *text, char **err)
 {
-	return jf_query_compile(JF_LANG_PYTHON, "t.scm", text, (uint32_t)strlen(text), 0, err);
+	jf_query *q = NULL;
+	jf_error e = JF_ERROR_INIT;
+	int rc = jf_query_compile(JF_LANG_PYTHON, "t.scm", text, (uint32_t)strlen(text), 0, &q, &e);
+	assert_true(rc == 0 || rc == JF_EQUERY);
+	assert_true((rc == 0) == (q != NULL));
+	*err = rc ? jf_xstrdup(jf_error_message(&e)) : NULL;
+	jf_error_clear(&e);
+	return q;
 }
 
 /* Asserts that `text` does not compile and that the message holds both parts. */

@@ -18,38 +18,32 @@ static bool matches(const char *re, const char *s)
 static int setup_rules(void **state)
 {
 	(void)state;
-	const char *err = "unset";
-	int rc = jf_rules_init(&err);
-	if (rc != 0)
-		print_error("jf_rules_init: %s\n", err ? err : "(no message)");
-	return rc;
+	const char *err = jf_rules_builtin_error();
+	if (err)
+		print_error("jobfix's rule table: %s\n", err);
+	return err != NULL;
 }
 
 static void test_rules__init(void **state)
 {
 	(void)state;
-	const char *err = "unset";
-	assert_int_equal(jf_rules_init(&err), 0);
-	assert_null(err);
-	/* Idempotent. */
-	size_t n = jf_rules_size();
-	err = "unset";
-	assert_int_equal(jf_rules_init(&err), 0);
-	assert_null(err);
-	assert_int_equal(jf_rules_size(), n);
+	assert_null(jf_rules_builtin_error());
+	/* Built once: every call hands out the same table. */
+	const jf_rule_list *own = jf_rules_builtin();
+	assert_ptr_equal(jf_rules_builtin(), own);
+	size_t n = own->items.size;
 	assert_true(n >= 9); /* the C checks of checks.def and at least one query rule */
 	assert_int_equal(jf_rules_count(), n);
-	assert_null(jf_rules_at(n));
 	assert_null(jf_rules_get(n));
 	for (size_t i = 0; i < n; i++)
-		assert_ptr_equal(jf_rules_get(i), &jf_rules_at(i)->info);
+		assert_ptr_equal(jf_rules_get(i), &th_rule_at(i)->info);
 }
 
 static void test_rules__metadata(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = jf_rules_at(i);
+	for (size_t i = 0; i < th_rules_size(); i++) {
+		const jf_rule *r = th_rule_at(i);
 		const jf_rule_info *in = &r->info;
 		assert_non_null(in->id);
 		if (!matches("^JF[0-9]{3}$", in->id))
@@ -74,8 +68,8 @@ static void test_rules__metadata(void **state)
 static void test_rules__categories(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = jf_rules_at(i);
+	for (size_t i = 0; i < th_rules_size(); i++) {
+		const jf_rule *r = th_rule_at(i);
 		if (!jf_category_dimension(r->info.category))
 			fail_msg("%s: '%s' is not a category of the study", r->info.id, r->info.category);
 	}
@@ -93,14 +87,14 @@ static void test_rules__categories(void **state)
 static void test_rules__unique_and_sorted(void **state)
 {
 	(void)state;
-	size_t n = jf_rules_size();
+	size_t n = th_rules_size();
 	for (size_t i = 0; i < n; i++) {
-		const jf_rule *a = jf_rules_at(i);
-		if (i + 1 < n && strcmp(a->info.id, jf_rules_at(i + 1)->info.id) >= 0)
+		const jf_rule *a = th_rule_at(i);
+		if (i + 1 < n && strcmp(a->info.id, th_rule_at(i + 1)->info.id) >= 0)
 			fail_msg("rules out of id order or repeated: %s, %s", a->info.id,
-			         jf_rules_at(i + 1)->info.id);
+			         th_rule_at(i + 1)->info.id);
 		for (size_t k = i + 1; k < n; k++) {
-			const jf_rule *b = jf_rules_at(k);
+			const jf_rule *b = th_rule_at(k);
 			if (!strcmp(a->info.id, b->info.id))
 				fail_msg("id %s used twice", a->info.id);
 			if (!strcmp(a->info.name, b->info.name))
@@ -114,8 +108,8 @@ static void test_rules__kinds(void **state)
 {
 	(void)state;
 	size_t queries = 0;
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = jf_rules_at(i);
+	for (size_t i = 0; i < th_rules_size(); i++) {
+		const jf_rule *r = th_rule_at(i);
 		bool has_query = false;
 		for (int l = 0; l < JF_LANG_COUNT; l++)
 			has_query |= r->queries[l].path != NULL;
@@ -145,14 +139,23 @@ static void test_rules__language_queries_compile(void **state)
 {
 	(void)state;
 	for (int l = JF_LANG_PYTHON; l <= JF_LANG_BASH; l++) {
-		const char *err = NULL;
+		jf_query_cache cache = { 0 };
+		jf_error err = JF_ERROR_INIT;
+		const jf_query *q = NULL;
 		const jf_rule *const *rule_of = NULL;
-		const jf_query *q = jf_rules_lang_query((jf_lang)l, NULL, &rule_of, &err);
-		if (!q)
+		if (jf_query_cache_get(&cache, jf_rules_builtin(), (jf_lang)l, NULL, &q, &rule_of, &err))
 			fail_msg("%s rules do not compile together: %s", jf_lang_name((jf_lang)l),
-			         err ? err : "?");
+			         jf_error_message(&err));
+		assert_non_null(q);
 		for (uint32_t p = 0; p < jf_query_pattern_count(q); p++)
 			assert_non_null(rule_of[p]->queries[l].path);
+		/* Compiled once per cache: the second call hands out the same query. */
+		const jf_query *again = NULL;
+		assert_int_equal(jf_query_cache_get(&cache, jf_rules_builtin(), (jf_lang)l, NULL, &again,
+		                                    &rule_of, &err),
+		                 0);
+		assert_ptr_equal(again, q);
+		jf_query_cache_release(&cache);
 	}
 }
 
@@ -160,29 +163,26 @@ static void test_rules__queries_compile(void **state)
 {
 	(void)state;
 	size_t compiled = 0;
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = jf_rules_at(i);
+	for (size_t i = 0; i < th_rules_size(); i++) {
+		const jf_rule *r = th_rule_at(i);
 		for (int l = 0; l < JF_LANG_COUNT; l++) {
 			const struct jf_rule_query *rq = &r->queries[l];
-			const char *err = "unset";
-			const jf_query *q = jf_rule_query(r, (jf_lang)l, &err);
-			if (!rq->path) {
-				assert_null(q);
-				assert_null(err);
+			if (!rq->path)
 				continue;
-			}
 			char *expect = jf_xasprintf("%s/%s-%s.scm", jf_lang_name((jf_lang)l), r->info.id,
 			                            r->info.name);
 			assert_string_equal(rq->path, expect);
 			free(expect);
 			assert_true(rq->body_offset <= rq->len);
-			if (!q)
-				fail_msg("%s does not compile: %s", rq->path, err ? err : "?");
-			assert_null(err);
-			/* Compiled once: the second call hands out the same query. */
-			assert_ptr_equal(jf_rule_query(r, (jf_lang)l, &err), q);
-			if (!jf_rule_prefilter_ok(r))
-				fail_msg("%s: the prefilter regex does not compile", rq->path);
+			jf_query *q = NULL;
+			jf_error err = JF_ERROR_INIT;
+			if (jf_query_compile((jf_lang)l, rq->path, rq->text, rq->len, rq->body_offset, &q,
+			                     &err))
+				fail_msg("%s does not compile: %s", rq->path, jf_error_message(&err));
+			jf_query_free(q);
+			/* The table compiled the prefilter with the rule. */
+			if (r->prefilter)
+				assert_non_null(r->prefilter_re);
 			compiled++;
 		}
 	}
@@ -205,8 +205,8 @@ static bool has_capture(const TSQuery *q, const char *name, size_t len)
 static void test_rules__message_captures_exist(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = jf_rules_at(i);
+	for (size_t i = 0; i < th_rules_size(); i++) {
+		const jf_rule *r = th_rule_at(i);
 		for (int l = 0; l < JF_LANG_COUNT; l++) {
 			const struct jf_rule_query *rq = &r->queries[l];
 			if (!rq->path)
@@ -231,68 +231,41 @@ static void test_rules__message_captures_exist(void **state)
 	}
 }
 
-/* Every embedded .scm is a rule's query or a facts file. */
+/* Every embedded .scm is a rule's query. */
 static void test_rules__every_query_file_is_used(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < jf_embedded_queries_count; i++) {
 		const char *path = jf_embedded_queries[i].path;
-		if (jf_str_ends(path, "/facts.scm"))
-			continue;
 		bool used = false;
-		for (size_t k = 0; k < jf_rules_size() && !used; k++)
+		for (size_t k = 0; k < th_rules_size() && !used; k++)
 			for (int l = 0; l < JF_LANG_COUNT && !used; l++)
-				used = jf_rules_at(k)->queries[l].path &&
-				       !strcmp(jf_rules_at(k)->queries[l].path, path);
+				used = th_rule_at(k)->queries[l].path &&
+				       !strcmp(th_rule_at(k)->queries[l].path, path);
 		if (!used)
 			fail_msg("query file %s belongs to no rule", path);
 	}
 }
 
-static bool embedded(const char *path)
-{
-	for (size_t i = 0; i < jf_embedded_queries_count; i++)
-		if (!strcmp(jf_embedded_queries[i].path, path))
-			return true;
-	return false;
-}
-
-static void test_rules__facts_query(void **state)
-{
-	(void)state;
-	const char *err = "unset";
-	const jf_query *q = jf_facts_query(JF_LANG_PYTHON, &err);
-	if (!q)
-		fail_msg("python/facts.scm does not compile: %s", err ? err : "?");
-	assert_null(err);
-	assert_ptr_equal(jf_facts_query(JF_LANG_PYTHON, &err), q); /* compiled once */
-	assert_null(err);
-	/* Bash has a facts query exactly when the file exists. */
-	err = "unset";
-	const jf_query *b = jf_facts_query(JF_LANG_BASH, &err);
-	assert_null(err);
-	assert_true((b != NULL) == embedded("bash/facts.scm"));
-}
-
 static void test_rules__find(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < jf_rules_size(); i++) {
-		const jf_rule *r = jf_rules_at(i);
-		assert_ptr_equal(jf_rules_find(r->info.id), r);
-		assert_ptr_equal(jf_rules_find(r->info.name), r);
+	for (size_t i = 0; i < th_rules_size(); i++) {
+		const jf_rule *r = th_rule_at(i);
+		assert_ptr_equal(th_rule(r->info.id), r);
+		assert_ptr_equal(th_rule(r->info.name), r);
 	}
-	const jf_rule *r = jf_rules_find("JF102");
+	const jf_rule *r = th_rule("JF102");
 	assert_non_null(r);
 	assert_string_equal(r->info.name, "missing-script");
-	assert_ptr_equal(jf_rules_find("missing-script"), r);
-	assert_non_null(jf_rules_find("JF101"));
-	assert_ptr_equal(jf_rules_find("hard-coded-local-path"), jf_rules_find("JF101"));
-	assert_null(jf_rules_find("JF999"));
-	assert_null(jf_rules_find("jf102")); /* ids are case-sensitive */
-	assert_null(jf_rules_find("JF10"));
-	assert_null(jf_rules_find(""));
-	assert_null(jf_rules_find("missing"));
+	assert_ptr_equal(th_rule("missing-script"), r);
+	assert_non_null(th_rule("JF101"));
+	assert_ptr_equal(th_rule("hard-coded-local-path"), th_rule("JF101"));
+	assert_null(th_rule("JF999"));
+	assert_null(th_rule("jf102")); /* ids are case-sensitive */
+	assert_null(th_rule("JF10"));
+	assert_null(th_rule(""));
+	assert_null(th_rule("missing"));
 }
 
 static void test_rules__severity_name(void **state)
@@ -320,8 +293,7 @@ int main(void)
 		cmocka_unit_test(test_rules__language_queries_compile),
 		cmocka_unit_test(test_rules__message_captures_exist),
 		cmocka_unit_test(test_rules__every_query_file_is_used),
-		cmocka_unit_test(test_rules__facts_query),
-		cmocka_unit_test(test_rules__find),
+				cmocka_unit_test(test_rules__find),
 		cmocka_unit_test(test_rules__severity_name),
 	};
 	/* The group setup prints why the table is broken, if it is. */

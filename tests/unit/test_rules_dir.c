@@ -18,8 +18,9 @@
 
 typedef struct {
 	char *dir;
-	const char *canonical;
-	const jf_report *problems;
+	jf_rules_dir rules;
+	jf_rule_list list;         /* jobfix's own and the folder's */
+	const jf_report *problems; /* the folder's */
 } loaded;
 
 static int setup(void **state)
@@ -33,6 +34,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	loaded *l = *state;
+	jf_rule_list_release(&l->list);
+	jf_rules_dir_release(&l->rules);
 	th_rmtree(l->dir);
 	free(l->dir);
 	free(l);
@@ -41,9 +44,10 @@ static int teardown(void **state)
 
 static void load(loaded *l)
 {
-	assert_int_equal(jf_rules_load_dir(l->dir, "rules", &l->canonical, &l->problems), 0);
-	assert_non_null(l->canonical);
-	assert_non_null(l->problems);
+	assert_int_equal(jf_rules_dir_load(&l->rules, l->dir, "rules"), 0);
+	assert_non_null(l->rules.dir);
+	l->problems = &l->rules.problems;
+	jf_rule_list_init(&l->list, &l->rules);
 }
 
 static void dump(const loaded *l)
@@ -78,7 +82,7 @@ static const jf_diag *expect_problem(const loaded *l, const char *path, unsigned
 static void test_rules_dir__rule_loads(void **state)
 {
 	loaded *l = *state;
-	size_t before = jf_rules_size();
+	size_t before = th_rules_size();
 	th_put(l->dir, "python/X101-print-call.scm", HEADER("X101", "print-call") PRINT_QUERY);
 	th_put(l->dir, "bash/X101-print-call.scm",
 	       HEADER("X101", "print-call") "\n(command name: (command_name) @arg) @finding\n");
@@ -88,38 +92,43 @@ static void test_rules_dir__rule_loads(void **state)
 		dump(l);
 		fail_msg("unexpected problems");
 	}
-	assert_int_equal(jf_rules_size(), before + 1); /* one rule, two languages */
-	const jf_rule *r = jf_rules_find_in("X101", l->canonical);
+	assert_int_equal(l->rules.rules.size, 1); /* one rule, two languages */
+	assert_int_equal(l->list.items.size, before + 1);
+	const jf_rule *r = jf_rule_list_find(&l->list, "X101");
 	assert_non_null(r);
-	assert_ptr_equal(jf_rules_find_in("print-call", l->canonical), r);
+	assert_ptr_equal(jf_rule_list_find(&l->list, "print-call"), r);
 	assert_string_equal(r->info.language, "python, bash");
-	assert_string_equal(r->dir, l->canonical);
+	assert_string_equal(r->dir, l->rules.dir);
 	assert_int_equal(r->info.severity, JF_SEV_WARNING);
 	assert_string_equal(r->queries[JF_LANG_PYTHON].path, "rules/python/X101-print-call.scm");
-	/* Not one of jobfix's own: the plain lookup does not see it. */
-	assert_null(jf_rules_find("X101"));
-	/* The table stays sorted by id. */
-	for (size_t i = 0; i + 1 < jf_rules_size(); i++)
-		assert_true(strcmp(jf_rules_at(i)->info.id, jf_rules_at(i + 1)->info.id) <= 0);
-	/* A second load reads nothing again. */
-	const char *canonical = NULL;
-	const jf_report *problems = NULL;
-	assert_int_equal(jf_rules_load_dir(l->dir, "rules", &canonical, &problems), 0);
-	assert_ptr_equal(canonical, l->canonical);
-	assert_ptr_equal(problems, l->problems);
-	assert_int_equal(jf_rules_size(), before + 1);
+	/* Not one of jobfix's own: their table does not change. */
+	assert_null(th_rule("X101"));
+	assert_int_equal(th_rules_size(), before);
+	/* The list is sorted by id. */
+	for (size_t i = 0; i + 1 < l->list.items.size; i++)
+		assert_true(strcmp(l->list.items.items[i]->info.id,
+		                   l->list.items.items[i + 1]->info.id) <= 0);
+	/* A second load of the folder has rules of its own. */
+	jf_rules_dir again;
+	assert_int_equal(jf_rules_dir_load(&again, l->dir, "rules"), 0);
+	assert_int_equal(again.rules.size, 1);
+	assert_ptr_not_equal(again.rules.items[0], r);
+	assert_string_equal(again.rules.items[0]->info.id, "X101");
+	jf_rules_dir_release(&again);
 }
 
 static void test_rules_dir__missing_folder(void **state)
 {
 	loaded *l = *state;
 	char *missing = jf_xasprintf("%s/nope", l->dir);
-	const char *canonical = "unset";
-	const jf_report *problems = NULL;
-	assert_int_equal(jf_rules_load_dir(missing, "nope", &canonical, &problems), JF_ENOTFOUND);
-	assert_null(canonical);
+	jf_rules_dir d;
+	assert_int_equal(jf_rules_dir_load(&d, missing, "nope"), JF_ENOTFOUND);
+	assert_null(d.dir);
+	assert_int_equal(d.rules.size, 0);
+	jf_rules_dir_release(&d);
 	char *file = th_write(l->dir, "file", "x");
-	assert_int_equal(jf_rules_load_dir(file, "file", &canonical, &problems), JF_ENOTFOUND);
+	assert_int_equal(jf_rules_dir_load(&d, file, "file"), JF_ENOTFOUND);
+	jf_rules_dir_release(&d);
 	free(file);
 	free(missing);
 }
@@ -132,7 +141,7 @@ static void test_rules_dir__unknown_header_key(void **state)
 	load(l);
 	expect_problem(l, "rules/python/X102-a.scm", 4, 4, "unknown header key 'sevrity'");
 	assert_non_null(strstr(l->problems->diags.items[0].message, "did you mean 'severity'"));
-	assert_null(jf_rules_find_in("X102", l->canonical));
+	assert_null(jf_rule_list_find(&l->list, "X102"));
 }
 
 static void test_rules_dir__bad_severity(void **state)
@@ -224,13 +233,13 @@ static void test_rules_dir__misplaced_files(void **state)
 {
 	loaded *l = *state;
 	th_put(l->dir, "X111-a.scm", HEADER("X111", "a") PRINT_QUERY);
-	th_put(l->dir, "python/facts.scm", "(call) @call\n");
+	th_put(l->dir, "python/helpers.scm", "(call) @call\n");
 	load(l);
 	assert_int_equal(l->problems->diags.size, 2);
 	assert_string_equal(l->problems->diags.items[0].src->path, "rules/X111-a.scm");
 	assert_non_null(strstr(l->problems->diags.items[0].message, "python/ or bash/"));
-	assert_string_equal(l->problems->diags.items[1].src->path, "rules/python/facts.scm");
-	assert_non_null(strstr(l->problems->diags.items[1].message, "facts.scm"));
+	assert_string_equal(l->problems->diags.items[1].src->path, "rules/python/helpers.scm");
+	assert_non_null(strstr(l->problems->diags.items[1].message, "the header has no 'id'"));
 }
 
 static void test_rules_dir__bad_prefilter(void **state)

@@ -262,10 +262,17 @@ typedef struct {
 	const char *language; /* "python", "bash", "job" */
 } jf_rule_info;
 
-/** The number of rules; rules are numbered 0..count-1 in id order. */
+/** The number of jobfix's own rules; they are numbered 0..count-1 in id order. */
 JF_EXPORT size_t jf_rules_count(void);
-/** Rule `i`, or NULL past the end. */
+/** jobfix's own rule `i`, or NULL past the end. Static. */
 JF_EXPORT const jf_rule_info *jf_rules_get(size_t i);
+/**
+ * The rules a resolved config sees: jobfix's own and those of its rules
+ * folder, numbered 0..count-1 in id order. Valid until the config is freed.
+ */
+JF_EXPORT size_t jf_config_rules_count(const jf_config *self);
+/** Rule `i` of the config, or NULL past the end. */
+JF_EXPORT const jf_rule_info *jf_config_rule(const jf_config *self, size_t i);
 /** The name of severity `s`: "error", "warning" or "note". */
 JF_EXPORT const char *jf_severity_name(jf_severity s);
 
