@@ -440,30 +440,33 @@ static const char *const entry_keys[] = { "name", "tags", "python", "user", "hom
 	                                  "executables", "packages", "complete", "absent",
 	                                  "partial", "source", "<<", NULL };
 
-static char *check_entry(catalog_doc *c, yaml_node_t *e)
+static int check_entry(catalog_doc *c, yaml_node_t *e, jf_error *err)
 {
 	const char *where = c->file->path;
 	unsigned long line = (unsigned long)e->start_mark.line + 1;
 	if (e->type != YAML_MAPPING_NODE)
-		return jf_xasprintf("data/%s:%lu: an entry is not a mapping", where, line);
+		return jf_error_set(err, JF_EPARSE, "data/%s:%lu: an entry is not a mapping", where,
+		                    line);
 	for (yaml_node_pair_t *p = e->data.mapping.pairs.start; p < e->data.mapping.pairs.top; p++) {
 		const char *k = scalar_of(node(c, p->key));
 		if (!k || !jf_str_in(k, entry_keys))
-			return jf_xasprintf("data/%s:%lu: unknown key '%s'", where,
+			return jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", where,
 			                    (unsigned long)node(c, p->key)->start_mark.line + 1,
 			                    k ? k : "?");
 	}
 	if (!scalar_of(get(c, e, "name")))
-		return jf_xasprintf("data/%s:%lu: no name", where, line);
+		return jf_error_set(err, JF_EPARSE, "data/%s:%lu: no name", where, line);
 	yaml_node_t *tags = get(c, e, "tags");
 	if (!tags || tags->type != YAML_SEQUENCE_NODE ||
 	    tags->data.sequence.items.start == tags->data.sequence.items.top)
-		return jf_xasprintf("data/%s:%lu: 'tags' is not a list of globs", where, line);
+		return jf_error_set(err, JF_EPARSE, "data/%s:%lu: 'tags' is not a list of globs",
+		                    where, line);
 	yaml_node_t *py = get(c, e, "python");
 	int ma, mi;
 	if (py && (!scalar_of(py) || py->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ||
 	           !parse_python(scalar_of(py), &ma, &mi)))
-		return jf_xasprintf("data/%s:%lu: 'python' must be a quoted \"3.10\"-style version",
+		return jf_error_set(err, JF_EPARSE,
+		                    "data/%s:%lu: 'python' must be a quoted \"3.10\"-style version",
 		                    where, (unsigned long)py->start_mark.line + 1);
 	const char *const maps[] = { "packages", "executables", "env" };
 	for (size_t k = 0; k < 3; k++) {
@@ -471,7 +474,7 @@ static char *check_entry(catalog_doc *c, yaml_node_t *e)
 		if (!m)
 			continue;
 		if (m->type != YAML_MAPPING_NODE)
-			return jf_xasprintf("data/%s:%lu: '%s' is not a mapping", where,
+			return jf_error_set(err, JF_EPARSE, "data/%s:%lu: '%s' is not a mapping", where,
 			                    (unsigned long)m->start_mark.line + 1, maps[k]);
 		for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top;
 		     p++) {
@@ -481,30 +484,30 @@ static char *check_entry(catalog_doc *c, yaml_node_t *e)
 			          (k != 0 || v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
 			           !strcmp(s, "*") || !isdigit((unsigned char)s[0]) || strchr(s, '.'));
 			if (!ok)
-				return jf_xasprintf("data/%s:%lu: bad value in '%s'", where,
+				return jf_error_set(err, JF_EPARSE, "data/%s:%lu: bad value in '%s'", where,
 				                    (unsigned long)v->start_mark.line + 1, maps[k]);
 		}
 	}
-	return NULL;
+	return 0;
 }
 
-char *jf_image_catalog_check(void)
+int jf_image_catalog_check(jf_error *err)
 {
-	char *err = NULL;
-	for (size_t f = 0; f < jf_embedded_data_count && !err; f++) {
+	int rc = 0;
+	for (size_t f = 0; f < jf_embedded_data_count && !rc; f++) {
 		const jf_embedded *file = &jf_embedded_data[f];
 		if (!jf_str_starts(file->path, "images/"))
 			continue;
 		catalog_doc c;
 		if (!load_catalog_doc(&c, file))
-			return jf_xasprintf("data/%s: not valid YAML", file->path);
+			return jf_error_set(err, JF_EPARSE, "data/%s: not valid YAML", file->path);
 		yaml_node_t *images = catalog_entries(&c);
 		if (!images)
-			err = jf_xasprintf("data/%s: no 'images' list", file->path);
+			rc = jf_error_set(err, JF_EPARSE, "data/%s: no 'images' list", file->path);
 		for (yaml_node_item_t *i = images ? images->data.sequence.items.start : NULL;
-		     images && i < images->data.sequence.items.top && !err; i++)
-			err = check_entry(&c, node(&c, *i));
+		     images && i < images->data.sequence.items.top && !rc; i++)
+			rc = check_entry(&c, node(&c, *i), err);
 		yaml_document_delete(&c.doc);
 	}
-	return err;
+	return rc;
 }

@@ -10,6 +10,7 @@
 #define JF_IMAGE_H
 
 #include "core/diag.h"
+#include "core/error.h"
 #include "job/job.h"
 
 typedef enum { JF_UNKNOWN, JF_NO, JF_YES } jf_tri;
@@ -79,8 +80,9 @@ int jf_version_cmp(const char *a, const char *b);
 
 /**
  * Checks every entry of the embedded catalog for keys and value types; returns
- * NULL when all are well-formed, else a message naming the file and line (caller frees).
+ * 0 when all are well-formed, else JF_EPARSE with a message naming the file
+ * and line in `err`.
  */
-char *jf_image_catalog_check(void);
+int jf_image_catalog_check(jf_error *err);
 
 #endif

@@ -28,7 +28,7 @@ static const char *severity_meaning(jf_severity s)
 
 typedef struct {
 	char *section[JF_DOC_COUNT]; /* NULL when the text is incomplete */
-	char *error;
+	jf_error error; /* why the text is incomplete or malformed */
 } rule_doc;
 
 /* The texts of jobfix's own rules, built once (load_docs). Rules of a
@@ -82,15 +82,15 @@ static char *trimmed_copy(const char *p, const char *end)
 
 /*
  * Splits `data` into the sections, in `out` (each freshly allocated). Returns
- * NULL, or an error message the caller frees (and then `out` is all NULL).
+ * 0, or JF_EPARSE with the message in `err` (and then `out` is all NULL).
  */
-static char *parse_doc(const char *path, const char *data, size_t len, char **out)
+static int parse_doc(const char *path, const char *data, size_t len, char **out, jf_error *err)
 {
 	const char *p = data, *end = data + len, *body = NULL;
 	int cur = -1, fence_line = 0;
 	bool fence = false;
-	char *err = NULL;
-	for (int line = 1; p < end && !err; line++) {
+	int rc = 0;
+	for (int line = 1; p < end && !rc; line++) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
 			eol = end;
@@ -98,13 +98,15 @@ static char *parse_doc(const char *path, const char *data, size_t len, char **ou
 		if (level) {
 			const char *t = p + level;
 			if (level == 1) {
-				err = jf_xasprintf("%s:%d: '# ' headings are not allowed: the page title "
-				                   "comes from the rule table",
-				                   path, line);
+				rc = jf_error_set(err, JF_EPARSE,
+				                  "%s:%d: '# ' headings are not allowed: the page title "
+				                  "comes from the rule table",
+				                  path, line);
 			} else if (level > 2) {
 				/* `###` and deeper belong to the section they are in. */
 				if (cur < 0)
-					err = jf_xasprintf("%s:%d: text before '## %s'", path, line, titles[0]);
+					rc = jf_error_set(err, JF_EPARSE, "%s:%d: text before '## %s'", path,
+					                  line, titles[0]);
 			} else {
 				const char *title = t + (t < eol && *t == ' ');
 				const char *te = eol;
@@ -113,15 +115,19 @@ static char *parse_doc(const char *path, const char *data, size_t len, char **ou
 				if (cur >= 0)
 					out[cur] = trimmed_copy(body, p);
 				if (cur >= 0 && !out[cur])
-					err = jf_xasprintf("%s: section '## %s' is empty", path, titles[cur]);
+					rc = jf_error_set(err, JF_EPARSE, "%s: section '## %s' is empty", path,
+					                  titles[cur]);
 				else if (cur + 1 >= JF_DOC_COUNT)
-					err = jf_xasprintf("%s:%d: '## %.*s' after the last section '## %s'", path,
-					                   line, (int)(te - title), title, titles[JF_DOC_COUNT - 1]);
+					rc = jf_error_set(err, JF_EPARSE,
+					                  "%s:%d: '## %.*s' after the last section '## %s'",
+					                  path, line, (int)(te - title), title,
+					                  titles[JF_DOC_COUNT - 1]);
 				else if ((size_t)(te - title) != strlen(titles[cur + 1]) ||
 				         memcmp(title, titles[cur + 1], (size_t)(te - title)))
-					err = jf_xasprintf("%s:%d: expected '## %s' here, found '## %.*s'", path,
-					                   line, titles[cur + 1], (int)(te - title), title);
-				if (!err)
+					rc = jf_error_set(err, JF_EPARSE,
+					                  "%s:%d: expected '## %s' here, found '## %.*s'", path,
+					                  line, titles[cur + 1], (int)(te - title), title);
+				if (!rc)
 					cur++;
 				body = eol + (eol < end);
 			}
@@ -131,33 +137,36 @@ static char *parse_doc(const char *path, const char *data, size_t len, char **ou
 				fence_line = line;
 			}
 			if (cur < 0 && !is_blank(p, eol))
-				err = jf_xasprintf("%s:%d: text before '## %s'", path, line, titles[0]);
+				rc = jf_error_set(err, JF_EPARSE, "%s:%d: text before '## %s'", path, line,
+				                  titles[0]);
 		}
 		p = eol + (eol < end);
 	}
-	if (!err && fence)
-		err = jf_xasprintf("%s:%d: code fence never closed", path, fence_line);
-	if (!err && cur >= 0)
+	if (!rc && fence)
+		rc = jf_error_set(err, JF_EPARSE, "%s:%d: code fence never closed", path,
+		                  fence_line);
+	if (!rc && cur >= 0)
 		out[cur] = trimmed_copy(body, end);
-	if (!err && cur >= 0 && !out[cur])
-		err = jf_xasprintf("%s: section '## %s' is empty", path, titles[cur]);
-	if (!err && cur < JF_DOC_COUNT - 1)
-		err = jf_xasprintf("%s: section '## %s' is missing", path, titles[cur + 1]);
-	if (err)
+	if (!rc && cur >= 0 && !out[cur])
+		rc = jf_error_set(err, JF_EPARSE, "%s: section '## %s' is empty", path, titles[cur]);
+	if (!rc && cur < JF_DOC_COUNT - 1)
+		rc = jf_error_set(err, JF_EPARSE, "%s: section '## %s' is missing", path,
+		                  titles[cur + 1]);
+	if (rc)
 		for (int i = 0; i < JF_DOC_COUNT; i++) {
 			free(out[i]);
 			out[i] = NULL;
 		}
-	return err;
+	return rc;
 }
 
-char *jf_rule_doc__check(const char *path, const char *data, size_t len)
+int jf_rule_doc__check(const char *path, const char *data, size_t len, jf_error *err)
 {
 	char *out[JF_DOC_COUNT] = { 0 };
-	char *err = parse_doc(path, data, len, out);
+	int rc = parse_doc(path, data, len, out, err);
 	for (int i = 0; i < JF_DOC_COUNT; i++)
 		free(out[i]);
-	return err;
+	return rc;
 }
 
 /* The texts of jobfix's own rules, built once per process, as their table is. */
@@ -179,9 +188,10 @@ static void load_docs(void)
 		char path[80];
 		snprintf(path, sizeof path, "rules/%s", file);
 		if (!f)
-			d->error = jf_xasprintf("%s: no such file: every rule needs its text", path);
+			jf_error_set(&d->error, JF_ENOTFOUND, "%s: no such file: every rule needs its text",
+			             path);
 		else
-			d->error = parse_doc(path, f->data, f->len, d->section);
+			parse_doc(path, f->data, f->len, d->section, &d->error);
 	}
 }
 
@@ -198,7 +208,7 @@ static const rule_doc *doc_of(const jf_rule_info *rule)
 const char *jf_rule_doc__error(const jf_rule_info *rule)
 {
 	const rule_doc *d = doc_of(rule);
-	return d ? d->error : "not a rule of the table";
+	return !d ? "not a rule of the table" : d->error.code ? jf_error_message(&d->error) : NULL;
 }
 
 const char *jf_rule_doc(const jf_rule_info *rule, jf_doc_section s)
@@ -367,7 +377,7 @@ static void explain_markdown(jf_buf *b, const jf_rule_info *r, const rule_doc *d
 char *jf_rule_explain(const jf_rule_info *rule, jf_explain_format format)
 {
 	const rule_doc *d = doc_of(rule);
-	if (!d || d->error)
+	if (!d || d->error.code)
 		return NULL;
 	jf_buf b = JF_BUF_INIT;
 	if (format == JF_EXPLAIN_MARKDOWN)

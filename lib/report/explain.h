@@ -9,6 +9,7 @@
 #ifndef JF_EXPLAIN_H
 #define JF_EXPLAIN_H
 
+#include "core/error.h"
 #include "jobfix/jobfix.h"
 
 /**
@@ -19,8 +20,8 @@ const char *jf_rule_doc__error(const jf_rule_info *rule);
 
 /**
  * The same check for any text `data` of `len` bytes named `path`, for the
- * tests: NULL when it is well formed, else a message; caller frees.
+ * tests: 0 when it is well formed, else JF_EPARSE with the message in `err`.
  */
-char *jf_rule_doc__check(const char *path, const char *data, size_t len);
+int jf_rule_doc__check(const char *path, const char *data, size_t len, jf_error *err);
 
 #endif

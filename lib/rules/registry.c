@@ -240,11 +240,12 @@ static bool rule_from_header(jf_rule *r, header *h, header_error *e)
 	return true;
 }
 
-/* A problem of jobfix's own table: "path:line:col: msg" (or "path: msg"), kept for the process. */
-static char *table_problem(const char *path, const char *text, uint32_t at, const char *msg)
+/* Records a problem of jobfix's own table: "path:line:col: msg" (or "path: msg"). */
+static int table_problem(jf_error *err, const char *path, const char *text, uint32_t at,
+                         const char *msg)
 {
 	if (!text)
-		return jf_xasprintf("%s: %s", path, msg);
+		return jf_error_set(err, JF_EQUERY, "%s: %s", path, msg);
 	uint32_t line = 1, col = 1;
 	for (uint32_t i = 0; i < at && text[i]; i++) {
 		if (text[i] == '\n') {
@@ -254,7 +255,7 @@ static char *table_problem(const char *path, const char *text, uint32_t at, cons
 			col++;
 		}
 	}
-	return jf_xasprintf("%s:%u:%u: %s", path, line, col, msg);
+	return jf_error_set(err, JF_EQUERY, "%s:%u:%u: %s", path, line, col, msg);
 }
 
 static jf_lang lang_of_path(const char *path)
@@ -338,15 +339,16 @@ static jf_rule *add_rule(rule_array *rules, jf_rule *r, jf_lang lang)
 /* jobfix's own rules */
 
 static jf_rule_list builtin;
-static char *builtin_error;
+static jf_error builtin_error;
 static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 
-/* Adds the rule of an embedded query file; NULL, or what is wrong with it. */
-static char *add_query_file(rule_array *rules, const jf_embedded *f)
+/* Adds the rule of an embedded query file; 0, or JF_EQUERY with what is wrong in `err`. */
+static int add_query_file(rule_array *rules, const jf_embedded *f, jf_error *err)
 {
 	jf_lang lang = lang_of_path(f->path);
 	if (lang == JF_LANG_NONE)
-		return table_problem(f->path, NULL, 0, "query files live in queries/python/ or queries/bash/");
+		return table_problem(err, f->path, NULL, 0,
+		                     "query files live in queries/python/ or queries/bash/");
 	const char *slash = strrchr(f->path, '/');
 	jf_rule r = { 0 };
 	header h;
@@ -354,21 +356,21 @@ static char *add_query_file(rule_array *rules, const jf_embedded *f)
 	if (!parse_header(f->data, f->len, &h, &e) || !rule_from_header(&r, &h, &e)) {
 		header_release(&h);
 		free_header(&r);
-		return table_problem(f->path, f->data, e.at.start, e.msg);
+		return table_problem(err, f->path, f->data, e.at.start, e.msg);
 	}
 	header_release(&h);
 	char expect[128];
 	snprintf(expect, sizeof expect, "%s-%s.scm", r.info.id, r.info.name);
 	if (!slash || strcmp(slash + 1, expect)) {
 		free_header(&r);
-		return table_problem(f->path, NULL, 0, "file name must be <id>-<name>.scm");
+		return table_problem(err, f->path, NULL, 0, "file name must be <id>-<name>.scm");
 	}
 	r.queries[lang] = (struct jf_rule_query){ f->path, f->data, f->len, h.body };
 	if (!add_rule(rules, &r, lang)) {
 		free_header(&r);
-		return table_problem(f->path, NULL, 0, "rule id used twice with different headers");
+		return table_problem(err, f->path, NULL, 0, "rule id used twice with different headers");
 	}
-	return NULL;
+	return 0;
 }
 
 int jf_rule_cmp(const jf_rule *a, const jf_rule *b)
@@ -387,29 +389,31 @@ static int cmp_rule(const void *a, const void *b)
 static void build_builtin(void)
 {
 	rule_array rules = { 0 };
+	jf_error *err = &builtin_error;
+	int rc = 0;
 	for (size_t i = 0; i < sizeof c_checks / sizeof *c_checks; i++) {
 		jf_rule *r = jf_xmalloc(sizeof(*r));
 		*r = c_checks[i];
 		jf_array_push(&rules, r);
 	}
-	for (size_t i = 0; i < jf_embedded_queries_count && !builtin_error; i++)
-		builtin_error = add_query_file(&rules, &jf_embedded_queries[i]);
-	for (size_t i = 0; i < rules.size && !builtin_error; i++)
-		for (size_t k = i + 1; k < rules.size && !builtin_error; k++)
+	for (size_t i = 0; i < jf_embedded_queries_count && !rc; i++)
+		rc = add_query_file(&rules, &jf_embedded_queries[i], err);
+	for (size_t i = 0; i < rules.size && !rc; i++)
+		for (size_t k = i + 1; k < rules.size && !rc; k++)
 			if (!strcmp(rules.items[i]->info.name, rules.items[k]->info.name) ||
 			    (rules.items[i]->check &&
 			     !strcmp(rules.items[i]->info.id, rules.items[k]->info.id)))
-				builtin_error = table_problem(rules.items[k]->info.id, NULL, 0,
-				                              "rule id or name used twice");
-	for (size_t i = 0; i < rules.size && !builtin_error; i++)
+				rc = table_problem(err, rules.items[k]->info.id, NULL, 0,
+				                   "rule id or name used twice");
+	for (size_t i = 0; i < rules.size && !rc; i++)
 		if (!jf_rule_compile_prefilter(rules.items[i]))
-			builtin_error = table_problem(rules.items[i]->info.id, NULL, 0,
-			                              "the prefilter does not compile");
+			rc = table_problem(err, rules.items[i]->info.id, NULL, 0,
+			                   "the prefilter does not compile");
 	if (rules.size)
 		qsort(rules.items, rules.size, sizeof(jf_rule *), cmp_rule);
 	for (size_t i = 0; i < rules.size; i++) {
 		set_languages(rules.items[i]);
-		if (!builtin_error)
+		if (!rc)
 			jf_array_push(&builtin.items, rules.items[i]);
 	}
 	/* A broken table lists no rule; its rules stay allocated for the process. */
@@ -425,7 +429,7 @@ const jf_rule_list *jf_rules_builtin(void)
 const char *jf_rules_builtin_error(void)
 {
 	pthread_once(&builtin_once, build_builtin);
-	return builtin_error;
+	return builtin_error.code ? jf_error_message(&builtin_error) : NULL;
 }
 
 /* Lists of rules */

@@ -106,17 +106,19 @@ static void test_explain__section_titles(void **state)
 
 static void assert_check(const char *text, const char *expect)
 {
-	char *err = jf_rule_doc__check("rules/JF999.md", text, strlen(text));
+	jf_error err = JF_ERROR_INIT;
+	int rc = jf_rule_doc__check("rules/JF999.md", text, strlen(text), &err);
+	const char *msg = jf_error_message(&err);
 	if (!expect) {
-		if (err)
-			fail_msg("unexpected error: %s", err);
+		if (rc)
+			fail_msg("unexpected error: %s", msg);
 		return;
 	}
-	if (!err)
+	if (rc != JF_EPARSE)
 		fail_msg("no error, expected '%s' for:\n%s", expect, text);
-	if (!strstr(err, expect))
-		fail_msg("error '%s' does not say '%s'", err, expect);
-	free(err);
+	if (!strstr(msg, expect))
+		fail_msg("error '%s' does not say '%s'", msg, expect);
+	jf_error_clear(&err);
 }
 
 /* The format is checked: every section once, in order, non-empty, nothing else. */

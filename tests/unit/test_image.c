@@ -16,9 +16,9 @@ static jf_image *resolve(const char *ref)
 static void test_catalog_is_well_formed(void **state)
 {
 	(void)state;
-	char *err = jf_image_catalog_check();
-	if (err)
-		fail_msg("%s", err);
+	jf_error err = JF_ERROR_INIT;
+	if (jf_image_catalog_check(&err))
+		fail_msg("%s", jf_error_message(&err));
 }
 
 static void test_catalog_matches(void **state)
