@@ -15,13 +15,13 @@
 #include "sources/tree.h"
 
 /* The facts of Python file `file`, read on first use. */
-static jf_pyfacts *python_of(jf_facts *self, jf_file *file)
+static const jf_pyfacts *python_of(jf_facts *self, jf_file *file)
 {
 	if (file->lang != JF_LANG_PYTHON)
 		return NULL;
 	while (self->python.size <= file->index)
 		jf_array_push(&self->python, NULL);
-	jf_pyfacts **slot = &self->python.items[file->index];
+	const jf_pyfacts **slot = &self->python.items[file->index];
 	if (!*slot)
 		*slot = jf_pyfacts_read(file);
 	return *slot;
@@ -109,7 +109,5 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 void jf_facts_release(jf_facts *self)
 {
 	jf_shell_facts_release(&self->shell);
-	for (size_t i = 0; i < self->python.size; i++)
-		jf_pyfacts_free(self->python.items[i]);
-	jf_array_release(&self->python);
+	jf_array_release(&self->python); /* the facts are the files' */
 }

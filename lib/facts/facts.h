@@ -20,7 +20,7 @@ typedef struct jf_facts {
 	const jf_image *image;  /* what is known of the job's image; never NULL */
 	const jf_workspace *ws; /* the files read */
 	jf_shell_facts shell;   /* what the command does */
-	JF_ARRAY(jf_pyfacts *) python; /* by file index; NULL for other files */
+	JF_ARRAY(const jf_pyfacts *) python; /* by file index; NULL for other files */
 } jf_facts;
 
 /**

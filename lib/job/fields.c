@@ -36,14 +36,18 @@ void jf_job__unknown_key(jf_job_read *r, const yaml_node_t *k, const char *where
 		jf_diag_set_help(d, "did you mean '%s'?", best);
 }
 
+char *jf_job__copy(jf_job_read *r, const char *s)
+{
+	return jf_arena_strdup(&r->job->arena, s);
+}
+
 bool jf_job__string(jf_job_read *r, const yaml_node_t *n, const char *key, jf_field *out)
 {
 	if (n->type != YAML_SCALAR_NODE || jf_yml_is_null(n)) {
 		jf_job__wrong_type(r, n, key, "a string");
 		return false;
 	}
-	free(out->value);
-	out->value = jf_xstrdup(jf_yml_scalar(n));
+	out->value = jf_job__copy(r, jf_yml_scalar(n));
 	out->at = jf_job__loc(r, n);
 	return true;
 }

@@ -59,6 +59,8 @@ int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf
 	j->resources = (jf_loc){ src, { 0, 0 } };
 	j->file_dir = jf_path_dirname(fs_path);
 	j->display_dir = jf_path_dirname(display_path);
+	jf_arena_adopt(&j->arena, j->file_dir);
+	jf_arena_adopt(&j->arena, j->display_dir);
 	*out = j;
 
 	yaml_document_t doc;
@@ -81,52 +83,23 @@ int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf
 	return 0;
 }
 
-static void field_release(jf_field *f)
-{
-	free(f->value);
-	f->value = NULL;
-}
-
-static void mounts_release(jf_job_mounts *a)
-{
-	for (size_t i = 0; i < a->size; i++) {
-		field_release(&a->items[i].name);
-		field_release(&a->items[i].path);
-	}
-	jf_array_release(a);
-}
-
 void jf_job_free(jf_job *self)
 {
 	if (!self)
 		return;
-	jf_field *fields[] = { &self->name,       &self->platform,    &self->code,
-		               &self->workdir,    &self->image.ref,   &self->image.user,
-		               &self->image.python, &self->image.manifest };
-	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-		field_release(fields[i]);
 	for (size_t i = 0; i < self->command.size; i++) {
 		jf_cmd_unit *u = &self->command.items[i];
 		jf_array_release(&u->ranges);
 		jf_source_free(u->copy);
-		for (size_t k = 0; k < u->argv.size; k++)
-			field_release(&u->argv.items[k]);
 		jf_array_release(&u->argv);
 	}
 	jf_array_release(&self->command);
-	for (size_t i = 0; i < self->env.size; i++) {
-		field_release(&self->env.items[i].name);
-		field_release(&self->env.items[i].value);
-	}
 	jf_array_release(&self->env);
-	mounts_release(&self->inputs);
-	mounts_release(&self->outputs);
+	jf_array_release(&self->inputs);
+	jf_array_release(&self->outputs);
 	jf_array_release(&self->comments);
 	jf_sources_release(&self->sources);
-	free(self->file_dir);
-	free(self->display_dir);
-	free(self->code_dir);
-	free(self->code_display);
+	jf_arena_release(&self->arena);
 	free(self);
 }
 

@@ -15,6 +15,7 @@
 #ifndef JF_JOB_H
 #define JF_JOB_H
 
+#include "core/arena.h"
 #include "core/error.h"
 #include "core/sink.h"
 #include "core/source.h"
@@ -106,6 +107,8 @@ typedef struct jf_job {
 	JF_ARRAY(jf_loc) comments;
 	/* Sources the job owns: the file, copies of values. */
 	jf_sources sources;
+	/* The strings of the fields and paths above: released with the job. */
+	jf_arena arena;
 } jf_job;
 
 /** The container folder standing for the code when the job has no workdir. */

@@ -32,12 +32,8 @@ static bool mount_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_nod
 	(void)k;
 	jf_job_mount *m = data;
 	jf_field f = { 0 };
-	if (jf_job__string(r, v, key, &f) && !strcmp(key, "path")) {
-		free(m->path.value);
+	if (jf_job__string(r, v, key, &f) && !strcmp(key, "path"))
 		m->path = f;
-	} else {
-		free(f.value);
-	}
 	return true;
 }
 
@@ -52,7 +48,7 @@ static void read_mounts(jf_job_read *r, yaml_node_t *n, const char *key, jf_job_
 		jf_job_mount m = { 0 };
 		if (!jf_yml_scalar(k))
 			continue;
-		m.name = (jf_field){ jf_xstrdup(jf_yml_scalar(k)), jf_job__loc(r, k) };
+		m.name = (jf_field){ jf_job__copy(r, jf_yml_scalar(k)), jf_job__loc(r, k) };
 		if (v->type == YAML_MAPPING_NODE) {
 			char where[96];
 			snprintf(where, sizeof where, "%s.%s", key, m.name.value);
@@ -61,14 +57,12 @@ static void read_mounts(jf_job_read *r, yaml_node_t *n, const char *key, jf_job_
 				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, v),
 				            "'%s' has no 'path'", where);
 		} else if (jf_yml_scalar(v) && !jf_yml_is_null(v)) {
-			m.path = (jf_field){ jf_xstrdup(jf_yml_scalar(v)), jf_job__loc(r, v) };
+			m.path = (jf_field){ jf_job__copy(r, jf_yml_scalar(v)), jf_job__loc(r, v) };
 		} else {
 			jf_job__wrong_type(r, v, m.name.value, "a path or a mapping with 'path'");
 		}
 		if (m.path.value)
 			jf_array_push(a, m);
-		else
-			free(m.name.value);
 	}
 }
 
@@ -86,8 +80,8 @@ static void read_env(jf_job_read *r, yaml_node_t *n)
 			jf_job__wrong_type(r, v, jf_yml_scalar(k), "a string");
 			continue;
 		}
-		jf_job_var e = { { jf_xstrdup(jf_yml_scalar(k)), jf_job__loc(r, k) },
-			         { jf_xstrdup(jf_yml_scalar(v)), jf_job__loc(r, v) } };
+		jf_job_var e = { { jf_job__copy(r, jf_yml_scalar(k)), jf_job__loc(r, k) },
+			         { jf_job__copy(r, jf_yml_scalar(v)), jf_job__loc(r, v) } };
 		jf_array_push(&r->job->env, e);
 	}
 }
@@ -107,7 +101,6 @@ static bool resource_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_
 		jf_job__count(r, v, "resources.nodes", &r->job->nodes);
 	else
 		jf_job__string(r, v, key, &f);
-	free(f.value);
 	return true;
 }
 
@@ -158,7 +151,6 @@ static bool top_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_
 			jf_diag_set_help(jf_sink_add(r->sink, "JF003", r->src, j->workdir.at.span,
 			                             "'workdir' must be an absolute path in the container"),
 			                 "write the full path, e.g. /workspace");
-			free(j->workdir.value);
 			j->workdir.value = NULL;
 		}
 	} else if (!strcmp(key, "command")) {
@@ -208,6 +200,8 @@ static void read_native(jf_job_read *r)
 	const char *code = j->code.value ? j->code.value : ".";
 	j->code_dir = jf_path_join(j->file_dir, code);
 	j->code_display = jf_path_join(j->display_dir, code);
+	jf_arena_adopt(&j->arena, j->code_dir);
+	jf_arena_adopt(&j->arena, j->code_display);
 	if (!jf_path_is_dir(j->code_dir)) {
 		jf_span at = j->code.value ? j->code.at.span : end;
 		jf_diag_set_help(jf_sink_add(r->sink, "JF003", r->src, at,

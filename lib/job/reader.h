@@ -45,6 +45,8 @@ void jf_job__wrong_type(jf_job_read *r, const yaml_node_t *n, const char *key, c
 /** JF002: key `k` of `where` is not one of `known` (with a did-you-mean). */
 void jf_job__unknown_key(jf_job_read *r, const yaml_node_t *k, const char *where,
                          const char *const *known);
+/** A copy of `s` that lives as long as the job. */
+char *jf_job__copy(jf_job_read *r, const char *s);
 /** A string (any non-null scalar: YAML gives `python: 3.10` as a float) into `out`; JF003 when not. */
 bool jf_job__string(jf_job_read *r, const yaml_node_t *n, const char *key, jf_field *out);
 /** A whole number, 0 or more and unquoted; JF003 when not. */

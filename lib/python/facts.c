@@ -334,9 +334,9 @@ typedef struct {
 	bool lambda;
 } open_def;
 
-jf_pyfacts *jf_pyfacts_read(jf_file *file)
+const jf_pyfacts *jf_pyfacts_read(jf_file *file)
 {
-	jf_pyfacts *f = jf_xcalloc(1, sizeof(*f));
+	jf_pyfacts *f = jf_arena_alloc(&file->arena, sizeof(*f));
 	f->file = file;
 	grammar g;
 	grammar_init(&g, ts_tree_language(file->tree));
@@ -397,20 +397,14 @@ done:
 	jf_array_release(&open);
 	jf_array_release(&path);
 	file->walks++;
-	return f;
-}
-
-void jf_pyfacts_free(jf_pyfacts *self)
-{
-	if (!self)
-		return;
-	jf_array_release(&self->nodes);
+	/* Done growing: the lists belong to the file from here on. */
+	jf_arena_adopt_array(&file->arena, &f->nodes);
 	for (int k = 0; k < JF_PY_KIND_COUNT; k++)
-		jf_array_release(&self->of_kind[k]);
-	jf_array_release(&self->imports);
-	jf_array_release(&self->absolute_imports);
-	jf_array_release(&self->bindings);
-	free(self);
+		jf_arena_adopt_array(&file->arena, &f->of_kind[k]);
+	jf_arena_adopt_array(&file->arena, &f->imports);
+	jf_arena_adopt_array(&file->arena, &f->absolute_imports);
+	jf_arena_adopt_array(&file->arena, &f->bindings);
+	return f;
 }
 
 uint32_t jf_pyfacts_find(const jf_pyfacts *self, TSNode n)

@@ -75,7 +75,7 @@ typedef struct jf_pyfacts {
 /* The Python files of a lint, with their facts (NULL for a file not read). */
 typedef struct {
 	const jf_workspace *ws;
-	jf_pyfacts *const *facts; /* by file index */
+	const jf_pyfacts *const *facts; /* by file index */
 	size_t size;
 } jf_pyfiles;
 
@@ -84,9 +84,12 @@ static inline const jf_pyfacts *jf_pyfiles_get(const jf_pyfiles *self, const jf_
 	return file->index < self->size ? self->facts[file->index] : NULL;
 }
 
-/** Walks `file` (Python, parsed) once and records its facts; counts the walk on the file. */
-jf_pyfacts *jf_pyfacts_read(jf_file *file);
-void jf_pyfacts_free(jf_pyfacts *self);
+/**
+ * Walks `file` (Python, parsed) once and records its facts; counts the walk
+ * on the file. The facts are read-only and owned by the file's arena: valid
+ * while the workspace lives.
+ */
+const jf_pyfacts *jf_pyfacts_read(jf_file *file);
 
 /** The `i`th node of kind `kind`. */
 static inline const jf_py_node *jf_pyfacts_at(const jf_pyfacts *self, jf_py_kind kind, size_t i)

@@ -33,7 +33,8 @@ static bool load_module(jf_importer *im, const char *base, const char *rel)
 			jf_file *u = jf_workspace_load(im->ws, local, display, JF_LANG_PYTHON,
 			                               JF_ROLE_MODULE, NULL, im->from->depth + 1);
 			if (u && !u->import_root)
-				u->import_root = jf_xstrdup(im->from->import_root ? im->from->import_root : base);
+				u->import_root = jf_arena_strdup(
+					&u->arena, im->from->import_root ? im->from->import_root : base);
 			free(display);
 		}
 		free(local);
@@ -123,6 +124,7 @@ void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf
 			dir = jf_path_join(job->code_dir, jf_path_under(from->container_dir, wd));
 		}
 		from->import_root = dir;
+		jf_arena_adopt(&from->arena, dir);
 	}
 	jf_array_push(&self->roots, jf_xstrdup(from->import_root));
 	const jf_job_var *pp = jf_job_env(job, "PYTHONPATH");

@@ -99,9 +99,7 @@ void jf_workspace_release(jf_workspace *self)
 	for (size_t i = 0; i < self->files.size; i++) {
 		jf_file *f = self->files.items[i];
 		ts_tree_delete(f->tree);
-		free(f->fs_path);
-		free(f->container_dir);
-		free(f->import_root);
+		jf_arena_release(&f->arena);
 		free(f);
 	}
 	jf_array_release(&self->files);
@@ -177,8 +175,8 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 		return NULL;
 	}
 	f = add_file(self, src, lang, role, tree);
-	f->fs_path = jf_xstrdup(fs_path);
-	f->container_dir = container_dir ? jf_xstrdup(container_dir) : NULL;
+	f->fs_path = jf_arena_strdup(&f->arena, fs_path);
+	f->container_dir = container_dir ? jf_arena_strdup(&f->arena, container_dir) : NULL;
 	f->depth = depth;
 	jf_syntax_check(self->sink, f);
 	return f;

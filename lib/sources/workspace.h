@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <tree_sitter/api.h>
 
+#include "core/arena.h"
 #include "core/sink.h"
 #include "core/source.h"
 
@@ -35,6 +36,9 @@ typedef struct jf_file {
 	int depth;           /* of launch scripts / imports */
 	char *import_root;   /* sys.path[0] on this machine, for Python files */
 	unsigned walks;      /* full walks of its tree so far (the tests count them) */
+	/* What is derived from the file during the lint (the strings above, its
+	 * Python facts): released with the workspace. */
+	jf_arena arena;
 } jf_file;
 
 /* One tree-sitter parser per language, made on first use. */
