@@ -22,9 +22,12 @@
 static const jf_rule c_checks[] = {
 #define JF_CHECK(id, name, sev, cat, summary, help, fn)                                     \
 	{ .info = { id, name, sev, cat, summary, help, "job" }, .check = fn },
+#define JF_EMITTED(id, name, sev, cat, summary, help)                                       \
+	{ .info = { id, name, sev, cat, summary, help, "job" } },
 #define JF_HOOK(name, fn)
 #include "rules/checks.def"
 #undef JF_CHECK
+#undef JF_EMITTED
 #undef JF_HOOK
 };
 
@@ -33,9 +36,11 @@ static const struct {
 	jf_hook_fn fn;
 } hooks[] = {
 #define JF_CHECK(id, name, sev, cat, summary, help, fn)
+#define JF_EMITTED(id, name, sev, cat, summary, help)
 #define JF_HOOK(name, fn) { name, fn },
 #include "rules/checks.def"
 #undef JF_CHECK
+#undef JF_EMITTED
 #undef JF_HOOK
 };
 
