@@ -75,9 +75,9 @@ jf_config *cmd_load_config(const char *path, int no_config, const char *const *o
 	size_t n = jf_config_error_count(c);
 	if (!n)
 		return c;
-	/* Machine-read formats go to stdout, where a CI step parses them; text to stderr. */
-	bool machine = to->format == JF_FORMAT_JSON || to->format == JF_FORMAT_SARIF ||
-	               to->format == JF_FORMAT_GITHUB;
+	/* Machine-read formats (all but the two for people) go to stdout, where a
+	 * CI step parses them; text to stderr. */
+	bool machine = to->format != JF_FORMAT_TEXT && to->format != JF_FORMAT_CONCISE;
 	FILE *out = machine ? stdout : stderr;
 	jf_config_write_errors(c, out, to->format, cmd_color_for(to->color, fileno(out)));
 	fflush(stdout); /* before the file, which may be stdout too */

@@ -10,6 +10,33 @@
 #include "exit.h"
 #include "jobfix/jobfix.h"
 
+/* `lead` and the formats, "text (default), concise, ... or github (...)",
+ * wrapped at 80 columns under the text after `lead`. */
+static void print_formats(const char *lead)
+{
+	char words[512];
+	size_t n = 0;
+	jf_format f;
+	const char *name;
+	for (size_t i = 0; n < sizeof words && (name = jf_format_name_at(i, &f)); i++) {
+		const char *sep = !i ? "" : jf_format_name_at(i + 1, NULL) ? ", " : " or ";
+		const char *summary = i == 0 ? "default" : jf_format_summary(f);
+		n += (size_t)snprintf(words + n, sizeof words - n, summary ? "%s%s (%s)" : "%s%s",
+		                      sep, name, summary);
+	}
+	size_t indent = strlen(lead), col = indent;
+	fputs(lead, stdout);
+	char *rest;
+	for (char *w = strtok_r(words, " ", &rest); w; w = strtok_r(NULL, " ", &rest)) {
+		if (col > indent && col + 1 + strlen(w) > 80) {
+			printf("\n%*s", (int)indent, "");
+			col = indent;
+		}
+		col += (size_t)printf("%s%s", col > indent ? " " : "", w);
+	}
+	putchar('\n');
+}
+
 static void print_help(void)
 {
 	printf("usage: jobfix lint [options] [PATH...]\n"
@@ -24,10 +51,9 @@ static void print_help(void)
 	       "                      job specs, the jobs that read a staged file, the other\n"
 	       "                      staged Python and shell files alone (runs git; works\n"
 	       "                      from the repository's top)\n"
-	       "  --staged-files      the same for the files given as arguments (pre-commit)\n"
-	       "  --format FORMAT     text (default), concise, json, sarif (SARIF 2.1.0) or\n"
-	       "                      github (GitHub Actions annotations)\n"
-	       "  --output FILE       also write the findings to FILE (stdout keeps --format)\n"
+	       "  --staged-files      the same for the files given as arguments (pre-commit)\n");
+	print_formats("  --format FORMAT     ");
+	printf("  --output FILE       also write the findings to FILE (stdout keeps --format)\n"
 	       "  --output-format FORMAT\n"
 	       "                      the format of FILE; by default from its name: *.sarif\n"
 	       "                      sarif, *.json json, *.txt text\n"

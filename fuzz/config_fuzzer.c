@@ -54,12 +54,13 @@ static void setup(void)
 
 static void render(jf_linter *l, const jf_config *c, FILE *f)
 {
-	for (int fmt = JF_FORMAT_TEXT; fmt <= JF_FORMAT_GITHUB; fmt++) {
+	jf_format fmt;
+	for (size_t i = 0; jf_format_name_at(i, &fmt); i++) {
 		if (c)
-			jf_config_write_errors(c, f, (jf_format)fmt, fmt == JF_FORMAT_TEXT);
+			jf_config_write_errors(c, f, fmt, fmt == JF_FORMAT_TEXT);
 		if (l) {
-			jf_linter_write(l, f, (jf_format)fmt, 0);
-			jf_linter_write_statistics(l, f, (jf_format)fmt);
+			jf_linter_write(l, f, fmt, 0);
+			jf_linter_write_statistics(l, f, fmt);
 		}
 	}
 }

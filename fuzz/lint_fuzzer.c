@@ -66,14 +66,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
-	jf_linter_write(l, f, JF_FORMAT_TEXT, data[0] & 0x10);
-	jf_linter_write(l, f, JF_FORMAT_CONCISE, 0);
-	jf_linter_write(l, f, JF_FORMAT_JSON, 0);
-	static const jf_format stats_formats[] = { JF_FORMAT_TEXT, JF_FORMAT_JSON, JF_FORMAT_SARIF,
-		                                   JF_FORMAT_GITHUB };
-	jf_linter_write_statistics(l, f, stats_formats[(data[0] >> 5) & 3]);
-	jf_linter_write(l, f, JF_FORMAT_SARIF, 0);
-	jf_linter_write(l, f, JF_FORMAT_GITHUB, 0);
+	/* Every format, text in color by a bit of the input; the statistics in one
+	 * format the input picks. */
+	jf_format fmt;
+	size_t n = 0;
+	for (; jf_format_name_at(n, &fmt); n++)
+		jf_linter_write(l, f, fmt, fmt == JF_FORMAT_TEXT && (data[0] & 0x10));
+	if (jf_format_name_at((size_t)(data[0] >> 5) % n, &fmt))
+		jf_linter_write_statistics(l, f, fmt);
 	fclose(f);
 	free(out);
 	jf_linter_free(l);

@@ -11,7 +11,7 @@
 # and, in the cases that have them (create an empty one to add it):
 #   expected.sarif   sarif format, with jobfix's version written @VERSION@ and the
 #                    home page (CMake's JF_HOMEPAGE_URL) @HOMEPAGE@
-#   expected.github  github format
+#   expected.FORMAT  any other format as it is printed (expected.github)
 # JOBFIX_UPDATE_GOLDEN=1 rewrites them instead of comparing.
 set -u
 jobfix=$1
@@ -75,10 +75,14 @@ if [[ -f expected.sarif ]]; then
 			}' >"$tmp/expected.sarif"
 	outputs+=(expected.sarif)
 fi
-if [[ -f expected.github ]]; then
-	"$jobfix" lint --format github "${args[@]}" >"$tmp/expected.github" 2>/dev/null
-	outputs+=(expected.github)
-fi
+# Any other format the case has a file for, as it is printed (expected.github).
+for f in expected.*; do
+	fmt=${f#expected.}
+	case $fmt in txt | json | sarif) continue ;; esac
+	[[ -f $f ]] || continue
+	"$jobfix" lint --format "$fmt" "${args[@]}" >"$tmp/$f" 2>/dev/null
+	outputs+=("$f")
+done
 
 after=$(find . -printf '%p %s %T@\n' | sort)
 if [[ "$before" != "$after" ]]; then

@@ -9,16 +9,16 @@
  * to hold the format whose suffix is its longest match (x.sarif.json: sarif).
  */
 static const jf_renderer renderers[] = {
-	{ JF_FORMAT_TEXT, "text", { ".txt" }, jf_render__text, jf_render__text,
+	{ JF_FORMAT_TEXT, "text", NULL, { ".txt" }, jf_render__text, jf_render__text,
 	  jf_render__stats_text },
-	{ JF_FORMAT_CONCISE, "concise", { NULL }, jf_render__concise, jf_render__concise,
+	{ JF_FORMAT_CONCISE, "concise", NULL, { NULL }, jf_render__concise, jf_render__concise,
 	  jf_render__stats_text },
-	{ JF_FORMAT_JSON, "json", { ".json" }, jf_render__json, jf_render__json_errors,
+	{ JF_FORMAT_JSON, "json", NULL, { ".json" }, jf_render__json, jf_render__json_errors,
 	  jf_render__stats_json },
-	{ JF_FORMAT_SARIF, "sarif", { ".sarif", ".sarif.json" }, jf_render__sarif,
+	{ JF_FORMAT_SARIF, "sarif", "SARIF 2.1.0", { ".sarif", ".sarif.json" }, jf_render__sarif,
 	  jf_render__sarif_errors, jf_render__sarif_statistics },
-	{ JF_FORMAT_GITHUB, "github", { NULL }, jf_render__github, jf_render__github_errors,
-	  jf_render__github_statistics },
+	{ JF_FORMAT_GITHUB, "github", "GitHub Actions annotations", { NULL }, jf_render__github,
+	  jf_render__github_errors, jf_render__github_statistics },
 };
 
 #define NRENDERERS (sizeof renderers / sizeof *renderers)
@@ -69,6 +69,12 @@ const char *jf_format_name_at(size_t i, jf_format *format)
 	if (format)
 		*format = renderers[i].format;
 	return renderers[i].name;
+}
+
+const char *jf_format_summary(jf_format format)
+{
+	const jf_renderer *r = renderer_of(format);
+	return r->format == format ? r->summary : NULL;
 }
 
 void jf_report_render(const jf_report *self, jf_buf *out, jf_format format, bool color)

@@ -52,7 +52,8 @@ typedef void (*jf_render_statistics_fn)(const jf_report *r, const jf_stats *s, j
 
 typedef struct {
 	jf_format format;
-	const char *name; /* as the command line spells it: "sarif" */
+	const char *name;    /* as the command line spells it: "sarif" */
+	const char *summary; /* for listings: "SARIF 2.1.0"; NULL when the name says it */
 	/* The ends of the file names guessed to hold it (".sarif"), NULL after the last. */
 	const char *suffixes[JF_RENDERER_SUFFIXES];
 	jf_render_fn render;

@@ -63,6 +63,8 @@ JF_EXPORT int jf_format_from_file_name(const char *path, jf_format *out);
  * `format` is NULL; NULL past the last one. Static.
  */
 JF_EXPORT const char *jf_format_name_at(size_t i, jf_format *format);
+/** What output format `format` is, in a few words ("SARIF 2.1.0"), or NULL. Static. */
+JF_EXPORT const char *jf_format_summary(jf_format format);
 
 typedef struct jf_config jf_config; /* opaque: see "Configuration" below */
 
