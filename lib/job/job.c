@@ -8,7 +8,9 @@
 
 /* The readers, most specific first: the first whose detect() takes the file reads it. */
 static const jf_job_reader *const readers[] = {
-	&jf_job_native_reader,
+#define JF_JOB_FORMAT(reader) &reader,
+#include "job/formats.def"
+#undef JF_JOB_FORMAT
 };
 
 static void report_yaml_error(jf_sink *sink, const jf_source *s, const jf_yml_error *e)
@@ -71,7 +73,7 @@ int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf
 	jf_job_read r = { j, src, have_doc ? &doc : NULL, sink };
 	for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
 		if (readers[i]->detect(src, r.doc)) {
-			j->format = readers[i]->format;
+			j->format = readers[i];
 			readers[i]->read(&r);
 			break;
 		}

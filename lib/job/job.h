@@ -80,10 +80,10 @@ typedef struct {
 	jf_field manifest; /* a `pip freeze` list of its packages, relative to the job file */
 } jf_job_image;
 
-typedef enum { JF_FORMAT_NATIVE } jf_job_format;
+typedef struct jf_job_reader jf_job_reader; /* job/reader.h */
 
 typedef struct jf_job {
-	jf_job_format format;
+	const jf_job_reader *format; /* the reader of its format */
 	const jf_source *file;  /* the job file */
 	char *file_dir;         /* its folder on this machine */
 	char *display_dir;      /* the same as shown in diagnostics ("" for the current one) */
@@ -135,6 +135,5 @@ const char *jf_job_workdir(const jf_job *self);
 const jf_job_mount *jf_job_mount_of(const jf_job_mounts *mounts, const char *cpath);
 
 /* The readers, one per format (job.c chooses). */
-typedef struct jf_job_reader jf_job_reader;
 
 #endif

@@ -217,5 +217,4 @@ static bool detect_native(const jf_source *src, const yaml_document_t *doc)
 	return doc != NULL;
 }
 
-const jf_job_reader jf_job_native_reader = { JF_FORMAT_NATIVE, "jobfix", detect_native,
-	                                     read_native };
+const jf_job_reader jf_job_native_reader = { "jobfix", detect_native, read_native };

@@ -2,8 +2,8 @@
  *
  * A reader turns one job file, already parsed as YAML when it is YAML, into
  * the fields of a jf_job, reporting problems of the file into the sink.
- * job.c holds the table of readers; a new format is a new file with one
- * reader and a row in that table. The helpers read YAML values with their
+ * formats.def lists the readers; a new format is a new file with one
+ * reader and a line there. The helpers read YAML values with their
  * places.
  */
 #ifndef JF_JOB_READER_H
@@ -24,15 +24,16 @@ typedef struct {
 } jf_job_read;
 
 struct jf_job_reader {
-	jf_job_format format;
-	const char *name;
+	const char *name; /* "jobfix" */
 	/* Whether the file is in this format: decided by its content. */
 	bool (*detect)(const jf_source *src, const yaml_document_t *doc);
 	/* Fills the job from the file. */
 	void (*read)(jf_job_read *r);
 };
 
-extern const jf_job_reader jf_job_native_reader;
+#define JF_JOB_FORMAT(reader) extern const jf_job_reader reader;
+#include "job/formats.def"
+#undef JF_JOB_FORMAT
 
 /* YAML values */
 
