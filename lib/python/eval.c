@@ -2,13 +2,13 @@
 #include "python/eval.h"
 
 #include "core/path.h"
+#include "core/strmap.h"
 
 #define MAX_DEPTH 24
 
 /* A name's bindings in one file: how many, and the value of a module-level
  * `NAME = <expr>`; `parsed` when one is `NAME = <...>.parse_args(...)`. */
 typedef struct {
-	char *name;
 	int count;
 	TSNode value;
 	bool parsed;
@@ -16,7 +16,8 @@ typedef struct {
 
 typedef struct {
 	const jf_file *unit;
-	JF_ARRAY(binding) names; /* sorted by name */
+	JF_ARRAY(binding) names;
+	jf_strmap by_name; /* the name as written -> 1 + its index in `names` */
 } unit_index;
 
 /* An add_argument(...) call of the job, by the dest it stores. */
@@ -176,9 +177,18 @@ fail:
 
 /* ---- names ---- */
 
-static int binding_cmp(const void *a, const void *b)
+/* The binding of the name `n` of `unit` in `ix`, made on first sight. */
+static binding *binding_of(unit_index *ix, const jf_file *unit, TSNode n)
 {
-	return strcmp(((const binding *)a)->name, ((const binding *)b)->name);
+	uint32_t a = ts_node_start_byte(n);
+	const char *name = unit->src->data + a;
+	size_t len = ts_node_end_byte(n) - a;
+	void *at = jf_strmap_get(&ix->by_name, name, len);
+	if (at)
+		return &ix->names.items[(intptr_t)at - 1];
+	jf_array_push(&ix->names, ((binding){ 0 }));
+	jf_strmap_put(&ix->by_name, name, len, (void *)(intptr_t)ix->names.size);
+	return jf_array_last(&ix->names);
 }
 
 /* The names of `unit`, indexed on first use: every place a name is bound (an
@@ -189,44 +199,27 @@ static const unit_index *index_of(jf_pyeval *s, const jf_file *unit)
 	for (size_t i = 0; i < s->units.size; i++)
 		if (s->units.items[i].unit == unit)
 			return &s->units.items[i];
-	unit_index ix = { unit, { 0 } };
+	unit_index ix = { unit, { 0 }, JF_STRMAP_INIT };
 	const jf_pyfacts *py = jf_pyfiles_get(&s->files, unit);
 	for (size_t i = 0; py && i < py->bindings.size; i++) {
 		const jf_py_binding *pb = &py->bindings.items[i];
-		binding b = { .name = jf_node_text(unit, pb->name), .count = 1, .parsed = pb->parsed };
-		jf_array_push(&ix.names, b);
+		binding *b = binding_of(&ix, unit, pb->name);
+		b->count++;
+		b->parsed |= pb->parsed;
 	}
 	/* Module-level `NAME = <expr>`: the value a single binding has. */
 	jf_children kids;
 	for (TSNode stmt = jf_children_start(&kids, ts_tree_root_node(unit->tree));
-	     !ts_node_is_null(stmt); stmt = jf_children_next(&kids)) {
-		TSNode a = ts_node_named_child(stmt, 0);
-		TSNode left = jf_node_field(a, "left");
-		if (!jf_node_type_is(a, "assignment") || !jf_node_type_is(left, "identifier") ||
-		    !jf_node_type_is(stmt, "expression_statement"))
+	     py && !ts_node_is_null(stmt); stmt = jf_children_next(&kids)) {
+		if (!jf_node_type_is(stmt, "expression_statement"))
 			continue;
-		binding b = { .name = jf_node_text(unit, left), .value = jf_node_field(a, "right") };
-		jf_array_push(&ix.names, b); /* count 0: merged into the binding counted above */
+		uint32_t at = jf_pyfacts_find(py, ts_node_named_child(stmt, 0));
+		const jf_py_node *a = at != JF_PY_NONE ? &py->nodes.items[at] : NULL;
+		if (a && a->kind == JF_PY_ASSIGNMENT && jf_node_type_is(a->a, "identifier") &&
+		    !ts_node_is_null(a->b))
+			binding_of(&ix, unit, a->a)->value = a->b;
 	}
 	jf_children_release(&kids);
-	if (ix.names.size) /* qsort() takes no NULL array, even empty */
-		qsort(ix.names.items, ix.names.size, sizeof(binding), binding_cmp);
-	/* One entry per name: the bindings counted, the flags merged. */
-	size_t out = 0;
-	for (size_t i = 0; i < ix.names.size; i++) {
-		binding *b = &ix.names.items[i];
-		if (out && !strcmp(ix.names.items[out - 1].name, b->name)) {
-			binding *into = &ix.names.items[out - 1];
-			into->count += b->count;
-			into->parsed |= b->parsed;
-			if (!ts_node_is_null(b->value))
-				into->value = b->value;
-			free(b->name);
-		} else {
-			ix.names.items[out++] = *b;
-		}
-	}
-	ix.names.size = out;
 	jf_array_push(&s->units, ix);
 	return jf_array_last(&s->units);
 }
@@ -234,10 +227,8 @@ static const unit_index *index_of(jf_pyeval *s, const jf_file *unit)
 static const binding *find_binding(jf_pyeval *s, const jf_file *unit, const char *name)
 {
 	const unit_index *ix = index_of(s, unit);
-	binding key = { .name = (char *)name };
-	return ix->names.size ? bsearch(&key, ix->names.items, ix->names.size, sizeof(binding),
-	                                binding_cmp)
-	                      : NULL;
+	void *at = jf_strmap_get(&ix->by_name, name, strlen(name));
+	return at ? &ix->names.items[(intptr_t)at - 1] : NULL;
 }
 
 /* A name with exactly one binding in its file, `NAME = <expr>` at module
@@ -328,12 +319,12 @@ static void read_arguments(jf_pyeval *s)
 		if (!py || unit->src->status != JF_SOURCE_OK || !strstr(unit->src->data, "add_argument"))
 			continue;
 		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
-			TSNode x = jf_pyfacts_at(py, JF_PY_CALL, k)->node;
-			TSNode fn = jf_node_field(x, "function");
+			const jf_py_node *call = jf_pyfacts_at(py, JF_PY_CALL, k);
+			TSNode x = call->node, fn = call->a;
 			if (!jf_node_type_is(fn, "attribute") ||
 			    !jf_node_is(unit, jf_node_field(fn, "attribute"), "add_argument"))
 				continue;
-			char *dest = dest_of(s, unit, jf_node_field(x, "arguments"));
+			char *dest = dest_of(s, unit, call->b);
 			if (dest) {
 				argdef d = { dest, x, unit };
 				jf_array_push(&s->args, d);
@@ -685,9 +676,8 @@ void jf_pyeval_free(jf_pyeval *self)
 		return;
 	for (size_t i = 0; i < self->units.size; i++) {
 		unit_index *ix = &self->units.items[i];
-		for (size_t k = 0; k < ix->names.size; k++)
-			free(ix->names.items[k].name);
 		jf_array_release(&ix->names);
+		jf_strmap_release(&ix->by_name);
 	}
 	jf_array_release(&self->units);
 	for (size_t i = 0; i < self->args.size; i++)

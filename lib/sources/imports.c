@@ -22,7 +22,7 @@ static bool load_module(jf_importer *im, const char *base, const char *rel)
 		char *relfile = jf_xasprintf("%s%s", rel, suffixes[k]);
 		char *local = jf_path_join(base, relfile);
 		free(relfile);
-		if (!jf_path_is_file(local)) {
+		if (jf_workspace_path_kind(im->ws, local) != JF_PATH_FILE) {
 			free(local);
 			continue;
 		}
@@ -41,7 +41,8 @@ static bool load_module(jf_importer *im, const char *base, const char *rel)
 		return true;
 	}
 	char *dir = jf_path_join(base, rel);
-	bool namespace = jf_path_is_dir(dir) && jf_path_under(dir, im->job->code_dir);
+	bool namespace = jf_workspace_path_kind(im->ws, dir) == JF_PATH_DIR &&
+	                 jf_path_under(dir, im->job->code_dir);
 	free(dir);
 	return namespace;
 }

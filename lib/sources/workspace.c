@@ -1,6 +1,7 @@
 /* workspace.c - reading and parsing the files of a lint, each once */
 #include "sources/workspace.h"
 
+#include <sys/stat.h>
 #include <time.h>
 
 #include "sources/syntax.h"
@@ -104,6 +105,22 @@ void jf_workspace_release(jf_workspace *self)
 	}
 	jf_array_release(&self->files);
 	jf_sources_release(&self->sources);
+	jf_strmap_release(&self->path_kinds);
+}
+
+jf_path_kind jf_workspace_path_kind(jf_workspace *self, const char *fs_path)
+{
+	size_t len = strlen(fs_path);
+	void *known = jf_strmap_get(&self->path_kinds, fs_path, len);
+	if (known)
+		return (jf_path_kind)((intptr_t)known - 1);
+	struct stat st;
+	jf_path_kind kind = stat(fs_path, &st) != 0 ? JF_PATH_NONE
+	                    : S_ISREG(st.st_mode)   ? JF_PATH_FILE
+	                    : S_ISDIR(st.st_mode)   ? JF_PATH_DIR
+	                                            : JF_PATH_OTHER;
+	jf_strmap_put(&self->path_kinds, fs_path, len, (void *)((intptr_t)kind + 1));
+	return kind;
 }
 
 void jf_workspace_keep_sources(jf_workspace *self, jf_sources *into)

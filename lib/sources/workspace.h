@@ -15,6 +15,7 @@
 
 #include "core/arena.h"
 #include "core/sink.h"
+#include "core/strmap.h"
 #include "core/source.h"
 
 typedef enum {
@@ -53,6 +54,7 @@ typedef struct jf_workspace {
 	jf_sources sources;        /* the sources read (owned) */
 	jf_parsers *parsers;       /* borrowed */
 	jf_sink *sink;             /* borrowed */
+	jf_strmap path_kinds;      /* jf_workspace_path_kind()'s answers so far */
 } jf_workspace;
 
 void jf_workspace_init(jf_workspace *self, jf_parsers *parsers, jf_sink *sink);
@@ -77,5 +79,12 @@ jf_file *jf_workspace_add_text(jf_workspace *self, const jf_source *src, const j
                                size_t n, jf_lang lang, jf_role role);
 /** The file read from `fs_path`, or NULL. */
 jf_file *jf_workspace_find(const jf_workspace *self, const char *fs_path);
+
+typedef enum { JF_PATH_NONE, JF_PATH_FILE, JF_PATH_DIR, JF_PATH_OTHER } jf_path_kind;
+/**
+ * What `fs_path` is on this machine, asked of the file system once per lint
+ * (a file that imports `os` a thousand times looks for os.py once).
+ */
+jf_path_kind jf_workspace_path_kind(jf_workspace *self, const char *fs_path);
 
 #endif
