@@ -47,6 +47,7 @@ jf_linter *jf_linter_new(const jf_options *opts)
 	jf_linter *l = jf_xcalloc(1, sizeof(*l));
 	jf_options defaults = JF_OPTIONS_INIT;
 	l->opts = opts ? *opts : defaults;
+	l->matcher = jf_matcher_new();
 	return l;
 }
 
@@ -57,6 +58,7 @@ void jf_linter_free(jf_linter *self)
 	jf_report_release(&self->report);
 	jf_sources_release(&self->sources);
 	jf_parsers_release(&self->parsers);
+	jf_matcher_free(self->matcher);
 	jf_query_cache_release(&self->queries);
 	jf_error_clear(&self->error);
 	jf_linter_restrict(self, NULL);
@@ -153,6 +155,12 @@ static const jf_rule *rule_of(const void *config, const char *id)
 	return jf_config__find_rule(config, id);
 }
 
+/* The workspace's hook: a file is parsed, its rule queries can start. */
+static void match_rules(void *matcher, const jf_file *file)
+{
+	jf_matcher_add(matcher, file);
+}
+
 static jf_lang lang_of_file(const char *path)
 {
 	if (jf_str_ends(path, ".py"))
@@ -224,9 +232,13 @@ static int lint_path(jf_linter *self, const char *path)
 		                    path);
 	lint L = { .sink = { &self->report, rule_of, cfg, &self->skipped } };
 	jf_workspace_init(&L.ws, &self->parsers, &L.sink);
+	L.ws.on_parsed = match_rules;
+	L.ws.on_parsed_data = self->matcher;
 	size_t first = self->report.diags.size;
 	int rc = 0;
 	bool left_out = false; /* a job that reads no changed file (jf_linter_restrict) */
+	jf_matcher_begin(self->matcher, jf_config__rules(cfg), &self->queries, cfg,
+	                 lang == JF_LANG_YAML);
 	if (lang == JF_LANG_YAML) {
 		rc = jf_job_load(path, path, &L.sink, &L.job, &self->error);
 		left_out = !rc && self->restricted && !may_read_changed(self, L.job);
@@ -243,12 +255,13 @@ static int lint_path(jf_linter *self, const char *path)
 	jf_workspace_keep_sources(&L.ws, &L.sources);
 	left_out = left_out || (!rc && self->restricted && L.job && !read_changed(self, &L.sources));
 	if (!rc && !left_out)
-		rc = jf_rules_run(&L.facts, cfg, &self->queries, &L.sink, &self->error);
+		rc = jf_rules_run(&L.facts, cfg, self->matcher, &L.sink, &self->error);
 	if (left_out)
 		jf_report_filter(&self->report, first, keep_none, NULL);
 	else
 		jf_suppress_finish(&L.facts, cfg, &L.sink, first);
 	count_python(self, &L.ws);
+	jf_matcher_end(self->matcher);
 	jf_facts_release(&L.facts);
 	jf_workspace_release(&L.ws);
 	jf_image_free(L.image);

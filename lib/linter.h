@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/sink.h"
+#include "rules/matcher.h"
 #include "rules/registry.h"
 #include "sources/workspace.h"
 
@@ -31,6 +32,7 @@ struct jf_linter {
 	jf_sources sources; /* every source a diagnostic may point into */
 	jf_parsers parsers;
 	jf_query_cache queries; /* the rule queries of the config's rules, compiled */
+	jf_matcher *matcher;    /* matches them on a second thread */
 	jf_error error;
 	/* jf_linter_restrict(): the files, by identity and by real path. */
 	bool restricted;

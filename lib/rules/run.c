@@ -83,7 +83,7 @@ typedef struct {
 typedef struct {
 	const jf_config *cfg;
 	const jf_rule_list *rules;
-	jf_query_cache *queries;
+	jf_matcher *matcher;
 } query_run;
 
 static void on_match(void *data, const jf_match *m)
@@ -104,67 +104,68 @@ static void on_match(void *data, const jf_match *m)
 	free(msg);
 }
 
-/* Runs the query of the `wanted` rules of the file's language over it. */
-static int run_file_queries(jf_rule_ctx *ctx, const query_run *run, const jf_file *file,
-                            const bool *wanted, jf_error *err)
+/* Hands the matches of `fm` of the rules `wanted` to the rules. */
+static void dispatch(jf_rule_ctx *ctx, const query_run *run, const jf_file_matches *fm,
+                     const bool *wanted)
 {
-	const jf_query *q;
-	const jf_rule *const *rule_of;
-	int rc = jf_query_cache_get(run->queries, run->rules, file->lang, wanted, &q, &rule_of, err);
-	if (rc || !q)
-		return rc;
-	match_env env = { ctx, rule_of, file };
-	jf_query_run(q, ts_tree_root_node(file->tree), file->src->data, on_match, &env);
-	return 0;
+	uint32_t npatterns = jf_query_pattern_count(fm->query);
+	bool *kept = jf_xcalloc(npatterns + 1, sizeof(bool));
+	for (uint32_t p = 0; p < npatterns; p++)
+		for (size_t r = 0; r < run->rules->items.size; r++)
+			if (run->rules->items.items[r] == fm->rule_of[p])
+				kept[p] = wanted[r];
+	match_env env = { ctx, fm->rule_of, fm->file };
+	for (size_t i = 0; i < fm->matches.size; i++) {
+		const struct jf_matched *m = &fm->matches.items[i];
+		jf_match jm = { fm->captures.items + m->first, m->count, m->pattern };
+		if (kept[m->pattern])
+			on_match(&env, &jm);
+	}
+	free(kept);
 }
 
 /*
- * Runs the rule queries over every file: per language one query of the rules
- * whose prefilter matches in at least one of the job's files, one pass per
- * file where some rule may match. Files of a clean job cost no compilation.
+ * Hands the rule queries' matches in every file to the rules, file by file:
+ * the matches of the rules that may match in some file of the job (their
+ * prefilter finds something there), in each file where some rule may match.
  */
 static int run_queries(jf_rule_ctx *ctx, const query_run *run, jf_error *err)
 {
 	const jf_workspace *ws = ctx->facts->ws;
-	const jf_config *cfg = run->cfg;
-	bool job = ctx->facts->job != NULL;
 	size_t nrules = run->rules->items.size, nfiles = ws->files.size;
-	bool *may = jf_xcalloc(nfiles * nrules + 1, sizeof(bool));
+	const jf_file_matches **fm = jf_xcalloc(nfiles + 1, sizeof(*fm));
 	bool *wanted = jf_xcalloc(JF_LANG_COUNT * nrules + 1, sizeof(bool));
 	for (size_t u = 0; u < nfiles; u++) {
 		const jf_file *file = ws->files.items[u];
-		/* Findings in an excluded file are dropped: spare the queries. */
-		const jf_source *shown = file->src->origin ? file->src->origin : file->src;
-		if (jf_config__excluded(cfg, shown->fs_path))
-			continue;
-		for (size_t r = 0; r < nrules; r++) {
-			const jf_rule *rule = run->rules->items.items[r];
-			bool m = rule->queries[file->lang].path && (job || !rule->job_only) &&
-			         jf_config__active(cfg, rule, shown->fs_path) &&
-			         jf_rule_may_match(rule, file->src->data, file->src->len);
-			may[u * nrules + r] = m;
-			wanted[file->lang * nrules + r] |= m;
+		fm[u] = jf_matcher_find(run->matcher, file);
+		if (!fm[u]) {
+			jf_matcher_add(run->matcher, file);
+			fm[u] = jf_matcher_find(run->matcher, file);
 		}
+		for (size_t r = 0; r < nrules; r++)
+			wanted[file->lang * nrules + r] |= fm[u]->may[r];
 	}
 	int rc = 0;
 	for (size_t u = 0; u < nfiles && !rc; u++) {
-		bool any = false;
-		for (size_t r = 0; r < nrules; r++)
-			any |= may[u * nrules + r];
-		const jf_file *file = ws->files.items[u];
-		if (any)
-			rc = run_file_queries(ctx, run, file, wanted + file->lang * nrules, err);
+		if (!fm[u]->any)
+			continue;
+		if (fm[u]->error) {
+			rc = jf_error_set(err, fm[u]->error, "%s", fm[u]->message);
+			break;
+		}
+		jf_matcher_wait(run->matcher, fm[u]);
+		dispatch(ctx, run, fm[u], wanted + fm[u]->file->lang * nrules);
 	}
-	free(may);
+	free(fm);
 	free(wanted);
 	return rc;
 }
 
-int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_query_cache *queries,
-                 jf_sink *out, jf_error *err)
+int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_matcher *matcher, jf_sink *out,
+                 jf_error *err)
 {
 	jf_rule_ctx ctx = { facts, out };
-	query_run run = { cfg, jf_config__rules(cfg), queries };
+	query_run run = { cfg, jf_config__rules(cfg), matcher };
 	int rc = run_queries(&ctx, &run, err);
 	/* A check that serves several rules runs once. */
 	JF_ARRAY(jf_check_fn) ran = { 0 };

@@ -4,15 +4,16 @@
 
 #include "core/error.h"
 #include "rules/checks.h"
+#include "rules/matcher.h"
 
 /**
- * Runs every rule the config enables (jf_config__rules()): the rule queries
- * over each file of the workspace, compiled into `queries` (which serves
- * one config), then the C checks, each once. Findings go into `out`.
- * Returns 0, or JF_EQUERY (with the message in `err`) when a rule's query
- * does not compile.
+ * Runs every rule the config enables (jf_config__rules()): the matches of
+ * the rule queries in each file of the workspace, from `matcher` (begun for
+ * this lint; a file not added yet is added), then the C checks, each once.
+ * Findings go into `out`. Returns 0, or JF_EQUERY (with the message in
+ * `err`) when a rule's query does not compile.
  */
-int jf_rules_run(const jf_facts *facts, const jf_config *config, jf_query_cache *queries,
+int jf_rules_run(const jf_facts *facts, const jf_config *config, jf_matcher *matcher,
                  jf_sink *out, jf_error *err);
 
 #endif

@@ -196,6 +196,8 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 	f->container_dir = container_dir ? jf_arena_strdup(&f->arena, container_dir) : NULL;
 	f->depth = depth;
 	jf_syntax_check(self->sink, f);
+	if (self->on_parsed)
+		self->on_parsed(self->on_parsed_data, f);
 	return f;
 }
 
@@ -207,5 +209,7 @@ jf_file *jf_workspace_add_text(jf_workspace *self, const jf_source *src, const j
 		return NULL;
 	jf_file *f = add_file(self, src, lang, role, tree);
 	jf_syntax_check(self->sink, f);
+	if (self->on_parsed)
+		self->on_parsed(self->on_parsed_data, f);
 	return f;
 }

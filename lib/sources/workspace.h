@@ -55,6 +55,10 @@ typedef struct jf_workspace {
 	jf_parsers *parsers;       /* borrowed */
 	jf_sink *sink;             /* borrowed */
 	jf_strmap path_kinds;      /* jf_workspace_path_kind()'s answers so far */
+	/* Called with each file once it is parsed (the linter starts its rule
+	 * queries); NULL: none. */
+	void (*on_parsed)(void *data, const jf_file *file);
+	void *on_parsed_data;
 } jf_workspace;
 
 void jf_workspace_init(jf_workspace *self, jf_parsers *parsers, jf_sink *sink);

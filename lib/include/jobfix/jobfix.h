@@ -77,7 +77,12 @@ typedef struct {
 
 typedef struct jf_linter jf_linter; /* opaque */
 
-/** A new linter; never NULL (out of memory aborts). Free with jf_linter_free(). */
+/**
+ * A new linter; never NULL (out of memory aborts). Free with jf_linter_free().
+ * While it lints, a linter matches the rule queries of the files it has read
+ * on a thread of its own; the thread ends with jf_linter_free(). A linter is
+ * used by one thread at a time.
+ */
 JF_EXPORT jf_linter *jf_linter_new(const jf_options *opts);
 /** Frees the linter and every diagnostic; NULL is a no-op. */
 JF_EXPORT void jf_linter_free(jf_linter *self);
