@@ -95,20 +95,6 @@ void jf_matcher_begin(jf_matcher *self, const jf_rule_list *rules, jf_query_cach
 	self->job = job;
 }
 
-/* The rules a file of `lang` may be matched with: those of the language the
- * lint runs. */
-static bool *runnable(const jf_matcher *self, jf_lang lang)
-{
-	size_t n = self->rules->items.size;
-	bool *wanted = jf_xcalloc(n + 1, sizeof(bool));
-	for (size_t r = 0; r < n; r++) {
-		const jf_rule *rule = self->rules->items.items[r];
-		wanted[r] = rule->queries[lang].path && (self->job || !rule->job_only) &&
-		            jf_config__enabled(self->config, rule);
-	}
-	return wanted;
-}
-
 void jf_matcher_add(jf_matcher *self, const jf_file *file)
 {
 	size_t n = self->rules->items.size;
@@ -127,14 +113,12 @@ void jf_matcher_add(jf_matcher *self, const jf_file *file)
 		it->m.any |= it->m.may[r];
 	}
 	if (it->m.any) {
-		bool *wanted = runnable(self, file->lang);
 		jf_error err = JF_ERROR_INIT;
-		it->m.error = jf_query_cache_get(self->queries, self->rules, file->lang, wanted,
+		it->m.error = jf_query_cache_get(self->queries, self->rules, file->lang, it->m.may,
 		                                 &it->m.query, &it->m.rule_of, &err);
 		if (it->m.error)
 			it->m.message = jf_xstrdup(jf_error_message(&err));
 		jf_error_clear(&err);
-		free(wanted);
 	}
 	pthread_mutex_lock(&self->lock);
 	if (it->m.query) {

@@ -8,11 +8,10 @@
  * order of the files: what a rule sees and reports is the same as if the
  * queries ran there.
  *
- * A file is matched with the query of every rule of its language the lint
- * may run (enabled, and for a file alone not a job-only rule), and only
- * when one of them may match in it (active for the file, its prefilter
- * finds something). jf_rules_run() keeps the matches of the rules that may
- * match in some file of the job, as one query of those would have found.
+ * A file is matched with one query of the rules that may match in it:
+ * rules of its language the lint runs (for a file alone, no job-only rule),
+ * active for the file, whose prefilter finds something in it. Each set of
+ * rules is compiled once per linter (jf_query_cache).
  */
 #ifndef JF_MATCHER_H
 #define JF_MATCHER_H

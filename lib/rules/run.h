@@ -9,7 +9,8 @@
 /**
  * Runs every rule the config enables (jf_config__rules()): the matches of
  * the rule queries in each file of the workspace, from `matcher` (begun for
- * this lint; a file not added yet is added), then the C checks, each once.
+ * this lint; a file not added yet is added), file by file, then the C
+ * checks, each once.
  * Findings go into `out`. Returns 0, or JF_EQUERY (with the message in
  * `err`) when a rule's query does not compile.
  */
