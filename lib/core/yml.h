@@ -1,6 +1,6 @@
 /* yml.h - YAML documents with positions: loading, node spans and scalars, comments
  *
- * Shared by the job spec loader (job.c) and the config loader (config.c).
+ * Shared by the job readers (lib/job/) and the config loader (rules/config.c).
  * Nodes are libyaml's, borrowed from the document; spans are byte offsets in
  * the source the document was parsed from.
  */

@@ -134,6 +134,4 @@ const char *jf_job_workdir(const jf_job *self);
 /** The mount of `mounts` that container path `cpath` lies under, or NULL. */
 const jf_job_mount *jf_job_mount_of(const jf_job_mounts *mounts, const char *cpath);
 
-/* The readers, one per format (job.c chooses). */
-
 #endif

@@ -1,4 +1,4 @@
-/* pyeval.c - evaluating Python string expressions to constants (see pyeval.h) */
+/* eval.c - evaluating Python string expressions to constants (see eval.h) */
 #include "python/eval.h"
 
 #include "core/path.h"

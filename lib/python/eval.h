@@ -1,4 +1,4 @@
-/* pyeval.h - Python string expressions evaluated to the value they have when the job runs
+/* eval.h - Python string expressions evaluated to the value they have when the job runs
  *
  * Literals, f-strings, `+`, `%`, `.format`, `os.path.join`, pathlib's `Path`,
  * `/` and `joinpath`, module-level constants, `os.environ[...]`,

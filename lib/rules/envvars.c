@@ -10,7 +10,7 @@
  * JF108: `os.environ["X"]` (a KeyError) in the job's Python, outside a `try`
  * that catches KeyError and an `if` that tests the variable. JF109: `$X` in
  * the command or a launch script under `set -u` or leading a path (the facts
- * come from command.c).
+ * come from the shell, lib/shell/).
  */
 #include "rules/checks.h"
 #include "env/platforms.h"

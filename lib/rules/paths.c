@@ -1,6 +1,6 @@
 /* paths.c - JF103, JF106, JF107 and JF101 through names: the paths the job's Python reads and writes
  *
- * Each file or folder argument of a known I/O call is evaluated (pyeval.c)
+ * Each file or folder argument of a known I/O call is evaluated (python/eval.c)
  * and, when its value is certain, placed in the container: under `workdir`
  * (so under `code`), an input mount (read-only), an output mount, scratch,
  * the image's own folders, or nowhere the job declares.
