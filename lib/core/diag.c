@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 
-
 static char *vformat(const char *fmt, va_list ap)
 {
 	jf_buf b = JF_BUF_INIT;
@@ -21,36 +20,39 @@ static void map_origin(const jf_source **src, jf_span *span)
 	}
 }
 
+jf_diag *jf_report_vadd(jf_report *self, const jf_rule *rule, const jf_source *src, jf_span span,
+                        const char *fmt, va_list ap)
+{
+	jf_diag d = { 0 };
+	if (rule)
+		map_origin(&src, &span);
+	d.rule = rule;
+	d.severity = rule ? jf_rule_info_of(rule)->severity : JF_SEV_ERROR;
+	d.src = src;
+	d.span = span;
+	d.message = vformat(fmt, ap);
+	jf_array_push(&self->diags, d);
+	return jf_array_last(&self->diags);
+}
+
 jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *src, jf_span span,
                        const char *fmt, ...)
 {
-	jf_diag d = { 0 };
 	va_list ap;
-	map_origin(&src, &span);
-	d.rule = rule;
-	d.severity = jf_rule_info_of(rule)->severity;
-	d.src = src;
-	d.span = span;
 	va_start(ap, fmt);
-	d.message = vformat(fmt, ap);
+	jf_diag *d = jf_report_vadd(self, rule, src, span, fmt, ap);
 	va_end(ap);
-	jf_array_push(&self->diags, d);
-	return jf_array_last(&self->diags);
+	return d;
 }
 
 jf_diag *jf_report_add_error(jf_report *self, const jf_source *src, jf_span span, const char *fmt,
                              ...)
 {
-	jf_diag d = { 0 };
 	va_list ap;
-	d.severity = JF_SEV_ERROR;
-	d.src = src;
-	d.span = span;
 	va_start(ap, fmt);
-	d.message = vformat(fmt, ap);
+	jf_diag *d = jf_report_vadd(self, NULL, src, span, fmt, ap);
 	va_end(ap);
-	jf_array_push(&self->diags, d);
-	return jf_array_last(&self->diags);
+	return d;
 }
 
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)

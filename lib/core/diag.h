@@ -54,6 +54,9 @@ jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *sr
  */
 jf_diag *jf_report_add_error(jf_report *self, const jf_source *src, jf_span span, const char *fmt,
                              ...) JF_PRINTF(4, 5);
+/** jf_report_add() with a va_list; with a NULL `rule`, jf_report_add_error(). */
+jf_diag *jf_report_vadd(jf_report *self, const jf_rule *rule, const jf_source *src, jf_span span,
+                        const char *fmt, va_list ap) JF_PRINTF(5, 0);
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
 	JF_PRINTF(4, 5);
 void jf_diag_set_help(jf_diag *self, const char *fmt, ...) JF_PRINTF(2, 3);

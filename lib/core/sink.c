@@ -7,13 +7,10 @@ jf_diag *jf_sink_add(jf_sink *self, const char *rule_id, const jf_source *src, j
 	const jf_rule *rule = self->rule(self->data, rule_id);
 	if (!rule)
 		JF_BUG("no rule %s", rule_id);
-	jf_buf b = JF_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	jf_buf_vaddf(&b, fmt, ap);
+	jf_diag *d = jf_report_vadd(self->report, rule, src, span, fmt, ap);
 	va_end(ap);
-	jf_diag *d = jf_report_add(self->report, rule, src, span, "%s", b.buf);
-	jf_buf_release(&b);
 	return d;
 }
 

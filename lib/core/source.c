@@ -198,6 +198,19 @@ jf_pos jf_source_pos(const jf_source *self, uint32_t byte)
 	return (jf_pos){ byte, line + 1, col + 1 };
 }
 
+jf_pos jf_text_pos(const char *text, uint32_t len, uint32_t byte)
+{
+	if (byte > len)
+		byte = len;
+	uint32_t line = 1, start = 0;
+	for (uint32_t i = 0; i < byte; i++)
+		if (text[i] == '\n') {
+			line++;
+			start = i + 1;
+		}
+	return (jf_pos){ byte, line, count_chars(text, start, byte) + 1 };
+}
+
 uint32_t jf_source_byte_from_yaml(const jf_source *self, size_t line, size_t column)
 {
 	if (line >= self->nlines)

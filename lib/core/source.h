@@ -71,6 +71,8 @@ void jf_sources_release(jf_sources *list);
 
 /** The position of byte offset `byte` (clamped to the file). */
 jf_pos jf_source_pos(const jf_source *self, uint32_t byte);
+/** The position of `byte` in `len` bytes of `text` that have no jf_source (a query file). */
+jf_pos jf_text_pos(const char *text, uint32_t len, uint32_t byte);
 /** The 0-based line holding `byte`. */
 uint32_t jf_source_line_of(const jf_source *self, uint32_t byte);
 /** Start and end (without the newline) of 0-based line `line`. */

@@ -164,13 +164,10 @@ static jf_diag *error_at(jf_config *c, const jf_source *src, jf_span span, const
 	JF_PRINTF(4, 5);
 static jf_diag *error_at(jf_config *c, const jf_source *src, jf_span span, const char *fmt, ...)
 {
-	jf_buf b = JF_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	jf_buf_vaddf(&b, fmt, ap);
+	jf_diag *d = jf_report_vadd(&c->errors, NULL, src, span, fmt, ap);
 	va_end(ap);
-	jf_diag *d = jf_report_add_error(&c->errors, src, span, "%s", b.buf);
-	jf_buf_release(&b);
 	return d;
 }
 

@@ -76,20 +76,12 @@ static const char *query_error_message(TSQueryError e)
 	}
 }
 
-/* Records "path:line:col: what" for a problem at `byte` of `text`. */
-static int error_at(jf_error *err, const char *path, const char *text, uint32_t byte,
-                    const char *what)
+/* Records "path:line:col: what" for a problem at `byte` of the `len` bytes of `text`. */
+static int error_at(jf_error *err, const char *path, const char *text, uint32_t len,
+                    uint32_t byte, const char *what)
 {
-	uint32_t line = 1, col = 1;
-	for (uint32_t i = 0; i < byte && text[i]; i++) {
-		if (text[i] == '\n') {
-			line++;
-			col = 1;
-		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
-			col++;
-		}
-	}
-	return jf_error_set(err, JF_EQUERY, "%s:%u:%u: %s", path, line, col, what);
+	jf_pos p = jf_text_pos(text, len, byte);
+	return jf_error_set(err, JF_EQUERY, "%s:%u:%u: %s", path, p.line, p.col, what);
 }
 
 /* Compiles the predicates of pattern `p`; NULL or an error message (static). */
@@ -163,7 +155,7 @@ int jf_query_compile(jf_lang lang, const char *path, const char *text, uint32_t 
 	uint32_t off = body_offset;
 	const char *what = NULL;
 	*out = jf_query__compile_raw(lang, text, len, &off, &what);
-	return *out ? 0 : error_at(err, path, text, off, what);
+	return *out ? 0 : error_at(err, path, text, len, off, what);
 }
 
 uint32_t jf_query_pattern_count(const jf_query *self)

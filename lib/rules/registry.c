@@ -245,22 +245,15 @@ static bool rule_from_header(jf_rule *r, header *h, header_error *e)
 	return true;
 }
 
-/* Records a problem of jobfix's own table: "path:line:col: msg" (or "path: msg"). */
-static int table_problem(jf_error *err, const char *path, const char *text, uint32_t at,
-                         const char *msg)
+/* Records a problem of jobfix's own table: "path:line:col: msg" at `at` of
+ * the `len` bytes of `text`, or "path: msg" without a text. */
+static int table_problem(jf_error *err, const char *path, const char *text, uint32_t len,
+                         uint32_t at, const char *msg)
 {
 	if (!text)
 		return jf_error_set(err, JF_EQUERY, "%s: %s", path, msg);
-	uint32_t line = 1, col = 1;
-	for (uint32_t i = 0; i < at && text[i]; i++) {
-		if (text[i] == '\n') {
-			line++;
-			col = 1;
-		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
-			col++;
-		}
-	}
-	return jf_error_set(err, JF_EQUERY, "%s:%u:%u: %s", path, line, col, msg);
+	jf_pos p = jf_text_pos(text, len, at);
+	return jf_error_set(err, JF_EQUERY, "%s:%u:%u: %s", path, p.line, p.col, msg);
 }
 
 static jf_lang lang_of_path(const char *path)
@@ -352,7 +345,7 @@ static int add_query_file(rule_array *rules, const jf_embedded *f, jf_error *err
 {
 	jf_lang lang = lang_of_path(f->path);
 	if (lang == JF_LANG_NONE)
-		return table_problem(err, f->path, NULL, 0,
+		return table_problem(err, f->path, NULL, 0, 0,
 		                     "query files live in queries/python/ or queries/bash/");
 	const char *slash = strrchr(f->path, '/');
 	jf_rule r = { 0 };
@@ -361,19 +354,20 @@ static int add_query_file(rule_array *rules, const jf_embedded *f, jf_error *err
 	if (!parse_header(f->data, f->len, &h, &e) || !rule_from_header(&r, &h, &e)) {
 		header_release(&h);
 		free_header(&r);
-		return table_problem(err, f->path, f->data, e.at.start, e.msg);
+		return table_problem(err, f->path, f->data, f->len, e.at.start, e.msg);
 	}
 	header_release(&h);
 	char expect[128];
 	snprintf(expect, sizeof expect, "%s-%s.scm", r.info.id, r.info.name);
 	if (!slash || strcmp(slash + 1, expect)) {
 		free_header(&r);
-		return table_problem(err, f->path, NULL, 0, "file name must be <id>-<name>.scm");
+		return table_problem(err, f->path, NULL, 0, 0, "file name must be <id>-<name>.scm");
 	}
 	r.queries[lang] = (struct jf_rule_query){ f->path, f->data, f->len, h.body };
 	if (!add_rule(rules, &r, lang)) {
 		free_header(&r);
-		return table_problem(err, f->path, NULL, 0, "rule id used twice with different headers");
+		return table_problem(err, f->path, NULL, 0, 0,
+		                     "rule id used twice with different headers");
 	}
 	return 0;
 }
@@ -408,11 +402,11 @@ static void build_builtin(void)
 			if (!strcmp(rules.items[i]->info.name, rules.items[k]->info.name) ||
 			    (rules.items[i]->check &&
 			     !strcmp(rules.items[i]->info.id, rules.items[k]->info.id)))
-				rc = table_problem(err, rules.items[k]->info.id, NULL, 0,
+				rc = table_problem(err, rules.items[k]->info.id, NULL, 0, 0,
 				                   "rule id or name used twice");
 	for (size_t i = 0; i < rules.size && !rc; i++)
 		if (!jf_rule_compile_prefilter(rules.items[i]))
-			rc = table_problem(err, rules.items[i]->info.id, NULL, 0,
+			rc = table_problem(err, rules.items[i]->info.id, NULL, 0, 0,
 			                   "the prefilter does not compile");
 	if (rules.size)
 		qsort(rules.items, rules.size, sizeof(jf_rule *), cmp_rule);
@@ -488,15 +482,12 @@ static void problem(jf_rules_dir *u, const jf_source *src, jf_span at, const cha
 static void problem(jf_rules_dir *u, const jf_source *src, jf_span at, const char *help,
                     const char *fmt, ...)
 {
-	jf_buf b = JF_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	jf_buf_vaddf(&b, fmt, ap);
+	jf_diag *d = jf_report_vadd(&u->problems, NULL, src, at, fmt, ap);
 	va_end(ap);
-	jf_diag *d = jf_report_add_error(&u->problems, src, at, "%s", b.buf);
 	if (help)
 		jf_diag_set_help(d, "%s", help);
-	jf_buf_release(&b);
 }
 
 /* Whether `id` is letters A-Z then digits, so that id prefixes select it. */
