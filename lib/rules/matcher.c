@@ -1,21 +1,24 @@
-/* matcher.c - rule queries matched on a thread of their own, a file at a time, in order */
+/* matcher.c - rule queries worked on by a thread of their own, a file at a time, in order */
 #include "rules/matcher.h"
 
 #include <pthread.h>
 
 #include "rules/config.h"
 
-/* A file's matches and how far they are. */
+/* A file and how far its work is. */
 typedef struct {
-	jf_file_matches m;
-	TSTree *tree;   /* the file's tree, copied for the matcher's thread */
+	jf_file_matches m;   /* first: jf_matcher_wait() hands it out */
+	bool *active;        /* per rule: runs for this file, if its prefilter agrees */
+	TSTree *tree;        /* the file's tree, copied for the matcher's thread */
 	const char *text;
-	enum { QUEUED, MATCHING, DONE } state;
+	uint32_t len;
+	jf_lang lang;
+	enum { QUEUED, WORKING, DONE } state;
 } item;
 
 struct jf_matcher {
 	pthread_mutex_t lock;
-	pthread_cond_t changed; /* an item was queued, finished or dropped, or the thread must stop */
+	pthread_cond_t changed; /* an item was queued or finished, or the thread must stop */
 	pthread_t thread;
 	bool started, stop;
 	JF_ARRAY(item *) items; /* of this lint, in the order added */
@@ -23,8 +26,8 @@ struct jf_matcher {
 	/* The lint */
 	const jf_rule_list *rules;
 	jf_query_cache *queries;
+	bool *runs[JF_LANG_COUNT]; /* per language and rule: the lint runs its query */
 	const jf_config *config;
-	bool job;
 };
 
 static void on_match(void *data, const jf_match *match)
@@ -34,6 +37,28 @@ static void on_match(void *data, const jf_match *match)
 	for (size_t i = 0; i < match->size; i++)
 		jf_array_push(&it->m.captures, match->items[i]);
 	jf_array_push(&it->m.matches, m);
+}
+
+/* The work on one file: the prefilters, the query, the matches. The query
+ * cache is touched here only, on one thread at a time. */
+static void work(jf_matcher *self, item *it)
+{
+	jf_file_matches *m = &it->m;
+	for (size_t r = 0; r < self->rules->items.size; r++) {
+		m->may[r] = it->active[r] &&
+		            jf_rule_may_match(self->rules->items.items[r], it->text, it->len);
+		m->any |= m->may[r];
+	}
+	if (!m->any)
+		return;
+	jf_error err = JF_ERROR_INIT;
+	m->error = jf_query_cache_get(self->queries, self->rules, it->lang, self->runs[it->lang],
+	                              &m->query, &m->rule_of, &err);
+	if (m->error)
+		m->message = jf_xstrdup(jf_error_message(&err));
+	jf_error_clear(&err);
+	if (m->query)
+		jf_query_run(m->query, ts_tree_root_node(it->tree), it->text, on_match, it);
 }
 
 static void *run(void *data)
@@ -47,10 +72,10 @@ static void *run(void *data)
 			break;
 		item *it = self->items.items[self->next++];
 		if (it->state != QUEUED)
-			continue; /* nothing to match, or matched by jf_matcher_take() */
-		it->state = MATCHING;
+			continue; /* done by jf_matcher_wait() */
+		it->state = WORKING;
 		pthread_mutex_unlock(&self->lock);
-		jf_query_run(it->m.query, ts_tree_root_node(it->tree), it->text, on_match, it);
+		work(self, it);
 		pthread_mutex_lock(&self->lock);
 		it->state = DONE;
 		pthread_cond_broadcast(&self->changed);
@@ -80,6 +105,8 @@ void jf_matcher_free(jf_matcher *self)
 		pthread_join(self->thread, NULL);
 	}
 	jf_array_release(&self->items);
+	for (int l = 0; l < JF_LANG_COUNT; l++)
+		free(self->runs[l]);
 	pthread_cond_destroy(&self->changed);
 	pthread_mutex_destroy(&self->lock);
 	free(self);
@@ -92,7 +119,16 @@ void jf_matcher_begin(jf_matcher *self, const jf_rule_list *rules, jf_query_cach
 	self->rules = rules;
 	self->queries = queries;
 	self->config = config;
-	self->job = job;
+	size_t n = rules->items.size;
+	for (int l = 0; l < JF_LANG_COUNT; l++) {
+		free(self->runs[l]);
+		self->runs[l] = jf_xcalloc(n + 1, sizeof(bool));
+		for (size_t r = 0; r < n; r++) {
+			const jf_rule *rule = rules->items.items[r];
+			self->runs[l][r] = rule->queries[l].path && (job || !rule->job_only) &&
+			                   jf_config__enabled(config, rule);
+		}
+	}
 }
 
 void jf_matcher_add(jf_matcher *self, const jf_file *file)
@@ -101,65 +137,57 @@ void jf_matcher_add(jf_matcher *self, const jf_file *file)
 	item *it = jf_xcalloc(1, sizeof(*it));
 	it->m.file = file;
 	it->m.may = jf_xcalloc(n + 1, sizeof(bool));
-	it->state = DONE;
+	it->active = jf_xcalloc(n + 1, sizeof(bool));
+	it->text = file->src->data;
+	it->len = file->src->len;
+	it->lang = file->lang;
 	/* Findings in an excluded file are dropped: spare the queries. */
 	const jf_source *shown = file->src->origin ? file->src->origin : file->src;
 	bool excluded = jf_config__excluded(self->config, shown->fs_path);
+	bool any = false;
 	for (size_t r = 0; r < n && !excluded; r++) {
-		const jf_rule *rule = self->rules->items.items[r];
-		it->m.may[r] = rule->queries[file->lang].path && (self->job || !rule->job_only) &&
-		               jf_config__active(self->config, rule, shown->fs_path) &&
-		               jf_rule_may_match(rule, file->src->data, file->src->len);
-		it->m.any |= it->m.may[r];
+		it->active[r] = self->runs[file->lang][r] &&
+		                jf_config__active(self->config, self->rules->items.items[r],
+		                                  shown->fs_path);
+		any |= it->active[r];
 	}
-	if (it->m.any) {
-		jf_error err = JF_ERROR_INIT;
-		it->m.error = jf_query_cache_get(self->queries, self->rules, file->lang, it->m.may,
-		                                 &it->m.query, &it->m.rule_of, &err);
-		if (it->m.error)
-			it->m.message = jf_xstrdup(jf_error_message(&err));
-		jf_error_clear(&err);
+	it->state = DONE;
+	if (any) {
+		it->tree = ts_tree_copy(file->tree);
+		it->state = QUEUED;
 	}
 	pthread_mutex_lock(&self->lock);
-	if (it->m.query) {
-		it->tree = ts_tree_copy(file->tree);
-		it->text = file->src->data;
-		it->state = QUEUED;
-		if (!self->started)
-			self->started = pthread_create(&self->thread, NULL, run, self) == 0;
-	}
+	if (any && !self->started)
+		self->started = pthread_create(&self->thread, NULL, run, self) == 0;
 	jf_array_push(&self->items, it);
 	pthread_cond_broadcast(&self->changed);
 	pthread_mutex_unlock(&self->lock);
 }
 
-const jf_file_matches *jf_matcher_find(const jf_matcher *self, const jf_file *file)
+const jf_file_matches *jf_matcher_wait(jf_matcher *self, const jf_file *file)
 {
-	/* Only the main thread adds items: no lock needed to read the list here. */
-	for (size_t i = 0; i < self->items.size; i++)
-		if (self->items.items[i]->m.file == file)
-			return &self->items.items[i]->m;
-	return NULL;
-}
-
-void jf_matcher_wait(jf_matcher *self, const jf_file_matches *m)
-{
-	item *it = (item *)m; /* the record is the first member of its item */
+	item *it = NULL;
 	pthread_mutex_lock(&self->lock);
-	if (it->state == QUEUED && !self->started) {
-		/* No thread could be made: match here. */
-		it->state = MATCHING;
+	for (size_t i = 0; i < self->items.size && !it; i++)
+		if (self->items.items[i]->m.file == file)
+			it = self->items.items[i];
+	if (it && it->state == QUEUED && !self->started) {
+		/* No thread could be made: the work is done here. */
+		it->state = WORKING;
 		pthread_mutex_unlock(&self->lock);
-		jf_query_run(it->m.query, ts_tree_root_node(it->tree), it->text, on_match, it);
+		work(self, it);
 		pthread_mutex_lock(&self->lock);
 		it->state = DONE;
 	}
-	while (it->state != DONE)
+	while (it && it->state != DONE)
 		pthread_cond_wait(&self->changed, &self->lock);
 	pthread_mutex_unlock(&self->lock);
+	if (!it)
+		return NULL;
 	/* The nodes are of the copy: make them nodes of the file's own tree. */
 	for (size_t i = 0; i < it->m.captures.size; i++)
-		it->m.captures.items[i].node.tree = m->file->tree;
+		it->m.captures.items[i].node.tree = file->tree;
+	return &it->m;
 }
 
 void jf_matcher_end(jf_matcher *self)
@@ -168,13 +196,14 @@ void jf_matcher_end(jf_matcher *self)
 	/* Drop what the thread has not begun; wait for what it has. */
 	self->next = self->items.size;
 	for (size_t i = 0; i < self->items.size; i++)
-		while (self->items.items[i]->state == MATCHING)
+		while (self->items.items[i]->state == WORKING)
 			pthread_cond_wait(&self->changed, &self->lock);
 	for (size_t i = 0; i < self->items.size; i++) {
 		item *it = self->items.items[i];
 		if (it->tree)
 			ts_tree_delete(it->tree);
 		free(it->m.may);
+		free(it->active);
 		free(it->m.message);
 		jf_array_release(&it->m.matches);
 		jf_array_release(&it->m.captures);

@@ -104,30 +104,60 @@ static void on_match(void *data, const jf_match *m)
 	free(msg);
 }
 
-/* Hands the matches of the rule queries in every file to the rules, file by file. */
+/* Hands the matches in `fm` of the rules `wanted` (by place in the list) to the rules. */
+static void dispatch(jf_rule_ctx *ctx, const query_run *run, const jf_file_matches *fm,
+                     const bool *wanted)
+{
+	uint32_t npatterns = jf_query_pattern_count(fm->query);
+	bool *kept = jf_xcalloc(npatterns + 1, sizeof(bool));
+	for (uint32_t p = 0; p < npatterns; p++)
+		for (size_t r = 0; r < run->rules->items.size; r++)
+			if (run->rules->items.items[r] == fm->rule_of[p])
+				kept[p] = wanted[r];
+	match_env env = { ctx, fm->rule_of, fm->file };
+	for (size_t i = 0; i < fm->matches.size; i++) {
+		const struct jf_matched *m = &fm->matches.items[i];
+		jf_match jm = { fm->captures.items + m->first, m->count, m->pattern };
+		if (kept[m->pattern])
+			on_match(&env, &jm);
+	}
+	free(kept);
+}
+
+/*
+ * Hands the matches of the rule queries to the rules, file by file: in each
+ * file where some rule may match, the matches of the rules that may match in
+ * some file of the job (their prefilter finds something there), as one query
+ * of those rules over every such file finds them.
+ */
 static int run_queries(jf_rule_ctx *ctx, const query_run *run, jf_error *err)
 {
 	const jf_workspace *ws = ctx->facts->ws;
-	for (size_t u = 0; u < ws->files.size; u++) {
+	size_t nrules = run->rules->items.size, nfiles = ws->files.size;
+	const jf_file_matches **fm = jf_xcalloc(nfiles + 1, sizeof(*fm));
+	bool *wanted = jf_xcalloc(JF_LANG_COUNT * nrules + 1, sizeof(bool));
+	for (size_t u = 0; u < nfiles; u++) {
 		const jf_file *file = ws->files.items[u];
-		const jf_file_matches *fm = jf_matcher_find(run->matcher, file);
-		if (!fm) {
+		fm[u] = jf_matcher_wait(run->matcher, file);
+		if (!fm[u]) {
 			jf_matcher_add(run->matcher, file);
-			fm = jf_matcher_find(run->matcher, file);
+			fm[u] = jf_matcher_wait(run->matcher, file);
 		}
-		if (!fm->any)
-			continue;
-		if (fm->error)
-			return jf_error_set(err, fm->error, "%s", fm->message);
-		jf_matcher_wait(run->matcher, fm);
-		match_env env = { ctx, fm->rule_of, file };
-		for (size_t i = 0; i < fm->matches.size; i++) {
-			const struct jf_matched *m = &fm->matches.items[i];
-			jf_match jm = { fm->captures.items + m->first, m->count, m->pattern };
-			on_match(&env, &jm);
-		}
+		for (size_t r = 0; r < nrules; r++)
+			wanted[file->lang * nrules + r] |= fm[u]->may[r];
 	}
-	return 0;
+	int rc = 0;
+	for (size_t u = 0; u < nfiles && !rc; u++) {
+		if (!fm[u]->any)
+			continue;
+		if (fm[u]->error)
+			rc = jf_error_set(err, fm[u]->error, "%s", fm[u]->message);
+		else
+			dispatch(ctx, run, fm[u], wanted + fm[u]->file->lang * nrules);
+	}
+	free(fm);
+	free(wanted);
+	return rc;
 }
 
 int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_matcher *matcher, jf_sink *out,

@@ -67,12 +67,11 @@ static void test_matcher__matches_on_its_thread(void **state)
 	                           "open('/Users/bob/out.txt', 'w')\n";
 	const jf_file *file = load(f, "a.py", text);
 	jf_matcher_add(f->matcher, file);
-	const jf_file_matches *m = jf_matcher_find(f->matcher, file);
+	const jf_file_matches *m = jf_matcher_wait(f->matcher, file);
 	assert_non_null(m);
 	assert_true(m->any);
 	assert_int_equal(m->error, 0);
 	assert_non_null(m->query);
-	jf_matcher_wait(f->matcher, m);
 	/* Each path literal is captured. */
 	uint32_t home = (uint32_t)(strstr(text, "'/home") - text);
 	uint32_t users = (uint32_t)(strstr(text, "'/Users") - text);
@@ -98,13 +97,12 @@ static void test_matcher__nothing_to_match(void **state)
 	fixture *f = *state;
 	const jf_file *file = load(f, "b.py", "x = 1\nprint(x)\n");
 	jf_matcher_add(f->matcher, file);
-	const jf_file_matches *m = jf_matcher_find(f->matcher, file);
+	const jf_file_matches *m = jf_matcher_wait(f->matcher, file);
 	assert_non_null(m);
 	assert_false(m->any);
 	assert_null(m->query);
-	jf_matcher_wait(f->matcher, m); /* returns at once */
 	assert_int_equal(m->matches.size, 0);
-	assert_null(jf_matcher_find(f->matcher, NULL));
+	assert_null(jf_matcher_wait(f->matcher, NULL));
 }
 
 /* A lint may end with files not matched yet: they are dropped, and the
@@ -125,8 +123,7 @@ static void test_matcher__end_drops_what_is_queued(void **state)
 	jf_matcher_begin(f->matcher, jf_rules_builtin(), &f->queries, NULL, false);
 	const jf_file *file = load(f, "d.py", "open('/home/alice/x')\n");
 	jf_matcher_add(f->matcher, file);
-	const jf_file_matches *m = jf_matcher_find(f->matcher, file);
-	jf_matcher_wait(f->matcher, m);
+	const jf_file_matches *m = jf_matcher_wait(f->matcher, file);
 	assert_true(m->matches.size >= 1);
 }
 
