@@ -4,8 +4,9 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "rules/config.h"
 #include "core/path.h"
+#include "job/job.h"
+#include "rules/config.h"
 
 /* Folders deeper than this below the start are not searched. */
 #define MAX_DEPTH 64
@@ -29,7 +30,14 @@ jf_file_kind jf_file_kind_of(const jf_config *config, const char *path)
 		return JF_FILE_JOB;
 	if (jf_str_ends(base, ".py"))
 		return JF_FILE_PYTHON;
-	if (jf_str_ends(base, ".sh") || jf_str_ends(base, ".bash"))
+	/* The files a job of another format may be: told by their content. */
+	if ((jf_str_ends(base, ".yaml") || jf_str_ends(base, ".yml") || jf_str_ends(base, ".sh") ||
+	     jf_str_ends(base, ".bash") || jf_str_ends(base, ".sbatch") ||
+	     jf_str_ends(base, ".slurm") || !strchr(base, '.')) &&
+	    jf_job_sniff_file(path))
+		return JF_FILE_JOB;
+	if (jf_str_ends(base, ".sh") || jf_str_ends(base, ".bash") || jf_str_ends(base, ".sbatch") ||
+	    jf_str_ends(base, ".slurm"))
 		return JF_FILE_SHELL;
 	/* A script without a suffix: its #! line tells, as `jobfix lint` reads it. */
 	if (strchr(base, '.'))

@@ -48,7 +48,8 @@ static void syntax_error(const jf_source *s, const yaml_parser_t *p, jf_yml_erro
 	}
 }
 
-bool jf_yml_load(const jf_source *src, yaml_document_t *doc, jf_yml_error *err)
+/* Whether `src` may be given to libyaml: no NUL byte, no absurd nesting. */
+static bool loadable(const jf_source *src, jf_yml_error *err)
 {
 	*err = (jf_yml_error){ 0 };
 	const char *nul = memchr(src->data, '\0', src->len);
@@ -63,15 +64,62 @@ bool jf_yml_load(const jf_source *src, yaml_document_t *doc, jf_yml_error *err)
 			               { 0, 0 } };
 		return false;
 	}
+	return true;
+}
+
+static void parser_init(yaml_parser_t *parser, const jf_source *src)
+{
+	yaml_parser_initialize(parser);
+	yaml_parser_set_input_string(parser, (const unsigned char *)src->data, src->len);
+	yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING);
+}
+
+bool jf_yml_load(const jf_source *src, yaml_document_t *doc, jf_yml_error *err)
+{
+	if (!loadable(src, err))
+		return false;
 	yaml_parser_t parser;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)src->data, src->len);
-	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+	parser_init(&parser, src);
 	bool ok = yaml_parser_load(&parser, doc);
 	if (!ok)
 		syntax_error(src, &parser, err);
 	yaml_parser_delete(&parser);
 	return ok;
+}
+
+bool jf_yml_load_all(const jf_source *src, jf_yml_docs *out, jf_yml_error *err)
+{
+	*out = (jf_yml_docs){ 0 };
+	if (!loadable(src, err))
+		return false;
+	yaml_parser_t parser;
+	parser_init(&parser, src);
+	bool ok = true;
+	while (out->size < JF_YML_MAX_DOCS) {
+		yaml_document_t doc;
+		if (!yaml_parser_load(&parser, &doc)) {
+			syntax_error(src, &parser, err);
+			ok = false;
+			break;
+		}
+		/* The end of the stream is a document without a root; an empty stream is one such document. */
+		if (out->size && !yaml_document_get_root_node(&doc)) {
+			yaml_document_delete(&doc);
+			break;
+		}
+		jf_array_push(out, doc);
+	}
+	yaml_parser_delete(&parser);
+	if (!ok)
+		jf_yml_docs_release(out);
+	return ok;
+}
+
+void jf_yml_docs_release(jf_yml_docs *docs)
+{
+	for (size_t i = 0; i < docs->size; i++)
+		yaml_document_delete(&docs->items[i]);
+	jf_array_release(docs);
 }
 
 yaml_node_t *jf_yml_node(const yaml_document_t *doc, int index)

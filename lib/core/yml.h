@@ -36,6 +36,20 @@ typedef struct {
  */
 bool jf_yml_load(const jf_source *src, yaml_document_t *doc, jf_yml_error *err);
 
+/* The documents of a YAML stream (`---` between them). */
+typedef JF_ARRAY(yaml_document_t) jf_yml_docs;
+
+/* A stream of more documents is read up to this many. */
+#define JF_YML_MAX_DOCS 1000
+
+/**
+ * Parses the documents of `src` into `docs`: at least one (an empty text is
+ * one document without a root node). Returns true (release with
+ * jf_yml_docs_release()), or false with `*err` set and nothing to release.
+ */
+bool jf_yml_load_all(const jf_source *src, jf_yml_docs *docs, jf_yml_error *err);
+void jf_yml_docs_release(jf_yml_docs *docs);
+
 /** The node at `index` of `doc` (libyaml's 1-based index). */
 yaml_node_t *jf_yml_node(const yaml_document_t *doc, int index);
 /** The span of node `n` in `src`; a block scalar's span ends with its first line. */

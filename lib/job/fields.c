@@ -136,3 +136,48 @@ void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n)
 	jf_buf_release(&seen);
 	jf_array_push(&r->job->command, u);
 }
+
+/* Whether `word` runs a shell on its next words: sh, bash, /bin/sh, /usr/bin/env bash... */
+static bool is_shell(const char *word)
+{
+	const char *base = strrchr(word, '/');
+	base = base ? base + 1 : word;
+	return !strcmp(base, "sh") || !strcmp(base, "bash") || !strcmp(base, "dash") ||
+	       !strcmp(base, "zsh");
+}
+
+/* `-c`, or a cluster of single-letter options that holds c: `-lc`, `-ec`, `-xec`. */
+static bool is_dash_c(const char *word)
+{
+	if (word[0] != '-' || word[1] == '-' || !strchr(word, 'c'))
+		return false;
+	for (const char *p = word + 1; *p; p++)
+		if (!strchr("abcefhklmnpuvxBCEHPT", *p))
+			return false;
+	return true;
+}
+
+void jf_job__argv_unit(jf_job_read *r, yaml_node_t *const *words, size_t n, jf_loc at)
+{
+	size_t i = 0;
+	/* `/usr/bin/env bash -c TEXT`: env only finds the shell */
+	if (n > 1 && jf_yml_scalar(words[0]) && !strcmp(jf_yml_scalar(words[0]), "/usr/bin/env"))
+		i = 1;
+	/* `sh -c TEXT [NAME ARGS...]`: the text is the program. Its $0 and positional
+	 * parameters are rare in jobs; the text alone is run. */
+	for (size_t k = i; k < n; k++)
+		if (!jf_yml_scalar(words[k]))
+			goto argv; /* a word that is a list or mapping: not a command jobfix can follow */
+	if (n >= i + 3 && is_shell(jf_yml_scalar(words[i])) && is_dash_c(jf_yml_scalar(words[i + 1]))) {
+		jf_job__shell_unit(r, words[i + 2]);
+		return;
+	}
+argv:;
+	jf_cmd_unit u = { .kind = JF_CMD_ARGV, .at = at };
+	for (size_t k = 0; k < n; k++) {
+		const char *s = jf_yml_scalar(words[k]);
+		jf_field f = { s ? jf_job__copy(r, s) : NULL, jf_job__loc(r, words[k]) };
+		jf_array_push(&u.argv, f);
+	}
+	jf_array_push(&r->job->command, u);
+}

@@ -1,7 +1,10 @@
 /* job.c - reading a job file: its format told by its content, then its reader */
 #include "job/job.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/path.h"
 #include "job/reader.h"
@@ -33,10 +36,39 @@ static void report_yaml_error(jf_sink *sink, const jf_source *s, const jf_yml_er
 	}
 }
 
+/* Comments of one document of the file: from where the document before it ended. */
+typedef struct {
+	jf_job *job;
+	uint32_t from;
+} comments_of;
+
 static void add_comment(void *data, jf_span comment)
 {
-	jf_job *j = data;
-	jf_array_push(&j->comments, ((jf_loc){ j->file, comment }));
+	comments_of *c = data;
+	if (comment.start >= c->from)
+		jf_array_push(&c->job->comments, ((jf_loc){ c->job->file, comment }));
+}
+
+static void add_comments(jf_job *j, const jf_yml_docs *docs)
+{
+	comments_of c = { j, 0 };
+	for (size_t i = 0; i < docs->size; i++) {
+		const yaml_document_t *d = &docs->items[i];
+		jf_yml_comments(j->file, d, add_comment, &c);
+		c.from = jf_source_byte_from_yaml(j->file, d->end_mark.line, d->end_mark.column);
+	}
+}
+
+/* Reads the file with the first reader of the kind (YAML or not) that takes it. */
+static bool read_as(jf_job_read *r, bool yaml)
+{
+	for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
+		if (readers[i]->yaml == yaml && readers[i]->detect(r->src, r->docs)) {
+			r->job->format = readers[i];
+			readers[i]->read(r);
+			return true;
+		}
+	return false;
 }
 
 int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf_job **out,
@@ -65,24 +97,51 @@ int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf
 	jf_arena_adopt(&j->arena, j->display_dir);
 	*out = j;
 
-	yaml_document_t doc;
+	jf_job_read r = { j, src, NULL, NULL, sink };
+	if (src->status == JF_SOURCE_OK && read_as(&r, false))
+		return 0;
+	jf_yml_docs docs;
 	jf_yml_error yerr;
-	bool have_doc = jf_yml_load(src, &doc, &yerr);
-	if (!have_doc)
+	if (!jf_yml_load_all(src, &docs, &yerr)) {
 		report_yaml_error(sink, src, &yerr);
-	jf_job_read r = { j, src, have_doc ? &doc : NULL, sink };
-	for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
-		if (readers[i]->detect(src, r.doc)) {
-			j->format = readers[i];
-			readers[i]->read(&r);
-			break;
-		}
+		return 0;
+	}
+	r.docs = &docs;
+	r.doc = &docs.items[0];
+	read_as(&r, true);
 	/* Suppressions stand in comments: only a file that names jobfix has any. */
-	if (have_doc && src->status == JF_SOURCE_OK && strstr(src->data, "jobfix:"))
-		jf_yml_comments(src, &doc, add_comment, j);
-	if (have_doc)
-		yaml_document_delete(&doc);
+	if (src->status == JF_SOURCE_OK && strstr(src->data, "jobfix:"))
+		add_comments(j, &docs);
+	jf_yml_docs_release(&docs);
 	return 0;
+}
+
+const char *jf_job_sniff(const char *text, size_t len)
+{
+	for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
+		if (readers[i]->sniff && readers[i]->sniff(text, len))
+			return readers[i]->name;
+	return NULL;
+}
+
+const char *jf_job_sniff_file(const char *path)
+{
+	/* Non-blocking: a FIFO is not waited on, and is no job file. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	char *head = NULL;
+	ssize_t n = 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		head = jf_xmalloc(JF_JOB_SNIFF_BYTES + 1);
+		n = read(fd, head, JF_JOB_SNIFF_BYTES);
+	}
+	close(fd);
+	const char *format = n > 0 && !memchr(head, '\0', (size_t)n) ? jf_job_sniff(head, (size_t)n)
+	                                                               : NULL;
+	free(head);
+	return format;
 }
 
 void jf_job_free(jf_job *self)

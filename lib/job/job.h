@@ -122,6 +122,15 @@ typedef struct jf_job {
  */
 int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf_job **out,
                 jf_error *err);
+/**
+ * The name of the job format whose files a text of `len` bytes looks like,
+ * judged cheaply from the text alone, or NULL. jobfix's own spec is known by
+ * its file name, not its text (discover.c).
+ */
+const char *jf_job_sniff(const char *text, size_t len);
+/** The same for the first JF_JOB_SNIFF_BYTES of the regular file at `path`; NULL for others. */
+const char *jf_job_sniff_file(const char *path);
+#define JF_JOB_SNIFF_BYTES 65536
 /** Frees the job and the sources it still owns; NULL is a no-op. */
 void jf_job_free(jf_job *self);
 /** Moves the sources the job owns to the end of `into`: findings point into them. */

@@ -211,10 +211,11 @@ static void read_native(jf_job_read *r)
 }
 
 /* Any YAML document that no other format claims is read as jobfix's own spec. */
-static bool detect_native(const jf_source *src, const yaml_document_t *doc)
+static bool detect_native(const jf_source *src, const jf_yml_docs *docs)
 {
 	(void)src;
-	return doc != NULL;
+	(void)docs;
+	return true;
 }
 
-const jf_job_reader jf_job_native_reader = { "jobfix", detect_native, read_native };
+const jf_job_reader jf_job_native_reader = { "jobfix", true, NULL, detect_native, read_native };

@@ -19,14 +19,23 @@
 typedef struct {
 	jf_job *job;
 	const jf_source *src;
-	const yaml_document_t *doc; /* NULL when the file is no YAML document */
+	const jf_yml_docs *docs;    /* its YAML documents; NULL for a format that is not YAML */
+	const yaml_document_t *doc; /* the first of them, or NULL */
 	jf_sink *sink;
 } jf_job_read;
 
 struct jf_job_reader {
-	const char *name; /* "jobfix" */
-	/* Whether the file is in this format: decided by its content. */
-	bool (*detect)(const jf_source *src, const yaml_document_t *doc);
+	const char *name; /* "jobfix", "kubernetes", ... */
+	/* Whether its files are YAML: then detect() and read() see the parsed documents. */
+	bool yaml;
+	/*
+	 * Whether a text may be a file of this format, from the text alone and
+	 * cheaply: how a folder's job files are found (jf_job_sniff()). NULL for
+	 * a format known by its file name only (jobfix's own).
+	 */
+	bool (*sniff)(const char *text, size_t len);
+	/* Whether the file is in this format, decided by its content; `docs` is NULL unless `yaml`. */
+	bool (*detect)(const jf_source *src, const jf_yml_docs *docs);
 	/* Fills the job from the file. */
 	void (*read)(jf_job_read *r);
 };
@@ -67,5 +76,14 @@ void jf_job__each_pair(jf_job_read *r, yaml_node_t *n, const char *where,
  * the value reported at the value.
  */
 void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n);
+
+/**
+ * Appends the command of a program and its arguments, each word a YAML
+ * node (a container's `command` + `args`), whose whole value is at `at`:
+ * a shell unit for the text of `sh -c TEXT` (bash, `/usr/bin/env bash`,
+ * `-lc` and the like too), else an argv unit of the words at their places.
+ * A word that is not a scalar is kept with a NULL value.
+ */
+void jf_job__argv_unit(jf_job_read *r, yaml_node_t *const *words, size_t n, jf_loc at);
 
 #endif

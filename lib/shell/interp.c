@@ -708,7 +708,7 @@ static void run_unit(shell *sh, const jf_job *job, const jf_cmd_unit *u)
 		words w = { 0 };
 		for (size_t i = 0; i < u->argv.size; i++) {
 			const jf_field *f = &u->argv.items[i];
-			word arg = { f->at.src, f->at.span, jf_xstrdup(f->value) };
+			word arg = { f->at.src, f->at.span, f->value ? jf_xstrdup(f->value) : NULL };
 			jf_array_push(&w, arg);
 		}
 		sh->argv_at = u->at;
