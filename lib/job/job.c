@@ -89,7 +89,7 @@ int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf
 	jf_job *j = jf_xcalloc(1, sizeof(*j));
 	jf_array_push(&j->sources, src);
 	j->file = src;
-	j->gpus = j->nodes = -1;
+	j->gpus = j->nodes = j->procs = -1;
 	j->resources = (jf_loc){ src, { 0, 0 } };
 	j->file_dir = jf_path_dirname(fs_path);
 	j->display_dir = jf_path_dirname(display_path);

@@ -87,7 +87,11 @@ typedef struct jf_job {
 	const jf_source *file;  /* the job file */
 	char *file_dir;         /* its folder on this machine */
 	char *display_dir;      /* the same as shown in diagnostics ("" for the current one) */
-	jf_field name, platform;
+	jf_field name;
+	/* The platform it runs on, for the variables that platform sets
+	 * (data/platforms.yaml): as the native spec writes it, or the format's
+	 * own ("kubernetes", "azureml", "skypilot", "slurm") at no place. */
+	jf_field platform;
 	jf_job_image image;
 	/* The code: a folder of this machine that appears at `workdir` in the
 	 * container, where the command starts. Without a workdir, the code is
@@ -102,6 +106,7 @@ typedef struct jf_job {
 	jf_job_mounts inputs;   /* read-only */
 	jf_job_mounts outputs;  /* writable */
 	long gpus, nodes;       /* per node, and nodes; -1 when not given */
+	long procs;             /* processes per node the platform starts; -1 when not given */
 	jf_loc resources;       /* the resources value, for notes */
 	/* Comments of the job's files, where suppressions may stand. */
 	JF_ARRAY(jf_loc) comments;
