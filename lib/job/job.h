@@ -3,7 +3,7 @@
  * A job is what the platform runs: an image, a command (shell text or an argv
  * list) run in a working folder of the container where the job's code
  * appears, environment variables, mounts, and resources. Each format has a
- * reader (native.c reads jobfix's own spec; docs/job-spec.md); jf_job_load()
+ * reader (native.c reads jobfix's own spec; docs/jobs.md); jf_job_load()
  * detects the format of a file by its content and hands it to its reader.
  *
  * Every value keeps its place (a jf_loc: a source the job owns and a span of

@@ -1,4 +1,4 @@
-/* native.c - jobfix's own job spec, version 1 (docs/job-spec.md)
+/* native.c - jobfix's own job spec, version 1 (docs/jobs.md)
  *
  * The format for platforms without one of their own: the image, the code
  * folder and where it appears (workdir), a shell command, env, mounts

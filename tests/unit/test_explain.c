@@ -270,9 +270,9 @@ static void test_explain__text_page(void **state)
 
 	/* Links become their text. */
 	t = jf_rule_explain(jf_rules_lookup("JF002"), JF_EXPLAIN_TEXT);
-	assert_non_null(strstr(jf_rule_doc(jf_rules_lookup("JF002"), JF_DOC_FIX), "](../job-spec.md)"));
-	assert_non_null(strstr(t, "docs/job-spec.md"));
-	assert_null(strstr(t, "](../job-spec.md)"));
+	assert_non_null(strstr(jf_rule_doc(jf_rules_lookup("JF002"), JF_DOC_FIX), "](../jobs.md)"));
+	assert_non_null(strstr(t, "docs/jobs.md"));
+	assert_null(strstr(t, "](../jobs.md)"));
 	free(t);
 }
 
