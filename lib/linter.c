@@ -48,6 +48,7 @@ jf_linter *jf_linter_new(const jf_options *opts)
 	jf_options defaults = JF_OPTIONS_INIT;
 	l->opts = opts ? *opts : defaults;
 	l->matcher = jf_matcher_new();
+	l->shown_text = l->shown_json = (jf_buf)JF_BUF_INIT;
 	return l;
 }
 
@@ -64,6 +65,8 @@ void jf_linter_free(jf_linter *self)
 	jf_linter_restrict(self, NULL);
 	jf_array_release(&self->read);
 	jf_strings_release(&self->skipped);
+	jf_buf_release(&self->shown_text);
+	jf_buf_release(&self->shown_json);
 	free(self);
 }
 
@@ -150,7 +153,7 @@ const char *jf_linter_skipped(const jf_linter *self, size_t i)
 	return i < self->skipped.size ? self->skipped.items[i] : NULL;
 }
 
-static const jf_rule *rule_of(const void *config, const char *id)
+const jf_rule *jf_linter__rule_of(const void *config, const char *id)
 {
 	return jf_config__find_rule(config, id);
 }
@@ -232,7 +235,7 @@ static int lint_path(jf_linter *self, const char *path)
 		                    "cannot tell what '%s' is: name job specs *.yaml, Python *.py and "
 		                    "shell scripts *.sh",
 		                    path);
-	lint L = { .sink = { &self->report, rule_of, cfg, &self->skipped } };
+	lint L = { .sink = { &self->report, jf_linter__rule_of, cfg, &self->skipped } };
 	jf_workspace_init(&L.ws, &self->parsers, &L.sink);
 	L.ws.on_parsed = match_rules;
 	L.ws.on_parsed_data = self->matcher;

@@ -43,6 +43,12 @@ struct jf_linter {
 	/* Counted over every lint, for the tests: Python files read, and full
 	 * walks of their trees. */
 	size_t python_files, python_walks;
+	/* jf_linter_show(): the jobs described so far, in text and as JSON array members. */
+	jf_buf shown_text, shown_json;
+	size_t shown_jobs;
 };
+
+/** The rule `id` as the config `config` sees it (a jf_sink's `rule`). */
+const jf_rule *jf_linter__rule_of(const void *config, const char *id);
 
 #endif

@@ -342,4 +342,19 @@ if [[ -w /dev/full ]]; then
 	check "write error on stdout exits 2" test $? -eq 2
 fi
 
+# jobfix show
+run show
+check "show without a file exits 2" test "$rc" -eq 2
+check "show without a file says so" grep -q "no FILE" "$tmp/err"
+run show --format yaml "$fixtures/demo/job.yaml"
+check "show: unknown format exits 2" test "$rc" -eq 2
+run show --no-config "$fixtures/demo/train.py"
+check "show of a Python file exits 2" test "$rc" -eq 2
+check "show of a Python file says it is no job file" grep -q "is not a job file jobfix reads" "$tmp/err"
+run show --no-config "$tmp/none.yaml"
+check "show of a missing file exits 2" test "$rc" -eq 2
+check "show of a missing file names it" grep -q "cannot read '$tmp/none.yaml'" "$tmp/err"
+run show --no-config --format json "$fixtures/demo/job.yaml" "$fixtures/demo/job.yaml"
+check "show --format json of two files lists two jobs" test "$(grep -c '^      "file": ' "$tmp/out")" -eq 2
+
 finish

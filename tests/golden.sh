@@ -9,6 +9,7 @@
 #   expected.txt     text format, --color never, then "--- stderr" and "--- exit N"
 #   expected.json    json format
 # and, in the cases that have them (create an empty one to add it):
+#   expected.show    `jobfix show` of the same files, with expected.show.json its JSON
 #   expected.sarif   sarif format, with jobfix's version written @VERSION@ and the
 #                    home page (CMake's JF_HOMEPAGE_URL) @HOMEPAGE@
 #   expected.FORMAT  any other format as it is printed (expected.github)
@@ -75,10 +76,16 @@ if [[ -f expected.sarif ]]; then
 			}' >"$tmp/expected.sarif"
 	outputs+=(expected.sarif)
 fi
+# What `jobfix show` understands of the job, in the cases that have them.
+if [[ -f expected.show || -f expected.show.json ]]; then
+	"$jobfix" show "${args[@]}" >"$tmp/expected.show" 2>&1
+	"$jobfix" show --format json "${args[@]}" >"$tmp/expected.show.json" 2>&1
+	outputs+=(expected.show expected.show.json)
+fi
 # Any other format the case has a file for, as it is printed (expected.github).
 for f in expected.*; do
 	fmt=${f#expected.}
-	case $fmt in txt | json | sarif) continue ;; esac
+	case $fmt in txt | json | sarif | show | show.json) continue ;; esac
 	[[ -f $f ]] || continue
 	"$jobfix" lint --format "$fmt" "${args[@]}" >"$tmp/$f" 2>/dev/null
 	outputs+=("$f")

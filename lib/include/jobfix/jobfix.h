@@ -255,6 +255,20 @@ JF_EXPORT jf_file_kind jf_file_kind_of(const jf_config *config, const char *path
  */
 JF_EXPORT int jf_discover_jobs(const jf_config *config, const char *dir, char ***out,
                                size_t *count);
+/**
+ * Describes what jobfix understands of the job file at `path` (`jobfix
+ * show`): its format, image, code folder, workdir, env, mounts, resources,
+ * command and the entry scripts the command runs, each with its place. No
+ * rule runs. Returns 0, or a negative JF_E* code with the message in
+ * jf_linter_error(). The descriptions stay in the linter until
+ * jf_linter_write_shown() writes them all.
+ */
+JF_EXPORT int jf_linter_show(jf_linter *self, const char *path);
+/**
+ * Writes the jobs described so far as text, or (JF_FORMAT_JSON) as
+ * {"version": 1, "jobs": [...]}. Returns 0, or JF_EIO when writing failed.
+ */
+JF_EXPORT int jf_linter_write_shown(jf_linter *self, FILE *out, jf_format format);
 /** Frees a list of paths from jf_discover_jobs(); NULL is a no-op. */
 JF_EXPORT void jf_paths_free(char **paths);
 
