@@ -42,10 +42,12 @@ static void print_help(void)
 	printf("usage: jobfix lint [options] [PATH...]\n"
 	       "       jobfix lint [options] --staged\n"
 	       "       jobfix lint [options] --staged-files [FILE...]\n\n"
-	       "PATH is a job spec (*.yaml, *.yml), or a Python (*.py) or shell (*.sh) file\n"
-	       "linted alone with the rules that need no job. Without PATH, every job spec\n"
-	       "found in the current folder and below it: jobfix.yaml, job.yaml, *.job.yaml\n"
-	       "and the config's `jobs` (hidden folders, node_modules and `exclude` skipped).\n\n"
+	       "PATH is a job file of any format jobfix reads (docs/jobs.md), told by its\n"
+	       "content, or a Python (*.py) or shell (*.sh) file linted alone with the rules\n"
+	       "that need no job. Without PATH, every job file found in the current folder\n"
+	       "and below it: jobfix.yaml, job.yaml, *.job.yaml, the config's `jobs`, and\n"
+	       "YAML and batch scripts whose content is a job of another format (hidden\n"
+	       "folders, node_modules and `exclude` skipped).\n\n"
 	       "options:\n"
 	       "  --staged            lint what git has staged for the next commit: the staged\n"
 	       "                      job specs, the jobs that read a staged file, the other\n"
@@ -71,7 +73,8 @@ static void print_help(void)
 	       "                      unset), always or never\n"
 	       "  -q, --quiet         print no summary line\n"
 	       "  -v, --verbose       also say which checks were skipped for want of facts\n"
-	       "                      (an unknown image), and how to enable them\n"
+	       "                      (an unknown image), and how to enable them, and which\n"
+	       "                      YAML files were found that are no job file\n"
 	       "  -h, --help          show this help\n\n"
 	       "The options override the config file, .jobfix.yaml in the current folder or\n"
 	       "the nearest folder above it (docs/config.md).\n\n"
@@ -215,18 +218,21 @@ static bool lint_one(jf_linter *l, const char *path)
 }
 
 /* Lints the jobs found from the current folder; false when jobfix could not. */
-static bool lint_discovered(jf_linter *l, const jf_config *config)
+static bool lint_discovered(jf_linter *l, const jf_config *config, int verbose)
 {
-	char **jobs;
-	size_t n;
-	if (jf_discover_jobs(config, ".", &jobs, &n) < 0) {
+	char **jobs, **skipped = NULL;
+	size_t n, nskipped = 0;
+	if (jf_discover(config, ".", &jobs, &n, verbose ? &skipped : NULL, &nskipped) < 0) {
 		fprintf(stderr, "jobfix: error: cannot search the current folder: %s\n",
 		        strerror(errno));
 		return false;
 	}
+	for (size_t i = 0; i < nskipped; i++)
+		fprintf(stderr, "jobfix: skipped %s: a YAML file that is no job file\n", skipped[i]);
+	jf_paths_free(skipped);
 	if (!n) {
 		char *cwd = getcwd(NULL, 0);
-		fprintf(stderr, "jobfix: no job specs found under %s\n", cwd ? cwd : ".");
+		fprintf(stderr, "jobfix: no job files found under %s\n", cwd ? cwd : ".");
 		free(cwd);
 	}
 	bool ok = true;
@@ -468,7 +474,7 @@ int cmd_lint(int argc, char **argv)
 	if (mode != MODE_PATHS)
 		failed = !lint_changed(l, config, paths, (size_t)npaths);
 	else if (!npaths)
-		failed = !lint_discovered(l, config);
+		failed = !lint_discovered(l, config, verbose);
 	for (int i = 0; mode == MODE_PATHS && i < npaths; i++)
 		failed |= !lint_one(l, paths[i]);
 	int written = statistics ? jf_linter_write_statistics(l, stdout, format)

@@ -73,6 +73,8 @@ typedef struct {
 	 * under its own path rather than through a link to it. */
 	JF_ARRAY(struct deferred { char *path; int depth; }) links;
 	JF_ARRAY(char *) found;
+	JF_ARRAY(char *) skipped; /* YAML files that are no job file; NULL items: not kept */
+	bool keep_skipped;
 } walk;
 
 static size_t hash_id(dev_t dev, ino_t ino)
@@ -169,9 +171,14 @@ static bool search(walk *w, const char *dir, const struct stat *st, int depth)
 				jf_array_push(&w->links, later);
 				path = NULL;
 			}
-		} else if (S_ISREG(cs.st_mode) && jf_file_kind_of(w->config, path) == JF_FILE_JOB &&
-		           !jf_config__excluded(w->config, path)) {
+		} else if (!S_ISREG(cs.st_mode) || jf_config__excluded(w->config, path)) {
+			/* not a job file */
+		} else if (jf_file_kind_of(w->config, path) == JF_FILE_JOB) {
 			jf_array_push(&w->found, path);
+			path = NULL;
+		} else if (w->keep_skipped &&
+		           (jf_str_ends(path, ".yaml") || jf_str_ends(path, ".yml"))) {
+			jf_array_push(&w->skipped, path);
 			path = NULL;
 		}
 		free(path);
@@ -181,14 +188,32 @@ static bool search(walk *w, const char *dir, const struct stat *st, int depth)
 	return true;
 }
 
-int jf_discover_jobs(const jf_config *config, const char *dir, char ***out, size_t *count)
+/* The paths of `a`, sorted, as a NULL-terminated list. */
+static char **path_list(char **items, size_t n, size_t *count)
 {
-	walk w = { config, NULL, 0, 0, NULL, { 0 }, { 0 } };
+	if (n)
+		qsort(items, n, sizeof(char *), cmp_str);
+	*count = n;
+	char **list = jf_xmalloc((n + 1) * sizeof(char *));
+	if (n)
+		memcpy(list, items, n * sizeof(char *));
+	list[n] = NULL;
+	return list;
+}
+
+int jf_discover(const jf_config *config, const char *dir, char ***out, size_t *count,
+                char ***skipped, size_t *nskipped)
+{
+	walk w = { .config = config, .keep_skipped = skipped != NULL };
 	struct stat st;
 	if (!dir || !*dir)
 		dir = ".";
 	*out = NULL;
 	*count = 0;
+	if (skipped) {
+		*skipped = NULL;
+		*nskipped = 0;
+	}
 	errno = 0;
 	w.start_real = realpath(dir, NULL);
 	bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && search(&w, dir, &st, 0);
@@ -203,18 +228,24 @@ int jf_discover_jobs(const jf_config *config, const char *dir, char ***out, size
 	jf_array_release(&w.links);
 	free(w.seen);
 	free(w.start_real);
-	if (!ok) {
+	if (ok) {
+		*out = path_list(w.found.items, w.found.size, count);
+		if (skipped)
+			*skipped = path_list(w.skipped.items, w.skipped.size, nskipped);
+	} else {
 		for (size_t i = 0; i < w.found.size; i++)
 			free(w.found.items[i]);
-		jf_array_release(&w.found);
-		return JF_EIO;
+		for (size_t i = 0; i < w.skipped.size; i++)
+			free(w.skipped.items[i]);
 	}
-	if (w.found.size)
-		qsort(w.found.items, w.found.size, sizeof(char *), cmp_str);
-	*count = w.found.size;
-	jf_array_push(&w.found, NULL);
-	*out = w.found.items;
-	return 0;
+	jf_array_release(&w.found);
+	jf_array_release(&w.skipped);
+	return ok ? 0 : JF_EIO;
+}
+
+int jf_discover_jobs(const jf_config *config, const char *dir, char ***out, size_t *count)
+{
+	return jf_discover(config, dir, out, count, NULL, NULL);
 }
 
 void jf_paths_free(char **paths)

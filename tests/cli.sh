@@ -48,10 +48,18 @@ check "--staged with --staged-files exits 2" test "$rc" -eq 2
 mkdir -p "$tmp/none/sub" "$tmp/disc"
 (cd "$tmp/none" && "$jobfix" lint >"$tmp/out" 2>"$tmp/err")
 check "no job specs: exit 0" test $? -eq 0
-check "no job specs: says so, with the folder" grep -qx "jobfix: no job specs found under $tmp/none" "$tmp/err"
+check "no job specs: says so, with the folder" grep -qx "jobfix: no job files found under $tmp/none" "$tmp/err"
 check "no job specs: nothing on stdout" test ! -s "$tmp/out"
 (cd "$tmp/none" && "$jobfix" lint --format json >"$tmp/out" 2>/dev/null)
 check "no job specs: an empty json document" grep -q '"diagnostics": \[\]' "$tmp/out"
+# --verbose names the YAML files found that are no job file, and only those.
+printf 'lr: 0.1\nlayers: [64, 128]\n' >"$tmp/none/sub/model.yaml"
+(cd "$tmp/none" && "$jobfix" lint --verbose >"$tmp/out" 2>"$tmp/err")
+check "--verbose lists a YAML file that is no job" \
+	grep -qx "jobfix: skipped sub/model.yaml: a YAML file that is no job file" "$tmp/err"
+(cd "$tmp/none" && "$jobfix" lint >"$tmp/out" 2>"$tmp/err")
+check "without --verbose a YAML file that is no job is not named" grep -vq "model.yaml" "$tmp/err"
+rm "$tmp/none/sub/model.yaml"
 # A tree: job specs by name at any depth; hidden folders, node_modules, the
 # config's exclude and a symbolic link loop skipped; the config's jobs added.
 d=$tmp/disc

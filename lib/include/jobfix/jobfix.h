@@ -235,16 +235,18 @@ typedef enum {
 } jf_file_kind;
 
 /**
- * What the file at `path` is: a job spec when it is named `jobfix.yaml`,
- * `job.yaml` or `*.job.yaml` or matches the config's `jobs`; Python for
- * `*.py`, shell for `*.sh` and `*.bash`; for a name without a '.', what its
- * `#!` line names (the first line is read); else JF_FILE_OTHER. The config's
- * `exclude` is not applied.
+ * What the file at `path` is: a job file when it is named `jobfix.yaml`,
+ * `job.yaml` or `*.job.yaml` or matches the config's `jobs`, or when a
+ * `*.yaml`, `*.yml`, `*.sh`, `*.bash`, `*.sbatch`, `*.slurm` or suffix-less
+ * file reads as a job of another format (its first 64 KiB are read);
+ * Python for `*.py`, shell for `*.sh`, `*.bash`, `*.sbatch` and `*.slurm`;
+ * for a name without a '.', what its `#!` line names (the first line is
+ * read); else JF_FILE_OTHER. The config's `exclude` is not applied.
  */
 JF_EXPORT jf_file_kind jf_file_kind_of(const jf_config *config, const char *path);
 /**
- * Finds the job specs in folder `dir` (NULL: the current one) and below it
- * (JF_FILE_JOB above), skipping hidden files and folders (`.git` among them),
+ * Finds the job files in folder `dir` (NULL: the current one) and below it
+ * (JF_FILE_JOB above: by name, or by content for the other formats), skipping hidden files and folders (`.git` among them),
  * `node_modules` folders, what the config's `exclude` matches, and folders
  * already searched (symbolic link loops); it follows symbolic links and stops
  * 64 folders deep. On success returns 0 with a NULL-terminated list of paths
@@ -269,6 +271,12 @@ JF_EXPORT int jf_linter_show(jf_linter *self, const char *path);
  * {"version": 1, "jobs": [...]}. Returns 0, or JF_EIO when writing failed.
  */
 JF_EXPORT int jf_linter_write_shown(jf_linter *self, FILE *out, jf_format format);
+/**
+ * jf_discover_jobs(), and also (when `skipped` is not NULL) the YAML files
+ * (*.yaml, *.yml) found that are no job file, in a list of the same kind.
+ */
+JF_EXPORT int jf_discover(const jf_config *config, const char *dir, char ***out, size_t *count,
+                          char ***skipped, size_t *nskipped);
 /** Frees a list of paths from jf_discover_jobs(); NULL is a no-op. */
 JF_EXPORT void jf_paths_free(char **paths);
 
