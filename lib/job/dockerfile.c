@@ -496,7 +496,11 @@ static void read_copy(stage *s, const words *w, bool add, const char *context, c
 		return;
 	char *dest = expand(w->items[w->size - 1].value, &s->args, &s->env);
 	size_t nsrc = w->size - 1 - i;
-	c.dest_dir = nsrc > 1 || (dest && jf_str_ends(dest, "/"));
+	/* A dest is a folder when it says so, or is the working folder (`.`);
+	 * one of the base image's folders is not known. */
+	c.dest_dir = nsrc > 1 || (dest && (jf_str_ends(dest, "/") || jf_str_ends(dest, "/.") ||
+	                                   !strcmp(dest, ".") ||
+	                                   (s->workdir && !strcmp(dest, s->workdir))));
 	if (dest && dest[0] != '/')
 		c.dest = s->workdir ? jf_path_join(s->workdir, dest) : NULL;
 	else if (dest)

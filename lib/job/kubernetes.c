@@ -675,7 +675,7 @@ static void find_code(jf_job_read *r)
 	if (!j->command.size)
 		return;
 	char *fs = NULL, *shown = NULL, *top = NULL;
-	const char *image = j->image.ref.value ? j->image.ref.value : "(the runtime's)";
+	const char *image = j->image.ref.value ? j->image.ref.value : "(not named)";
 	if (!find_dockerfile(j, &fs, &shown, &top)) {
 		jf_sink_skip(r->sink, "JF102",
 		             "the job's code is inside image %s, and no Dockerfile in the job file's folder "
