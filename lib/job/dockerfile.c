@@ -96,6 +96,7 @@ static void copy_release(jf_docker_copy *c)
 		free(c->sources.items[i]);
 	jf_array_release(&c->sources);
 	free(c->folder);
+	free(c->folder_dest);
 	free(c->dest);
 }
 
@@ -145,6 +146,7 @@ static void stage_continue(stage *s, const stage *base)
 			jf_array_push(&c.sources, x ? jf_xstrdup(x) : NULL);
 		}
 		c.folder = c.folder ? jf_xstrdup(c.folder) : NULL;
+		c.folder_dest = c.folder_dest ? jf_xstrdup(c.folder_dest) : NULL;
 		c.dest = c.dest ? jf_xstrdup(c.dest) : NULL;
 		jf_array_push(&s->copies, c);
 	}
@@ -533,10 +535,27 @@ static void read_copy(stage *s, const words *w, bool add, const char *context, c
 			c.dest_dir = true; /* matches land in dest */
 		} else if (jf_path_is_dir(local)) {
 			c.dest_dir = true; /* a folder's contents land in dest */
-			if (nsrc == 1) {
+			if (nsrc == 1 && c.dest) {
 				c.folder = jf_xstrdup(src);
+				c.folder_dest = jf_xstrdup(c.dest);
 				c.at_top = at_top;
 			}
+		} else if (nsrc == 1 && c.dest && jf_path_is_file(local)) {
+			/* one file: its folder stands at the folder it lands in, when it keeps its name */
+			const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+			char *cpath = c.dest_dir ? jf_path_join(c.dest, base) : jf_xstrdup(c.dest);
+			const char *cbase = strrchr(cpath, '/') + 1;
+			if (!strcmp(cbase, base)) {
+				char *dir = jf_path_dirname(src);
+				c.folder = *dir ? dir : (free(dir), jf_xstrdup("."));
+				c.folder_dest = jf_path_dirname(cpath);
+				if (!*c.folder_dest) {
+					free(c.folder_dest);
+					c.folder_dest = jf_xstrdup("/");
+				}
+				c.at_top = at_top;
+			}
+			free(cpath);
 		}
 		jf_array_push(&c.sources, local);
 		free(src);

@@ -28,7 +28,11 @@ typedef struct {
 	 * else under the repository's top); a glob stays a glob; NULL for one
 	 * jobfix cannot place (a variable, a URL, another stage's files). */
 	jf_strings sources;
-	char *folder;  /* when it copies exactly one folder: that source, as written */
+	/* When it copies one folder, or one file that keeps its name: the local
+	 * folder (as written, "." for the context) that appears at folder_dest
+	 * (for a file, the folder it is in: its other files may not be there). */
+	char *folder;
+	char *folder_dest;
 	bool at_top;   /* ...found under the repository's top, not the Dockerfile's folder */
 	char *dest;    /* the absolute container path, or NULL when not known */
 	bool dest_dir; /* the sources land in dest (a folder), not at dest */

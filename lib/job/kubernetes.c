@@ -542,9 +542,10 @@ static bool detect_kubernetes(const jf_source *src, const jf_yml_docs *docs)
 /* The nearest file named Dockerfile from the job file's folder up to the
  * repository's top (the folder holding .git), as a path of this machine
  * and as shown; the top in *top (NULL when no .git is above). */
-static bool find_dockerfile(const jf_job *j, char **fs, char **shown, char **top)
+static bool find_dockerfile(const jf_job *j, char **fs, char **shown, char **top,
+                            char **top_shown)
 {
-	*fs = *shown = *top = NULL;
+	*fs = *shown = *top = *top_shown = NULL;
 	char *abs = realpath(*j->file_dir ? j->file_dir : ".", NULL);
 	if (!abs)
 		return false;
@@ -578,8 +579,10 @@ static bool find_dockerfile(const jf_job *j, char **fs, char **shown, char **top
 		char *git = jf_path_join(abs, ".git");
 		bool at_top = jf_path_is_dir(git) || jf_path_is_file(git);
 		free(git);
-		if (at_top)
+		if (at_top) {
 			*top = jf_xstrdup(rel);
+			*top_shown = jf_xstrdup(disp);
+		}
 		if (found || at_top || !in_repo || !strcmp(abs, "/"))
 			break;
 		char *up = jf_path_dirname(abs);
@@ -596,12 +599,16 @@ static bool find_dockerfile(const jf_job *j, char **fs, char **shown, char **top
 		char *up = jf_path_dirname(abs);
 		free(abs);
 		abs = up;
-		char *r2 = jf_path_join(rel, "..");
+		char *r2 = jf_path_join(rel, ".."), *d2 = jf_path_join(disp, "..");
 		free(rel);
+		free(disp);
 		rel = r2;
+		disp = d2;
 		char *git = jf_path_join(abs, ".git");
-		if (jf_path_is_dir(git) || jf_path_is_file(git))
+		if (jf_path_is_dir(git) || jf_path_is_file(git)) {
 			*top = jf_xstrdup(rel);
+			*top_shown = jf_xstrdup(disp);
+		}
 		free(git);
 	}
 	free(abs);
@@ -674,9 +681,9 @@ static void find_code(jf_job_read *r)
 	jf_job *j = r->job;
 	if (!j->command.size)
 		return;
-	char *fs = NULL, *shown = NULL, *top = NULL;
+	char *fs = NULL, *shown = NULL, *top = NULL, *top_shown = NULL;
 	const char *image = j->image.ref.value ? j->image.ref.value : "(not named)";
-	if (!find_dockerfile(j, &fs, &shown, &top)) {
+	if (!find_dockerfile(j, &fs, &shown, &top, &top_shown)) {
 		jf_sink_skip(r->sink, "JF102",
 		             "the job's code is inside image %s, and no Dockerfile in the job file's folder "
 		             "or above it says where: its scripts are not checked",
@@ -719,8 +726,8 @@ static void find_code(jf_job_read *r)
 	const char *cwd = j->workdir.value;
 	const jf_docker_copy *copy = NULL;
 	for (size_t i = df.copies.size; cwd && i-- > 0 && !copy;)
-		if (df.copies.items[i].folder && df.copies.items[i].dest &&
-		    jf_path_under(cwd, df.copies.items[i].dest))
+		if (df.copies.items[i].folder && strcmp(df.copies.items[i].folder_dest, "/") &&
+		    jf_path_under(cwd, df.copies.items[i].folder_dest))
 			copy = &df.copies.items[i];
 	/* Other COPYs and RUNs that put files where the code is. */
 	const jf_docker_copy *other = NULL;
@@ -731,13 +738,14 @@ static void find_code(jf_job_read *r)
 		local = jf_path_join(copy->at_top ? top : *d ? d : ".", copy->folder);
 		free(d);
 		for (size_t i = 0; i < df.copies.size && !other; i++)
-			if (&df.copies.items[i] != copy && !copy_agrees(&df.copies.items[i], copy->dest, local))
+			if (&df.copies.items[i] != copy &&
+			    !copy_agrees(&df.copies.items[i], copy->folder_dest, local))
 				other = &df.copies.items[i];
 		for (size_t i = 0; i < df.runs.size && !run; i++) {
 			const jf_docker_run *x = &df.runs.items[i];
-			if ((x->cwd && (jf_path_under(x->cwd, copy->dest) ||
-			                jf_path_under(copy->dest, x->cwd))) ||
-			    strstr(x->text, copy->dest))
+			if ((x->cwd && (jf_path_under(x->cwd, copy->folder_dest) ||
+			                jf_path_under(copy->folder_dest, x->cwd))) ||
+			    strstr(x->text, copy->folder_dest))
 				run = x;
 		}
 	}
@@ -755,18 +763,19 @@ static void find_code(jf_job_read *r)
 		             shown);
 	} else if (!copy) {
 		jf_sink_skip(r->sink, "JF102",
-		             "%s copies no folder to %s, where the job runs: its scripts are not checked",
+		             "%s copies no folder of the code to %s, where the job runs: its scripts are not "
+		             "checked",
 		             shown, cwd);
 	} else if (other) {
 		jf_sink_skip(r->sink, "JF102",
 		             "%s also copies other files to %s, where the job's code is: its scripts are "
 		             "not checked",
-		             shown, copy->dest);
+		             shown, copy->folder_dest);
 	} else if (run) {
 		jf_sink_skip(r->sink, "JF102",
 		             "a RUN of %s may create files in %s, where the job's code is: its scripts are "
 		             "not checked",
-		             shown, copy->dest);
+		             shown, copy->folder_dest);
 	} else if (hides) {
 		jf_sink_skip(r->sink, "JF102",
 		             "volume '%s' is mounted over %s: the job's scripts are not checked",
@@ -774,15 +783,9 @@ static void find_code(jf_job_read *r)
 	} else {
 		const char *base = copy->at_top ? top : NULL;
 		char *dfdir = jf_path_dirname(fs), *dfshown = jf_path_dirname(shown);
-		char *shown_top = NULL;
-		if (copy->at_top) {
-			/* the top as shown: the Dockerfile's shown folder with the same ups */
-			const char *up = top + strlen(dfdir);
-			shown_top = jf_path_join(dfshown, *up == '/' ? up + 1 : up);
-		}
-		char *rel = jf_path_join(copy->folder, jf_path_under(cwd, copy->dest));
+		char *rel = jf_path_join(copy->folder, jf_path_under(cwd, copy->folder_dest));
 		j->code_dir = adopt(j, jf_path_join(base ? base : (*dfdir ? dfdir : "."), rel));
-		j->code_display = adopt(j, jf_path_join(copy->at_top ? shown_top : dfshown, rel));
+		j->code_display = adopt(j, jf_path_join(copy->at_top ? top_shown : dfshown, rel));
 		if (!*j->code_display)
 			j->code_display = jf_job__copy(r, ".");
 		j->code = docker_field(r, dsrc, copy->folder, copy->at);
@@ -792,7 +795,6 @@ static void find_code(jf_job_read *r)
 		free(rel);
 		free(dfdir);
 		free(dfshown);
-		free(shown_top);
 	}
 	free(local);
 	jf_dockerfile_release(&df);
@@ -800,6 +802,7 @@ done:
 	free(fs);
 	free(shown);
 	free(top);
+	free(top_shown);
 }
 
 static void read_kubernetes(jf_job_read *r)
