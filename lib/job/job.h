@@ -103,6 +103,9 @@ typedef struct jf_job {
 	bool has_command;       /* the file has a command (JF004 otherwise) */
 	JF_ARRAY(jf_cmd_unit) command;
 	jf_job_vars env;
+	/* The platform sets variables whose names the file does not say
+	 * (Kubernetes `envFrom`): no variable is known to be unset. */
+	bool env_open;
 	jf_job_mounts inputs;   /* read-only */
 	jf_job_mounts outputs;  /* writable */
 	long gpus, nodes;       /* per node, and nodes; -1 when not given */

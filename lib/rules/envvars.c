@@ -29,7 +29,7 @@ static bool set_by_job(const env_model *m, const char *var, bool python)
 {
 	const jf_rule_ctx *ctx = m->ctx;
 	const jf_job *j = ctx->facts->job;
-	if (jf_job_env(j, var) || jf_image_env(m->img, var))
+	if (jf_job_env(j, var) || jf_image_env(m->img, var) || j->env_open)
 		return true;
 	if (jf_platform_sets(j->platform.value, var))
 		return true;

@@ -1,0 +1,737 @@
+/* dockerfile.c - the last stage of a Dockerfile: base image, WORKDIR, USER, ENV, local COPYs
+ *
+ * Instructions are read as Docker's parser reads them: a line ending in `\`
+ * continues on the next, comment lines inside a continuation are dropped,
+ * keywords are case-insensitive, arguments are a JSON list of strings or
+ * words split at blanks. Variables ($X, ${X}, ${X:-default}) are expanded
+ * from ARG defaults and ENV; one jobfix cannot know makes its value NULL.
+ */
+#include "job/dockerfile.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "core/path.h"
+
+/* One logical instruction: its text without the continuations, and where
+ * each of its bytes is in the file. */
+typedef struct {
+	jf_buf text;
+	JF_ARRAY(uint32_t) at;
+	jf_span whole;
+} logical;
+
+typedef jf_docker_words words;
+
+/* A variable and its value (NULL: set, value unknown). */
+typedef struct {
+	char *name, *value;
+} var;
+typedef JF_ARRAY(var) vars;
+
+/* One build stage as far as it is read. */
+typedef struct {
+	char *name; /* AS name */
+	char *from;
+	char *workdir;
+	jf_span workdir_at;
+	jf_docker_word user;
+	vars args; /* ARGs of the stage (and global ones it redeclares) */
+	words env;
+	jf_docker_copies copies;
+	jf_docker_runs runs;
+	words entrypoint, cmd;
+	bool entrypoint_set, cmd_set, entrypoint_shell, cmd_shell;
+} stage;
+
+static void words_release(words *w)
+{
+	for (size_t i = 0; i < w->size; i++)
+		free(w->items[i].value);
+	jf_array_release(w);
+}
+
+static void words_copy(words *to, const words *from)
+{
+	for (size_t i = 0; i < from->size; i++) {
+		jf_docker_word w = { from->items[i].value ? jf_xstrdup(from->items[i].value) : NULL,
+			             from->items[i].at };
+		jf_array_push(to, w);
+	}
+}
+
+static void vars_release(vars *v)
+{
+	for (size_t i = 0; i < v->size; i++) {
+		free(v->items[i].name);
+		free(v->items[i].value);
+	}
+	jf_array_release(v);
+}
+
+static void vars_set(vars *v, const char *name, const char *value)
+{
+	for (size_t i = 0; i < v->size; i++)
+		if (!strcmp(v->items[i].name, name)) {
+			free(v->items[i].value);
+			v->items[i].value = value ? jf_xstrdup(value) : NULL;
+			return;
+		}
+	var x = { jf_xstrdup(name), value ? jf_xstrdup(value) : NULL };
+	jf_array_push(v, x);
+}
+
+static const var *vars_get(const vars *v, const char *name)
+{
+	for (size_t i = 0; i < v->size; i++)
+		if (!strcmp(v->items[i].name, name))
+			return &v->items[i];
+	return NULL;
+}
+
+static void copy_release(jf_docker_copy *c)
+{
+	for (size_t i = 0; i < c->sources.size; i++)
+		free(c->sources.items[i]);
+	jf_array_release(&c->sources);
+	free(c->folder);
+	free(c->folder_dest);
+	free(c->dest);
+}
+
+static void copies_release(jf_docker_copies *a)
+{
+	for (size_t i = 0; i < a->size; i++)
+		copy_release(&a->items[i]);
+	jf_array_release(a);
+}
+
+static void runs_release(jf_docker_runs *a)
+{
+	for (size_t i = 0; i < a->size; i++) {
+		free(a->items[i].cwd);
+		free(a->items[i].text);
+	}
+	jf_array_release(a);
+}
+
+static void stage_release(stage *s)
+{
+	free(s->name);
+	free(s->from);
+	free(s->workdir);
+	free(s->user.value);
+	vars_release(&s->args);
+	words_release(&s->env);
+	copies_release(&s->copies);
+	runs_release(&s->runs);
+	words_release(&s->entrypoint);
+	words_release(&s->cmd);
+}
+
+/* A new stage that continues `base`: what it set stays set. */
+static void stage_continue(stage *s, const stage *base)
+{
+	s->workdir = base->workdir ? jf_xstrdup(base->workdir) : NULL;
+	s->workdir_at = base->workdir_at;
+	s->user = (jf_docker_word){ base->user.value ? jf_xstrdup(base->user.value) : NULL,
+		                    base->user.at };
+	words_copy(&s->env, &base->env);
+	for (size_t i = 0; i < base->copies.size; i++) {
+		jf_docker_copy c = base->copies.items[i];
+		memset(&c.sources, 0, sizeof c.sources);
+		for (size_t k = 0; k < base->copies.items[i].sources.size; k++) {
+			const char *x = base->copies.items[i].sources.items[k];
+			jf_array_push(&c.sources, x ? jf_xstrdup(x) : NULL);
+		}
+		c.folder = c.folder ? jf_xstrdup(c.folder) : NULL;
+		c.folder_dest = c.folder_dest ? jf_xstrdup(c.folder_dest) : NULL;
+		c.dest = c.dest ? jf_xstrdup(c.dest) : NULL;
+		jf_array_push(&s->copies, c);
+	}
+	for (size_t i = 0; i < base->runs.size; i++) {
+		jf_docker_run r = { base->runs.items[i].cwd ? jf_xstrdup(base->runs.items[i].cwd) : NULL,
+			            jf_xstrdup(base->runs.items[i].text) };
+		jf_array_push(&s->runs, r);
+	}
+	words_copy(&s->entrypoint, &base->entrypoint);
+	words_copy(&s->cmd, &base->cmd);
+	s->entrypoint_set = base->entrypoint_set;
+	s->cmd_set = base->cmd_set;
+	s->entrypoint_shell = base->entrypoint_shell;
+	s->cmd_shell = base->cmd_shell;
+}
+
+/* The next logical instruction from `*pos`, or false at the end. */
+static bool next_instruction(const jf_source *src, uint32_t *pos, logical *out)
+{
+	const char *d = src->data;
+	uint32_t n = src->len, p = *pos;
+	jf_buf_truncate(&out->text, 0);
+	out->at.size = 0;
+	/* Blank and comment lines before it. */
+	for (;;) {
+		while (p < n && (d[p] == ' ' || d[p] == '\t' || d[p] == '\r'))
+			p++;
+		if (p >= n) {
+			*pos = p;
+			return false;
+		}
+		if (d[p] == '\n') {
+			p++;
+			continue;
+		}
+		if (d[p] == '#') {
+			while (p < n && d[p] != '\n')
+				p++;
+			continue;
+		}
+		break;
+	}
+	out->whole.start = p;
+	for (;;) {
+		uint32_t eol = p;
+		while (eol < n && d[eol] != '\n')
+			eol++;
+		/* A `\` as the last non-blank byte of the line continues it. */
+		uint32_t last = eol;
+		while (last > p && (d[last - 1] == ' ' || d[last - 1] == '\t' || d[last - 1] == '\r'))
+			last--;
+		bool more = last > p && d[last - 1] == '\\' && eol < n;
+		uint32_t stop = more ? last - 1 : last;
+		for (uint32_t k = p; k < stop; k++) {
+			jf_buf_addc(&out->text, d[k]);
+			jf_array_push(&out->at, k);
+		}
+		out->whole.end = stop;
+		p = eol < n ? eol + 1 : eol;
+		if (!more)
+			break;
+		/* Comment and blank lines inside a continuation are dropped. */
+		for (;;) {
+			uint32_t k = p;
+			while (k < n && (d[k] == ' ' || d[k] == '\t' || d[k] == '\r'))
+				k++;
+			if (k < n && d[k] == '#') {
+				while (k < n && d[k] != '\n')
+					k++;
+				p = k < n ? k + 1 : k;
+			} else if (k < n && d[k] == '\n') {
+				p = k + 1;
+			} else {
+				break;
+			}
+		}
+		if (p >= n)
+			break;
+		/* The continuation is joined with the text before it as one space. */
+		jf_buf_addc(&out->text, ' ');
+		jf_array_push(&out->at, p);
+	}
+	*pos = p;
+	return true;
+}
+
+static jf_span span_of(const logical *l, size_t a, size_t b)
+{
+	if (a >= l->at.size)
+		return (jf_span){ l->whole.end, l->whole.end };
+	return (jf_span){ l->at.items[a], b > a ? l->at.items[b - 1] + 1 : l->at.items[a] };
+}
+
+/* The words after the keyword split at blanks, quotes removed. */
+static void shell_words(const logical *l, size_t from, words *out)
+{
+	const char *t = l->text.buf;
+	size_t n = l->text.len, i = from;
+	while (i < n) {
+		while (i < n && isspace((unsigned char)t[i]))
+			i++;
+		if (i >= n)
+			break;
+		size_t a = i;
+		jf_buf w = JF_BUF_INIT;
+		char q = 0;
+		while (i < n && (q || !isspace((unsigned char)t[i]))) {
+			if (!q && (t[i] == '"' || t[i] == '\'')) {
+				q = t[i++];
+				continue;
+			}
+			if (q && t[i] == q) {
+				q = 0;
+				i++;
+				continue;
+			}
+			if (t[i] == '\\' && i + 1 < n && q != '\'') {
+				i++;
+			}
+			jf_buf_addc(&w, t[i++]);
+		}
+		jf_docker_word dw = { jf_buf_detach(&w, NULL), span_of(l, a, i) };
+		jf_array_push(out, dw);
+	}
+}
+
+/* The words of a JSON list of strings after the keyword; false when it is not one. */
+static bool json_words(const logical *l, size_t from, words *out)
+{
+	const char *t = l->text.buf;
+	size_t n = l->text.len, i = from;
+	while (i < n && isspace((unsigned char)t[i]))
+		i++;
+	if (i >= n || t[i] != '[')
+		return false;
+	i++;
+	words got = { 0 };
+	for (;;) {
+		while (i < n && isspace((unsigned char)t[i]))
+			i++;
+		if (i < n && t[i] == ']' && !got.size)
+			break;
+		if (i >= n || t[i] != '"')
+			goto fail;
+		size_t a = i++;
+		jf_buf w = JF_BUF_INIT;
+		while (i < n && t[i] != '"') {
+			if (t[i] == '\\' && i + 1 < n) {
+				i++;
+				char c = t[i] == 'n' ? '\n' : t[i] == 't' ? '\t' : t[i];
+				jf_buf_addc(&w, c);
+				i++;
+				continue;
+			}
+			jf_buf_addc(&w, t[i++]);
+		}
+		if (i >= n) {
+			jf_buf_release(&w);
+			goto fail;
+		}
+		i++;
+		jf_docker_word dw = { jf_buf_detach(&w, NULL), span_of(l, a, i) };
+		jf_array_push(&got, dw);
+		while (i < n && isspace((unsigned char)t[i]))
+			i++;
+		if (i < n && t[i] == ',') {
+			i++;
+			continue;
+		}
+		if (i < n && t[i] == ']')
+			break;
+		goto fail;
+	}
+	i++;
+	while (i < n && isspace((unsigned char)t[i]))
+		i++;
+	if (i < n)
+		goto fail;
+	for (size_t k = 0; k < got.size; k++)
+		jf_array_push(out, got.items[k]);
+	jf_array_release(&got);
+	return true;
+fail:
+	words_release(&got);
+	return false;
+}
+
+/* `s` with $X, ${X}, ${X:-d} expanded from `a` then `b`; NULL when one is unknown. */
+static char *expand(const char *s, const vars *a, const words *env)
+{
+	if (!s)
+		return NULL;
+	jf_buf out = JF_BUF_INIT;
+	for (const char *p = s; *p;) {
+		if (*p == '\\' && p[1] == '$') {
+			jf_buf_addc(&out, '$');
+			p += 2;
+			continue;
+		}
+		if (*p != '$') {
+			jf_buf_addc(&out, *p++);
+			continue;
+		}
+		const char *q = p + 1;
+		bool brace = *q == '{';
+		if (brace)
+			q++;
+		const char *name = q;
+		while (isalnum((unsigned char)*q) || *q == '_')
+			q++;
+		size_t len = (size_t)(q - name);
+		if (!len) {
+			jf_buf_addc(&out, *p++);
+			continue;
+		}
+		char *nm = jf_xstrndup(name, len);
+		const char *def = NULL;
+		size_t deflen = 0;
+		if (brace) {
+			if (q[0] == ':' && (q[1] == '-' || q[1] == '+')) {
+				/* ${X:+word} is rare in the paths read here: unknown */
+				if (q[1] == '+')
+					goto unknown;
+				def = q + 2;
+				const char *e = strchr(def, '}');
+				if (!e)
+					goto unknown;
+				deflen = (size_t)(e - def);
+				q = e;
+			}
+			if (*q != '}')
+				goto unknown;
+			q++;
+		}
+		const char *val = NULL;
+		bool found = false;
+		for (size_t i = env->size; i-- > 0 && !found;) {
+			const char *w = env->items[i].value;
+			size_t k = strlen(nm);
+			if (w && !strncmp(w, nm, k) && w[k] == '=') {
+				val = w + k + 1;
+				found = true;
+			} else if (!w) {
+				/* an ENV jobfix could not read may be this one */
+				goto unknown;
+			}
+		}
+		if (!found) {
+			const var *v = vars_get(a, nm);
+			if (v) {
+				val = v->value;
+				found = true;
+				if (!val)
+					goto unknown;
+			}
+		}
+		if (!found || !*val) {
+			if (!def)
+				goto unknown; /* a build argument or an unset variable */
+			jf_buf_add(&out, def, deflen);
+		} else {
+			jf_buf_adds(&out, val);
+		}
+		free(nm);
+		p = q;
+		continue;
+	unknown:
+		free(nm);
+		jf_buf_release(&out);
+		return NULL;
+	}
+	return jf_buf_detach(&out, NULL);
+}
+
+static bool keyword_is(const logical *l, size_t len, const char *kw)
+{
+	return strlen(kw) == len && !strncasecmp(l->text.buf, kw, len);
+}
+
+/* ARG NAME[=default] ... */
+static void read_arg(stage *s, const words *w, const vars *globals)
+{
+	for (size_t i = 0; i < w->size; i++) {
+		const char *a = w->items[i].value;
+		const char *eq = strchr(a, '=');
+		char *name = eq ? jf_xstrndup(a, (size_t)(eq - a)) : jf_xstrdup(a);
+		if (eq) {
+			char *v = expand(eq + 1, &s->args, &s->env);
+			vars_set(&s->args, name, v);
+			free(v);
+		} else {
+			/* A global ARG redeclared in the stage brings its default. */
+			const var *g = vars_get(globals, name);
+			vars_set(&s->args, name, g ? g->value : NULL);
+		}
+		free(name);
+	}
+}
+
+/* ENV NAME=value ... or the older ENV NAME value. */
+static void read_env(stage *s, const logical *l, size_t from, const words *w)
+{
+	if (!w->size)
+		return;
+	if (!strchr(w->items[0].value, '=')) {
+		/* ENV NAME the rest of the line */
+		const char *t = l->text.buf;
+		size_t i = from;
+		while (i < l->text.len && isspace((unsigned char)t[i]))
+			i++;
+		while (i < l->text.len && !isspace((unsigned char)t[i]))
+			i++;
+		while (i < l->text.len && isspace((unsigned char)t[i]))
+			i++;
+		char *v = expand(t + i, &s->args, &s->env);
+		jf_docker_word e = { v ? jf_xasprintf("%s=%s", w->items[0].value, v) : NULL,
+			             w->items[0].at };
+		free(v);
+		if (!e.value)
+			e.value = jf_xasprintf("%s", w->items[0].value); /* no '=': value unknown */
+		jf_array_push(&s->env, e);
+		return;
+	}
+	for (size_t i = 0; i < w->size; i++) {
+		const char *a = w->items[i].value;
+		const char *eq = strchr(a, '=');
+		if (!eq)
+			continue;
+		char *v = expand(eq + 1, &s->args, &s->env);
+		char *name = jf_xstrndup(a, (size_t)(eq - a));
+		jf_docker_word e = { v ? jf_xasprintf("%s=%s", name, v) : jf_xstrdup(name),
+			             w->items[i].at };
+		free(v);
+		free(name);
+		jf_array_push(&s->env, e);
+	}
+}
+
+/* COPY/ADD [--flag...] src... dest: where each source lands. */
+static void read_copy(stage *s, const words *w, bool add, const char *context, const char *top,
+                      jf_span at)
+{
+	jf_docker_copy c = { .at = at };
+	size_t i = 0;
+	bool other = false;
+	for (; i < w->size && jf_str_starts(w->items[i].value, "--"); i++)
+		other |= jf_str_starts(w->items[i].value, "--from=");
+	if (w->size < i + 2)
+		return;
+	char *dest = expand(w->items[w->size - 1].value, &s->args, &s->env);
+	size_t nsrc = w->size - 1 - i;
+	/* A dest is a folder when it says so, or is the working folder (`.`);
+	 * one of the base image's folders is not known. */
+	c.dest_dir = nsrc > 1 || (dest && (jf_str_ends(dest, "/") || jf_str_ends(dest, "/.") ||
+	                                   !strcmp(dest, ".") ||
+	                                   (s->workdir && !strcmp(dest, s->workdir))));
+	if (dest && dest[0] != '/')
+		c.dest = s->workdir ? jf_path_join(s->workdir, dest) : NULL;
+	else if (dest)
+		c.dest = jf_path_normalize(dest);
+	free(dest);
+	for (size_t k = i; k < w->size - 1; k++) {
+		char *src = other ? NULL : expand(w->items[k].value, &s->args, &s->env);
+		if (src && add && strstr(src, "://")) {
+			free(src);
+			src = NULL;
+		}
+		if (!src) {
+			jf_array_push(&c.sources, NULL);
+			continue;
+		}
+		bool glob = strchr(src, '*') || strchr(src, '?') || strchr(src, '[');
+		char *local = jf_path_join(context, src);
+		bool at_top = false;
+		if (!glob && !jf_path_is_dir(local) && !jf_path_is_file(local) && top) {
+			char *t = jf_path_join(top, src);
+			if (jf_path_is_dir(t) || jf_path_is_file(t)) {
+				free(local);
+				local = t;
+				at_top = true;
+			} else {
+				free(t);
+			}
+		}
+		if (glob) {
+			c.dest_dir = true; /* matches land in dest */
+		} else if (jf_path_is_dir(local)) {
+			c.dest_dir = true; /* a folder's contents land in dest */
+			if (nsrc == 1 && c.dest) {
+				c.folder = jf_xstrdup(src);
+				c.folder_dest = jf_xstrdup(c.dest);
+				c.at_top = at_top;
+			}
+		} else if (nsrc == 1 && c.dest && jf_path_is_file(local)) {
+			/* one file: its folder stands at the folder it lands in, when it keeps its name */
+			const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+			char *cpath = c.dest_dir ? jf_path_join(c.dest, base) : jf_xstrdup(c.dest);
+			const char *cbase = strrchr(cpath, '/') + 1;
+			if (!strcmp(cbase, base)) {
+				char *dir = jf_path_dirname(src);
+				c.folder = *dir ? dir : (free(dir), jf_xstrdup("."));
+				c.folder_dest = jf_path_dirname(cpath);
+				if (!*c.folder_dest) {
+					free(c.folder_dest);
+					c.folder_dest = jf_xstrdup("/");
+				}
+				c.at_top = at_top;
+			}
+			free(cpath);
+		}
+		jf_array_push(&c.sources, local);
+		free(src);
+	}
+	jf_array_push(&s->copies, c);
+}
+
+/* Whether a RUN's command line may create files: downloads, clones, archives, copies. */
+static bool run_writes(const char *t)
+{
+	static const char *const writers[] = { "git clone", "wget", "curl", "unzip", "tar ",
+		                               "mkdir", "touch", "cp ", "mv ", "ln ", ">",
+		                               "gdown", "huggingface-cli", "python", "sh ",
+		                               "bash ", "rsync", "gsutil", "aws s3", NULL };
+	for (size_t i = 0; writers[i]; i++)
+		if (strstr(t, writers[i]))
+			return true;
+	return false;
+}
+
+/* ENTRYPOINT / CMD: the JSON form's words, or the shell form noted. */
+static void read_exec(const logical *l, size_t from, words *to, bool *set, bool *shell)
+{
+	words_release(to);
+	*set = true;
+	*shell = !json_words(l, from, to);
+}
+
+bool jf_dockerfile_read(const char *fs_path, const char *display_path, const char *top,
+                        jf_dockerfile *out)
+{
+	memset(out, 0, sizeof *out);
+	out->src = jf_source_load(fs_path, display_path);
+	if (out->src->status != JF_SOURCE_OK)
+		return false;
+	char *context = jf_path_dirname(fs_path);
+	if (!*context) {
+		free(context);
+		context = jf_xstrdup(".");
+	}
+	logical l = { JF_BUF_INIT, { 0 }, { 0, 0 } };
+	vars globals = { 0 };
+	JF_ARRAY(stage) stages = { 0 };
+	uint32_t pos = 0;
+	while (next_instruction(out->src, &pos, &l)) {
+		size_t kw = 0;
+		while (kw < l.text.len && !isspace((unsigned char)l.text.buf[kw]))
+			kw++;
+		words w = { 0 };
+		shell_words(&l, kw, &w);
+		stage *s = stages.size ? jf_array_last(&stages) : NULL;
+		if (keyword_is(&l, kw, "FROM")) {
+			stage ns = { 0 };
+			size_t i = 0;
+			while (i < w.size && jf_str_starts(w.items[i].value, "--"))
+				i++;
+			ns.from = i < w.size ? expand(w.items[i].value, &globals, &ns.env) : NULL;
+			if (i + 2 < w.size && !strcasecmp(w.items[i + 1].value, "AS"))
+				ns.name = jf_xstrdup(w.items[i + 2].value);
+			for (size_t k = 0; ns.from && k < stages.size; k++)
+				if (stages.items[k].name && !strcmp(stages.items[k].name, ns.from))
+					stage_continue(&ns, &stages.items[k]);
+			jf_array_push(&stages, ns);
+		} else if (keyword_is(&l, kw, "ARG")) {
+			if (s) {
+				read_arg(s, &w, &globals);
+			} else {
+				/* global: ARG before the first FROM */
+				for (size_t i = 0; i < w.size; i++) {
+					const char *a = w.items[i].value;
+					const char *eq = strchr(a, '=');
+					char *name = eq ? jf_xstrndup(a, (size_t)(eq - a)) : jf_xstrdup(a);
+					char *v = eq ? expand(eq + 1, &globals, &(words){ 0 }) : NULL;
+					vars_set(&globals, name, v);
+					free(name);
+					free(v);
+				}
+			}
+		} else if (s && keyword_is(&l, kw, "WORKDIR") && w.size) {
+			char *d = expand(w.items[0].value, &s->args, &s->env);
+			char *abs = d && d[0] == '/' ? jf_path_normalize(d)
+			            : d && s->workdir ? jf_path_join(s->workdir, d)
+			                              : NULL;
+			free(d);
+			free(s->workdir);
+			s->workdir = abs;
+			s->workdir_at = w.items[0].at;
+		} else if (s && keyword_is(&l, kw, "USER") && w.size) {
+			free(s->user.value);
+			s->user = (jf_docker_word){ expand(w.items[0].value, &s->args, &s->env),
+				                    w.items[0].at };
+		} else if (s && keyword_is(&l, kw, "ENV")) {
+			read_env(s, &l, kw, &w);
+		} else if (s && (keyword_is(&l, kw, "COPY") || keyword_is(&l, kw, "ADD"))) {
+			words j = { 0 };
+			size_t flags = 0;
+			while (flags < w.size && jf_str_starts(w.items[flags].value, "--"))
+				flags++;
+			/* JSON form after the flags: COPY --chown=u ["a", "b"] */
+			size_t after = kw;
+			if (flags) {
+				jf_span last = w.items[flags - 1].at;
+				after = 0;
+				while (after < l.at.size && l.at.items[after] < last.end)
+					after++;
+			}
+			if (json_words(&l, after, &j)) {
+				words all = { 0 };
+				words_copy(&all, &(words){ w.items, flags, flags });
+				for (size_t k = 0; k < j.size; k++)
+					jf_array_push(&all, j.items[k]);
+				jf_array_release(&j);
+				read_copy(s, &all, keyword_is(&l, kw, "ADD"), context, top, l.whole);
+				words_release(&all);
+			} else {
+				read_copy(s, &w, keyword_is(&l, kw, "ADD"), context, top, l.whole);
+			}
+		} else if (s && keyword_is(&l, kw, "RUN") && run_writes(l.text.buf + kw)) {
+			jf_docker_run run = { s->workdir ? jf_xstrdup(s->workdir) : NULL,
+				              jf_xstrdup(l.text.buf + kw) };
+			jf_array_push(&s->runs, run);
+		} else if (s && keyword_is(&l, kw, "ENTRYPOINT")) {
+			read_exec(&l, kw, &s->entrypoint, &s->entrypoint_set, &s->entrypoint_shell);
+			/* ENTRYPOINT resets an inherited CMD */
+			words_release(&s->cmd);
+			s->cmd_set = s->cmd_shell = false;
+		} else if (s && keyword_is(&l, kw, "CMD")) {
+			read_exec(&l, kw, &s->cmd, &s->cmd_set, &s->cmd_shell);
+		}
+		words_release(&w);
+	}
+	bool ok = stages.size > 0;
+	if (ok) {
+		stage *s = jf_array_last(&stages);
+		out->from = s->from;
+		s->from = NULL;
+		out->workdir = s->workdir;
+		s->workdir = NULL;
+		out->workdir_at = s->workdir_at;
+		out->user = s->user;
+		s->user.value = NULL;
+		out->env = s->env;
+		memset(&s->env, 0, sizeof s->env);
+		out->copies = s->copies;
+		memset(&s->copies, 0, sizeof s->copies);
+		out->runs = s->runs;
+		memset(&s->runs, 0, sizeof s->runs);
+		out->entrypoint = s->entrypoint;
+		memset(&s->entrypoint, 0, sizeof s->entrypoint);
+		out->cmd = s->cmd;
+		memset(&s->cmd, 0, sizeof s->cmd);
+		out->entrypoint_set = s->entrypoint_set;
+		out->cmd_set = s->cmd_set;
+		out->entrypoint_shell = s->entrypoint_shell;
+		out->cmd_shell = s->cmd_shell;
+	}
+	for (size_t i = 0; i < stages.size; i++)
+		stage_release(&stages.items[i]);
+	jf_array_release(&stages);
+	vars_release(&globals);
+	jf_buf_release(&l.text);
+	jf_array_release(&l.at);
+	free(context);
+	return ok;
+}
+
+void jf_dockerfile_release(jf_dockerfile *self)
+{
+	jf_source_free(self->src);
+	free(self->from);
+	free(self->workdir);
+	free(self->user.value);
+	words_release(&self->env);
+	copies_release(&self->copies);
+	runs_release(&self->runs);
+	words_release(&self->entrypoint);
+	words_release(&self->cmd);
+	memset(self, 0, sizeof *self);
+}

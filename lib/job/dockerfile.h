@@ -1,0 +1,75 @@
+/* dockerfile.h - the little of a Dockerfile a job reader needs (private to lib/job/)
+ *
+ * A container job names an image; the repository's Dockerfile says how that
+ * image is built, and so where the job's code lands in it. Only the last
+ * stage is kept: its base image (FROM, ARG defaults substituted; a FROM of
+ * an earlier stage continues that stage), WORKDIR, USER, ENV, and the
+ * COPY/ADD of local folders (COPY --from=stage and ADD of a URL are not
+ * local code). A value that depends on what jobfix cannot know (an ARG
+ * without default, the base image's WORKDIR) is NULL. Every string is
+ * owned by the jf_dockerfile and freed by jf_dockerfile_release().
+ */
+#ifndef JF_JOB_DOCKERFILE_H
+#define JF_JOB_DOCKERFILE_H
+
+#include "core/source.h"
+
+/* A word of an instruction: its value and where the Dockerfile writes it. */
+typedef struct {
+	char *value; /* NULL when it holds a variable jobfix cannot expand */
+	jf_span at;
+} jf_docker_word;
+
+typedef JF_ARRAY(jf_docker_word) jf_docker_words;
+
+/* A COPY or ADD of the stage. */
+typedef struct {
+	/* The sources as paths of this machine (found in the Dockerfile's folder,
+	 * else under the repository's top); a glob stays a glob; NULL for one
+	 * jobfix cannot place (a variable, a URL, another stage's files). */
+	jf_strings sources;
+	/* When it copies one folder, or one file that keeps its name: the local
+	 * folder (as written, "." for the context) that appears at folder_dest
+	 * (for a file, the folder it is in: its other files may not be there). */
+	char *folder;
+	char *folder_dest;
+	bool at_top;   /* ...found under the repository's top, not the Dockerfile's folder */
+	char *dest;    /* the absolute container path, or NULL when not known */
+	bool dest_dir; /* the sources land in dest (a folder), not at dest */
+	jf_span at;    /* the instruction */
+} jf_docker_copy;
+
+/* A RUN that may create files (downloads, clones, copies, redirections). */
+typedef struct {
+	char *cwd;  /* the WORKDIR it runs in, or NULL when not known */
+	char *text; /* its command line */
+} jf_docker_run;
+
+typedef JF_ARRAY(jf_docker_run) jf_docker_runs;
+typedef JF_ARRAY(jf_docker_copy) jf_docker_copies;
+
+typedef struct {
+	jf_source *src;     /* the Dockerfile; the caller may take it (then set NULL) */
+	char *from;         /* the last stage's base image, or NULL */
+	char *workdir;      /* absolute, or NULL when the stage sets none or it is unknown */
+	jf_span workdir_at;
+	jf_docker_word user;
+	jf_docker_words env; /* NAME=value (NAME alone: value unknown), in order */
+	jf_docker_copies copies;
+	jf_docker_runs runs;
+	/* ENTRYPOINT and CMD in JSON form; `shell` when a shell form was used. */
+	jf_docker_words entrypoint, cmd;
+	bool entrypoint_set, cmd_set, entrypoint_shell, cmd_shell;
+} jf_dockerfile;
+
+/**
+ * Reads the Dockerfile at `fs_path` (shown as `display_path`). The sources
+ * of COPY are looked for in its folder, then in `top` (the repository's top
+ * folder, a common build context; may be NULL). Returns false when it cannot
+ * be read or has no FROM; `out` is to be released either way.
+ */
+bool jf_dockerfile_read(const char *fs_path, const char *display_path, const char *top,
+                        jf_dockerfile *out);
+void jf_dockerfile_release(jf_dockerfile *self);
+
+#endif
