@@ -45,10 +45,10 @@ static char *text_of(const jf_file *file, TSNode n)
 
 /* Loads the local modules that `file` imports. */
 static void follow_imports(const jf_job *job, jf_workspace *ws, jf_file *file,
-                           const jf_pyfacts *py)
+                           const jf_pyfacts *py, const jf_strings *pythonpath)
 {
 	jf_importer im;
-	jf_importer_init(&im, job, ws, file);
+	jf_importer_init(&im, job, ws, file, pythonpath);
 	for (size_t i = 0; i < py->imports.size; i++) {
 		const jf_py_import *imp = &py->imports.items[i];
 		char *module = text_of(file, imp->module), *from = text_of(file, imp->from);
@@ -68,6 +68,52 @@ static void follow_imports(const jf_job *job, jf_workspace *ws, jf_file *file,
 		free(sub);
 	}
 	jf_importer_release(&im);
+}
+
+/*
+ * Adds the folders of PYTHONPATH value `value`, set for programs run in
+ * container folder `cwd` (NULL: the workdir), that lie in the code folder.
+ * Entries elsewhere are the image's or a mount's: not on this machine.
+ */
+static void add_pythonpath(jf_strings *out, const jf_job *job, const char *value, const char *cwd)
+{
+	const char *wd = jf_job_workdir(job);
+	for (const char *p = value; p && *p;) {
+		size_t n = strcspn(p, ":");
+		char *entry = jf_xstrndup(p, n);
+		char *cpath = jf_path_join(cwd ? cwd : wd, *entry ? entry : ".");
+		const char *rel = jf_path_under(cpath, wd);
+		if (rel) {
+			char *dir = jf_path_join(job->code_dir, rel);
+			bool seen = false;
+			for (size_t i = 0; i < out->size && !seen; i++)
+				seen = !strcmp(out->items[i], dir);
+			if (seen)
+				free(dir);
+			else
+				jf_array_push(out, dir);
+		}
+		free(cpath);
+		free(entry);
+		p += n + (p[n] == ':');
+	}
+}
+
+static void gather_pythonpath(jf_facts *out, const jf_job *job)
+{
+	if (!job->code_dir)
+		return;
+	const jf_job_var *pp = jf_job_env(job, "PYTHONPATH");
+	if (pp)
+		add_pythonpath(&out->pythonpath, job, pp->value.value, NULL);
+	for (size_t i = 0; i < out->shell.invocations.size; i++) {
+		const jf_invocation *inv = &out->shell.invocations.items[i];
+		for (size_t k = 0; k < inv->env.size; k++) {
+			const char *e = inv->env.items[k].value;
+			if (e && !strncmp(e, "PYTHONPATH=", 11))
+				add_pythonpath(&out->pythonpath, job, e + 11, inv->cwd);
+		}
+	}
 }
 
 typedef struct {
@@ -96,18 +142,20 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	host_data h = { out, ws };
 	jf_shell_host host = { wrapped_script, &h };
 	jf_shell_run(&out->shell, job, ws, &host);
+	gather_pythonpath(out, job);
 	bool follow = job->command.size && job->code_dir && jf_path_is_dir(job->code_dir);
 	/* The list grows while it is read: modules found are followed in turn. */
 	for (size_t i = 0; i < ws->files.size; i++) {
 		jf_file *file = ws->files.items[i];
 		const jf_pyfacts *py = python_of(out, file);
 		if (py && follow && file->fs_path)
-			follow_imports(job, ws, file, py);
+			follow_imports(job, ws, file, py, &out->pythonpath);
 	}
 }
 
 void jf_facts_release(jf_facts *self)
 {
 	jf_shell_facts_release(&self->shell);
+	jf_strings_release(&self->pythonpath);
 	jf_array_release(&self->python); /* the facts are the files' */
 }

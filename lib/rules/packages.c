@@ -129,23 +129,10 @@ static bool is_local(checker *c, const char *top)
 		return true;
 	if (module_in_cached(c, j->code_dir, top))
 		return true;
-	const jf_job_var *pp = jf_job_env(j, "PYTHONPATH");
-	const char *wd = j->workdir.value;
-	for (const char *p = pp ? pp->value.value : NULL; p && *p;) {
-		size_t n = strcspn(p, ":");
-		char *entry = jf_xstrndup(p, n);
-		const char *rel = wd ? jf_path_under(entry, wd) : NULL;
-		bool found = false;
-		if (entry[0] != '/' || rel) {
-			char *dir = jf_path_join(j->code_dir, rel ? rel : entry);
-			found = module_in_cached(c, dir, top);
-			free(dir);
-		}
-		free(entry);
-		if (found)
+	const jf_strings *pythonpath = &c->ctx->facts->pythonpath;
+	for (size_t i = 0; i < pythonpath->size; i++)
+		if (module_in_cached(c, pythonpath->items[i], top))
 			return true;
-		p += n + (p[n] == ':');
-	}
 	if (!c->edits_sys_path)
 		return false;
 	if (!c->anywhere_read) {

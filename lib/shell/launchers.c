@@ -22,28 +22,31 @@ launch jf_shell__launch_of(const char *launcher, size_t from, const launch *oute
 }
 
 /* The environment of an invocation, as far as the checks need it: the command's
- * prefix assignments, and CUDA_VISIBLE_DEVICES as the shell exports it unless
- * a prefix assignment sets it. */
+ * prefix assignments, and the exported variables below unless a prefix
+ * assignment sets them. */
 static void record_env(shell *sh, jf_invocation *inv)
 {
-	static const char cvd[] = "CUDA_VISIBLE_DEVICES";
-	size_t n = strlen(cvd);
+	static const char *const exported[] = { "CUDA_VISIBLE_DEVICES", "PYTHONPATH" };
 	jf_shell__copy_words(&inv->env, &sh->env, 0, sh->env.size);
-	for (size_t i = 0; i < sh->env.size; i++) {
-		const char *s = sh->env.items[i].value;
-		if (!strncmp(s, cvd, n) && (s[n] == '=' || !s[n]))
-			return;
+	for (size_t k = 0; k < sizeof exported / sizeof *exported; k++) {
+		const char *name = exported[k];
+		size_t n = strlen(name);
+		bool prefixed = false;
+		for (size_t i = 0; i < sh->env.size && !prefixed; i++) {
+			const char *s = sh->env.items[i].value;
+			prefixed = !strncmp(s, name, n) && (s[n] == '=' || !s[n]);
+		}
+		const var *v = prefixed ? NULL : jf_shell__find_var(sh, name);
+		if (!v || !v->exported)
+			continue;
+		word e = inv->script; /* where the script is named, when the assignment's place is not known */
+		if (v->src) {
+			e.src = v->src;
+			e.span = v->span;
+		}
+		e.value = v->value ? jf_xasprintf("%s=%s", name, v->value) : jf_xstrdup(name);
+		jf_array_push(&inv->env, e);
 	}
-	const var *v = jf_shell__find_var(sh, cvd);
-	if (!v || !v->exported)
-		return;
-	word e = inv->script; /* where the script is named, when the assignment's place is not known */
-	if (v->src) {
-		e.src = v->src;
-		e.span = v->span;
-	}
-	e.value = v->value ? jf_xasprintf("%s=%s", cvd, v->value) : jf_xstrdup(cvd);
-	jf_array_push(&inv->env, e);
 }
 
 /* The names the shell exports to a program it runs, into ctx->exported. */

@@ -111,7 +111,8 @@ void jf_import_relative(jf_importer *im, const char *spec, const char *sub)
 	free(base);
 }
 
-void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf_file *from)
+void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf_file *from,
+                      const jf_strings *pythonpath)
 {
 	memset(self, 0, sizeof(*self));
 	self->job = job;
@@ -128,16 +129,8 @@ void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf
 		jf_arena_adopt(&from->arena, dir);
 	}
 	jf_array_push(&self->roots, jf_xstrdup(from->import_root));
-	const jf_job_var *pp = jf_job_env(job, "PYTHONPATH");
-	for (const char *p = pp ? pp->value.value : NULL; p && *p;) {
-		size_t n = strcspn(p, ":");
-		char *entry = jf_xstrndup(p, n);
-		const char *rel = wd ? jf_path_under(entry, wd) : NULL;
-		if (entry[0] != '/' || rel)
-			jf_array_push(&self->roots, jf_path_join(job->code_dir, rel ? rel : entry));
-		free(entry);
-		p += n + (p[n] == ':');
-	}
+	for (size_t i = 0; i < pythonpath->size; i++)
+		jf_array_push(&self->roots, jf_xstrdup(pythonpath->items[i]));
 }
 
 void jf_importer_release(jf_importer *self)

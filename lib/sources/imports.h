@@ -13,8 +13,12 @@ typedef struct {
 	jf_strings roots;  /* sys.path on this machine: the file's import root, then PYTHONPATH */
 } jf_importer;
 
-/** Sets up the imports of `from` (a Python file read from disk), fixing its import root. */
-void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf_file *from);
+/**
+ * Sets up the imports of `from` (a Python file read from disk), fixing its
+ * import root; `pythonpath` (borrowed) are the folders PYTHONPATH adds.
+ */
+void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf_file *from,
+                      const jf_strings *pythonpath);
 void jf_importer_release(jf_importer *self);
 /** `import a.b` (and `from a.b import sub`): loads a, a/b and a/b/sub when local. */
 void jf_import_module(jf_importer *self, const char *dotted, const char *sub);
