@@ -137,11 +137,17 @@ static void note_key(top_keys *t, const char *key, size_t klen, const char *val,
 static bool sniff_azureml(const char *text, size_t len)
 {
 	top_keys t = { 0 };
+	if (len >= 2 && text[0] == '#' && text[1] == '!')
+		return false; /* a script, maybe writing a job file in a here-document */
 	for (const char *p = text, *end = text + len; p < end;) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
 			eol = end;
 		const char *colon = memchr(p, ':', (size_t)(eol - p));
+		/* A top-level line that is no key, list item, comment or document marker: not YAML. */
+		if (!colon && p < eol && !isspace((unsigned char)*p) && *p != '#' && *p != '-' &&
+		    *p != '.')
+			return false;
 		if (colon && (isalpha((unsigned char)*p) || *p == '$')) {
 			const char *v = colon + 1, *ve = eol;
 			while (v < ve && (*v == ' ' || *v == '\t'))
@@ -921,8 +927,9 @@ static void read_body(scope *s, place *pl, yaml_node_t *body, const char *where,
 	scope_mounts(s);
 	v = member(f->doc, body, "command");
 	if (!v) {
-		jf_sink_add(f->sink, "JF004", f->src, jf_yml_span(f->src, body), "%s has no 'command'",
-		            where);
+		/* At the start of the file for a whole file, else at the body. */
+		jf_span at = body == root_of(f) ? (jf_span){ 0, 0 } : jf_yml_span(f->src, body);
+		jf_sink_add(f->sink, "JF004", f->src, at, "%s has no 'command'", where);
 		return;
 	}
 	j->has_command = true;
