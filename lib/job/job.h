@@ -64,6 +64,10 @@ typedef struct {
 	 * are reported at `at` (jf_source_from_value()).
 	 */
 	JF_ARRAY(jf_span) ranges;
+	/* The source `ranges` are of when it is not the job file: a source of
+	 * the job's (another file, or a copy of one with the same lines and
+	 * offsets), NULL for the job file. */
+	const jf_source *src;
 	jf_source *copy;
 	/* JF_CMD_ARGV: the words. */
 	JF_ARRAY(jf_field) argv;
@@ -106,6 +110,11 @@ typedef struct jf_job {
 	/* The platform sets variables whose names the file does not say
 	 * (Kubernetes `envFrom`): no variable is known to be unset. */
 	bool env_open;
+	/* Shell variables of the command's own text, not exported: where a
+	 * format substitutes values into the text before the shell runs it
+	 * (Azure ML's ${{inputs.data}}), its reader writes ${NAME} in their
+	 * place and sets NAME here (value NULL: known only at run time). */
+	jf_job_vars subst;
 	jf_job_mounts inputs;   /* read-only */
 	jf_job_mounts outputs;  /* writable */
 	long gpus, nodes;       /* per node, and nodes; -1 when not given */

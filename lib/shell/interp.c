@@ -718,7 +718,8 @@ static void run_unit(shell *sh, const jf_job *job, const jf_cmd_unit *u)
 	}
 	jf_file *f = u->copy ? jf_workspace_add_text(sh->ws, u->copy, NULL, 0, JF_LANG_BASH,
 	                                             JF_ROLE_COMMAND)
-	                     : jf_workspace_add_text(sh->ws, job->file, u->ranges.items,
+	                     : jf_workspace_add_text(sh->ws, u->src ? u->src : job->file,
+	                                             u->ranges.items,
 	                                             u->ranges.size, JF_LANG_BASH, JF_ROLE_COMMAND);
 	if (!f)
 		return;
@@ -738,6 +739,12 @@ void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
 	for (size_t i = 0; i < job->env.size; i++) {
 		const jf_job_var *e = &job->env.items[i];
 		var *v = jf_shell__set_var(&sh, e->name.value, e->value.value, true);
+		v->src = e->value.at.src;
+		v->span = e->value.at.span;
+	}
+	for (size_t i = 0; i < job->subst.size; i++) {
+		const jf_job_var *e = &job->subst.items[i];
+		var *v = jf_shell__set_var(&sh, e->name.value, e->value.value, false);
 		v->src = e->value.at.src;
 		v->span = e->value.at.span;
 	}
