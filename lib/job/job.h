@@ -56,6 +56,10 @@ typedef enum {
 typedef struct {
 	jf_cmd_kind kind;
 	jf_loc at; /* the whole value */
+	/* Run by a shell of its own, started in the workdir with the job's env:
+	 * what the units before it set and `cd` to is gone, the files they made stay
+	 * (SkyPilot's `setup`, then `run`). Otherwise it goes on in the shell before. */
+	bool own_shell;
 	/*
 	 * JF_CMD_SHELL: the program is `ranges` of at.src, in order (a YAML block
 	 * scalar less its indentation), so its positions are the file's own.
@@ -103,6 +107,9 @@ typedef struct jf_job {
 	bool has_command;       /* the file has a command (JF004 otherwise) */
 	JF_ARRAY(jf_cmd_unit) command;
 	jf_job_vars env;
+	/* The platform passes on the environment the job is submitted from
+	 * (sbatch's default --export=ALL): any variable may be set. */
+	bool env_inherited;
 	jf_job_mounts inputs;   /* read-only */
 	jf_job_mounts outputs;  /* writable */
 	long gpus, nodes;       /* per node, and nodes; -1 when not given */
