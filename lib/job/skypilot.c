@@ -265,6 +265,11 @@ static void read_file_mounts(jf_job_read *r, yaml_node_t *n)
 			yaml_node_t *src = member(r->doc, v, "source");
 			if (!src)
 				src = member(r->doc, v, "name");
+			if (!src) {
+				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, v),
+				            "file_mounts '%s' has neither 'source' nor 'name'", dst);
+				continue;
+			}
 			const char *s = src ? jf_yml_scalar(src) : NULL;
 			m.name = (jf_field){ jf_job__copy(r, s ? s : dst), jf_job__loc(r, src ? src : k) };
 			const char *type = jf_yml_scalar(member(r->doc, v, "type"));

@@ -205,6 +205,29 @@ static long gres_gpus(const char *s)
 	return -1;
 }
 
+/* JF004 for the options read here written without a value, JF003 for a count that is
+ * not one (a node count may be a range: only a value without a leading digit is wrong). */
+static void check_directives(jf_job_read *r, const directives *ds)
+{
+	static const char *const valued[] = { "--nodes", "-N", "--gres", "--gpus-per-node", "--gpus",
+		                              "-G", "--ntasks-per-node", "--ntasks", "-n",
+		                              "--chdir", "-D", "--job-name", "-J", "--export", NULL };
+	static const char *const counts[] = { "--nodes", "-N", "--ntasks-per-node", "--ntasks", "-n",
+		                              NULL };
+	for (size_t i = 0; i < ds->size; i++) {
+		const directive *d = &ds->items[i];
+		if (!jf_str_in(d->name, valued))
+			continue;
+		if (!*d->value)
+			jf_sink_add(r->sink, "JF004", r->src, d->line, "#SBATCH option '%s' has no value",
+			            d->name);
+		else if (jf_str_in(d->name, counts) && !(d->value[0] >= '0' && d->value[0] <= '9') &&
+		         !strpbrk(d->value, "$<{"))
+			jf_sink_add(r->sink, "JF003", r->src, d->at, "'%s' must be a number, not '%s'",
+			            d->name, d->value);
+	}
+}
+
 static void read_resources(jf_job_read *r, const directives *ds)
 {
 	jf_job *j = r->job;
@@ -361,9 +384,11 @@ static void read_container(jf_job_read *r)
 				continue;
 			jf_loc where = { r->src, { s.start + (uint32_t)off, s.start + (uint32_t)(off + n) } };
 			jf_job_mount m = { { jf_job__copy(r, one), where }, { jf_job__copy(r, dst), where } };
-			bool ro = flags && (!strcmp(flags, "ro") || jf_str_starts(flags, "ro+") ||
-			                    strstr(flags, "+ro"));
-			jf_array_push(ro ? &j->inputs : &j->outputs, m);
+			/* Kept writable even when `:ro`: the mount is only in srun's container,
+			 * and jobfix does not tell the commands srun runs there from those the
+			 * batch script runs on the node, where the path is another. */
+			(void)flags;
+			jf_array_push(&j->outputs, m);
 		}
 	}
 }
@@ -476,6 +501,7 @@ static void read_slurm(jf_job_read *r)
 	const directive *name = find(&ds, "--job-name", "-J");
 	if (name && *name->value)
 		j->name = (jf_field){ jf_job__copy(r, name->value), { src, name->at } };
+	check_directives(r, &ds);
 	read_resources(r, &ds);
 	read_export(r, &ds);
 	read_container(r);
