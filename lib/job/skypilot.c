@@ -79,7 +79,10 @@ static long task_index(const jf_yml_docs *docs)
 
 static bool sniff_skypilot(const char *text, size_t len)
 {
-	/* `run:` at the start of a line, with a key of a task beside it. */
+	/* `run:` at the start of a line, with a key of a task beside it; not a script
+	 * (#!) that writes a task in a heredoc. */
+	if (len >= 2 && !memcmp(text, "#!", 2))
+		return false;
 	bool run = false, other = false;
 	for (size_t i = 0; i < len; i++) {
 		if (i && text[i - 1] != '\n')
