@@ -167,10 +167,11 @@ static void match_rules(void *matcher, const jf_file *file)
 /* What a file given to lint is: JF_LANG_YAML stands for a job file of any format. */
 static jf_lang lang_of_file(const char *path)
 {
-	if (jf_str_ends(path, ".yaml") || jf_str_ends(path, ".yml") || jf_job_sniff_file(path))
-		return JF_LANG_YAML;
+	/* A Python file is Python, whatever YAML or #SBATCH lines its strings hold. */
 	if (jf_str_ends(path, ".py"))
 		return JF_LANG_PYTHON;
+	if (jf_str_ends(path, ".yaml") || jf_str_ends(path, ".yml") || jf_job_sniff_file(path))
+		return JF_LANG_YAML;
 	if (jf_str_ends(path, ".sh") || jf_str_ends(path, ".bash") || jf_str_ends(path, ".sbatch") ||
 	    jf_str_ends(path, ".slurm"))
 		return JF_LANG_BASH;

@@ -137,6 +137,13 @@ void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n)
 	jf_array_push(&r->job->command, u);
 }
 
+void jf_job__text_unit(jf_job_read *r, jf_span span)
+{
+	jf_cmd_unit u = { .kind = JF_CMD_SHELL, .at = { r->src, span } };
+	jf_array_push(&u.ranges, span);
+	jf_array_push(&r->job->command, u);
+}
+
 /* Whether `word` runs a shell on its next words: sh, bash, /bin/sh, /usr/bin/env bash... */
 static bool is_shell(const char *word)
 {

@@ -56,6 +56,10 @@ typedef enum {
 typedef struct {
 	jf_cmd_kind kind;
 	jf_loc at; /* the whole value */
+	/* Run by a shell of its own, started in the workdir with the job's env:
+	 * what the units before it set and `cd` to is gone, the files they made stay
+	 * (SkyPilot's `setup`, then `run`). Otherwise it goes on in the shell before. */
+	bool own_shell;
 	/*
 	 * JF_CMD_SHELL: the program is `ranges` of at.src, in order (a YAML block
 	 * scalar less its indentation), so its positions are the file's own.
@@ -108,7 +112,8 @@ typedef struct jf_job {
 	JF_ARRAY(jf_cmd_unit) command;
 	jf_job_vars env;
 	/* The platform sets variables whose names the file does not say
-	 * (Kubernetes `envFrom`): no variable is known to be unset. */
+	 * (Kubernetes `envFrom`, sbatch passing on the submitter's environment):
+	 * no variable is known to be unset. The reader says why for --verbose. */
 	bool env_open;
 	/* Shell variables of the command's own text, not exported: where a
 	 * format substitutes values into the text before the shell runs it

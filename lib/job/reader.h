@@ -78,6 +78,12 @@ void jf_job__each_pair(jf_job_read *r, yaml_node_t *n, const char *where,
 void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n);
 
 /**
+ * Appends a shell unit for the bytes `span` of the job file itself (a batch
+ * script that is the command): its positions are the file's own.
+ */
+void jf_job__text_unit(jf_job_read *r, jf_span span);
+
+/**
  * Appends the command of a program and its arguments, each word a YAML
  * node (a container's `command` + `args`), whose whole value is at `at`:
  * a shell unit for the text of `sh -c TEXT` (bash, `/usr/bin/env bash`,

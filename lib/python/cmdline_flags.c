@@ -308,7 +308,8 @@ static jf_argtype click_type(const jf_file *unit, TSNode v, jf_argdef *d)
 static void click_names(jf_argdef *d, char *s)
 {
 	bool pair = strchr(s, '/') != NULL;
-	for (char *part = strtok(s, "/"); part; part = strtok(NULL, "/")) {
+	char *save = NULL;
+	for (char *part = strtok_r(s, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
 		part += strspn(part, " ");
 		size_t n = strcspn(part, " ");
 		if (part[0] == '-' && n > 1)

@@ -5,7 +5,8 @@
  * the job's invocations sets it (torchrun's LOCAL_RANK), the image sets it,
  * the platform sets it (data/platforms.yaml; with no `platform` in the spec,
  * only the generic container's variables and the platforms' own prefixes),
- * or the job's Python code sets it.
+ * or the job's Python code sets it. A job that gets the environment it is
+ * submitted from (a Slurm batch script without --export=NONE) may have any.
  *
  * JF108: `os.environ["X"]` (a KeyError) in the job's Python, outside a `try`
  * that catches KeyError and an `if` that tests the variable. JF109: `$X` in
@@ -29,7 +30,7 @@ static bool set_by_job(const env_model *m, const char *var, bool python)
 {
 	const jf_rule_ctx *ctx = m->ctx;
 	const jf_job *j = ctx->facts->job;
-	if (jf_job_env(j, var) || jf_image_env(m->img, var) || j->env_open)
+	if (jf_job_env(j, var) || jf_image_env(m->img, var))
 		return true;
 	if (jf_platform_sets(j->platform.value, var))
 		return true;
@@ -209,6 +210,8 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 	(void)rule;
 	if (!ctx->facts->job)
 		return;
+	if (ctx->facts->job->env_open)
+		return; /* the reader said why */
 	env_model m = { ctx, ctx->facts->image, { 0 }, false };
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];

@@ -32,6 +32,14 @@ static bool provided_by_job(const jf_job *j, const char *path)
 		return true;
 	if (j->workdir.value && jf_path_under(path, j->workdir.value))
 		return true;
+	/* A SkyPilot task or a Slurm job runs as a user of the machine it runs on:
+	 * ~ and /home/<user> are that machine's, not the developer's (which user
+	 * is not known: both stay silent). */
+	const char *platform = j->platform.value;
+	const char *p = path[0] == '"' || path[0] == '\'' ? path + 1 : path; /* a shell word's quote */
+	if (platform && (!strcmp(platform, "skypilot") || !strcmp(platform, "slurm")) &&
+	    (jf_str_starts(p, "~/") || jf_str_starts(p, "/home/")))
+		return true;
 	/* The image's own user has a home of that name. */
 	const char *user = j->image.user.value;
 	if (user && jf_str_starts(path, "/home/") && !strncmp(path + 6, user, strlen(user)) &&

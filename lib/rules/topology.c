@@ -3,7 +3,7 @@
  * Each invocation of an entry script starts some processes on every node: one
  * for python, --nproc_per_node for torchrun and torch.distributed.launch/run,
  * --num_gpus for deepspeed, --num_processes over --num_machines for accelerate,
- * -np over the hosts for mpirun and horovodrun. Each process takes the GPU of
+ * -np over the hosts for mpirun and horovodrun (srun's tasks are not counted). Each process takes the GPU of
  * its local rank, so a node with more processes than GPUs (resources.gpus, or
  * the ids CUDA_VISIBLE_DEVICES leaves visible) fails with "invalid device
  * ordinal" (JF210), and one with fewer leaves GPUs idle (JF211). JF210 also
@@ -144,6 +144,8 @@ static procs procs_of(const jf_invocation *inv, const jf_job *job)
 	procs p = { .nodes = 1, .multi = true, .exact = true };
 	const char *l = inv->launcher;
 	const jf_words *args = &inv->launcher_args;
+	if (inv->wrapper && !strcmp(inv->wrapper, "srun"))
+		return p; /* its tasks come from its options and the allocation's: not counted */
 	if (inv->wrapper) {
 		if (strcmp(l, "python") && strcmp(l, "script"))
 			return p; /* a launcher under mpirun: how many run on a node is not clear */

@@ -727,6 +727,26 @@ static void run_unit(shell *sh, const jf_job *job, const jf_cmd_unit *u)
 	walk(sh, ts_tree_root_node(f->tree));
 }
 
+/* The shell that runs the job's command: in the workdir, with the job's env. */
+static void start_shell(shell *sh, const shell *top)
+{
+	const jf_job *job = top->job;
+	shell_init(sh, top, NULL, jf_job_workdir(job), 0);
+	sh->args_known = true; /* the command itself gets no arguments */
+	for (size_t i = 0; i < job->env.size; i++) {
+		const jf_job_var *e = &job->env.items[i];
+		var *v = jf_shell__set_var(sh, e->name.value, e->value.value, true);
+		v->src = e->value.at.src;
+		v->span = e->value.at.span;
+	}
+	for (size_t i = 0; i < job->subst.size; i++) {
+		const jf_job_var *e = &job->subst.items[i];
+		var *v = jf_shell__set_var(sh, e->name.value, e->value.value, false);
+		v->src = e->value.at.src;
+		v->span = e->value.at.span;
+	}
+}
+
 void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
                   const jf_shell_host *host)
 {
@@ -734,22 +754,21 @@ void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
 		return;
 	shell top = { .job = job, .ws = ws, .out = out, .host = host };
 	shell sh;
-	shell_init(&sh, &top, NULL, jf_job_workdir(job), 0);
-	sh.args_known = true; /* the command itself gets no arguments */
-	for (size_t i = 0; i < job->env.size; i++) {
-		const jf_job_var *e = &job->env.items[i];
-		var *v = jf_shell__set_var(&sh, e->name.value, e->value.value, true);
-		v->src = e->value.at.src;
-		v->span = e->value.at.span;
+	start_shell(&sh, &top);
+	for (size_t i = 0; i < job->command.size; i++) {
+		const jf_cmd_unit *u = &job->command.items[i];
+		if (u->own_shell && i > 0) {
+			/* A shell of its own: the files the units before made stay. */
+			jf_strings produced = sh.produced;
+			bool produced_unknown = sh.produced_unknown;
+			sh.produced = (jf_strings){ 0 };
+			shell_release(&sh);
+			start_shell(&sh, &top);
+			sh.produced = produced;
+			sh.produced_unknown = produced_unknown;
+		}
+		run_unit(&sh, job, u);
 	}
-	for (size_t i = 0; i < job->subst.size; i++) {
-		const jf_job_var *e = &job->subst.items[i];
-		var *v = jf_shell__set_var(&sh, e->name.value, e->value.value, false);
-		v->src = e->value.at.src;
-		v->span = e->value.at.span;
-	}
-	for (size_t i = 0; i < job->command.size; i++)
-		run_unit(&sh, job, &job->command.items[i]);
 	shell_release(&sh);
 }
 

@@ -1,8 +1,8 @@
 /* launchers.c - the Python entry scripts a command runs, and how it launches them
  *
  * python, python -m, torchrun, torch.distributed.launch/run, deepspeed,
- * accelerate launch, and the wrappers mpirun/mpiexec and horovodrun in front
- * of any of them; a local launcher script (a parser with a script positional
+ * accelerate launch, and the wrappers mpirun/mpiexec, horovodrun and Slurm's
+ * srun in front of any of them; a local launcher script (a parser with a script positional
  * and REMAINDER) in front of another script. Each entry script found is
  * loaded and recorded as an invocation with its words.
  */
@@ -182,6 +182,17 @@ static const char *const mpirun_flags[] = { "--allow-run-as-root", "-allow-run-a
 	"-v", "--verbose", "-q", "--quiet", "--report-bindings", "-report-bindings", "--display-map",
 	"-display-map", "-bind-to-core", "-bind-to-socket", "--noprefix", "-noprefix", "-l", NULL };
 static const char *const mpirun_pairs[] = { "-mca", "--mca", "-gmca", "--gmca", NULL };
+/* srun: its options without a value, pyxis' included (slurm.schedmd.com/srun.html,
+ * NVIDIA/pyxis). Options whose value is optional (--exclusive, -K) are flags when bare. */
+static const char *const srun_flags[] = { "--pty", "-l", "--label", "-u", "--unbuffered",
+	"--exclusive", "--overlap", "-k", "--no-kill", "-K", "--kill-on-bad-exit", "-Q", "--quiet",
+	"-v", "--verbose", "-X", "--disable-status", "-O", "--overcommit", "-s", "--oversubscribe",
+	"-Z", "--no-allocate", "-E", "--preserve-env", "--contiguous", "--exact", "--whole",
+	"--spread-job", "--use-min-nodes", "--test-only", "-H", "--hold", "-I", "--immediate",
+	"--reboot", "-q", "--quit-on-interrupt", "--container-remap-root",
+	"--no-container-remap-root", "--container-mount-home", "--no-container-mount-home",
+	"--container-writable", "--container-readonly", "--no-container-entrypoint",
+	"--container-entrypoint-log", "--container-save-env", NULL };
 static const char *const horovod_flags[] = { "--gloo", "--mpi", "--jsm", "--verbose",
 	"--disable-cache", "--tcp", "--log-without-timestamp", "--elastic", "--check-build",
 	"-cb", "--log-hide-timestamp", NULL };
@@ -189,7 +200,7 @@ static const char *const horovod_flags[] = { "--gloo", "--mpi", "--jsm", "--verb
 /* Skips launcher options from word i; returns the index of the first
  * non-option word, or SIZE_MAX when an unknown word makes it unclear. */
 static size_t skip_options(const words *w, size_t i, const char *const *flags,
-                           const char *const *pairs)
+                           const char *const *pairs, bool short_attached)
 {
 	while (i < w->size) {
 		const char *s = w->items[i].value;
@@ -199,7 +210,9 @@ static size_t skip_options(const words *w, size_t i, const char *const *flags,
 			return i;
 		if (!strcmp(s, "--"))
 			return i + 1;
-		if (strchr(s, '=') || jf_str_in(s, flags))
+		/* `-N2`, `-lu`: a short option with its value, or short flags together */
+		bool attached = short_attached && s[1] != '-' && s[2];
+		if (attached || strchr(s, '=') || jf_str_in(s, flags))
 			i++;
 		else if (pairs && jf_str_in(s, pairs))
 			i += 3;
@@ -262,7 +275,7 @@ void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const lau
 		return;
 	const char *mod = w->items[i + 1].value;
 	if (!strcmp(mod, "torch.distributed.launch") || !strcmp(mod, "torch.distributed.run")) {
-		size_t k = skip_options(w, i + 2, torchrun_flags, NULL);
+		size_t k = skip_options(w, i + 2, torchrun_flags, NULL, false);
 		launch how = jf_shell__launch_of(!strcmp(mod, "torch.distributed.launch") ? "torch.distributed.launch"
 		                                                                 : "torch.distributed.run",
 		                       i + 2, outer);
@@ -281,7 +294,7 @@ static void run_script_launcher(shell *sh, const words *w, size_t i, const char 
 		if (jf_shell__word_is(w, k, "-m") || jf_shell__word_is(w, k, "--module") ||
 		    jf_shell__word_is(w, k, "--no_python") || jf_shell__word_is(w, k, "--no-python"))
 			return; /* a module or a non-Python program: not a script path */
-	size_t k = skip_options(w, i, flags, NULL);
+	size_t k = skip_options(w, i, flags, NULL, false);
 	launch how = jf_shell__launch_of(name, i, outer);
 	if (k < w->size)
 		jf_shell__script(sh, w, k, SCRIPT_PYTHON, false, &how);
@@ -295,14 +308,37 @@ static const struct launcher {
 	const char *const *flags;    /* its options that take no value; the rest take one */
 	const char *const *pairs;    /* its options that take two values */
 	bool wraps;                  /* runs a command line (mpirun), not a script */
+	bool short_attached;         /* single-letter options cluster and hold values: -N2 */
 } launchers[] = {
-	{ "torchrun", NULL, "torchrun", torchrun_flags, NULL, false },
-	{ "deepspeed", NULL, "deepspeed", deepspeed_flags, NULL, false },
-	{ "accelerate", "launch", "accelerate", accelerate_flags, NULL, false },
-	{ "horovodrun", NULL, "horovodrun", horovod_flags, NULL, true },
-	{ "mpirun", NULL, "mpirun", mpirun_flags, mpirun_pairs, true },
-	{ "mpiexec", NULL, "mpirun", mpirun_flags, mpirun_pairs, true },
+	{ "torchrun", NULL, "torchrun", torchrun_flags, NULL, false, false },
+	{ "deepspeed", NULL, "deepspeed", deepspeed_flags, NULL, false, false },
+	{ "accelerate", "launch", "accelerate", accelerate_flags, NULL, false, false },
+	{ "horovodrun", NULL, "horovodrun", horovod_flags, NULL, true, false },
+	{ "mpirun", NULL, "mpirun", mpirun_flags, mpirun_pairs, true, false },
+	{ "mpiexec", NULL, "mpirun", mpirun_flags, mpirun_pairs, true, false },
+	{ "srun", NULL, "srun", srun_flags, NULL, true, true },
 };
+
+/* The folder srun runs its command in, when an option sets it: --chdir, -D, pyxis'
+ * --container-workdir. Returns whether one does; *dir is the value, NULL when unknown. */
+static bool srun_cwd(const words *w, size_t from, size_t to, const char **dir)
+{
+	static const char *const opts[] = { "--chdir", "-D", "--container-workdir", NULL };
+	bool found = false;
+	for (size_t k = from; k < to; k++) {
+		const char *s = w->items[k].value;
+		if (!s)
+			continue;
+		for (size_t o = 0; opts[o]; o++) {
+			size_t n = strlen(opts[o]);
+			if (!strncmp(s, opts[o], n) && (s[n] == '=' || !s[n] || (n == 2 && s[n]))) {
+				found = true;
+				*dir = s[n] == '=' ? s + n + 1 : s[n] ? s + n : k + 1 < to ? w->items[k + 1].value : NULL;
+			}
+		}
+	}
+	return found;
+}
 
 bool jf_shell__launcher(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
 {
@@ -319,10 +355,26 @@ bool jf_shell__launcher(shell *sh, words *w, size_t i, TSNode cmd, const launch 
 			return true;
 		}
 		/* The wrapper's options, then the command it runs on every process. */
-		size_t at = skip_options(w, first, l->flags, l->pairs);
+		size_t at = skip_options(w, first, l->flags, l->pairs, l->short_attached);
 		launch wrap = { NULL, 0, l->name, first, at };
-		if (at < w->size)
-			jf_shell__run_words(sh, w, at, cmd, &wrap);
+		if (at >= w->size)
+			return true;
+		const char *dir = NULL;
+		if (!strcmp(l->program, "srun")) {
+			for (size_t o = first; o < at; o++)
+				if (jf_shell__word_is(w, o, "--multi-prog"))
+					return true; /* the program is a configuration file */
+			if (srun_cwd(w, first, at, &dir)) {
+				/* run in another folder: there for the command, back after it */
+				char *saved = sh->cwd;
+				sh->cwd = dir ? jf_shell__container_path(sh, dir) : NULL;
+				jf_shell__run_words(sh, w, at, cmd, &wrap);
+				free(sh->cwd);
+				sh->cwd = saved;
+				return true;
+			}
+		}
+		jf_shell__run_words(sh, w, at, cmd, &wrap);
 		return true;
 	}
 	return false;

@@ -1,0 +1,178 @@
+/* place.c - where a job's code is, when the file does not say: tried on the scripts it names */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "job/place.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/path.h"
+
+/* How many folders above the job file its repository's top is, or -1 when none. */
+static long levels_to_top(jf_job_read *r)
+{
+	jf_job *j = r->job;
+	char *at = realpath(*j->file_dir ? j->file_dir : ".", NULL);
+	long levels = 0;
+	bool found = false;
+	while (at) {
+		char *git = jf_path_join(at, ".git");
+		found = access(git, F_OK) == 0;
+		free(git);
+		if (found || !strcmp(at, "/"))
+			break;
+		char *parent = jf_path_dirname(at);
+		free(at);
+		at = parent;
+		levels++;
+	}
+	free(at);
+	return found ? levels : -1;
+}
+
+size_t jf_job__places(jf_job_read *r, const char *rel, jf_job_place *out, size_t max)
+{
+	jf_job *j = r->job;
+	long top = levels_to_top(r);
+	size_t n = 0;
+	jf_buf up = JF_BUF_INIT;
+	for (long k = 0; k <= (top < 0 ? 0 : top) && n < max; k++) {
+		char *at = jf_path_join(up.len ? up.buf : ".", rel);
+		char *dir = jf_path_join(j->file_dir, at), *display = jf_path_join(j->display_dir, at);
+		free(at);
+		jf_arena_adopt(&j->arena, dir);
+		jf_arena_adopt(&j->arena, display);
+		if (jf_path_is_dir(dir))
+			out[n++] = (jf_job_place){ dir, display };
+		jf_buf_adds(&up, "../");
+	}
+	jf_buf_release(&up);
+	return n;
+}
+
+bool jf_job__repo_top(jf_job_read *r, jf_job_place *out)
+{
+	jf_job *j = r->job;
+	char *at = realpath(*j->file_dir ? j->file_dir : ".", NULL);
+	jf_buf up = JF_BUF_INIT; /* "../" once per folder climbed */
+	bool found = false;
+	while (at) {
+		char *git = jf_path_join(at, ".git");
+		found = access(git, F_OK) == 0;
+		free(git);
+		if (found || !strcmp(at, "/"))
+			break;
+		char *parent = jf_path_dirname(at);
+		free(at);
+		at = parent;
+		jf_buf_adds(&up, "../");
+	}
+	free(at);
+	if (found) {
+		const char *rel = up.len ? up.buf : ".";
+		out->dir = jf_path_join(j->file_dir, rel);
+		out->display = jf_path_join(j->display_dir, rel);
+		jf_arena_adopt(&j->arena, out->dir);
+		jf_arena_adopt(&j->arena, out->display);
+	}
+	jf_buf_release(&up);
+	return found;
+}
+
+void jf_job__set_code(jf_job_read *r, const jf_job_place *p)
+{
+	r->job->code_dir = p->dir;
+	r->job->code_display = p->display;
+}
+
+typedef jf_strings words;
+
+/* Whether `w` is a word a linter can take as a relative path: no expansion, glob or URL. */
+static bool is_literal_relative(const char *w)
+{
+	return *w && w[0] != '/' && w[0] != '-' && !strpbrk(w, "$~*?[{}:%@\\");
+}
+
+static bool is_script(const char *w)
+{
+	return jf_str_ends(w, ".py") || jf_str_ends(w, ".sh") || jf_str_ends(w, ".bash");
+}
+
+/* The words of a shell text, split at blanks, quotes, operators and '='. */
+static void split(const char *text, words *out)
+{
+	const char *seps = " \t\r\n;|&()<>\"'`=,";
+	for (const char *p = text; *p;) {
+		p += strspn(p, seps);
+		if (*p == '#') { /* a comment, to the end of its line */
+			p += strcspn(p, "\n");
+			continue;
+		}
+		size_t n = strcspn(p, seps);
+		if (n)
+			jf_array_push(out, jf_xstrndup(p, n));
+		p += n;
+	}
+}
+
+/* Whether `ref` is a file under `dir`, or under one of the folders `cds` below it. */
+static bool holds(const char *dir, const char *ref, const words *cds)
+{
+	bool here = false;
+	for (size_t k = 0; !here && k <= cds->size; k++) {
+		char *base = k < cds->size ? jf_path_join(dir, cds->items[k]) : jf_xstrdup(dir);
+		char *p = jf_path_join(base, ref);
+		here = jf_path_is_file(p);
+		free(p);
+		free(base);
+	}
+	return here;
+}
+
+jf_place_outcome jf_job__pick_place(const jf_job_place *cands, size_t n, const char *const *texts,
+                                    size_t ntexts, jf_job_place *out)
+{
+	words all = { 0 }, refs = { 0 }, cds = { 0 };
+	for (size_t t = 0; t < ntexts; t++)
+		if (texts[t])
+			split(texts[t], &all);
+	for (size_t i = 0; i < all.size; i++) {
+		const char *w = all.items[i];
+		bool after_cd = i > 0 && (!strcmp(all.items[i - 1], "cd") ||
+		                          !strcmp(all.items[i - 1], "pushd"));
+		if (!is_literal_relative(w))
+			continue;
+		if (after_cd)
+			jf_array_push(&cds, jf_xstrdup(w));
+		else if (is_script(w))
+			jf_array_push(&refs, jf_xstrdup(w));
+	}
+	jf_place_outcome how = JF_PLACE_NO_SCRIPT;
+	*out = cands[0];
+	if (refs.size) {
+		/* The candidate that holds the most of them, and every one another holds. */
+		bool *in = jf_xcalloc(n * refs.size, sizeof(bool));
+		size_t best = 0, best_at = 0;
+		for (size_t c = 0; c < n; c++) {
+			size_t s = 0;
+			for (size_t i = 0; i < refs.size; i++)
+				s += in[c * refs.size + i] = holds(cands[c].dir, refs.items[i], &cds);
+			if (s > best) {
+				best = s;
+				best_at = c;
+			}
+		}
+		how = best ? JF_PLACE_FOUND : JF_PLACE_NONE;
+		for (size_t c = 0; best && c < n; c++)
+			for (size_t i = 0; c != best_at && i < refs.size; i++)
+				if (in[c * refs.size + i] && !in[best_at * refs.size + i])
+					how = JF_PLACE_BOTH;
+		free(in);
+		if (how == JF_PLACE_FOUND)
+			*out = cands[best_at];
+	}
+	jf_strings_release(&all);
+	jf_strings_release(&refs);
+	jf_strings_release(&cds);
+	return how;
+}
