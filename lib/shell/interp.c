@@ -700,6 +700,15 @@ static void walk(shell *sh, TSNode n)
 	}
 }
 
+/* The text of a shell unit, parsed into the workspace. */
+static jf_file *add_unit_text(jf_workspace *ws, const jf_job *job, const jf_cmd_unit *u)
+{
+	if (u->copy)
+		return jf_workspace_add_text(ws, u->copy, NULL, 0, JF_LANG_BASH, JF_ROLE_COMMAND);
+	return jf_workspace_add_text(ws, u->src ? u->src : job->file, u->ranges.items,
+	                             u->ranges.size, JF_LANG_BASH, JF_ROLE_COMMAND);
+}
+
 /* One step of the job's command: a shell program parsed from the job file,
  * or an argv list run as one command. */
 static void run_unit(shell *sh, const jf_job *job, const jf_cmd_unit *u)
@@ -716,11 +725,7 @@ static void run_unit(shell *sh, const jf_job *job, const jf_cmd_unit *u)
 		jf_words_release(&w);
 		return;
 	}
-	jf_file *f = u->copy ? jf_workspace_add_text(sh->ws, u->copy, NULL, 0, JF_LANG_BASH,
-	                                             JF_ROLE_COMMAND)
-	                     : jf_workspace_add_text(sh->ws, u->src ? u->src : job->file,
-	                                             u->ranges.items,
-	                                             u->ranges.size, JF_LANG_BASH, JF_ROLE_COMMAND);
+	jf_file *f = add_unit_text(sh->ws, job, u);
 	if (!f)
 		return;
 	sh->unit = f;
@@ -750,8 +755,18 @@ static void start_shell(shell *sh, const shell *top)
 void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
                   const jf_shell_host *host)
 {
-	if (!job->command.size || !job->code_dir || !jf_path_is_dir(job->code_dir))
+	if (!job->command.size)
 		return;
+	if (!job->code_dir || !jf_path_is_dir(job->code_dir)) {
+		/* Nothing to follow the command into; its own text is still read
+		 * (a batch script's syntax is checked wherever it runs). */
+		for (size_t i = 0; i < job->command.size; i++) {
+			const jf_cmd_unit *u = &job->command.items[i];
+			if (u->kind == JF_CMD_SHELL)
+				add_unit_text(ws, job, u);
+		}
+		return;
+	}
 	shell top = { .job = job, .ws = ws, .out = out, .host = host };
 	shell sh;
 	start_shell(&sh, &top);
