@@ -39,6 +39,23 @@ static bool declares_other_encoding(const jf_source *s)
 	return false;
 }
 
+/*
+ * Where a shell text ends in a line continuation (`\` and then only blank
+ * lines), the byte of that `\`; else UINT32_MAX. bash reads the
+ * continuation as joining an empty line and runs the command; tree-sitter's
+ * grammar reports an error after it.
+ */
+static uint32_t trailing_continuation(const jf_source *s, TSNode root)
+{
+	uint32_t i = ts_node_end_byte(root);
+	if (i > s->len)
+		i = s->len;
+	while (i > 0 && (s->data[i - 1] == '\n' || s->data[i - 1] == ' ' ||
+	                 s->data[i - 1] == '\t' || s->data[i - 1] == '\r'))
+		i--;
+	return i > 0 && s->data[i - 1] == '\\' ? i - 1 : UINT32_MAX;
+}
+
 void jf_syntax_check(jf_sink *sink, const jf_file *unit)
 {
 	const jf_source *s = unit->src;
@@ -67,6 +84,8 @@ void jf_syntax_check(jf_sink *sink, const jf_file *unit)
 	while (ts_node_child_count(tok) > 0)
 		tok = ts_node_child(tok, 0);
 	jf_span span = jf_node_span(tok);
+	if (unit->lang == JF_LANG_BASH && span.start >= trailing_continuation(s, root))
+		return;
 	char *text = jf_node_text(unit, tok);
 	size_t n = strcspn(text, "\n");
 	if (!n || n > 40) {
