@@ -7,8 +7,8 @@
  * its local rank, so a node with more processes than GPUs (resources.gpus, or
  * the ids CUDA_VISIBLE_DEVICES leaves visible) fails with "invalid device
  * ordinal" (JF210), and one with fewer leaves GPUs idle (JF211). JF210 also
- * reports CUDA_VISIBLE_DEVICES ids a node does not have, and launches that
- * wait for more nodes than the job has.
+ * reports a CUDA_VISIBLE_DEVICES that starts with an id a node does not have
+ * (no GPU is visible), and launches that wait for more nodes than the job has.
  *
  * Only counts known at lint time are compared. `gpu`/`auto`, values set at run
  * time (platform variables), hostfiles, --include/--exclude, a launcher under
@@ -247,28 +247,25 @@ static void relate_gpus(jf_diag *d, const jf_job *job)
 	               job->gpus, job->gpus == 1 ? "" : "s");
 }
 
-/* Reports CUDA_VISIBLE_DEVICES at `at` naming device `id` (`len` bytes),
- * which a node of the job does not have, after `visible` ids it has. */
-static void report_device(jf_rule_ctx *ctx, const jf_word *at, const char *id, int len,
-                          long visible)
+/* Reports CUDA_VISIBLE_DEVICES at `at`, whose first id `id` (`len` bytes)
+ * a node of the job does not have: CUDA sees no GPU. */
+static void report_device(jf_rule_ctx *ctx, const jf_word *at, const char *id, int len)
 {
 	long gpus = ctx->facts->job->gpus;
 	char *ids = gpus == 1 ? jf_xstrdup("id 0") : jf_xasprintf("ids 0 to %ld", gpus - 1);
-	/* CUDA stops reading the list at an id it does not have. */
-	const char *effect = visible ? "CUDA ignores it and every id after it"
-	                             : "CUDA sees no GPU, and torch fails with \"No CUDA GPUs "
-	                               "are available\"";
 	jf_diag *d = jf_sink_add(ctx->out, "JF210", at->src, at->span,
-	                              "'%s' names device %.*s, but the job has %ld GPU%s per "
-	                              "node (%s): %s",
-	                              at->value, len, id, gpus, gpus == 1 ? "" : "s", ids, effect);
+	                         "'%s' names device %.*s, but the job has %ld GPU%s per "
+	                         "node (%s): CUDA sees no GPU, and torch fails with \"No CUDA "
+	                         "GPUs are available\"",
+	                         at->value, len, id, gpus, gpus == 1 ? "" : "s", ids);
 	relate_gpus(d, ctx->facts->job);
 	free(ids);
 }
 
-/* Reads CUDA_VISIBLE_DEVICES and reports the first id a node does not have.
- * Ids by UUID, "-1" and an empty list (hiding every GPU) leave `visible`
- * unknown. */
+/* Reads CUDA_VISIBLE_DEVICES: the GPUs it leaves visible, which CUDA stops
+ * counting at the first id a node does not have (reported when it is the
+ * first of the list). Ids by UUID, "-1" and an empty list (hiding every GPU)
+ * leave `visible` unknown. */
 static devices devices_of(jf_rule_ctx *ctx, const jf_invocation *inv)
 {
 	static const char cvd[] = "CUDA_VISIBLE_DEVICES";
@@ -289,7 +286,9 @@ static devices devices_of(jf_rule_ctx *ctx, const jf_invocation *inv)
 		if (*end && *end != ',')
 			break; /* not a plain id: what the list shows is not known */
 		if (id >= ctx->facts->job->gpus) {
-			report_device(ctx, dev.at, s, (int)(end - s), visible);
+			/* The ids before it still show GPUs: the processes are compared with those. */
+			if (!visible)
+				report_device(ctx, dev.at, s, (int)(end - s));
 			dev.visible = visible;
 			break;
 		}
