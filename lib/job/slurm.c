@@ -205,6 +205,14 @@ static long gres_gpus(const char *s)
 	return -1;
 }
 
+/* Whether a directive's value is a placeholder a tool fills in before the
+ * script is submitted: a variable, `<nodes>`, `{{ nodes }}`, JUBE's `#NODES#`,
+ * `@NODES@`, `%NODES%`. */
+static bool is_placeholder(const char *value)
+{
+	return strpbrk(value, "$<{#@%") != NULL;
+}
+
 /* JF004 for the options read here written without a value, JF003 for a count that is
  * not one (a node count may be a range: only a value without a leading digit is wrong). */
 static void check_directives(jf_job_read *r, const directives *ds)
@@ -222,7 +230,7 @@ static void check_directives(jf_job_read *r, const directives *ds)
 			jf_sink_add(r->sink, "JF004", r->src, d->line, "#SBATCH option '%s' has no value",
 			            d->name);
 		else if (jf_str_in(d->name, counts) && !(d->value[0] >= '0' && d->value[0] <= '9') &&
-		         !strpbrk(d->value, "$<{"))
+		         !is_placeholder(d->value))
 			jf_sink_add(r->sink, "JF003", r->src, d->at, "'%s' must be a number, not '%s'",
 			            d->name, d->value);
 	}
