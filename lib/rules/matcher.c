@@ -44,9 +44,17 @@ static void on_match(void *data, const jf_match *match)
 static void work(jf_matcher *self, item *it)
 {
 	jf_file_matches *m = &it->m;
+	/* Only the bytes the tree covers can match: a command parsed from a few
+	 * ranges of a YAML file is prefiltered on those, not on the whole file. */
+	TSNode root = ts_tree_root_node(it->tree);
+	uint32_t from = ts_node_start_byte(root), to = ts_node_end_byte(root);
+	if (to > it->len || from > to) {
+		from = 0;
+		to = it->len;
+	}
 	for (size_t r = 0; r < self->rules->items.size; r++) {
-		m->may[r] = it->active[r] &&
-		            jf_rule_may_match(self->rules->items.items[r], it->text, it->len);
+		m->may[r] = it->active[r] && jf_rule_may_match(self->rules->items.items[r],
+		                                               it->text + from, to - from);
 		m->any |= m->may[r];
 	}
 	if (!m->any)
