@@ -99,6 +99,12 @@ static void show_text(jf_buf *b, const shown *s)
 	jf_buf_add(b, "\n", 1);
 	text_field(b, "platform", j->platform.value, j->platform.at);
 	text_field(b, "image", j->image.ref.value, j->image.ref.at);
+	if (img->base) {
+		jf_buf_addf(b, "    built from: %s", img->base);
+		if (where(w, sizeof w, img->ref_at))
+			jf_buf_addf(b, " (%s)", w);
+		jf_buf_adds(b, "\n");
+	}
 	if (img->catalog)
 		jf_buf_addf(b, "    catalog entry: %s\n", img->catalog);
 	char fact[600], py[32];
@@ -217,6 +223,8 @@ static void show_json(jf_jsonw *o, const shown *s)
 	json_field(o, "platform", j->platform.value, j->platform.at);
 	jf_jsonw_open(o, "image", '{');
 	json_field(o, "ref", j->image.ref.value, j->image.ref.at);
+	if (img->base)
+		json_field(o, "built_from", img->base, img->ref_at);
 	if (img->catalog)
 		jf_jsonw_str(o, "catalog", img->catalog);
 	if (img->py_major) {

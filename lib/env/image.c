@@ -300,6 +300,38 @@ static void read_manifest(jf_image *img, const char *text)
 
 /* ---- the image ---- */
 
+/* The facts of the catalog image a Dockerfile builds the job's image FROM.
+ * What the build RUNs may install anything: the base's package list is then
+ * no longer complete, nothing is known absent, no executable known missing,
+ * and a RUN that may install a Python leaves the version unknown. */
+static void build_from(jf_image *img, const jf_job_image *ji)
+{
+	match_catalog(img, ji->base.value);
+	if (!img->catalog)
+		return;
+	img->base = jf_xstrdup(ji->base.value);
+	img->ref_at = ji->base.at;
+	if (ji->base_extended) {
+		img->packages_complete = false;
+		for (size_t i = 0; i < img->absent.size; i++)
+			free(img->absent.items[i]);
+		img->absent.size = 0;
+		size_t k = 0;
+		for (size_t i = 0; i < img->executables.size; i++) {
+			jf_image_pair p = img->executables.items[i];
+			if (!strcmp(p.value, "no")) {
+				free(p.name);
+				free(p.value);
+			} else {
+				img->executables.items[k++] = p;
+			}
+		}
+		img->executables.size = k;
+	}
+	if (ji->base_python_changed)
+		img->py_major = img->py_minor = 0;
+}
+
 jf_image *jf_image_resolve(const jf_job *job)
 {
 	jf_image *img = jf_xcalloc(1, sizeof *img);
@@ -312,6 +344,8 @@ jf_image *jf_image_resolve(const jf_job *job)
 		img->ref = jf_xstrdup(ji->ref.value);
 		match_catalog(img, img->ref);
 	}
+	if (!img->catalog && ji->base.value)
+		build_from(img, ji);
 	img->python_at = img->user_at = img->manifest_at = img->ref_at;
 	if (ji->python.value && parse_python(ji->python.value, &img->py_major, &img->py_minor)) {
 		img->python_at = ji->python.at;
@@ -345,6 +379,7 @@ void jf_image_free(jf_image *self)
 	if (!self)
 		return;
 	free(self->ref);
+	free(self->base);
 	free(self->catalog);
 	free(self->user);
 	free(self->home);
@@ -371,6 +406,10 @@ void jf_image_relate(jf_diag *d, const jf_image *self, jf_image_fact fact, const
 		jf_diag_relate(d, self->python_at.src, self->python_at.span, "the job declares %s", b.buf);
 	else if (fact == JF_FACT_USER && self->user_declared)
 		jf_diag_relate(d, self->user_at.src, self->user_at.span, "the job declares %s", b.buf);
+	else if (self->base)
+		jf_diag_relate(d, self->ref_at.src, self->ref_at.span,
+		               "the image is built from '%s', which has %s (jobfix's image catalog)",
+		               self->base, b.buf);
 	else
 		jf_diag_relate(d, self->ref_at.src, self->ref_at.span,
 		               "the image '%s' has %s (jobfix's image catalog)", self->ref, b.buf);

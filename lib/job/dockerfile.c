@@ -34,9 +34,11 @@ typedef JF_ARRAY(var) vars;
 typedef struct {
 	char *name; /* AS name */
 	char *from;
+	jf_span from_at;
 	char *workdir;
 	jf_span workdir_at;
 	jf_docker_word user;
+	bool runs_any, runs_python; /* any RUN; one that may change the Python */
 	vars args; /* ARGs of the stage (and global ones it redeclares) */
 	words env;
 	jf_docker_copies copies;
@@ -133,6 +135,11 @@ static void stage_release(stage *s)
 /* A new stage that continues `base`: what it set stays set. */
 static void stage_continue(stage *s, const stage *base)
 {
+	free(s->from);
+	s->from = base->from ? jf_xstrdup(base->from) : NULL;
+	s->from_at = base->from_at;
+	s->runs_any = base->runs_any;
+	s->runs_python = base->runs_python;
 	s->workdir = base->workdir ? jf_xstrdup(base->workdir) : NULL;
 	s->workdir_at = base->workdir_at;
 	s->user = (jf_docker_word){ base->user.value ? jf_xstrdup(base->user.value) : NULL,
@@ -563,6 +570,18 @@ static void read_copy(stage *s, const words *w, bool add, const char *context, c
 	jf_array_push(&s->copies, c);
 }
 
+/* Whether a RUN's command line may install another Python than the base image's. */
+static bool run_changes_python(const char *t)
+{
+	static const char *const changers[] = { "python=", "python==", "python3.", "python3=",
+		                                "conda create", "pyenv", "uv python", "deadsnakes",
+		                                "mamba create", "micromamba create", NULL };
+	for (size_t i = 0; changers[i]; i++)
+		if (strstr(t, changers[i]))
+			return true;
+	return false;
+}
+
 /* Whether a RUN's command line may create files: downloads, clones, archives, copies. */
 static bool run_writes(const char *t)
 {
@@ -613,11 +632,15 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 			while (i < w.size && jf_str_starts(w.items[i].value, "--"))
 				i++;
 			ns.from = i < w.size ? expand(w.items[i].value, &globals, &ns.env) : NULL;
+			if (i < w.size)
+				ns.from_at = w.items[i].at;
 			if (i + 2 < w.size && !strcasecmp(w.items[i + 1].value, "AS"))
 				ns.name = jf_xstrdup(w.items[i + 2].value);
 			for (size_t k = 0; ns.from && k < stages.size; k++)
-				if (stages.items[k].name && !strcmp(stages.items[k].name, ns.from))
+				if (stages.items[k].name && !strcmp(stages.items[k].name, ns.from)) {
 					stage_continue(&ns, &stages.items[k]);
+					break;
+				}
 			jf_array_push(&stages, ns);
 		} else if (keyword_is(&l, kw, "ARG")) {
 			if (s) {
@@ -673,10 +696,14 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 			} else {
 				read_copy(s, &w, keyword_is(&l, kw, "ADD"), context, top, l.whole);
 			}
-		} else if (s && keyword_is(&l, kw, "RUN") && run_writes(l.text.buf + kw)) {
-			jf_docker_run run = { s->workdir ? jf_xstrdup(s->workdir) : NULL,
-				              jf_xstrdup(l.text.buf + kw) };
-			jf_array_push(&s->runs, run);
+		} else if (s && keyword_is(&l, kw, "RUN")) {
+			s->runs_any = true;
+			s->runs_python |= run_changes_python(l.text.buf + kw);
+			if (run_writes(l.text.buf + kw)) {
+				jf_docker_run run = { s->workdir ? jf_xstrdup(s->workdir) : NULL,
+					              jf_xstrdup(l.text.buf + kw) };
+				jf_array_push(&s->runs, run);
+			}
 		} else if (s && keyword_is(&l, kw, "ENTRYPOINT")) {
 			read_exec(&l, kw, &s->entrypoint, &s->entrypoint_set, &s->entrypoint_shell);
 			/* ENTRYPOINT resets an inherited CMD */
@@ -692,6 +719,9 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 		stage *s = jf_array_last(&stages);
 		out->from = s->from;
 		s->from = NULL;
+		out->from_at = s->from_at;
+		out->runs_any = s->runs_any;
+		out->runs_python = s->runs_python;
 		out->workdir = s->workdir;
 		s->workdir = NULL;
 		out->workdir_at = s->workdir_at;

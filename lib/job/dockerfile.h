@@ -51,6 +51,9 @@ typedef JF_ARRAY(jf_docker_copy) jf_docker_copies;
 typedef struct {
 	jf_source *src;     /* the Dockerfile; the caller may take it (then set NULL) */
 	char *from;         /* the last stage's base image, or NULL */
+	jf_span from_at;
+	bool runs_any;      /* the stage RUNs commands: they may install anything */
+	bool runs_python;   /* ...among them one that may install another Python */
 	char *workdir;      /* absolute, or NULL when the stage sets none or it is unknown */
 	jf_span workdir_at;
 	jf_docker_word user;

@@ -86,6 +86,10 @@ typedef struct {
 	jf_field user;    /* the user it runs as, when the job says */
 	jf_field python;  /* its Python version, when the job says */
 	jf_field manifest; /* a `pip freeze` list of its packages, relative to the job file */
+	/* The image it is built FROM, when the repository's Dockerfile builds it
+	 * (at the FROM line); the build's RUNs may add packages, or another Python. */
+	jf_field base;
+	bool base_extended, base_python_changed;
 } jf_job_image;
 
 typedef struct jf_job_reader jf_job_reader; /* job/reader.h */

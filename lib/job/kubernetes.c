@@ -789,6 +789,12 @@ static void find_code(jf_job_read *r)
 		if (!*j->code_display)
 			j->code_display = jf_job__copy(r, ".");
 		j->code = docker_field(r, dsrc, copy->folder, copy->at);
+		/* The Dockerfile that puts the code in the image builds the image. */
+		if (df.from) {
+			j->image.base = docker_field(r, dsrc, df.from, df.from_at);
+			j->image.base_extended = df.runs_any;
+			j->image.base_python_changed = df.runs_python;
+		}
 		jf_sink_skip(r->sink, "JF102",
 		             "image %s taken as built by %s: its COPY puts '%s' at %s, where the job runs",
 		             image, shown, j->code_display, cwd);
