@@ -695,27 +695,18 @@ static void command_unit(scope *s, place *pl, yaml_node_t *n)
 
 /* ---- the other fields of a command ---- */
 
+/* A value that is an expression Azure ML fills in (${{...}}) is known only at run time. */
+static const char *env_value(const yaml_node_t *v, void *data)
+{
+	(void)data;
+	const char *s = jf_yml_scalar(v);
+	return is_expr(s) ? NULL : s;
+}
+
 static void read_env_vars(jf_job_read *f, yaml_node_t *v)
 {
-	if (v->type != YAML_MAPPING_NODE) {
-		if (!jf_yml_is_null(v))
-			jf_job__wrong_type(f, v, "environment_variables",
-			                   "a mapping of variable names to values");
-		return;
-	}
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = jf_job__node(f, p->key), *val = jf_job__node(f, p->value);
-		if (!jf_yml_scalar(k))
-			continue;
-		if (val->type != YAML_SCALAR_NODE) {
-			jf_job__wrong_type(f, val, jf_yml_scalar(k), "a string");
-			continue;
-		}
-		const char *s = jf_yml_scalar(val);
-		jf_job_var e = { { jf_job__copy(f, jf_yml_scalar(k)), jf_job__loc(f, k) },
-			         { is_expr(s) ? NULL : jf_job__copy(f, s), jf_job__loc(f, val) } };
-		jf_array_push(&f->job->env, e);
-	}
+	if (!jf_yml_is_null(v))
+		jf_job__env_map(f, v, "environment_variables", env_value, NULL);
 }
 
 static void read_distribution(jf_job_read *f, yaml_node_t *v)

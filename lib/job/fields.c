@@ -82,6 +82,28 @@ void jf_job__each_pair(jf_job_read *r, yaml_node_t *n, const char *where,
 	}
 }
 
+void jf_job__env_map(jf_job_read *r, yaml_node_t *n, const char *key, jf_job_value_fn value,
+                     void *data)
+{
+	if (n->type != YAML_MAPPING_NODE) {
+		jf_job__wrong_type(r, n, key, "a mapping of variable names to values");
+		return;
+	}
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = jf_job__node(r, p->key), *v = jf_job__node(r, p->value);
+		if (!jf_yml_scalar(k))
+			continue;
+		if (v->type != YAML_SCALAR_NODE) {
+			jf_job__wrong_type(r, v, jf_yml_scalar(k), "a string");
+			continue;
+		}
+		const char *s = value ? value(v, data) : jf_yml_scalar(v);
+		jf_job_var e = { { jf_job__copy(r, jf_yml_scalar(k)), jf_job__loc(r, k) },
+			         { s ? jf_job__copy(r, s) : NULL, jf_job__loc(r, v) } };
+		jf_array_push(&r->job->env, e);
+	}
+}
+
 void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n)
 {
 	const jf_source *src = r->src;

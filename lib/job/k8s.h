@@ -34,6 +34,8 @@ void jf_k8s__read_container(jf_job_read *r, yaml_node_t *c, yaml_node_t *pod, co
 
 /** The GPUs of mapping `resources` (limits, else requests, of nvidia.com/gpu), or -1. */
 long jf_k8s__gpus(jf_job_read *r, yaml_node_t *resources);
+/** A whole number written as a number or a string ("2"), or -1 (absent, "auto", "gpu"). */
+long jf_k8s__whole(const yaml_node_t *n);
 
 /** The GPUs the container `prefer` (or the first) of pod template `tmpl` asks for, or -1. */
 long jf_k8s__template_gpus(jf_job_read *r, yaml_node_t *tmpl, const char *prefer);

@@ -54,17 +54,6 @@ static long replicas(jf_job_read *r, yaml_node_t *spec, const char *where)
 	return v;
 }
 
-/* A count written as a number or a string ("2"), or -1 ("auto", "gpu"). */
-static long count_value(const yaml_node_t *n)
-{
-	const char *s = n ? jf_yml_scalar(n) : NULL;
-	if (!s || !*s)
-		return -1;
-	char *end = NULL;
-	long v = strtol(s, &end, 10);
-	return *end || v < 0 ? -1 : v;
-}
-
 static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 {
 	jf_job *j = r->job;
@@ -138,13 +127,13 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 			long g = jf_k8s__template_gpus(r, jf_k8s__get(r, w, "template"), NULL);
 			j->gpus = g;
 		}
-		long slots = count_value(jf_k8s__get(r, spec, "slotsPerWorker"));
+		long slots = jf_k8s__whole(jf_k8s__get(r, spec, "slotsPerWorker"));
 		if (slots >= 0)
 			j->procs = slots;
 	} else if (!strcmp(kk->kind, "PyTorchJob")) {
-		long p = count_value(jf_k8s__get(r, spec, "nprocPerNode"));
+		long p = jf_k8s__whole(jf_k8s__get(r, spec, "nprocPerNode"));
 		if (p < 0)
-			p = count_value(jf_k8s__get(r, jf_k8s__get(r, spec, "elasticPolicy"), "nProcPerNode"));
+			p = jf_k8s__whole(jf_k8s__get(r, jf_k8s__get(r, spec, "elasticPolicy"), "nProcPerNode"));
 		if (p >= 0)
 			j->procs = p;
 	}
@@ -179,8 +168,8 @@ static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 	yaml_node_t *n;
 	if ((n = jf_k8s__get(r, tr, "numNodes")))
 		jf_job__count(r, n, "spec.trainer.numNodes", &j->nodes);
-	if ((n = jf_k8s__get(r, tr, "numProcPerNode")) && count_value(n) >= 0)
-		j->procs = count_value(n);
+	if ((n = jf_k8s__get(r, tr, "numProcPerNode")) && jf_k8s__whole(n) >= 0)
+		j->procs = jf_k8s__whole(n);
 	if ((n = jf_k8s__get(r, tr, "resourcesPerNode"))) {
 		j->resources = jf_job__loc(r, n);
 		j->gpus = jf_k8s__gpus(r, n);

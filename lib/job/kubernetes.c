@@ -58,8 +58,7 @@ static yaml_node_t *need_map(jf_job_read *r, yaml_node_t *map, const char *where
 	return v;
 }
 
-/* A whole number written as a number or a string ("1"), or -1. */
-static long whole(const yaml_node_t *n)
+long jf_k8s__whole(const yaml_node_t *n)
 {
 	const char *s = n ? jf_yml_scalar(n) : NULL;
 	if (!s || !*s)
@@ -76,7 +75,7 @@ long jf_k8s__gpus(jf_job_read *r, yaml_node_t *resources)
 	for (size_t s = 0; s < 2; s++) {
 		yaml_node_t *m = jf_k8s__get(r, resources, sets[s]);
 		for (size_t k = 0; m && keys[k]; k++) {
-			long g = whole(jf_k8s__get(r, m, keys[k]));
+			long g = jf_k8s__whole(jf_k8s__get(r, m, keys[k]));
 			if (g >= 0)
 				return g;
 		}
@@ -414,7 +413,7 @@ static void read_mounts(jf_job_read *r, yaml_node_t *mounts, yaml_node_t *pod, c
 static void read_user(jf_job_read *r, yaml_node_t *sc)
 {
 	yaml_node_t *u = jf_k8s__get(r, sc, "runAsUser");
-	if (u && jf_yml_scalar(u) && whole(u) >= 0) {
+	if (u && jf_yml_scalar(u) && jf_k8s__whole(u) >= 0) {
 		r->job->image.user = (jf_field){ jf_job__copy(r, jf_yml_scalar(u)), jf_job__loc(r, u) };
 	}
 }

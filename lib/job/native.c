@@ -66,26 +66,6 @@ static void read_mounts(jf_job_read *r, yaml_node_t *n, const char *key, jf_job_
 	}
 }
 
-static void read_env(jf_job_read *r, yaml_node_t *n)
-{
-	if (n->type != YAML_MAPPING_NODE) {
-		jf_job__wrong_type(r, n, "env", "a mapping of variable names to values");
-		return;
-	}
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = jf_job__node(r, p->key), *v = jf_job__node(r, p->value);
-		if (!jf_yml_scalar(k))
-			continue;
-		if (v->type != YAML_SCALAR_NODE) {
-			jf_job__wrong_type(r, v, jf_yml_scalar(k), "a string");
-			continue;
-		}
-		jf_job_var e = { { jf_job__copy(r, jf_yml_scalar(k)), jf_job__loc(r, k) },
-			         { jf_job__copy(r, jf_yml_scalar(v)), jf_job__loc(r, v) } };
-		jf_array_push(&r->job->env, e);
-	}
-}
-
 static const char *const resource_keys[] = { "gpus", "nodes", "gpu_memory", "cpus", "memory",
 	                                      NULL };
 
@@ -160,7 +140,7 @@ static bool top_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_
 		else
 			jf_job__wrong_type(r, v, "command", "a shell command line");
 	} else if (!strcmp(key, "env")) {
-		read_env(r, v);
+		jf_job__env_map(r, v, "env", NULL, NULL);
 	} else if (!strcmp(key, "inputs")) {
 		read_mounts(r, v, "inputs", &j->inputs);
 	} else if (!strcmp(key, "outputs")) {

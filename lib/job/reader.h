@@ -70,6 +70,16 @@ void jf_job__each_pair(jf_job_read *r, yaml_node_t *n, const char *where,
                        const char *const *known, jf_job_pair_fn fn, void *data);
 
 /**
+ * Adds the variables of `n`, a mapping of names to values that the format
+ * calls `key` (JF003 for anything else), to the job's env. `value` (NULL:
+ * the scalar as written) gives the value kept for a value node, or NULL
+ * for one set to what is known only at run time.
+ */
+typedef const char *(*jf_job_value_fn)(const yaml_node_t *v, void *data);
+void jf_job__env_map(jf_job_read *r, yaml_node_t *n, const char *key, jf_job_value_fn value,
+                     void *data);
+
+/**
  * Appends a shell unit for the scalar `n` to the job's command: the byte
  * ranges of the value in the file when they hold exactly the value (plain,
  * quoted without escapes, or a block less its indentation), else a copy of

@@ -107,29 +107,18 @@ static bool detect_skypilot(const jf_source *src, const jf_yml_docs *docs)
 
 /* Fields */
 
+/* null, or the empty placeholder '': given with --env or --secret at launch,
+ * to a value not known here; a secret's value is never taken. */
+static const char *env_value(const yaml_node_t *v, void *secret)
+{
+	const char *s = jf_yml_scalar(v);
+	return !*(bool *)secret && !jf_yml_is_null(v) && *s ? s : NULL;
+}
+
 static void read_vars(jf_job_read *r, yaml_node_t *n, const char *key, bool secret)
 {
-	if (jf_yml_is_null(n))
-		return;
-	if (n->type != YAML_MAPPING_NODE) {
-		jf_job__wrong_type(r, n, key, "a mapping of variable names to values");
-		return;
-	}
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = jf_job__node(r, p->key), *v = jf_job__node(r, p->value);
-		if (!jf_yml_scalar(k))
-			continue;
-		if (v->type != YAML_SCALAR_NODE) {
-			jf_job__wrong_type(r, v, jf_yml_scalar(k), "a string");
-			continue;
-		}
-		/* null, or the empty placeholder '': given with --env or --secret at launch,
-		 * to a value not known here */
-		bool known = !secret && !jf_yml_is_null(v) && *jf_yml_scalar(v);
-		jf_job_var e = { { jf_job__copy(r, jf_yml_scalar(k)), jf_job__loc(r, k) },
-			         { known ? jf_job__copy(r, jf_yml_scalar(v)) : NULL, jf_job__loc(r, v) } };
-		jf_array_push(&r->job->env, e);
-	}
+	if (!jf_yml_is_null(n))
+		jf_job__env_map(r, n, key, env_value, &secret);
 }
 
 static void read_script(jf_job_read *r, yaml_node_t *n, const char *key)
