@@ -220,13 +220,14 @@ static int lint_path(jf_linter *self, const char *path)
 		return jf_error_set(&self->error, JF_EQUERY, "%s", broken);
 	if (jf_path_is_dir(path))
 		return jf_error_set(&self->error, JF_EIO, "cannot lint '%s': Is a directory", path);
-	if (!jf_path_is_file(path)) {
-		FILE *f = fopen(path, "rb");
-		if (!f)
-			return jf_error_set(&self->error, JF_EIO, "cannot read '%s': %s", path,
-			                    strerror(errno));
-		fclose(f);
-	}
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return jf_error_set(&self->error, JF_EIO, "cannot read '%s': %s", path,
+		                    strerror(errno));
+	/* A FIFO or a device would block or never end: only regular files are read. */
+	if (!S_ISREG(st.st_mode))
+		return jf_error_set(&self->error, JF_EIO, "cannot lint '%s': not a regular file",
+		                    path);
 	const jf_config *cfg = self->opts.config;
 	if (jf_config__excluded(cfg, path))
 		return 0; /* the config excludes it: nothing to lint */

@@ -350,6 +350,15 @@ if [[ -w /dev/full ]]; then
 	check "write error on stdout exits 2" test $? -eq 2
 fi
 
+# A FIFO is not waited on, whatever its name says it is.
+mkfifo "$tmp/pipe.yaml" "$tmp/pipe.sbatch"
+run lint "$tmp/pipe.yaml" "$tmp/pipe.sbatch"
+check "a FIFO given to lint exits 2" test "$rc" -eq 2
+check "a FIFO given to lint is named" grep -q "cannot lint '$tmp/pipe.sbatch': not a regular file" "$tmp/err"
+run show "$tmp/pipe.yaml"
+check "a FIFO given to show exits 2" test "$rc" -eq 2
+rm -f "$tmp/pipe.yaml" "$tmp/pipe.sbatch"
+
 # jobfix show
 run show
 check "show without a file exits 2" test "$rc" -eq 2
