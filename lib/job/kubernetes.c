@@ -17,6 +17,7 @@
 #include "core/path.h"
 #include "job/dockerfile.h"
 #include "job/k8s.h"
+#include "job/place.h"
 
 yaml_node_t *jf_k8s__get(const jf_job_read *r, const yaml_node_t *map, const char *key)
 {
@@ -538,84 +539,6 @@ static bool detect_kubernetes(const jf_source *src, const jf_yml_docs *docs)
 
 /* The code: where the repository's Dockerfile copies the job's folder */
 
-/* The nearest file named Dockerfile from the job file's folder up to the
- * repository's top (the folder holding .git), as a path of this machine
- * and as shown; the top in *top (NULL when no .git is above). */
-static bool find_dockerfile(const jf_job *j, char **fs, char **shown, char **top,
-                            char **top_shown)
-{
-	*fs = *shown = *top = *top_shown = NULL;
-	char *abs = realpath(*j->file_dir ? j->file_dir : ".", NULL);
-	if (!abs)
-		return false;
-	char *rel = jf_xstrdup(*j->file_dir ? j->file_dir : ".");
-	char *disp = jf_xstrdup(j->display_dir);
-	/* Only a folder inside a repository is searched above the job's own. */
-	bool in_repo = false;
-	for (char *a = jf_xstrdup(abs);;) {
-		char *git = jf_path_join(a, ".git");
-		bool here = jf_path_is_dir(git) || jf_path_is_file(git);
-		free(git);
-		if (here || !strcmp(a, "/") || !*a) {
-			in_repo = here;
-			free(a);
-			break;
-		}
-		char *up = jf_path_dirname(a);
-		free(a);
-		a = up;
-	}
-	bool found = false;
-	for (;;) {
-		char *f = jf_path_join(rel, "Dockerfile");
-		if (jf_path_is_file(f)) {
-			*fs = f;
-			*shown = jf_path_join(disp, "Dockerfile");
-			found = true;
-		} else {
-			free(f);
-		}
-		char *git = jf_path_join(abs, ".git");
-		bool at_top = jf_path_is_dir(git) || jf_path_is_file(git);
-		free(git);
-		if (at_top) {
-			*top = jf_xstrdup(rel);
-			*top_shown = jf_xstrdup(disp);
-		}
-		if (found || at_top || !in_repo || !strcmp(abs, "/"))
-			break;
-		char *up = jf_path_dirname(abs);
-		free(abs);
-		abs = up;
-		char *r2 = jf_path_join(rel, ".."), *d2 = jf_path_join(disp, "..");
-		free(rel);
-		free(disp);
-		rel = r2;
-		disp = d2;
-	}
-	/* The top above a Dockerfile found below it, for COPY sources given from there. */
-	while (found && in_repo && !*top && strcmp(abs, "/")) {
-		char *up = jf_path_dirname(abs);
-		free(abs);
-		abs = up;
-		char *r2 = jf_path_join(rel, ".."), *d2 = jf_path_join(disp, "..");
-		free(rel);
-		free(disp);
-		rel = r2;
-		disp = d2;
-		char *git = jf_path_join(abs, ".git");
-		if (jf_path_is_dir(git) || jf_path_is_file(git)) {
-			*top = jf_xstrdup(rel);
-			*top_shown = jf_xstrdup(disp);
-		}
-		free(git);
-	}
-	free(abs);
-	free(rel);
-	free(disp);
-	return found;
-}
-
 /* Whether local paths `a` and `b` are the same existing file or folder. */
 static bool same_place(const char *a, const char *b)
 {
@@ -680,20 +603,24 @@ static void find_code(jf_job_read *r)
 	jf_job *j = r->job;
 	if (!j->command.size)
 		return;
-	char *fs = NULL, *shown = NULL, *top = NULL, *top_shown = NULL;
 	const char *image = j->image.ref.value ? j->image.ref.value : "(not named)";
-	if (!find_dockerfile(j, &fs, &shown, &top, &top_shown)) {
+	jf_job_place file, repo;
+	if (!jf_job__nearest_file(r, "Dockerfile", &file)) {
 		jf_sink_skip(r->sink, "JF102",
 		             "the job's code is inside image %s, and no Dockerfile in the job file's folder "
 		             "or above it says where: its scripts are not checked",
 		             image);
-		goto done;
+		return;
 	}
+	/* The repository's top: COPY sources may be given from there. */
+	bool in_repo = jf_job__repo_top(r, &repo);
+	const char *fs = file.dir, *shown = file.display;
+	const char *top = in_repo ? repo.dir : NULL, *top_shown = in_repo ? repo.display : NULL;
 	jf_dockerfile df;
 	if (!jf_dockerfile_read(fs, shown, top, &df)) {
 		jf_sink_skip(r->sink, "JF102", "%s has no FROM: the job's scripts are not checked", shown);
 		jf_dockerfile_release(&df);
-		goto done;
+		return;
 	}
 	if (df.from && j->image.ref.value && !strcmp(df.from, j->image.ref.value)) {
 		jf_sink_skip(r->sink, "JF102",
@@ -701,7 +628,7 @@ static void find_code(jf_job_read *r)
 		             "scripts are not checked",
 		             image, shown);
 		jf_dockerfile_release(&df);
-		goto done;
+		return;
 	}
 	/* The Dockerfile's source stays with the job: values point into it. */
 	const jf_source *dsrc = df.src;
@@ -803,11 +730,6 @@ static void find_code(jf_job_read *r)
 	}
 	free(local);
 	jf_dockerfile_release(&df);
-done:
-	free(fs);
-	free(shown);
-	free(top);
-	free(top_shown);
 }
 
 static void read_kubernetes(jf_job_read *r)

@@ -9,9 +9,8 @@
 #include "core/path.h"
 
 /* How many folders above the job file its repository's top is, or -1 when none. */
-static long levels_to_top(jf_job_read *r)
+static long levels_to_top(const jf_job *j)
 {
-	jf_job *j = r->job;
 	char *at = realpath(*j->file_dir ? j->file_dir : ".", NULL);
 	long levels = 0;
 	bool found = false;
@@ -30,53 +29,53 @@ static long levels_to_top(jf_job_read *r)
 	return found ? levels : -1;
 }
 
+/* `rel` from the folder `levels` above the job file's, on this machine and as
+ * shown (in the job's arena). */
+static jf_job_place above(jf_job *j, long levels, const char *rel)
+{
+	jf_buf up = JF_BUF_INIT;
+	for (long k = 0; k < levels; k++)
+		jf_buf_adds(&up, "../");
+	char *at = jf_path_join(up.len ? up.buf : ".", rel);
+	jf_job_place p = { jf_path_join(j->file_dir, at), jf_path_join(j->display_dir, at) };
+	free(at);
+	jf_buf_release(&up);
+	jf_arena_adopt(&j->arena, p.dir);
+	jf_arena_adopt(&j->arena, p.display);
+	return p;
+}
+
 size_t jf_job__places(jf_job_read *r, const char *rel, jf_job_place *out, size_t max)
 {
-	jf_job *j = r->job;
-	long top = levels_to_top(r);
+	long top = levels_to_top(r->job);
 	size_t n = 0;
-	jf_buf up = JF_BUF_INIT;
 	for (long k = 0; k <= (top < 0 ? 0 : top) && n < max; k++) {
-		char *at = jf_path_join(up.len ? up.buf : ".", rel);
-		char *dir = jf_path_join(j->file_dir, at), *display = jf_path_join(j->display_dir, at);
-		free(at);
-		jf_arena_adopt(&j->arena, dir);
-		jf_arena_adopt(&j->arena, display);
-		if (jf_path_is_dir(dir))
-			out[n++] = (jf_job_place){ dir, display };
-		jf_buf_adds(&up, "../");
+		jf_job_place p = above(r->job, k, rel);
+		if (jf_path_is_dir(p.dir))
+			out[n++] = p;
 	}
-	jf_buf_release(&up);
 	return n;
 }
 
 bool jf_job__repo_top(jf_job_read *r, jf_job_place *out)
 {
-	jf_job *j = r->job;
-	char *at = realpath(*j->file_dir ? j->file_dir : ".", NULL);
-	jf_buf up = JF_BUF_INIT; /* "../" once per folder climbed */
-	bool found = false;
-	while (at) {
-		char *git = jf_path_join(at, ".git");
-		found = access(git, F_OK) == 0;
-		free(git);
-		if (found || !strcmp(at, "/"))
-			break;
-		char *parent = jf_path_dirname(at);
-		free(at);
-		at = parent;
-		jf_buf_adds(&up, "../");
+	long top = levels_to_top(r->job);
+	if (top >= 0)
+		*out = above(r->job, top, ".");
+	return top >= 0;
+}
+
+bool jf_job__nearest_file(jf_job_read *r, const char *name, jf_job_place *out)
+{
+	long top = levels_to_top(r->job);
+	for (long k = 0; k <= (top < 0 ? 0 : top); k++) {
+		jf_job_place p = above(r->job, k, name);
+		if (jf_path_is_file(p.dir)) {
+			*out = p;
+			return true;
+		}
 	}
-	free(at);
-	if (found) {
-		const char *rel = up.len ? up.buf : ".";
-		out->dir = jf_path_join(j->file_dir, rel);
-		out->display = jf_path_join(j->display_dir, rel);
-		jf_arena_adopt(&j->arena, out->dir);
-		jf_arena_adopt(&j->arena, out->display);
-	}
-	jf_buf_release(&up);
-	return found;
+	return false;
 }
 
 void jf_job__set_code(jf_job_read *r, const jf_job_place *p)

@@ -4,7 +4,8 @@
  * in, and sbatch runs a batch script in the folder it is submitted from:
  * neither is written in the file. The usual places are the file's own folder,
  * the top of its repository, and the folders between. place.c tries each on
- * the scripts the command names, and keeps the one where most of them are.
+ * the scripts the command names, and keeps the one where most of them are;
+ * it also finds the nearest Dockerfile of a container job the same way.
  */
 #ifndef JF_JOB_PLACE_H
 #define JF_JOB_PLACE_H
@@ -22,6 +23,13 @@ typedef struct {
  * it with a .git), into *out (strings in the job's arena); false when none.
  */
 bool jf_job__repo_top(jf_job_read *r, jf_job_place *out);
+
+/**
+ * The nearest file called `name` in the job file's folder or a folder above
+ * it up to its repository's top (the file's folder alone outside a
+ * repository), into *out; false when there is none.
+ */
+bool jf_job__nearest_file(jf_job_read *r, const char *name, jf_job_place *out);
 
 /**
  * The folders `rel` names from the job file's folder and from each folder
