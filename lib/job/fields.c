@@ -104,28 +104,45 @@ void jf_job__env_map(jf_job_read *r, yaml_node_t *n, const char *key, jf_job_val
 	}
 }
 
-void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n)
+bool jf_job__value_ranges(const jf_source *src, const yaml_node_t *n, jf_cmd_unit *u)
 {
-	const jf_source *src = r->src;
+	JF_ARRAY(jf_span) *out = (void *)&u->ranges;
 	const char *value = (const char *)n->data.scalar.value;
 	size_t vlen = n->data.scalar.length;
 	uint32_t start = jf_source_byte_from_yaml(src, n->start_mark.line, n->start_mark.column);
 	uint32_t end = jf_source_byte_from_yaml(src, n->end_mark.line, n->end_mark.column);
-	jf_cmd_unit u = { .kind = JF_CMD_SHELL, .at = jf_job__loc(r, n) };
-	jf_buf seen = JF_BUF_INIT;
 	yaml_scalar_style_t style = n->data.scalar.style;
+	jf_buf seen = JF_BUF_INIT;
+	bool folded = style == YAML_FOLDED_SCALAR_STYLE;
+	bool ok = true;
 
-	if (style == YAML_PLAIN_SCALAR_STYLE || style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-	    style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
-		uint32_t a = start, b = end;
-		if (style != YAML_PLAIN_SCALAR_STYLE && b - a >= 2) {
-			a++;
-			b--;
+	while (vlen && value[vlen - 1] == '\n')
+		vlen--; /* the shell does not care for a last newline */
+	if (style == YAML_SINGLE_QUOTED_SCALAR_STYLE || style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
+		if (end - start < 2 || memchr(src->data + start, '\n', end - start))
+			return false;
+		jf_array_push(out, ((jf_span){ start + 1, end - 1 }));
+		jf_buf_add(&seen, src->data + start + 1, end - start - 2);
+	} else if (style == YAML_PLAIN_SCALAR_STYLE) {
+		folded = true;
+		uint32_t a = start;
+		for (uint32_t l = jf_source_line_of(src, start); a < end; l++) {
+			jf_span ls = jf_source_line_span(src, l);
+			uint32_t b = ls.end < end ? ls.end : end;
+			if (a != start && (a >= b || src->data[a] != ' '))
+				ok = false; /* a later line without indentation, or blank */
+			jf_array_push(out, ((jf_span){ a, b }));
+			if (seen.len)
+				jf_buf_add(&seen, " ", 1);
+			uint32_t k = a;
+			while (k < b && src->data[k] == ' ')
+				k++;
+			jf_buf_add(&seen, src->data + k, b - k);
+			if (l + 1 >= src->nlines)
+				break;
+			a = src->lines[l + 1];
 		}
-		jf_array_push(&u.ranges, ((jf_span){ a, b }));
-		jf_buf_add(&seen, src->data + a, b - a);
 	} else {
-		/* Block scalar: after the indicator line, each line without its indentation. */
 		uint32_t line = jf_source_line_of(src, start) + 1;
 		uint32_t indent = UINT32_MAX;
 		for (uint32_t l = line; l < src->nlines && src->lines[l] < end; l++) {
@@ -133,29 +150,52 @@ void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n)
 			uint32_t k = ls.start;
 			while (k < ls.end && src->data[k] == ' ')
 				k++;
-			if (k == ls.end)
-				continue; /* blank lines do not set the indentation */
+			if (k == ls.end) {
+				if (folded && seen.len)
+					ok = false; /* a blank line in a folded value is a newline */
+				continue;
+			}
 			if (indent == UINT32_MAX)
 				indent = k - ls.start;
 			if (k - ls.start < indent)
 				break;
-			uint32_t a = ls.start + indent;
-			uint32_t b = l + 1 < src->nlines ? src->lines[l + 1] : src->len;
-			if (b > end)
-				b = end;
-			jf_array_push(&u.ranges, ((jf_span){ a, b }));
-			jf_buf_add(&seen, src->data + a, b - a);
+			if (folded) {
+				if (k - ls.start > indent || !indent)
+					ok = false; /* a more indented line keeps its newline */
+				uint32_t a = seen.len ? ls.start : ls.start + indent;
+				jf_array_push(out, ((jf_span){ a, ls.end }));
+				if (seen.len)
+					jf_buf_add(&seen, " ", 1);
+				jf_buf_add(&seen, src->data + k, ls.end - k);
+			} else {
+				uint32_t a = ls.start + indent;
+				uint32_t b = l + 1 < src->nlines ? src->lines[l + 1] : src->len;
+				if (b > end)
+					b = end;
+				jf_array_push(out, ((jf_span){ a, b }));
+				jf_buf_add(&seen, src->data + a, b - a);
+			}
 		}
 	}
-	/* The ranges stand for the value only when they hold exactly it (no escapes, no folding). */
-	bool exact = seen.len >= vlen && !memcmp(seen.buf, value, vlen);
-	for (size_t k = vlen; exact && k < seen.len; k++)
-		exact = seen.buf[k] == '\n' || seen.buf[k] == ' ';
-	if (!exact || !u.ranges.size) {
-		jf_array_release(&u.ranges);
-		u.copy = jf_source_from_value(src, u.at.span, value, vlen);
-	}
+	while (seen.len && (seen.buf[seen.len - 1] == '\n' || seen.buf[seen.len - 1] == ' '))
+		seen.len--;
+	size_t vl = vlen;
+	while (vl && value[vl - 1] == ' ')
+		vl--;
+	ok = ok && out->size && seen.len == vl && !memcmp(seen.buf, value, vl);
 	jf_buf_release(&seen);
+	if (!ok)
+		jf_array_release(out);
+	return ok;
+}
+
+
+void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n)
+{
+	jf_cmd_unit u = { .kind = JF_CMD_SHELL, .at = jf_job__loc(r, n) };
+	if (!jf_job__value_ranges(r->src, n, &u))
+		u.copy = jf_source_from_value(r->src, u.at.span, (const char *)n->data.scalar.value,
+		                              n->data.scalar.length);
 	jf_array_push(&r->job->command, u);
 }
 

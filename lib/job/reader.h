@@ -80,10 +80,18 @@ void jf_job__env_map(jf_job_read *r, yaml_node_t *n, const char *key, jf_job_val
                      void *data);
 
 /**
- * Appends a shell unit for the scalar `n` to the job's command: the byte
- * ranges of the value in the file when they hold exactly the value (plain,
- * quoted without escapes, or a block less its indentation), else a copy of
- * the value reported at the value.
+ * The byte ranges of scalar `n` of `src` that hold its value as bash reads
+ * it, into u->ranges: a literal block line by line with its newlines, a
+ * folded or plain multi-line value line by line without them (each later
+ * line keeps its indentation, so that the words stay apart), a quoted
+ * value within its quotes. False, with no ranges, when the bytes do not
+ * hold exactly the value (escapes, a more indented folded line).
+ */
+bool jf_job__value_ranges(const jf_source *src, const yaml_node_t *n, jf_cmd_unit *u);
+
+/**
+ * Appends a shell unit for the scalar `n`: its ranges in the file when they
+ * hold the value, else a copy of the value reported at the value.
  */
 void jf_job__shell_unit(jf_job_read *r, const yaml_node_t *n);
 
