@@ -300,7 +300,7 @@ int jf_linter_show(jf_linter *self, const char *path)
 	/* The findings of reading go nowhere: `jobfix lint` reports them. */
 	jf_sink sink = { &quiet, jf_linter__rule_of, self->opts.config, &skipped };
 	jf_job *job = NULL;
-	if (!jf_job_sniff_file(path) && !jf_str_ends(path, ".yaml") && !jf_str_ends(path, ".yml")) {
+	if (!jf_str_ends(path, ".yaml") && !jf_str_ends(path, ".yml") && !jf_job_sniff_file(path)) {
 		jf_report_release(&quiet);
 		return jf_error_set(&self->error, JF_ENOTFOUND, "'%s' is not a job file jobfix reads",
 		                    path);
