@@ -8,6 +8,7 @@
  */
 #include "core/path.h"
 #include "env/image.h"
+#include "job/pip.h"
 #include "shell/internal.h"
 
 static bool pip_exempt_env(shell *sh)
@@ -48,17 +49,30 @@ void jf_shell__pip_install(shell *sh, const words *w, size_t i, TSNode cmd, bool
 }
 /* Installed packages */
 
-static void install(shell *sh, const char *spec, size_t n)
+static void install_requirements(shell *sh, const char *path, int depth);
+
+typedef struct {
+	shell *sh;
+	const char *dir; /* the container folder relative paths start from; NULL: the shell's */
+	int depth;
+} install_ctx;
+
+static void install_item(const jf_pip_item *it, void *data)
 {
-	/* A requirement: a name, then extras, a version, a marker or " @ url". */
-	size_t len = strspn(spec, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.");
-	if (len > n)
-		len = n;
-	if (!len || spec[0] == '.' || (len < n && (spec[len] == '/' || spec[len] == ':'))) {
-		sh->out->installs_unknown = true; /* a path, a URL: a project whose name jobfix cannot see */
-		return;
+	install_ctx *c = data;
+	shell *sh = c->sh;
+	if (it->kind == JF_PIP_NAMED) {
+		jf_array_push(&sh->out->installed, jf_xstrdup(it->name));
+	} else if (it->kind == JF_PIP_REQUIREMENTS) {
+		char *cpath = !c->dir ? jf_shell__container_path(sh, it->path)
+		              : it->path[0] == '/' ? jf_xstrdup(it->path)
+		                                   : jf_path_join(c->dir, it->path);
+		install_requirements(sh, cpath, c->depth + 1);
+		free(cpath);
+	} else {
+		/* a local project, a URL, a variable: a project whose dependencies jobfix cannot see */
+		sh->out->installs_unknown = true;
 	}
-	jf_array_push(&sh->out->installed, jf_xstrndup(spec, len));
 }
 
 /* The requirements in file `path` (a container path), -r and -c followed. */
@@ -74,35 +88,8 @@ static void install_requirements(shell *sh, const char *path, int depth)
 		return;
 	}
 	char *dir = jf_path_dirname(path);
-	for (const char *line = src->data; *line;) {
-		size_t len = strcspn(line, "\n");
-		const char *s = line;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		size_t n = (size_t)(line + len - s);
-		const char *hash = memchr(s, '#', n);
-		if (hash && (hash == s || hash[-1] == ' ' || hash[-1] == '\t'))
-			n = (size_t)(hash - s);
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\t'))
-			n--;
-		if (n && (!strncmp(s, "-r ", 3) || !strncmp(s, "--requirement", 13))) {
-			const char *f = s + strcspn(s, " =");
-			f += strspn(f, " =");
-			char *name = jf_xstrndup(f, n - (size_t)(f - s));
-			char *inner = jf_path_join(dir, name);
-			install_requirements(sh, inner, depth + 1);
-			free(inner);
-			free(name);
-		} else if (n && (s[0] == '-' && strncmp(s, "-e", 2) && strncmp(s, "--editable", 10))) {
-			/* -c, -i, --index-url, --find-links ...: no package */
-		} else if (n) {
-			if (s[0] == '-') /* -e path: a local project */
-				sh->out->installs_unknown = true;
-			else
-				install(sh, s, n);
-		}
-		line += len + (line[len] == '\n');
-	}
+	install_ctx c = { sh, dir, depth };
+	jf_pip_requirements(src->data, install_item, &c);
 	free(dir);
 	jf_source_free(src);
 	free(local);
@@ -111,40 +98,14 @@ static void install_requirements(shell *sh, const char *path, int depth)
 /* `pip install ...` or `conda install ...` from word i (just after "install"). */
 void jf_shell__install_words(shell *sh, const words *w, size_t i, bool pip)
 {
-	static const char *const with_value[] = { "-i", "--index-url", "--extra-index-url", "-f",
-		"--find-links", "-t", "--target", "--prefix", "--root", "--platform", "--python-version",
-		"--implementation", "--abi", "--src", "--upgrade-strategy", "--progress-bar", "--log",
-		"--cache-dir", "--trusted-host", "--proxy", "--timeout", "--retries", "--config-settings",
-		"-C", "-c", "--channel", "-n", "--name", "-p", "--global-option", "--install-option",
-		NULL };
-	for (; i < w->size; i++) {
-		const char *s = w->items[i].value;
-		if (!s) {
-			sh->out->installs_unknown = true;
-			continue;
-		}
-		if (pip && (!strcmp(s, "-r") || !strcmp(s, "--requirement"))) {
-			const char *f = i + 1 < w->size ? w->items[++i].value : NULL;
-			char *cpath = f ? jf_shell__container_path(sh, f) : NULL;
-			install_requirements(sh, cpath, 0);
-			free(cpath);
-		} else if (pip && (jf_str_starts(s, "-r") || jf_str_starts(s, "--requirement="))) {
-			char *cpath = jf_shell__container_path(sh, s + (s[1] == 'r' ? 2 : 14));
-			install_requirements(sh, cpath, 0);
-			free(cpath);
-		} else if (!strcmp(s, "-e") || !strcmp(s, "--editable")) {
-			sh->out->installs_unknown = true;
-			i++;
-		} else if (s[0] == '-') {
-			if (!strchr(s, '=') && jf_str_in(s, with_value))
-				i++;
-		} else if (pip) {
-			install(sh, s, strlen(s));
-		} else { /* conda: name=version, name==version, channel::name */
-			const char *colons = strstr(s, "::");
-			install(sh, colons ? colons + 2 : s, strlen(colons ? colons + 2 : s));
-		}
-	}
+	if (i >= w->size)
+		return;
+	const char **values = jf_xcalloc(w->size - i, sizeof *values);
+	for (size_t k = i; k < w->size; k++)
+		values[k - i] = w->items[k].value;
+	install_ctx c = { sh, NULL, 0 };
+	jf_pip_install_args(values, w->size - i, pip, install_item, &c);
+	free(values);
 }
 bool jf_shell_installs(const jf_shell_facts *self, const char *dist)
 {

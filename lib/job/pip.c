@@ -1,0 +1,192 @@
+/* pip.c - the arguments of `pip install` and `conda install`, and requirements files
+ *
+ * As pip reads them (pip's "Requirements File Format" and `pip install
+ * --help`): a requirement is a name, then extras, a version specifier or
+ * `@ url`, and a marker; `#` after a blank starts a comment; a line that
+ * starts with `-` is an option. Conda specs are `name`, `name=version`,
+ * `name==version`, `channel::name`, with conda's names for a few projects.
+ */
+#include "job/pip.h"
+
+#include <string.h>
+
+#include "core/util.h"
+
+/* Options of pip install and conda install that take a value. */
+static const char *const with_value[] = {
+	"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "-t", "--target", "--prefix",
+	"--root", "--platform", "--python-version", "--implementation", "--abi", "--src",
+	"--upgrade-strategy", "--progress-bar", "--log", "--cache-dir", "--trusted-host", "--proxy",
+	"--timeout", "--retries", "--config-settings", "-C", "-c", "--constraint", "--channel", "-n",
+	"--name", "-p", "--global-option", "--install-option", "--python", NULL
+};
+
+/* Conda package names whose pip distribution has another name. */
+static const char *const conda_names[][2] = {
+	{ "pytorch", "torch" },
+	{ "pytorch-gpu", "torch" },
+	{ "pytorch-cpu", "torch" },
+	{ "py-opencv", "opencv-python" },
+};
+
+static const char name_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.";
+
+void jf_pip_item_release(jf_pip_item *item)
+{
+	free(item->name);
+	free(item->version);
+	free(item->path);
+	memset(item, 0, sizeof *item);
+}
+
+/* The version after `=`/`==` at v (before end), or NULL. */
+static char *pinned(const char *v, const char *end, bool conda)
+{
+	while (v < end && *v == ' ')
+		v++;
+	if (v + 2 <= end && v[0] == '=' && v[1] == '=')
+		v += 2;
+	else if (conda && v < end && v[0] == '=' && (v + 1 >= end || v[1] != '='))
+		v += 1;
+	else
+		return NULL;
+	while (v < end && *v == ' ')
+		v++;
+	size_t k = 0;
+	while (v + k < end && !strchr(" ;,#*=<>!\r\n\t", v[k]))
+		k++;
+	return k ? jf_xstrndup(v, k) : NULL;
+}
+
+static bool requirement(const char *spec, size_t n, bool conda, jf_pip_item *item)
+{
+	memset(item, 0, sizeof *item);
+	size_t len = strspn(spec, name_chars);
+	if (len > n)
+		len = n;
+	/* A path or a URL: a project whose name jobfix cannot see. */
+	if (!len || spec[0] == '.' || (len < n && (spec[len] == '/' || spec[len] == ':')))
+		return false;
+	char *name = jf_xstrndup(spec, len);
+	if (jf_str_ends(name, ".whl") || jf_str_ends(name, ".gz") || jf_str_ends(name, ".zip") ||
+	    jf_str_ends(name, ".py")) {
+		free(name);
+		return false;
+	}
+	for (size_t i = 0; conda && i < sizeof conda_names / sizeof *conda_names; i++)
+		if (!strcmp(name, conda_names[i][0])) {
+			free(name);
+			name = jf_xstrdup(conda_names[i][1]);
+			break;
+		}
+	item->kind = JF_PIP_NAMED;
+	item->name = name;
+	const char *v = spec + len, *end = spec + n;
+	if (v < end && *v == '[') { /* extras */
+		const char *close = memchr(v, ']', (size_t)(end - v));
+		v = close ? close + 1 : end;
+	}
+	item->version = pinned(v, end, conda);
+	return true;
+}
+
+bool jf_pip_requirement(const char *spec, size_t n, jf_pip_item *item)
+{
+	return requirement(spec, n, false, item);
+}
+
+static void emit(jf_pip_kind kind, const char *path, size_t word, jf_pip_fn fn, void *data)
+{
+	jf_pip_item it = { .kind = kind, .path = path ? jf_xstrdup(path) : NULL, .word = word };
+	fn(&it, data);
+	jf_pip_item_release(&it);
+}
+
+void jf_pip_install_args(const char *const *words, size_t n, bool pip, jf_pip_fn fn, void *data)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *s = words[i];
+		if (!s) {
+			emit(JF_PIP_UNKNOWN, NULL, i, fn, data);
+		} else if (pip && (!strcmp(s, "-r") || !strcmp(s, "--requirement"))) {
+			i++;
+			emit(i < n && words[i] ? JF_PIP_REQUIREMENTS : JF_PIP_UNKNOWN, i < n ? words[i] : NULL,
+			     i, fn, data);
+		} else if (pip && (jf_str_starts(s, "-r") || jf_str_starts(s, "--requirement="))) {
+			emit(JF_PIP_REQUIREMENTS, s + (s[1] == 'r' ? 2 : 14), i, fn, data);
+		} else if (!strcmp(s, "-e") || !strcmp(s, "--editable")) {
+			i++;
+			emit(i < n && words[i] ? JF_PIP_PROJECT : JF_PIP_UNKNOWN, i < n ? words[i] : NULL, i,
+			     fn, data);
+		} else if (jf_str_starts(s, "--editable=")) {
+			emit(JF_PIP_PROJECT, s + 11, i, fn, data);
+		} else if (s[0] == '-') {
+			if (!strchr(s, '=') && jf_str_in(s, with_value))
+				i++;
+		} else {
+			const char *spec = s;
+			if (!pip && strstr(s, "::"))
+				spec = strstr(s, "::") + 2;
+			jf_pip_item it;
+			if (requirement(spec, strlen(spec), !pip, &it)) {
+				it.word = i;
+				fn(&it, data);
+				jf_pip_item_release(&it);
+			} else {
+				/* `.` or a folder is a local project; a URL or a file is not known */
+				bool project = pip && !strstr(s, "://") && !jf_str_ends(s, ".whl") &&
+				               !jf_str_ends(s, ".tar.gz") && !jf_str_ends(s, ".zip") &&
+				               (s[0] == '.' || s[0] == '/');
+				emit(project ? JF_PIP_PROJECT : JF_PIP_UNKNOWN, project ? s : NULL, i, fn, data);
+			}
+		}
+	}
+}
+
+void jf_pip_requirements(const char *text, jf_pip_fn fn, void *data)
+{
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n");
+		const char *s = line;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		size_t n = (size_t)(line + len - s);
+		const char *hash = memchr(s, '#', n);
+		if (hash && (hash == s || hash[-1] == ' ' || hash[-1] == '\t'))
+			n = (size_t)(hash - s);
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\t'))
+			n--;
+		size_t at = (size_t)(line - text);
+		if (n && s[0] == '-') {
+			/* -r FILE, -e PATH, and options that name no package (-c, -i, --find-links...) */
+			size_t opt = strcspn(s, " =\t");
+			if (opt > n)
+				opt = n;
+			const char *v = s + opt;
+			while (v < s + n && (*v == ' ' || *v == '=' || *v == '\t'))
+				v++;
+			char *value = jf_xstrndup(v, (size_t)(s + n - v));
+			bool r = (opt == 2 && !strncmp(s, "-r", 2)) || (opt == 13 && !strncmp(s, "--requirement", 13));
+			bool e = (opt == 2 && !strncmp(s, "-e", 2)) || (opt == 10 && !strncmp(s, "--editable", 10));
+			if (r || e) {
+				bool url = strstr(value, "://") != NULL;
+				emit(url || !*value ? JF_PIP_UNKNOWN : r ? JF_PIP_REQUIREMENTS : JF_PIP_PROJECT,
+				     value, at, fn, data);
+			}
+			free(value);
+		} else if (n) {
+			jf_pip_item it;
+			if (requirement(s, n, false, &it)) {
+				it.word = at;
+				fn(&it, data);
+				jf_pip_item_release(&it);
+			} else {
+				bool project = !memchr(s, ':', n) && (s[0] == '.' || s[0] == '/');
+				char *p = project ? jf_xstrndup(s, n) : NULL;
+				emit(project ? JF_PIP_PROJECT : JF_PIP_UNKNOWN, p, at, fn, data);
+				free(p);
+			}
+		}
+		line += len + (line[len] == '\n');
+	}
+}

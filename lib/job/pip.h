@@ -1,0 +1,55 @@
+/* pip.h - the grammar of what pip and conda are told to install
+ *
+ * One reading of `pip install` / `conda install` arguments and of
+ * requirements files, for the two places a job installs packages: the
+ * Dockerfile that builds its image (job/dockerfile.c) and its command and
+ * launch scripts (shell/installs.c). Each argument becomes a named
+ * distribution (with its version when pinned with ==), a requirements file
+ * to read, or something jobfix cannot name (a path, a URL, -e).
+ */
+#ifndef JF_JOB_PIP_H
+#define JF_JOB_PIP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+	JF_PIP_NAMED,        /* a distribution: name (and version) */
+	JF_PIP_REQUIREMENTS, /* -r FILE: path is the file as written */
+	JF_PIP_PROJECT,      /* a local project (`.`, `-e path`): path as written */
+	JF_PIP_UNKNOWN,      /* a URL, a variable, a wheel file: what it brings is not known */
+} jf_pip_kind;
+
+typedef struct {
+	jf_pip_kind kind;
+	char *name;    /* JF_PIP_NAMED */
+	char *version; /* its exact pin (`==2.1.0`, conda's `=2.1.0`), or NULL */
+	char *path;    /* JF_PIP_REQUIREMENTS, JF_PIP_PROJECT */
+	size_t word;   /* the index of the argument it comes from */
+} jf_pip_item;
+
+/**
+ * Reads the arguments after `pip install` (or `conda install` when !pip):
+ * words[0..n), NULL for a word whose value is not known. Calls `fn` for each
+ * item; options and their values are skipped.
+ */
+typedef void (*jf_pip_fn)(const jf_pip_item *item, void *data);
+void jf_pip_install_args(const char *const *words, size_t n, bool pip, jf_pip_fn fn, void *data);
+
+/**
+ * Reads requirements-file text: each line is a requirement as pip reads it
+ * (comments, blank lines and options dropped; `-r`/`-c` give a requirements
+ * file relative to this one, `-e` a project). `item.word` is the byte offset
+ * of the line in `text`.
+ */
+void jf_pip_requirements(const char *text, jf_pip_fn fn, void *data);
+
+/**
+ * The distribution a requirement names (`torch>=2.0`, `numpy[extra]`,
+ * `pkg @ url`) as item->name/version; false for a path or a URL.
+ */
+bool jf_pip_requirement(const char *spec, size_t n, jf_pip_item *item);
+
+void jf_pip_item_release(jf_pip_item *item);
+
+#endif
