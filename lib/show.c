@@ -107,6 +107,16 @@ static void show_text(jf_buf *b, const shown *s)
 	}
 	if (img->catalog)
 		jf_buf_addf(b, "    catalog entry: %s\n", img->catalog);
+	for (size_t i = 0; img->base && i < j->image.installs.size; i++) {
+		const jf_job_install *x = &j->image.installs.items[i];
+		jf_buf_addf(b, "    installs: %s%s%s", x->name.value, x->version ? "==" : "",
+		            x->version ? x->version : "");
+		if (where(w, sizeof w, x->name.at))
+			jf_buf_addf(b, " (%s)", w);
+		jf_buf_adds(b, "\n");
+	}
+	if (img->extended)
+		jf_buf_addf(b, "    packages open: %s\n", img->extended);
 	char fact[600], py[32];
 	if (img->py_major) {
 		snprintf(py, sizeof py, "%d.%d", img->py_major, img->py_minor);
@@ -227,6 +237,22 @@ static void show_json(jf_jsonw *o, const shown *s)
 		json_field(o, "built_from", img->base, img->ref_at);
 	if (img->catalog)
 		jf_jsonw_str(o, "catalog", img->catalog);
+	if (img->base && j->image.installs.size) {
+		jf_jsonw_open(o, "installs", '[');
+		for (size_t i = 0; i < j->image.installs.size; i++) {
+			const jf_job_install *x = &j->image.installs.items[i];
+			jf_jsonw_open(o, NULL, '{');
+			jf_jsonw_str(o, "name", x->name.value);
+			if (x->version)
+				jf_jsonw_str(o, "version", x->version);
+			if (where(w, sizeof w, x->name.at))
+				jf_jsonw_str(o, "at", w);
+			jf_jsonw_close(o, '}');
+		}
+		jf_jsonw_close(o, ']');
+	}
+	if (img->extended)
+		jf_jsonw_str(o, "packages_open", img->extended);
 	if (img->py_major) {
 		char py[32];
 		snprintf(py, sizeof py, "%d.%d", img->py_major, img->py_minor);

@@ -8,6 +8,7 @@
 
 #include "core/embed.h"
 #include "core/path.h"
+#include "env/pymodules.h"
 
 bool jf_dist_name_eq(const char *a, size_t n, const char *b)
 {
@@ -300,10 +301,13 @@ static void read_manifest(jf_image *img, const char *text)
 
 /* ---- the image ---- */
 
-/* The facts of the catalog image a Dockerfile builds the job's image FROM.
- * What the build RUNs may install anything: the base's package list is then
- * no longer complete, nothing is known absent, no executable known missing,
- * and a RUN that may install a Python leaves the version unknown. */
+/* The facts of the catalog image a Dockerfile builds the job's image FROM,
+ * with what its RUNs install and what that brings (data/dependencies.txt).
+ * A RUN that may install what jobfix cannot name, or a distribution whose
+ * requirements the data does not have, may bring anything: the base's
+ * package list is then no longer complete, nothing is known absent, no
+ * executable known missing; a RUN that may install a Python leaves the
+ * version unknown. */
 static void build_from(jf_image *img, const jf_job_image *ji)
 {
 	match_catalog(img, ji->base.value);
@@ -311,7 +315,21 @@ static void build_from(jf_image *img, const jf_job_image *ji)
 		return;
 	img->base = jf_xstrdup(ji->base.value);
 	img->ref_at = ji->base.at;
-	if (ji->base_extended) {
+	jf_strings named = { 0 }, brought = { 0 };
+	for (size_t i = 0; i < ji->installs.size; i++)
+		jf_array_push(&named, ji->installs.items[i].name.value);
+	const char *unknown = jf_dist_closure(&named, &brought);
+	jf_array_release(&named);
+	if (ji->extended_by.value)
+		img->extended = jf_xasprintf("the RUN at %s:%u may install packages jobfix cannot name",
+		                             ji->extended_by.at.src->path,
+		                             jf_source_line_of(ji->extended_by.at.src,
+		                                               ji->extended_by.at.span.start) + 1);
+	else if (unknown)
+		img->extended = jf_xasprintf("the Dockerfile installs '%s', whose requirements are not in "
+		                             "jobfix's data (data/dependencies.txt)",
+		                             unknown);
+	if (img->extended) {
 		img->packages_complete = false;
 		for (size_t i = 0; i < img->absent.size; i++)
 			free(img->absent.items[i]);
@@ -328,6 +346,25 @@ static void build_from(jf_image *img, const jf_job_image *ji)
 		}
 		img->executables.size = k;
 	}
+	/* What the build installs is there, at its pinned version when it says one. */
+	for (size_t i = 0; i < brought.size; i++) {
+		const char *d = brought.items[i], *version = "*";
+		for (size_t k = 0; k < ji->installs.size; k++)
+			if (jf_dist_name_eq(ji->installs.items[k].name.value,
+			                    strlen(ji->installs.items[k].name.value), d) &&
+			    ji->installs.items[k].version)
+				version = ji->installs.items[k].version;
+		pairs_set(&img->packages, d, version);
+		size_t k = 0;
+		for (size_t a = 0; a < img->absent.size; a++) {
+			if (jf_dist_name_eq(img->absent.items[a], strlen(img->absent.items[a]), d))
+				free(img->absent.items[a]);
+			else
+				img->absent.items[k++] = img->absent.items[a];
+		}
+		img->absent.size = k;
+	}
+	jf_strings_release(&brought);
 	if (ji->base_python_changed)
 		img->py_major = img->py_minor = 0;
 }
@@ -380,6 +417,7 @@ void jf_image_free(jf_image *self)
 		return;
 	free(self->ref);
 	free(self->base);
+	free(self->extended);
 	free(self->catalog);
 	free(self->user);
 	free(self->home);

@@ -25,6 +25,7 @@ typedef struct {
 	char *ref;            /* the image reference as the spec names it, or NULL */
 	char *base;           /* the catalog image it is built from (a Dockerfile's FROM), or NULL */
 	char *catalog;        /* "data/images/pytorch.yaml:12" of the matching entry, or NULL */
+	char *extended;       /* why the base's package list no longer holds (a Dockerfile's RUN), or NULL */
 	int py_major, py_minor; /* 0.0 when unknown */
 	char *user;           /* NULL when unknown */
 	char *home;           /* NULL when unknown */

@@ -22,9 +22,16 @@ typedef struct {
 	char **dists; /* NULL-terminated */
 } import_entry;
 
+/* A line of data/dependencies.txt, names normalized. */
+typedef struct {
+	char *dist;
+	char **requires; /* NULL-terminated */
+} requires_entry;
+
 static JF_ARRAY(stdlib_entry) stdlib;
 static JF_ARRAY(import_entry) imports;
-static jf_strmap stdlib_by_name, imports_by_module; /* to the entries above */
+static JF_ARRAY(requires_entry) requires;
+static jf_strmap stdlib_by_name, imports_by_module, requires_by_dist; /* to the entries above */
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
 static const jf_embedded *data_file(const char *path)
@@ -58,6 +65,13 @@ static size_t next_fields(const char **p, char **fields, size_t max)
 			return n;
 	}
 	return 0;
+}
+
+/* A distribution name as pip compares them: lower case, `_` and `.` as `-`. */
+static void normalize(char *s)
+{
+	for (; *s; s++)
+		*s = *s == '_' || *s == '.' ? '-' : (char)tolower((unsigned char)*s);
 }
 
 /* "3.12" -> 12, "-" -> `none`. */
@@ -98,6 +112,20 @@ static void load(void)
 		memcpy(e.dists, fields + 1, (n - 1) * sizeof(char *));
 		jf_array_push(&imports, e);
 	}
+	f = data_file("dependencies.txt");
+	for (const char *p = f ? f->data : ""; *p;) {
+		size_t n = next_fields(&p, fields, 64);
+		if (!n)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			normalize(fields[i]);
+		requires_entry e = { fields[0], jf_xcalloc(n, sizeof(char *)) };
+		memcpy(e.requires, fields + 1, (n - 1) * sizeof(char *));
+		jf_array_push(&requires, e);
+	}
+	for (size_t i = requires.size; i-- > 0;)
+		jf_strmap_put(&requires_by_dist, requires.items[i].dist, strlen(requires.items[i].dist),
+		              &requires.items[i]);
 	/* The maps point into the arrays, which grow no more. The first line of
 	 * a name wins, as a search from the top would find it. */
 	for (size_t i = stdlib.size; i-- > 0;)
@@ -127,4 +155,45 @@ const char *const *jf_import_distributions(const char *module)
 			return (const char *const *)e->dists;
 	}
 	return NULL;
+}
+
+const char *const *jf_dist_requires(const char *dist)
+{
+	pthread_once(&loaded, load);
+	char *key = jf_xstrdup(dist);
+	normalize(key);
+	const requires_entry *e = jf_strmap_get(&requires_by_dist, key, strlen(key));
+	free(key);
+	return e ? (const char *const *)e->requires : NULL;
+}
+
+/* Adds `dist` (normalized) and what it requires to `out`, once each. */
+static void close_over(const char *dist, jf_strmap *seen, jf_strings *out)
+{
+	if (jf_strmap_get(seen, dist, strlen(dist)))
+		return;
+	char *own = jf_xstrdup(dist);
+	jf_array_push(out, own);
+	jf_strmap_put(seen, own, strlen(own), own);
+	const char *const *req = jf_dist_requires(own);
+	for (size_t i = 0; req && req[i]; i++)
+		close_over(req[i], seen, out);
+}
+
+const char *jf_dist_closure(const jf_strings *dists, jf_strings *out)
+{
+	const char *unknown = NULL;
+	jf_strmap seen = { 0 };
+	for (size_t i = 0; i < out->size; i++)
+		jf_strmap_put(&seen, out->items[i], strlen(out->items[i]), out->items[i]);
+	for (size_t i = 0; i < dists->size; i++) {
+		char *key = jf_xstrdup(dists->items[i]);
+		normalize(key);
+		if (!unknown && !jf_dist_requires(key))
+			unknown = dists->items[i];
+		close_over(key, &seen, out);
+		free(key);
+	}
+	jf_strmap_release(&seen);
+	return unknown;
 }

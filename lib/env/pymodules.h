@@ -2,13 +2,16 @@
  *
  * From data/stdlib.txt (top-level standard modules with the 3.x version that
  * added and removed each) and data/import-names.txt (import names whose PyPI
- * distribution has another name). Both are parsed once per process.
+ * distribution has another name), and data/dependencies.txt (what each
+ * distribution requires). All are parsed once per process.
  */
 #ifndef JF_PYMODULES_H
 #define JF_PYMODULES_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "core/util.h"
 
 typedef struct {
 	int added_minor;   /* 3.x that added it; 0 when present in 3.0 */
@@ -25,5 +28,19 @@ const jf_stdlib_module *jf_stdlib_find(const char *name);
  * distribution's own name.
  */
 const char *const *jf_import_distributions(const char *module);
+
+/**
+ * What installing distribution `dist` brings (data/dependencies.txt): the
+ * distributions it requires, normalized, NULL-terminated and borrowed; NULL
+ * when the data has no line for it.
+ */
+const char *const *jf_dist_requires(const char *dist);
+
+/**
+ * Adds to `out` each of `dists` and, transitively, what it requires, as
+ * normalized names (once each, with what `out` already holds). Returns the
+ * first of `dists` the data has no line for (it may bring anything), or NULL.
+ */
+const char *jf_dist_closure(const jf_strings *dists, jf_strings *out);
 
 #endif

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "core/path.h"
+#include "job/pip.h"
 
 /* One logical instruction: its text without the continuations, and where
  * each of its bytes is in the file. */
@@ -38,7 +39,10 @@ typedef struct {
 	char *workdir;
 	jf_span workdir_at;
 	jf_docker_word user;
-	bool runs_any, runs_python; /* any RUN; one that may change the Python */
+	jf_docker_installs installs;
+	char *opaque;        /* the first RUN that may install what jobfix cannot name */
+	jf_span opaque_at;
+	bool runs_python;    /* a RUN may change the Python */
 	vars args; /* ARGs of the stage (and global ones it redeclares) */
 	words env;
 	jf_docker_copies copies;
@@ -118,8 +122,19 @@ static void runs_release(jf_docker_runs *a)
 	jf_array_release(a);
 }
 
+static void installs_release(jf_docker_installs *a)
+{
+	for (size_t i = 0; i < a->size; i++) {
+		free(a->items[i].name);
+		free(a->items[i].version);
+	}
+	jf_array_release(a);
+}
+
 static void stage_release(stage *s)
 {
+	installs_release(&s->installs);
+	free(s->opaque);
 	free(s->name);
 	free(s->from);
 	free(s->workdir);
@@ -138,7 +153,14 @@ static void stage_continue(stage *s, const stage *base)
 	free(s->from);
 	s->from = base->from ? jf_xstrdup(base->from) : NULL;
 	s->from_at = base->from_at;
-	s->runs_any = base->runs_any;
+	for (size_t i = 0; i < base->installs.size; i++) {
+		const jf_docker_install *x = &base->installs.items[i];
+		jf_docker_install c = { jf_xstrdup(x->name), x->version ? jf_xstrdup(x->version) : NULL,
+			                x->at };
+		jf_array_push(&s->installs, c);
+	}
+	s->opaque = base->opaque ? jf_xstrdup(base->opaque) : NULL;
+	s->opaque_at = base->opaque_at;
 	s->runs_python = base->runs_python;
 	s->workdir = base->workdir ? jf_xstrdup(base->workdir) : NULL;
 	s->workdir_at = base->workdir_at;
@@ -595,6 +617,325 @@ static bool run_writes(const char *t)
 	return false;
 }
 
+/* ---- what the RUNs install ---- */
+
+typedef JF_ARRAY(words) commands;
+
+static void commands_release(commands *c)
+{
+	for (size_t i = 0; i < c->size; i++)
+		words_release(&c->items[i]);
+	jf_array_release(c);
+}
+
+/* The simple commands of a RUN's shell text from byte `from`: words with
+ * quotes removed and variables expanded (NULL when not known), split at
+ * `&&`, `||`, `;`, `|`, `&` and parentheses; redirections dropped. */
+static void run_commands(const stage *s, const logical *l, size_t from, commands *out)
+{
+	const char *t = l->text.buf;
+	size_t n = l->text.len, i = from;
+	words cur = { 0 };
+	bool skip_next = false; /* the target of a redirection */
+	while (i < n) {
+		char c = t[i];
+		if (c == ' ' || c == '\t' || c == '\r') {
+			i++;
+			continue;
+		}
+		if (c == '#' ) /* a comment to the end of the text */
+			break;
+		if (strchr(";&|()\n{}", c)) {
+			if (cur.size)
+				jf_array_push(out, cur);
+			memset(&cur, 0, sizeof cur);
+			i++;
+			continue;
+		}
+		if (c == '>' || c == '<' || (isdigit((unsigned char)c) && i + 1 < n && t[i + 1] == '>')) {
+			while (i < n && strchr("0123456789<>&", t[i]))
+				i++;
+			skip_next = !(i > 0 && t[i - 1] == '&' && i < n && isdigit((unsigned char)t[i]));
+			if (!skip_next)
+				while (i < n && isdigit((unsigned char)t[i]))
+					i++;
+			continue;
+		}
+		size_t a = i;
+		jf_buf w = JF_BUF_INIT;
+		char q = 0;
+		bool dynamic = false;
+		while (i < n && (q || !strchr(" \t\r\n;&|()<>", t[i]))) {
+			if (!q && (t[i] == '"' || t[i] == '\'')) {
+				q = t[i++];
+				continue;
+			}
+			if (q && t[i] == q) {
+				q = 0;
+				i++;
+				continue;
+			}
+			if (q != '\'' && (t[i] == '$' || t[i] == '`'))
+				dynamic = true;
+			if (t[i] == '\\' && i + 1 < n && q != '\'')
+				i++;
+			jf_buf_addc(&w, t[i++]);
+		}
+		char *value = jf_buf_detach(&w, NULL);
+		if (dynamic) {
+			char *v = expand(value, &s->args, &s->env);
+			free(value);
+			value = v && !strpbrk(v, "$`") ? v : (free(v), NULL);
+		}
+		if (skip_next) {
+			free(value);
+			skip_next = false;
+			continue;
+		}
+		jf_docker_word dw = { value, span_of(l, a, i) };
+		jf_array_push(&cur, dw);
+	}
+	if (cur.size)
+		jf_array_push(out, cur);
+	else
+		jf_array_release(&cur);
+}
+
+/* The local file a COPY of the stage put at container path `cpath`, or NULL. */
+static char *local_of(const stage *s, const char *cpath)
+{
+	for (size_t i = s->copies.size; i-- > 0;) {
+		const jf_docker_copy *c = &s->copies.items[i];
+		if (!c->dest)
+			continue;
+		for (size_t k = 0; k < c->sources.size; k++) {
+			const char *src = c->sources.items[k];
+			if (!src || strpbrk(src, "*?["))
+				continue;
+			if (jf_path_is_dir(src)) {
+				const char *rel = jf_path_under(cpath, c->dest);
+				char *local = rel ? jf_path_join(src, rel) : NULL;
+				if (local && jf_path_is_file(local))
+					return local;
+				free(local);
+			} else {
+				const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+				char *lands = c->dest_dir ? jf_path_join(c->dest, base) : jf_xstrdup(c->dest);
+				bool here = !strcmp(lands, cpath);
+				free(lands);
+				if (here)
+					return jf_xstrdup(src);
+			}
+		}
+	}
+	return NULL;
+}
+
+/* One RUN being read for what it installs. */
+typedef struct {
+	stage *s;
+	const logical *l;
+	const words *cmd;
+	size_t first;    /* the index in cmd of the first argument after `install` */
+	char *cwd;       /* the container folder it runs in, or NULL */
+	const char *dir; /* for a requirements file: the local folder its paths start from */
+	jf_span at;      /* where installs from a requirements file are noted */
+	int depth;
+	bool opaque;
+} run_read;
+
+static void install_item(const jf_pip_item *it, void *data);
+
+/* The requirements of local file `local`. */
+static void install_file(run_read *r, const char *local)
+{
+	jf_source *src = r->depth < 4 ? jf_source_load(local, local) : NULL;
+	if (!src || src->status != JF_SOURCE_OK) {
+		r->opaque = true;
+		jf_source_free(src);
+		return;
+	}
+	run_read inner = *r;
+	char *dir = jf_path_dirname(local);
+	inner.dir = dir;
+	inner.depth++;
+	jf_pip_requirements(src->data, install_item, &inner);
+	r->opaque |= inner.opaque;
+	free(dir);
+	jf_source_free(src);
+}
+
+static void install_item(const jf_pip_item *it, void *data)
+{
+	run_read *r = data;
+	jf_span at = r->dir ? r->at : r->cmd->items[r->first + it->word].at;
+	if (it->kind == JF_PIP_NAMED) {
+		jf_docker_install x = { jf_xstrdup(it->name),
+			                it->version ? jf_xstrdup(it->version) : NULL, at };
+		jf_array_push(&r->s->installs, x);
+	} else if (it->kind == JF_PIP_REQUIREMENTS) {
+		char *local = NULL;
+		if (r->dir) {
+			local = jf_path_join(r->dir, it->path);
+		} else {
+			char *cpath = it->path[0] == '/' ? jf_path_normalize(it->path)
+			              : r->cwd ? jf_path_join(r->cwd, it->path)
+			                       : NULL;
+			local = cpath ? local_of(r->s, cpath) : NULL;
+			free(cpath);
+		}
+		run_read inner = *r;
+		inner.at = at;
+		if (local)
+			install_file(&inner, local);
+		r->opaque |= !local || inner.opaque;
+		free(local);
+	} else {
+		r->opaque = true; /* a local project, a URL, a value known only at build time */
+	}
+}
+
+/* Programs that install no Python package into the image's Python. */
+static const char *const no_python_packages[] = {
+	"mkdir", "rm", "rmdir", "cp", "mv", "ln", "chmod", "chown", "chgrp", "touch", "echo",
+	"printf", "true", "false", "test", "[", "export", "set", "unset", "umask", "cat", "tee",
+	"sed", "awk", "grep", "ls", "ldconfig", "locale-gen", "update-locale", "localedef",
+	"useradd", "groupadd", "adduser", "addgroup", "usermod", "passwd", "chpasswd", "id",
+	"whoami", "curl", "wget", "git", "tar", "unzip", "gzip", "gunzip", "bzip2", "xz", "which",
+	"apt-key", "apt-cache", "dpkg-reconfigure", "update-alternatives", "nvidia-smi", "nvcc",
+	"pipx", "npm", "gem", "cargo", "rustup", "go", "sleep", "date", "env", "source", ".",
+	"pwd", "ulimit", "exit", "find", "head", "tail", "sort", "wc", "du", "df", "rsync",
+	"unset", "hash", "alias", "ccache", "nproc", "uname", "python-config", NULL
+};
+
+/* System package managers: they may install Python packages as `python3-*`. */
+static const char *const system_managers[] = { "apt-get", "apt", "yum", "dnf", "microdnf",
+	                                       "apk", "dpkg", "zypper", NULL };
+
+/* Whether `name` runs pip: pip, pip3, pip3.10. */
+static bool is_pip(const char *name)
+{
+	return !strcmp(name, "pip") || !strcmp(name, "pip3") || jf_str_starts(name, "pip3.");
+}
+
+static bool is_python(const char *name)
+{
+	return !strcmp(name, "python") || jf_str_starts(name, "python3");
+}
+
+/* One simple command of a RUN: what it installs, and whether it may install
+ * what jobfix cannot name. */
+static void run_command(run_read *r, const words *cmd)
+{
+	size_t i = 0;
+	/* NAME=value prefixes and the wrappers that run the rest */
+	while (i < cmd->size) {
+		const char *v = cmd->items[i].value;
+		if (v && (strchr(v, '=') && v[0] != '=' && v[0] != '-') &&
+		    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+		            (size_t)(strchr(v, '=') - v)) {
+			i++;
+		} else if (v && (!strcmp(v, "sudo") || !strcmp(v, "time") || !strcmp(v, "nohup") ||
+		                 !strcmp(v, "exec") || !strcmp(v, "command"))) {
+			for (i++; i < cmd->size && cmd->items[i].value && cmd->items[i].value[0] == '-';)
+				i++;
+		} else {
+			break;
+		}
+	}
+	if (i >= cmd->size)
+		return;
+	const char *prog = cmd->items[i].value;
+	if (!prog) {
+		r->opaque = true;
+		return;
+	}
+	const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+	const char *sub = i + 1 < cmd->size ? cmd->items[i + 1].value : NULL;
+	size_t install = 0; /* the word after `install`, when this is a pip or conda install */
+	bool pip = true;
+	if (!strcmp(base, "cd")) {
+		char *dir = sub && sub[0] == '/' ? jf_path_normalize(sub)
+		            : sub && r->cwd       ? jf_path_join(r->cwd, sub)
+		                                  : NULL;
+		free(r->cwd);
+		r->cwd = dir;
+		return;
+	}
+	if (is_pip(base)) {
+		install = sub && !strcmp(sub, "install") ? i + 2 : 0;
+	} else if (is_python(base) && sub && !strcmp(sub, "-m") && i + 3 < cmd->size &&
+	           cmd->items[i + 2].value && !strcmp(cmd->items[i + 2].value, "pip")) {
+		sub = cmd->items[i + 3].value;
+		install = sub && !strcmp(sub, "install") ? i + 4 : 0;
+	} else if (is_python(base) && sub && !strcmp(sub, "-c")) {
+		return; /* a program of its own: it installs nothing pip knows */
+	} else if (!strcmp(base, "uv") && sub && !strcmp(sub, "pip")) {
+		sub = i + 2 < cmd->size ? cmd->items[i + 2].value : NULL;
+		install = sub && !strcmp(sub, "install") ? i + 3 : 0;
+	} else if (!strcmp(base, "conda") || !strcmp(base, "mamba") || !strcmp(base, "micromamba")) {
+		static const char *const quiet[] = { "clean", "config", "info", "list", "init",
+			                             "activate", "deactivate", "search", NULL };
+		if (sub && !strcmp(sub, "install")) {
+			install = i + 2;
+			pip = false;
+		} else if (!sub || !jf_str_in(sub, quiet)) {
+			r->opaque = true; /* conda create, conda env update -f ...: another environment */
+		}
+		if (!install)
+			return;
+	} else if (jf_str_in(base, system_managers)) {
+		for (size_t k = i + 1; k < cmd->size; k++) {
+			const char *p = cmd->items[k].value;
+			if (!p || jf_str_starts(p, "python") || jf_str_starts(p, "py3-"))
+				r->opaque = true;
+		}
+		return;
+	} else if (jf_str_in(base, no_python_packages)) {
+		return;
+	} else {
+		r->opaque = true;
+		return;
+	}
+	if (!install)
+		return; /* pip uninstall, pip cache purge, pip --version ... */
+	const char **values = jf_xcalloc(cmd->size - install + 1, sizeof *values);
+	for (size_t k = install; k < cmd->size; k++)
+		values[k - install] = cmd->items[k].value;
+	r->cmd = cmd;
+	r->first = install;
+	jf_pip_install_args(values, cmd->size - install, pip, install_item, r);
+	free(values);
+}
+
+/* RUN: the packages it installs; the first RUN that may install what
+ * jobfix cannot name is kept. */
+static void read_run(stage *s, const logical *l, size_t from)
+{
+	commands cmds = { 0 };
+	words json = { 0 };
+	run_read r = { .s = s, .l = l, .cwd = s->workdir ? jf_xstrdup(s->workdir) : NULL };
+	if (json_words(l, from, &json)) {
+		run_command(&r, &json);
+	} else if (strstr(l->text.buf + from, "<<")) {
+		r.opaque = true; /* a here-document: text jobfix does not read */
+	} else {
+		run_commands(s, l, from, &cmds);
+		for (size_t i = 0; i < cmds.size; i++)
+			run_command(&r, &cmds.items[i]);
+	}
+	if (r.opaque && !s->opaque) {
+		const char *t = l->text.buf + from;
+		while (*t == ' ')
+			t++;
+		s->opaque = jf_xstrdup(t);
+		s->opaque_at = l->whole;
+	}
+	free(r.cwd);
+	words_release(&json);
+	commands_release(&cmds);
+}
+
 /* ENTRYPOINT / CMD: the JSON form's words, or the shell form noted. */
 static void read_exec(const logical *l, size_t from, words *to, bool *set, bool *shell)
 {
@@ -697,8 +1038,8 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 				read_copy(s, &w, keyword_is(&l, kw, "ADD"), context, top, l.whole);
 			}
 		} else if (s && keyword_is(&l, kw, "RUN")) {
-			s->runs_any = true;
 			s->runs_python |= run_changes_python(l.text.buf + kw);
+			read_run(s, &l, kw);
 			if (run_writes(l.text.buf + kw)) {
 				jf_docker_run run = { s->workdir ? jf_xstrdup(s->workdir) : NULL,
 					              jf_xstrdup(l.text.buf + kw) };
@@ -720,7 +1061,11 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 		out->from = s->from;
 		s->from = NULL;
 		out->from_at = s->from_at;
-		out->runs_any = s->runs_any;
+		out->installs = s->installs;
+		memset(&s->installs, 0, sizeof s->installs);
+		out->opaque = s->opaque;
+		s->opaque = NULL;
+		out->opaque_at = s->opaque_at;
 		out->runs_python = s->runs_python;
 		out->workdir = s->workdir;
 		s->workdir = NULL;
@@ -761,6 +1106,8 @@ void jf_dockerfile_release(jf_dockerfile *self)
 	words_release(&self->env);
 	copies_release(&self->copies);
 	runs_release(&self->runs);
+	installs_release(&self->installs);
+	free(self->opaque);
 	words_release(&self->entrypoint);
 	words_release(&self->cmd);
 	memset(self, 0, sizeof *self);

@@ -3,9 +3,9 @@
  * A container job names an image; the repository's Dockerfile says how that
  * image is built, and so where the job's code lands in it. Only the last
  * stage is kept: its base image (FROM, ARG defaults substituted; a FROM of
- * an earlier stage continues that stage), WORKDIR, USER, ENV, and the
+ * an earlier stage continues that stage), WORKDIR, USER, ENV, the
  * COPY/ADD of local folders (COPY --from=stage and ADD of a URL are not
- * local code). A value that depends on what jobfix cannot know (an ARG
+ * local code), and the packages its RUNs install. A value that depends on what jobfix cannot know (an ARG
  * without default, the base image's WORKDIR) is NULL. Every string is
  * owned by the jf_dockerfile and freed by jf_dockerfile_release().
  */
@@ -46,14 +46,28 @@ typedef struct {
 } jf_docker_run;
 
 typedef JF_ARRAY(jf_docker_run) jf_docker_runs;
+
+/* A distribution a RUN installs (pip, conda, a requirements file it names). */
+typedef struct {
+	char *name;
+	char *version; /* pinned with ==, or NULL */
+	jf_span at;    /* the word of the RUN that installs it */
+} jf_docker_install;
+
+typedef JF_ARRAY(jf_docker_install) jf_docker_installs;
 typedef JF_ARRAY(jf_docker_copy) jf_docker_copies;
 
 typedef struct {
 	jf_source *src;     /* the Dockerfile; the caller may take it (then set NULL) */
 	char *from;         /* the last stage's base image, or NULL */
 	jf_span from_at;
-	bool runs_any;      /* the stage RUNs commands: they may install anything */
-	bool runs_python;   /* ...among them one that may install another Python */
+	/* What the RUNs install: the distributions jobfix can name, and the
+	 * first RUN that may install what it cannot (a script, a local project,
+	 * a URL, a program it does not know): `opaque` is then its text. */
+	jf_docker_installs installs;
+	char *opaque;
+	jf_span opaque_at;
+	bool runs_python;   /* a RUN may install another Python */
 	char *workdir;      /* absolute, or NULL when the stage sets none or it is unknown */
 	jf_span workdir_at;
 	jf_docker_word user;

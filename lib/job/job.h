@@ -77,6 +77,12 @@ typedef struct {
 	JF_ARRAY(jf_field) argv;
 } jf_cmd_unit;
 
+/* A distribution the Dockerfile that builds the job's image installs. */
+typedef struct {
+	jf_field name;  /* at the word of the RUN that installs it */
+	char *version;  /* pinned with ==, or NULL */
+} jf_job_install;
+
 /* The job's image as the job file names and describes it; env/image.c adds
  * what jobfix's catalog knows. */
 typedef struct {
@@ -87,9 +93,14 @@ typedef struct {
 	jf_field python;  /* its Python version, when the job says */
 	jf_field manifest; /* a `pip freeze` list of its packages, relative to the job file */
 	/* The image it is built FROM, when the repository's Dockerfile builds it
-	 * (at the FROM line); the build's RUNs may add packages, or another Python. */
+	 * (at the FROM line), and what the build's RUNs install into it.
+	 * `extended_by` is the first RUN that may install what jobfix cannot name
+	 * (its text, at the RUN); `base_python_changed` when one may install
+	 * another Python. */
 	jf_field base;
-	bool base_extended, base_python_changed;
+	JF_ARRAY(jf_job_install) installs;
+	jf_field extended_by;
+	bool base_python_changed;
 } jf_job_image;
 
 typedef struct jf_job_reader jf_job_reader; /* job/reader.h */

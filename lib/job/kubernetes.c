@@ -718,7 +718,14 @@ static void find_code(jf_job_read *r)
 		/* The Dockerfile that puts the code in the image builds the image. */
 		if (df.from) {
 			j->image.base = docker_field(r, dsrc, df.from, df.from_at);
-			j->image.base_extended = df.runs_any;
+			for (size_t i = 0; i < df.installs.size; i++) {
+				const jf_docker_install *x = &df.installs.items[i];
+				jf_job_install in = { docker_field(r, dsrc, x->name, x->at),
+					              x->version ? jf_job__copy(r, x->version) : NULL };
+				jf_array_push(&j->image.installs, in);
+			}
+			if (df.opaque)
+				j->image.extended_by = docker_field(r, dsrc, df.opaque, df.opaque_at);
 			j->image.base_python_changed = df.runs_python;
 		}
 		jf_sink_skip(r->sink, "JF102",

@@ -67,6 +67,19 @@ static bool requirement(const char *spec, size_t n, bool conda, jf_pip_item *ite
 	/* A path or a URL: a project whose name jobfix cannot see. */
 	if (!len || spec[0] == '.' || (len < n && (spec[len] == '/' || spec[len] == ':')))
 		return false;
+	/* `git+https://...` is a URL; `name @ https://...` names its project. */
+	const char *after = spec + len, *end = spec + n;
+	if (after < end && *after == '[') {
+		const char *close = memchr(after, ']', (size_t)(end - after));
+		after = close ? close + 1 : end;
+	}
+	while (after < end && *after == ' ')
+		after++;
+	char *whole = jf_xstrndup(spec, n);
+	bool url = strstr(whole, "://") && (after >= end || *after != '@');
+	free(whole);
+	if (url)
+		return false;
 	char *name = jf_xstrndup(spec, len);
 	if (jf_str_ends(name, ".whl") || jf_str_ends(name, ".gz") || jf_str_ends(name, ".zip") ||
 	    jf_str_ends(name, ".py")) {
@@ -81,7 +94,7 @@ static bool requirement(const char *spec, size_t n, bool conda, jf_pip_item *ite
 		}
 	item->kind = JF_PIP_NAMED;
 	item->name = name;
-	const char *v = spec + len, *end = spec + n;
+	const char *v = spec + len;
 	if (v < end && *v == '[') { /* extras */
 		const char *close = memchr(v, ']', (size_t)(end - v));
 		v = close ? close + 1 : end;

@@ -99,6 +99,10 @@ typedef struct {
 	const jf_file *unit;
 	const jf_image *img;
 	bool edits_sys_path; /* some Python file of the job changes sys.path */
+	/* What the job installs and what that brings (data/dependencies.txt);
+	 * `brings_unknown` when it may bring any package. */
+	jf_strings brought;
+	bool brings_unknown;
 	names anywhere;      /* module names anywhere under code, read on first use */
 	bool anywhere_read;
 	jf_strmap found;     /* module_in() answers so far, by "dir\0top" */
@@ -146,6 +150,15 @@ static bool is_local(checker *c, const char *top)
 	       bsearch(&top, c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
 }
 
+/* Whether the job installs distribution `dist`, or something that brings it. */
+static bool job_brings(const checker *c, const char *dist)
+{
+	for (size_t i = 0; i < c->brought.size; i++)
+		if (jf_dist_name_eq(c->brought.items[i], strlen(c->brought.items[i]), dist))
+			return true;
+	return false;
+}
+
 static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib_module *m)
 {
 	const jf_image *img = c->img;
@@ -162,7 +175,7 @@ static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib
 	const char *provider = !strcmp(top, "distutils") ? "setuptools" : top;
 	bool python2 = removed && m->removed_minor == 0;
 	if (!python2 && (jf_image_has_package(img, provider, NULL) != JF_NO ||
-	                 jf_shell_installs(&c->ctx->facts->shell, provider)))
+	                 c->brings_unknown || job_brings(c, provider)))
 		return;
 	jf_diag *d;
 	if (python2)
@@ -193,9 +206,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 		check_stdlib(c, at, top, m);
 		goto done;
 	}
-	/* What the job installs brings its dependencies, which jobfix does not
-	 * know: `pip install pandas` installs numpy too. */
-	if (c->ctx->facts->shell.installs_unknown || c->ctx->facts->shell.installed.size)
+	if (c->brings_unknown)
 		goto done;
 	/* "-" in the data: a project that is not on PyPI (apex, detectron2). */
 	const char *own[] = { top, NULL };
@@ -204,8 +215,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 	if (!dists || !on_pypi)
 		dists = own;
 	for (size_t i = 0; dists[i]; i++)
-		if (jf_image_has_package(c->img, dists[i], NULL) != JF_NO ||
-		    jf_shell_installs(&c->ctx->facts->shell, dists[i]))
+		if (jf_image_has_package(c->img, dists[i], NULL) != JF_NO || job_brings(c, dists[i]))
 			goto done;
 	for (size_t i = 0; i < c->reported.size; i++) {
 		struct reported *r = &c->reported.items[i];
@@ -259,9 +269,23 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	bool python = false;
 	for (size_t i = 0; i < ctx->facts->ws->files.size && !python; i++)
 		python = ctx->facts->ws->files.items[i]->lang == JF_LANG_PYTHON;
-	if (python && (ctx->facts->shell.installs_unknown || ctx->facts->shell.installed.size))
-		jf_sink_skip(ctx->out, "JF110", "the job installs packages, whose dependencies jobfix does "
-		                          "not know: third-party imports are not checked");
+	checker c = { .ctx = ctx, .img = img };
+	/* What the job installs brings its requirements: `pip install pandas`
+	 * installs numpy too. */
+	const jf_shell_facts *sh = &ctx->facts->shell;
+	const char *unknown = jf_dist_closure(&sh->installed, &c.brought);
+	c.brings_unknown = sh->installs_unknown || unknown;
+	if (python && sh->installs_unknown)
+		jf_sink_skip(ctx->out, "JF110", "the job installs a project jobfix cannot name (a local "
+		                          "folder, a URL, a file made at run time), which may bring any "
+		                          "package: third-party imports are not checked");
+	else if (python && unknown)
+		jf_sink_skip(ctx->out, "JF110", "the job installs '%s', whose requirements are not in "
+		                          "jobfix's data (data/dependencies.txt): third-party imports are "
+		                          "not checked",
+		             unknown);
+	else if (python && img->extended)
+		jf_sink_skip(ctx->out, "JF110", "%s: third-party imports are not checked", img->extended);
 	else if (python && !img->packages_complete)
 		jf_sink_skip(ctx->out, "JF110", "%s; declare image.manifest (the image's `pip freeze`) to "
 		                          "check every import",
@@ -271,9 +295,10 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	if (python && !img->py_major)
 		jf_sink_skip(ctx->out, "JF111", "the image's Python version is unknown: declare "
 		                          "image.python (\"3.10\") to check standard-library imports");
-	if (!jf_image_known(img))
+	if (!jf_image_known(img)) {
+		jf_strings_release(&c.brought);
 		return;
-	checker c = { .ctx = ctx, .img = img };
+	}
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
 		c.edits_sys_path |= u->lang == JF_LANG_PYTHON && strstr(u->src->data, "sys.path");
@@ -298,4 +323,5 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		free(r->top);
 	}
 	jf_array_release(&c.reported);
+	jf_strings_release(&c.brought);
 }
