@@ -247,7 +247,7 @@ static int lint_path(jf_linter *self, const char *path)
 	jf_matcher_begin(self->matcher, jf_config__rules(cfg), &self->queries, cfg,
 	                 lang == JF_LANG_YAML);
 	if (lang == JF_LANG_YAML) {
-		rc = jf_job_load(path, path, &L.sink, &L.job, &self->error);
+		rc = jf_job_load(path, path, jf_config__images(cfg), &L.sink, &L.job, &self->error);
 		left_out = !rc && self->restricted && !may_read_changed(self, L.job);
 	} else if (!jf_workspace_load(&L.ws, path, path, lang, JF_ROLE_FILE, NULL, 0) &&
 	           !self->report.diags.size) {

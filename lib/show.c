@@ -331,7 +331,8 @@ int jf_linter_show(jf_linter *self, const char *path)
 		return jf_error_set(&self->error, JF_ENOTFOUND, "'%s' is not a job file jobfix reads",
 		                    path);
 	}
-	int rc = jf_job_load(path, path, &sink, &job, &self->error);
+	int rc = jf_job_load(path, path, jf_config__images(self->opts.config), &sink, &job,
+	                     &self->error);
 	if (rc < 0) {
 		jf_report_release(&quiet);
 		return rc;

@@ -682,7 +682,8 @@ static bool open_other(place *from, const char *rel, other_file *o)
 	}
 	jf_job *j = from->job->job;
 	jf_array_push(&j->sources, src);
-	o->r = (jf_job_read){ j, src, &o->docs, &o->docs.items[0], from->job->sink };
+	o->r = (jf_job_read){ j, src, &o->docs, &o->docs.items[0], from->job->sink,
+	                      from->job->builds };
 	o->pl.job = from->job;
 	o->pl.file = &o->r;
 	o->pl.dir = jf_path_dirname(fs);

@@ -630,8 +630,10 @@ static void commands_release(commands *c)
 
 /* The simple commands of a RUN's shell text from byte `from`: words with
  * quotes removed and variables expanded (NULL when not known), split at
- * `&&`, `||`, `;`, `|`, `&` and parentheses; redirections dropped. */
-static void run_commands(const stage *s, const logical *l, size_t from, commands *out)
+ * `&&`, `||`, `;`, `|`, `&` and parentheses; redirections dropped (and
+ * noted in *redirects when they write). */
+static void run_commands(const stage *s, const logical *l, size_t from, commands *out,
+                         bool *redirects)
 {
 	const char *t = l->text.buf;
 	size_t n = l->text.len, i = from;
@@ -653,6 +655,7 @@ static void run_commands(const stage *s, const logical *l, size_t from, commands
 			continue;
 		}
 		if (c == '>' || c == '<' || (isdigit((unsigned char)c) && i + 1 < n && t[i + 1] == '>')) {
+			*redirects |= c != '<';
 			while (i < n && strchr("0123456789<>&", t[i]))
 				i++;
 			skip_next = !(i > 0 && t[i - 1] == '&' && i < n && isdigit((unsigned char)t[i]));
@@ -742,6 +745,7 @@ typedef struct {
 	jf_span at;      /* where installs from a requirements file are noted */
 	int depth;
 	bool opaque;
+	bool only_packages; /* its commands only install or remove packages, or cd */
 } run_read;
 
 static void install_item(const jf_pip_item *it, void *data);
@@ -854,6 +858,13 @@ static void run_command(run_read *r, const words *cmd)
 	const char *sub = i + 1 < cmd->size ? cmd->items[i + 1].value : NULL;
 	size_t install = 0; /* the word after `install`, when this is a pip or conda install */
 	bool pip = true;
+	static const char *const package_work[] = { "cd", "rm", "true", "echo", "set", "export",
+		                                     "apt-key", "ldconfig", NULL };
+	bool package_manager = is_pip(base) || is_python(base) || !strcmp(base, "uv") ||
+	                       !strcmp(base, "conda") || !strcmp(base, "mamba") ||
+	                       !strcmp(base, "micromamba") || jf_str_in(base, system_managers);
+	if (!package_manager && !jf_str_in(base, package_work))
+		r->only_packages = false;
 	if (!strcmp(base, "cd")) {
 		char *dir = sub && sub[0] == '/' ? jf_path_normalize(sub)
 		            : sub && r->cwd       ? jf_path_join(r->cwd, sub)
@@ -868,8 +879,12 @@ static void run_command(run_read *r, const words *cmd)
 	           cmd->items[i + 2].value && !strcmp(cmd->items[i + 2].value, "pip")) {
 		sub = cmd->items[i + 3].value;
 		install = sub && !strcmp(sub, "install") ? i + 4 : 0;
-	} else if (is_python(base) && sub && !strcmp(sub, "-c")) {
-		return; /* a program of its own: it installs nothing pip knows */
+	} else if (is_python(base)) {
+		/* `python -c`: a program of its own, that installs nothing pip knows;
+		 * `python setup.py install` and the like may install anything */
+		r->only_packages = false;
+		r->opaque |= !sub || strcmp(sub, "-c");
+		return;
 	} else if (!strcmp(base, "uv") && sub && !strcmp(sub, "pip")) {
 		sub = i + 2 < cmd->size ? cmd->items[i + 2].value : NULL;
 		install = sub && !strcmp(sub, "install") ? i + 3 : 0;
@@ -914,15 +929,25 @@ static void read_run(stage *s, const logical *l, size_t from)
 {
 	commands cmds = { 0 };
 	words json = { 0 };
-	run_read r = { .s = s, .l = l, .cwd = s->workdir ? jf_xstrdup(s->workdir) : NULL };
+	run_read r = { .s = s, .l = l, .cwd = s->workdir ? jf_xstrdup(s->workdir) : NULL,
+		       .only_packages = true };
+	bool redirects = false;
 	if (json_words(l, from, &json)) {
 		run_command(&r, &json);
 	} else if (strstr(l->text.buf + from, "<<")) {
 		r.opaque = true; /* a here-document: text jobfix does not read */
+		r.only_packages = false;
 	} else {
-		run_commands(s, l, from, &cmds);
+		run_commands(s, l, from, &cmds, &redirects);
 		for (size_t i = 0; i < cmds.size; i++)
 			run_command(&r, &cmds.items[i]);
+	}
+	/* A RUN that may create files where the code is (JF102 stays out then);
+	 * one that only installs packages writes into the Python's site-packages. */
+	if (run_writes(l->text.buf + from) && (!r.only_packages || redirects || r.opaque)) {
+		jf_docker_run run = { s->workdir ? jf_xstrdup(s->workdir) : NULL,
+			              jf_xstrdup(l->text.buf + from) };
+		jf_array_push(&s->runs, run);
 	}
 	if (r.opaque && !s->opaque) {
 		const char *t = l->text.buf + from;
@@ -944,18 +969,14 @@ static void read_exec(const logical *l, size_t from, words *to, bool *set, bool 
 	*shell = !json_words(l, from, to);
 }
 
-bool jf_dockerfile_read(const char *fs_path, const char *display_path, const char *top,
-                        jf_dockerfile *out)
+bool jf_dockerfile_read(const char *fs_path, const char *display_path, const char *ctx,
+                        const char *top, jf_dockerfile *out)
 {
 	memset(out, 0, sizeof *out);
 	out->src = jf_source_load(fs_path, display_path);
 	if (out->src->status != JF_SOURCE_OK)
 		return false;
-	char *context = jf_path_dirname(fs_path);
-	if (!*context) {
-		free(context);
-		context = jf_xstrdup(".");
-	}
+	char *context = jf_xstrdup(*ctx ? ctx : ".");
 	logical l = { JF_BUF_INIT, { 0 }, { 0, 0 } };
 	vars globals = { 0 };
 	JF_ARRAY(stage) stages = { 0 };
@@ -1040,11 +1061,6 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 		} else if (s && keyword_is(&l, kw, "RUN")) {
 			s->runs_python |= run_changes_python(l.text.buf + kw);
 			read_run(s, &l, kw);
-			if (run_writes(l.text.buf + kw)) {
-				jf_docker_run run = { s->workdir ? jf_xstrdup(s->workdir) : NULL,
-					              jf_xstrdup(l.text.buf + kw) };
-				jf_array_push(&s->runs, run);
-			}
 		} else if (s && keyword_is(&l, kw, "ENTRYPOINT")) {
 			read_exec(&l, kw, &s->entrypoint, &s->entrypoint_set, &s->entrypoint_shell);
 			/* ENTRYPOINT resets an inherited CMD */

@@ -81,12 +81,13 @@ typedef struct {
 
 /**
  * Reads the Dockerfile at `fs_path` (shown as `display_path`). The sources
- * of COPY are looked for in its folder, then in `top` (the repository's top
- * folder, a common build context; may be NULL). Returns false when it cannot
- * be read or has no FROM; `out` is to be released either way.
+ * of COPY are looked for in `context` (the build context; "" for the current
+ * folder), then in `top` (the repository's top folder, a common build
+ * context; may be NULL). Returns false when it cannot be read or has no
+ * FROM; `out` is to be released either way.
  */
-bool jf_dockerfile_read(const char *fs_path, const char *display_path, const char *top,
-                        jf_dockerfile *out);
+bool jf_dockerfile_read(const char *fs_path, const char *display_path, const char *context,
+                        const char *top, jf_dockerfile *out);
 void jf_dockerfile_release(jf_dockerfile *self);
 
 #endif

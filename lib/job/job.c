@@ -71,8 +71,8 @@ static bool read_as(jf_job_read *r, bool yaml)
 	return false;
 }
 
-int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf_job **out,
-                jf_error *err)
+int jf_job_load(const char *fs_path, const char *display_path, const jf_image_builds *builds,
+                jf_sink *sink, jf_job **out, jf_error *err)
 {
 	*out = NULL;
 	jf_source *src = jf_source_load(fs_path, display_path);
@@ -97,7 +97,7 @@ int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf
 	jf_arena_adopt(&j->arena, j->display_dir);
 	*out = j;
 
-	jf_job_read r = { j, src, NULL, NULL, sink };
+	jf_job_read r = { j, src, NULL, NULL, sink, builds };
 	if (src->status == JF_SOURCE_OK && read_as(&r, false))
 		return 0;
 	jf_yml_docs docs;

@@ -148,17 +148,29 @@ typedef struct jf_job {
 	jf_arena arena;
 } jf_job;
 
+/* The Dockerfile that builds an image, as the config's `images:` says. */
+typedef struct {
+	char *image; /* "registry.example.com/team/train", or with a tag */
+	char *path;  /* the Dockerfile on this machine */
+	char *shown; /* the same for messages */
+	char *context, *context_shown; /* its build context */
+} jf_image_build;
+
+typedef JF_ARRAY(jf_image_build) jf_image_builds;
+
 /** The container folder standing for the code when the job has no workdir. */
 #define JF_CODE_ROOT "/\x01code"
 
 /**
  * Reads the job file at `fs_path` (shown as `display_path`), in whatever
  * format it is written. Problems of the file are reported into `sink`.
- * Returns 0 with the job in *out (free with jf_job_free()), or JF_EIO when
- * the file cannot be read at all, with the reason in `err`.
+ * `builds` (may be NULL) says which Dockerfile builds which image, before
+ * the nearest Dockerfile is taken. Returns 0 with the job in *out (free
+ * with jf_job_free()), or JF_EIO when the file cannot be read at all, with
+ * the reason in `err`.
  */
-int jf_job_load(const char *fs_path, const char *display_path, jf_sink *sink, jf_job **out,
-                jf_error *err);
+int jf_job_load(const char *fs_path, const char *display_path, const jf_image_builds *builds,
+                jf_sink *sink, jf_job **out, jf_error *err);
 /**
  * The name of the job format whose files a text of `len` bytes looks like,
  * judged cheaply from the text alone, or NULL. jobfix's own spec is known by

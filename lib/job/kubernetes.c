@@ -598,6 +598,28 @@ static jf_field docker_field(jf_job_read *r, const jf_source *src, const char *v
 	return (jf_field){ v ? jf_job__copy(r, v) : NULL, { src, at } };
 }
 
+/* Whether image reference `ref` is the image `name` of the config: the same
+ * reference, or `name` without a tag or digest and `ref` of that repository. */
+static bool image_named(const char *name, const char *ref)
+{
+	size_t n = strlen(name);
+	if (strncmp(ref, name, n))
+		return false;
+	const char *slash = strrchr(name, '/');
+	bool tagged = strchr(slash ? slash : name, ':') || strchr(name, '@');
+	return !ref[n] || (!tagged && (ref[n] == ':' || ref[n] == '@'));
+}
+
+/* The Dockerfile the config's `images:` names for the job's image. */
+static const jf_image_build *configured_build(const jf_job_read *r)
+{
+	const char *ref = r->job->image.ref.value;
+	for (size_t i = 0; ref && r->builds && i < r->builds->size; i++)
+		if (image_named(r->builds->items[i].image, ref))
+			return &r->builds->items[i];
+	return NULL;
+}
+
 static void find_code(jf_job_read *r)
 {
 	jf_job *j = r->job;
@@ -605,7 +627,13 @@ static void find_code(jf_job_read *r)
 		return;
 	const char *image = j->image.ref.value ? j->image.ref.value : "(not named)";
 	jf_job_place file, repo;
-	if (!jf_job__nearest_file(r, "Dockerfile", &file)) {
+	const jf_image_build *configured = configured_build(r);
+	const char *why = "the nearest Dockerfile above the job file";
+	if (configured) {
+		file.dir = configured->path;
+		file.display = configured->shown;
+		why = "the config's `images:`";
+	} else if (!jf_job__nearest_file(r, "Dockerfile", &file)) {
 		jf_sink_skip(r->sink, "JF102",
 		             "the job's code is inside image %s, and no Dockerfile in the job file's folder "
 		             "or above it says where: its scripts are not checked",
@@ -617,18 +645,20 @@ static void find_code(jf_job_read *r)
 	const char *fs = file.dir, *shown = file.display;
 	const char *top = in_repo ? repo.dir : NULL, *top_shown = in_repo ? repo.display : NULL;
 	jf_dockerfile df;
-	if (!jf_dockerfile_read(fs, shown, top, &df)) {
+	/* The build context: the config's, else the Dockerfile's folder. */
+	char *context = configured ? jf_xstrdup(configured->context) : jf_path_dirname(fs);
+	char *context_shown =
+		configured ? jf_xstrdup(configured->context_shown) : jf_path_dirname(shown);
+	if (!jf_dockerfile_read(fs, shown, context, top, &df)) {
 		jf_sink_skip(r->sink, "JF102", "%s has no FROM: the job's scripts are not checked", shown);
-		jf_dockerfile_release(&df);
-		return;
+		goto done;
 	}
 	if (df.from && j->image.ref.value && !strcmp(df.from, j->image.ref.value)) {
 		jf_sink_skip(r->sink, "JF102",
 		             "the job runs %s, the base image of %s, not the image it builds: the job's "
 		             "scripts are not checked",
 		             image, shown);
-		jf_dockerfile_release(&df);
-		return;
+		goto done;
 	}
 	/* The Dockerfile's source stays with the job: values point into it. */
 	const jf_source *dsrc = df.src;
@@ -660,9 +690,7 @@ static void find_code(jf_job_read *r)
 	const jf_docker_run *run = NULL;
 	char *local = NULL;
 	if (copy) {
-		char *d = jf_path_dirname(fs);
-		local = jf_path_join(copy->at_top ? top : *d ? d : ".", copy->folder);
-		free(d);
+		local = jf_path_join(copy->at_top ? top : *context ? context : ".", copy->folder);
 		for (size_t i = 0; i < df.copies.size && !other; i++)
 			if (&df.copies.items[i] != copy &&
 			    !copy_agrees(&df.copies.items[i], copy->folder_dest, local))
@@ -708,10 +736,9 @@ static void find_code(jf_job_read *r)
 		             hides->name.value, cwd);
 	} else {
 		const char *base = copy->at_top ? top : NULL;
-		char *dfdir = jf_path_dirname(fs), *dfshown = jf_path_dirname(shown);
 		char *rel = jf_path_join(copy->folder, jf_path_under(cwd, copy->folder_dest));
-		j->code_dir = adopt(j, jf_path_join(base ? base : (*dfdir ? dfdir : "."), rel));
-		j->code_display = adopt(j, jf_path_join(copy->at_top ? top_shown : dfshown, rel));
+		j->code_dir = adopt(j, jf_path_join(base ? base : (*context ? context : "."), rel));
+		j->code_display = adopt(j, jf_path_join(copy->at_top ? top_shown : context_shown, rel));
 		if (!*j->code_display)
 			j->code_display = jf_job__copy(r, ".");
 		j->code = docker_field(r, dsrc, copy->folder, copy->at);
@@ -729,13 +756,15 @@ static void find_code(jf_job_read *r)
 			j->image.base_python_changed = df.runs_python;
 		}
 		jf_sink_skip(r->sink, "JF102",
-		             "image %s taken as built by %s: its COPY puts '%s' at %s, where the job runs",
-		             image, shown, j->code_display, cwd);
+		             "image %s taken as built by %s (%s): its COPY puts '%s' at %s, where the job "
+		             "runs",
+		             image, shown, why, j->code_display, cwd);
 		free(rel);
-		free(dfdir);
-		free(dfshown);
 	}
 	free(local);
+done:
+	free(context);
+	free(context_shown);
 	jf_dockerfile_release(&df);
 }
 

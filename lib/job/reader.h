@@ -22,6 +22,7 @@ typedef struct {
 	const jf_yml_docs *docs;    /* its YAML documents; NULL for a format that is not YAML */
 	const yaml_document_t *doc; /* the first of them, or NULL */
 	jf_sink *sink;
+	const jf_image_builds *builds; /* the config's `images:`, or NULL */
 } jf_job_read;
 
 struct jf_job_reader {

@@ -53,12 +53,13 @@ struct jf_config {
 	bool fail_on_set;
 	jf_severity fail_on;
 	bool loaded, resolved;
+	jf_image_builds images;
 	jf_report errors;
 };
 
 static const char *const keys[] = { "select", "ignore",    "severity",  "exclude",
 	                            "per-file-ignores", "jobs", "rules-dir", "fail-on",
-	                            NULL };
+	                            "images", NULL };
 
 static char *current_dir(void)
 {
@@ -113,6 +114,14 @@ void jf_config_free(jf_config *self)
 		selectors_release(&self->per_file.items[i].rules);
 	}
 	jf_array_release(&self->per_file);
+	for (size_t i = 0; i < self->images.size; i++) {
+		free(self->images.items[i].image);
+		free(self->images.items[i].path);
+		free(self->images.items[i].shown);
+		free(self->images.items[i].context);
+		free(self->images.items[i].context_shown);
+	}
+	jf_array_release(&self->images);
 	jf_report_release(&self->errors);
 	jf_rule_list_release(&self->rules);
 	if (self->rules_folder)
@@ -331,6 +340,81 @@ static void load_per_file(loader *L, const yaml_node_t *n)
 	}
 }
 
+/* A path of `images:`, from the config's folder: false (with an error) when it is not there. */
+static bool image_path(loader *L, const yaml_node_t *v, const char *what, const char *image,
+                       bool dir, char **path, char **shown)
+{
+	jf_config *c = L->c;
+	const char *rel = string_of(L, v, what, dir ? "a folder" : "the path of a Dockerfile");
+	if (!rel)
+		return false;
+	char *p = jf_path_join(c->dir, rel);
+	if (dir ? !jf_path_is_dir(p) : !jf_path_is_file(p)) {
+		error_at(c, c->src, span_of(L, v), "the %s '%s' of image '%s' does not exist",
+		         dir ? "build context" : "Dockerfile", rel, image);
+		free(p);
+		return false;
+	}
+	char *shown_dir = jf_path_dirname(c->path);
+	*path = p;
+	*shown = jf_path_join(shown_dir, rel);
+	free(shown_dir);
+	return true;
+}
+
+/* images: {name: Dockerfile} or {name: {dockerfile: F, context: DIR}}: the
+ * Dockerfile that builds each image, and its build context (by default the
+ * config's folder, as `docker build -f F .` run there has it). */
+static void load_images(loader *L, const yaml_node_t *n)
+{
+	jf_config *c = L->c;
+	if (n->type != YAML_MAPPING_NODE) {
+		wrong_type(L, n, "'images'", "a mapping of image names to Dockerfiles");
+		return;
+	}
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		const yaml_node_t *k = jf_yml_node(L->doc, p->key), *v = jf_yml_node(L->doc, p->value);
+		const char *image = string_of(L, k, "a key of 'images'", "an image name");
+		if (!image)
+			continue;
+		jf_image_build b = { 0 };
+		const yaml_node_t *file = v, *context = NULL;
+		if (v->type == YAML_MAPPING_NODE) {
+			file = NULL;
+			for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
+			     q++) {
+				const yaml_node_t *qk = jf_yml_node(L->doc, q->key);
+				const char *name = jf_yml_scalar(qk);
+				if (name && !strcmp(name, "dockerfile"))
+					file = jf_yml_node(L->doc, q->value);
+				else if (name && !strcmp(name, "context"))
+					context = jf_yml_node(L->doc, q->value);
+				else
+					error_at(c, c->src, span_of(L, qk),
+					         "unknown key '%s' of an image (dockerfile, context)",
+					         name ? name : "?");
+			}
+			if (!file) {
+				error_at(c, c->src, span_of(L, v), "image '%s' has no 'dockerfile'", image);
+				continue;
+			}
+		}
+		if (!image_path(L, file, "the Dockerfile of an image", image, false, &b.path, &b.shown))
+			continue;
+		if (!context) {
+			b.context = jf_xstrdup(c->dir);
+			b.context_shown = jf_path_dirname(c->path);
+		} else if (!image_path(L, context, "the build context of an image", image, true,
+		                       &b.context, &b.context_shown)) {
+			free(b.path);
+			free(b.shown);
+			continue;
+		}
+		b.image = jf_xstrdup(image);
+		jf_array_push(&c->images, b);
+	}
+}
+
 static void load_pair(loader *L, const char *key, const yaml_node_t *k, const yaml_node_t *v)
 {
 	jf_config *c = L->c;
@@ -357,6 +441,8 @@ static void load_pair(loader *L, const char *key, const yaml_node_t *k, const ya
 			c->rules_dir_span = span_of(L, v);
 			free(shown_dir);
 		}
+	} else if (!strcmp(key, "images")) {
+		load_images(L, v);
 	} else if (!strcmp(key, "fail-on")) {
 		const char *sev = string_of(L, v, "'fail-on'", "error, warning or note");
 		if (sev && !(c->fail_on_set = parse_severity(sev, &c->fail_on)))
@@ -766,6 +852,11 @@ bool jf_config__excluded_dir(const jf_config *self, const char *fs_path)
 bool jf_config__is_job(const jf_config *self, const char *fs_path)
 {
 	return self && any_pattern(self, self->jobs.items, self->jobs.size, fs_path, false);
+}
+
+const jf_image_builds *jf_config__images(const jf_config *self)
+{
+	return self && self->images.size ? &self->images : NULL;
 }
 
 jf_severity jf_config__severity(const jf_config *self, const jf_rule *rule)

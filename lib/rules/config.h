@@ -12,6 +12,7 @@
 #ifndef JF_CONFIG_H
 #define JF_CONFIG_H
 
+#include "job/job.h"
 #include "rules/registry.h"
 
 /** Whether `rule` runs: selected (or no `select`), not ignored, and for a
@@ -26,6 +27,8 @@ bool jf_config__excluded(const jf_config *self, const char *fs_path);
 bool jf_config__excluded_dir(const jf_config *self, const char *fs_path);
 /** Whether the file at `fs_path` matches a pattern of the config's `jobs`. */
 bool jf_config__is_job(const jf_config *self, const char *fs_path);
+/** Which Dockerfile builds which image (`images:`); NULL for none. */
+const jf_image_builds *jf_config__images(const jf_config *self);
 /** The severity findings of `rule` get. */
 jf_severity jf_config__severity(const jf_config *self, const jf_rule *rule);
 /** The config's errors, as rule-less diagnostics (rendered by report/). */
