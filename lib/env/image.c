@@ -321,10 +321,12 @@ static void build_from(jf_image *img, const jf_job_image *ji)
 	const char *unknown = jf_dist_closure(&named, &brought);
 	jf_array_release(&named);
 	if (ji->extended_by.value)
-		img->extended = jf_xasprintf("the RUN at %s:%u may install packages jobfix cannot name",
+		img->extended = jf_xasprintf("%s:%u (%.*s) may install packages jobfix cannot name",
 		                             ji->extended_by.at.src->path,
 		                             jf_source_line_of(ji->extended_by.at.src,
-		                                               ji->extended_by.at.span.start) + 1);
+		                                               ji->extended_by.at.span.start) + 1,
+		                             (int)strcspn(ji->extended_by.value, " \t"),
+		                             ji->extended_by.value);
 	else if (unknown)
 		img->extended = jf_xasprintf("the Dockerfile installs '%s', whose requirements are not in "
 		                             "jobfix's data (data/dependencies.txt)",

@@ -923,6 +923,36 @@ static void run_command(run_read *r, const words *cmd)
 	free(values);
 }
 
+/* The instruction may bring packages jobfix cannot name: the first one is kept. */
+static void open_packages(stage *s, const logical *l)
+{
+	if (s->opaque)
+		return;
+	s->opaque = jf_xstrdup(l->text.buf);
+	s->opaque_at = l->whole;
+}
+
+/* Whether an ENV points Python elsewhere: a virtualenv or conda environment,
+ * another PYTHONPATH or home, a PATH with an environment's bin folder. */
+static bool env_moves_python(const words *w)
+{
+	static const char *const names[] = { "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV",
+		                             "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", NULL };
+	for (size_t i = 0; i < w->size; i++) {
+		const char *v = w->items[i].value;
+		if (!v)
+			continue;
+		char *name = jf_xstrndup(v, strcspn(v, "="));
+		bool moves = jf_str_in(name, names) ||
+		             (!strcmp(name, "PATH") && (strstr(v, "conda") || strstr(v, "venv") ||
+		                                        strstr(v, "env/bin") || strstr(v, "mamba")));
+		free(name);
+		if (moves)
+			return true;
+	}
+	return false;
+}
+
 /* RUN: the packages it installs; the first RUN that may install what
  * jobfix cannot name is kept. */
 static void read_run(stage *s, const logical *l, size_t from)
@@ -949,13 +979,8 @@ static void read_run(stage *s, const logical *l, size_t from)
 			              jf_xstrdup(l->text.buf + from) };
 		jf_array_push(&s->runs, run);
 	}
-	if (r.opaque && !s->opaque) {
-		const char *t = l->text.buf + from;
-		while (*t == ' ')
-			t++;
-		s->opaque = jf_xstrdup(t);
-		s->opaque_at = l->whole;
-	}
+	if (r.opaque)
+		open_packages(s, l);
 	free(r.cwd);
 	words_release(&json);
 	commands_release(&cmds);
@@ -1034,6 +1059,8 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 				                    w.items[0].at };
 		} else if (s && keyword_is(&l, kw, "ENV")) {
 			read_env(s, &l, kw, &w);
+			if (env_moves_python(&w))
+				open_packages(s, &l);
 		} else if (s && (keyword_is(&l, kw, "COPY") || keyword_is(&l, kw, "ADD"))) {
 			words j = { 0 };
 			size_t flags = 0;
@@ -1047,6 +1074,10 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 				while (after < l.at.size && l.at.items[after] < last.end)
 					after++;
 			}
+			/* Files of another stage or image may be packages, a virtualenv. */
+			for (size_t k = 0; k < flags; k++)
+				if (jf_str_starts(w.items[k].value, "--from="))
+					open_packages(s, &l);
 			if (json_words(&l, after, &j)) {
 				words all = { 0 };
 				words_copy(&all, &(words){ w.items, flags, flags });

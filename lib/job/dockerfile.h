@@ -62,8 +62,10 @@ typedef struct {
 	char *from;         /* the last stage's base image, or NULL */
 	jf_span from_at;
 	/* What the RUNs install: the distributions jobfix can name, and the
-	 * first RUN that may install what it cannot (a script, a local project,
-	 * a URL, a program it does not know): `opaque` is then its text. */
+	 * first instruction that may install what it cannot (a RUN of a script,
+	 * a local project, a URL, a program it does not know; a COPY --from; an
+	 * ENV that moves Python to another environment): `opaque` is then its
+	 * text, from the keyword. */
 	jf_docker_installs installs;
 	char *opaque;
 	jf_span opaque_at;
