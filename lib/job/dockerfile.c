@@ -269,6 +269,35 @@ static jf_span span_of(const logical *l, size_t a, size_t b)
 	return (jf_span){ l->at.items[a], b > a ? l->at.items[b - 1] + 1 : l->at.items[a] };
 }
 
+/* The word of `t` (n bytes) at *i, quotes and backslashes removed, up to an
+ * unquoted byte of `stops`; *dynamic tells a `$` or backtick outside single
+ * quotes. */
+static char *read_word(const char *t, size_t n, size_t *i, const char *stops, bool *dynamic)
+{
+	jf_buf w = JF_BUF_INIT;
+	char q = 0;
+	size_t k = *i;
+	*dynamic = false;
+	while (k < n && (q || !strchr(stops, t[k]))) {
+		if (!q && (t[k] == '"' || t[k] == '\'')) {
+			q = t[k++];
+			continue;
+		}
+		if (q && t[k] == q) {
+			q = 0;
+			k++;
+			continue;
+		}
+		if (q != '\'' && (t[k] == '$' || t[k] == '`'))
+			*dynamic = true;
+		if (t[k] == '\\' && k + 1 < n && q != '\'')
+			k++;
+		jf_buf_addc(&w, t[k++]);
+	}
+	*i = k;
+	return jf_buf_detach(&w, NULL);
+}
+
 /* The words after the keyword split at blanks, quotes removed. */
 static void shell_words(const logical *l, size_t from, words *out)
 {
@@ -280,24 +309,9 @@ static void shell_words(const logical *l, size_t from, words *out)
 		if (i >= n)
 			break;
 		size_t a = i;
-		jf_buf w = JF_BUF_INIT;
-		char q = 0;
-		while (i < n && (q || !isspace((unsigned char)t[i]))) {
-			if (!q && (t[i] == '"' || t[i] == '\'')) {
-				q = t[i++];
-				continue;
-			}
-			if (q && t[i] == q) {
-				q = 0;
-				i++;
-				continue;
-			}
-			if (t[i] == '\\' && i + 1 < n && q != '\'') {
-				i++;
-			}
-			jf_buf_addc(&w, t[i++]);
-		}
-		jf_docker_word dw = { jf_buf_detach(&w, NULL), span_of(l, a, i) };
+		bool dynamic;
+		char *value = read_word(t, n, &i, " \t\r\n\v\f", &dynamic);
+		jf_docker_word dw = { value, span_of(l, a, i) };
 		jf_array_push(out, dw);
 	}
 }
@@ -665,26 +679,8 @@ static void run_commands(const stage *s, const logical *l, size_t from, commands
 			continue;
 		}
 		size_t a = i;
-		jf_buf w = JF_BUF_INIT;
-		char q = 0;
-		bool dynamic = false;
-		while (i < n && (q || !strchr(" \t\r\n;&|()<>", t[i]))) {
-			if (!q && (t[i] == '"' || t[i] == '\'')) {
-				q = t[i++];
-				continue;
-			}
-			if (q && t[i] == q) {
-				q = 0;
-				i++;
-				continue;
-			}
-			if (q != '\'' && (t[i] == '$' || t[i] == '`'))
-				dynamic = true;
-			if (t[i] == '\\' && i + 1 < n && q != '\'')
-				i++;
-			jf_buf_addc(&w, t[i++]);
-		}
-		char *value = jf_buf_detach(&w, NULL);
+		bool dynamic;
+		char *value = read_word(t, n, &i, " \t\r\n;&|()<>", &dynamic);
 		if (dynamic) {
 			char *v = expand(value, &s->args, &s->env);
 			free(value);
