@@ -733,7 +733,6 @@ static char *local_of(const stage *s, const char *cpath)
 /* One RUN being read for what it installs. */
 typedef struct {
 	stage *s;
-	const logical *l;
 	const words *cmd;
 	size_t first;    /* the index in cmd of the first argument after `install` */
 	char *cwd;       /* the container folder it runs in, or NULL */
@@ -805,7 +804,7 @@ static const char *const no_python_packages[] = {
 	"apt-key", "apt-cache", "dpkg-reconfigure", "update-alternatives", "nvidia-smi", "nvcc",
 	"pipx", "npm", "gem", "cargo", "rustup", "go", "sleep", "date", "env", "source", ".",
 	"pwd", "ulimit", "exit", "find", "head", "tail", "sort", "wc", "du", "df", "rsync",
-	"unset", "hash", "alias", "ccache", "nproc", "uname", "python-config", NULL
+	"hash", "alias", "ccache", "nproc", "uname", "python-config", NULL
 };
 
 /* System package managers: they may install Python packages as `python3-*`. */
@@ -854,13 +853,6 @@ static void run_command(run_read *r, const words *cmd)
 	const char *sub = i + 1 < cmd->size ? cmd->items[i + 1].value : NULL;
 	size_t install = 0; /* the word after `install`, when this is a pip or conda install */
 	bool pip = true;
-	static const char *const package_work[] = { "cd", "rm", "true", "echo", "set", "export",
-		                                     "apt-key", "ldconfig", NULL };
-	bool package_manager = is_pip(base) || is_python(base) || !strcmp(base, "uv") ||
-	                       !strcmp(base, "conda") || !strcmp(base, "mamba") ||
-	                       !strcmp(base, "micromamba") || jf_str_in(base, system_managers);
-	if (!package_manager && !jf_str_in(base, package_work))
-		r->only_packages = false;
 	if (!strcmp(base, "cd")) {
 		char *dir = sub && sub[0] == '/' ? jf_path_normalize(sub)
 		            : sub && r->cwd       ? jf_path_join(r->cwd, sub)
@@ -903,8 +895,13 @@ static void run_command(run_read *r, const words *cmd)
 		}
 		return;
 	} else if (jf_str_in(base, no_python_packages)) {
+		/* What a RUN does beside installing packages may create files. */
+		static const char *const package_work[] = { "rm", "true", "echo", "set", "export",
+			                                     "apt-key", "ldconfig", NULL };
+		r->only_packages &= jf_str_in(base, package_work);
 		return;
 	} else {
+		r->only_packages = false;
 		r->opaque = true;
 		return;
 	}
@@ -955,7 +952,7 @@ static void read_run(stage *s, const logical *l, size_t from)
 {
 	commands cmds = { 0 };
 	words json = { 0 };
-	run_read r = { .s = s, .l = l, .cwd = s->workdir ? jf_xstrdup(s->workdir) : NULL,
+	run_read r = { .s = s, .cwd = s->workdir ? jf_xstrdup(s->workdir) : NULL,
 		       .only_packages = true };
 	bool redirects = false;
 	if (json_words(l, from, &json)) {

@@ -94,9 +94,9 @@ typedef struct {
 	jf_field manifest; /* a `pip freeze` list of its packages, relative to the job file */
 	/* The image it is built FROM, when the repository's Dockerfile builds it
 	 * (at the FROM line), and what the build's RUNs install into it.
-	 * `extended_by` is the first RUN that may install what jobfix cannot name
-	 * (its text, at the RUN); `base_python_changed` when one may install
-	 * another Python. */
+	 * `extended_by` is the first instruction that may install what jobfix
+	 * cannot name (its text, at the instruction: a RUN, a COPY --from, an
+	 * ENV); `base_python_changed` when a RUN may install another Python. */
 	jf_field base;
 	JF_ARRAY(jf_job_install) installs;
 	jf_field extended_by;

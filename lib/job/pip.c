@@ -75,10 +75,10 @@ static bool requirement(const char *spec, size_t n, bool conda, jf_pip_item *ite
 	}
 	while (after < end && *after == ' ')
 		after++;
-	char *whole = jf_xstrndup(spec, n);
-	bool url = strstr(whole, "://") && (after >= end || *after != '@');
-	free(whole);
-	if (url)
+	bool url = false;
+	for (const char *p = spec; p + 3 <= end && !url; p++)
+		url = !memcmp(p, "://", 3);
+	if (url && (after >= end || *after != '@'))
 		return false;
 	char *name = jf_xstrndup(spec, len);
 	if (jf_str_ends(name, ".whl") || jf_str_ends(name, ".gz") || jf_str_ends(name, ".zip") ||
@@ -101,11 +101,6 @@ static bool requirement(const char *spec, size_t n, bool conda, jf_pip_item *ite
 	}
 	item->version = pinned(v, end, conda);
 	return true;
-}
-
-bool jf_pip_requirement(const char *spec, size_t n, jf_pip_item *item)
-{
-	return requirement(spec, n, false, item);
 }
 
 static void emit(jf_pip_kind kind, const char *path, size_t word, jf_pip_fn fn, void *data)

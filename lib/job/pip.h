@@ -44,12 +44,6 @@ void jf_pip_install_args(const char *const *words, size_t n, bool pip, jf_pip_fn
  */
 void jf_pip_requirements(const char *text, jf_pip_fn fn, void *data);
 
-/**
- * The distribution a requirement names (`torch>=2.0`, `numpy[extra]`,
- * `pkg @ url`) as item->name/version; false for a path or a URL.
- */
-bool jf_pip_requirement(const char *spec, size_t n, jf_pip_item *item);
-
 void jf_pip_item_release(jf_pip_item *item);
 
 #endif
