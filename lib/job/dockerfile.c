@@ -644,7 +644,8 @@ static void commands_release(commands *c)
 
 /* The simple commands of a RUN's shell text from byte `from`: words with
  * quotes removed and variables expanded (NULL when not known), split at
- * `&&`, `||`, `;`, `|`, `&` and parentheses; redirections dropped (and
+ * `&&`, `||`, `;`, `|`, `&` and parentheses (braces are words: `{ a; }`,
+ * `find -exec rm {} +`); redirections dropped (and
  * noted in *redirects when they write). */
 static void run_commands(const stage *s, const logical *l, size_t from, commands *out,
                          bool *redirects)
@@ -661,7 +662,7 @@ static void run_commands(const stage *s, const logical *l, size_t from, commands
 		}
 		if (c == '#' ) /* a comment to the end of the text */
 			break;
-		if (strchr(";&|()\n{}", c)) {
+		if (strchr(";&|()\n", c)) {
 			if (cur.size)
 				jf_array_push(out, cur);
 			memset(&cur, 0, sizeof cur);
@@ -802,8 +803,8 @@ static const char *const no_python_packages[] = {
 	"useradd", "groupadd", "adduser", "addgroup", "usermod", "passwd", "chpasswd", "id",
 	"whoami", "curl", "wget", "git", "tar", "unzip", "gzip", "gunzip", "bzip2", "xz", "which",
 	"apt-key", "apt-cache", "dpkg-reconfigure", "update-alternatives", "nvidia-smi", "nvcc",
-	"pipx", "npm", "gem", "cargo", "rustup", "go", "sleep", "date", "env", "source", ".",
-	"pwd", "ulimit", "exit", "find", "head", "tail", "sort", "wc", "du", "df", "rsync",
+	"pipx", "npm", "gem", "cargo", "rustup", "go", "sleep", "date", "source", ".",
+	"pwd", "ulimit", "exit", "head", "tail", "sort", "wc", "du", "df", "rsync",
 	"hash", "alias", "ccache", "nproc", "uname", "python-config", NULL
 };
 
@@ -827,13 +828,20 @@ static bool is_python(const char *name)
 static void run_command(run_read *r, const words *cmd)
 {
 	size_t i = 0;
-	/* NAME=value prefixes and the wrappers that run the rest */
+	/* NAME=value prefixes, braces of a group, and the wrappers that run the rest */
 	while (i < cmd->size) {
 		const char *v = cmd->items[i].value;
 		if (v && (strchr(v, '=') && v[0] != '=' && v[0] != '-') &&
 		    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
 		            (size_t)(strchr(v, '=') - v)) {
 			i++;
+		} else if (v && (!strcmp(v, "{") || !strcmp(v, "}") || !strcmp(v, "!"))) {
+			i++;
+		} else if (v && !strcmp(v, "env")) {
+			/* env [-i] [-u NAME] [NAME=value]... program */
+			for (i++; i < cmd->size && cmd->items[i].value && cmd->items[i].value[0] == '-'; i++)
+				if (!strcmp(cmd->items[i].value, "-u") || !strcmp(cmd->items[i].value, "-C"))
+					i++;
 		} else if (v && (!strcmp(v, "sudo") || !strcmp(v, "time") || !strcmp(v, "nohup") ||
 		                 !strcmp(v, "exec") || !strcmp(v, "command"))) {
 			for (i++; i < cmd->size && cmd->items[i].value && cmd->items[i].value[0] == '-';)
@@ -892,6 +900,18 @@ static void run_command(run_read *r, const words *cmd)
 			const char *p = cmd->items[k].value;
 			if (!p || jf_str_starts(p, "python") || jf_str_starts(p, "py3-"))
 				r->opaque = true;
+		}
+		return;
+	} else if (!strcmp(base, "find")) {
+		/* find ... -exec PROGRAM ...: what it runs for each file */
+		r->only_packages = false;
+		for (size_t k = i + 1; k < cmd->size; k++) {
+			const char *a = cmd->items[k].value;
+			if (a && jf_str_in(a, (const char *const[]){ "-exec", "-execdir", "-ok", "-okdir",
+			                                             NULL })) {
+				const char *p = k + 1 < cmd->size ? cmd->items[k + 1].value : NULL;
+				r->opaque |= !p || !jf_str_in(p, no_python_packages);
+			}
 		}
 		return;
 	} else if (jf_str_in(base, no_python_packages)) {

@@ -128,6 +128,10 @@ void jf_pip_install_args(const char *const *words, size_t n, bool pip, jf_pip_fn
 			     fn, data);
 		} else if (jf_str_starts(s, "--editable=")) {
 			emit(JF_PIP_PROJECT, s + 11, i, fn, data);
+		} else if (!pip && (!strcmp(s, "--file") || jf_str_starts(s, "--file="))) {
+			/* a list of conda specs jobfix does not read */
+			i += !strcmp(s, "--file");
+			emit(JF_PIP_UNKNOWN, NULL, i, fn, data);
 		} else if (s[0] == '-') {
 			if (!strchr(s, '=') && jf_str_in(s, with_value))
 				i++;
