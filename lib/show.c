@@ -107,7 +107,13 @@ static void show_text(jf_buf *b, const shown *s)
 	}
 	if (img->catalog)
 		jf_buf_addf(b, "    catalog entry: %s\n", img->catalog);
-	for (size_t i = 0; img->base && i < j->image.installs.size; i++) {
+	if (img->conda) {
+		jf_buf_addf(b, "    conda environment: %s", img->conda);
+		if (where(w, sizeof w, img->conda_at))
+			jf_buf_addf(b, " (%s)", w);
+		jf_buf_adds(b, "\n");
+	}
+	for (size_t i = 0; (img->base || img->conda) && i < j->image.installs.size; i++) {
 		const jf_job_install *x = &j->image.installs.items[i];
 		jf_buf_addf(b, "    installs: %s%s%s", x->name.value, x->version ? "==" : "",
 		            x->version ? x->version : "");
@@ -237,7 +243,9 @@ static void show_json(jf_jsonw *o, const shown *s)
 		json_field(o, "built_from", img->base, img->ref_at);
 	if (img->catalog)
 		jf_jsonw_str(o, "catalog", img->catalog);
-	if (img->base && j->image.installs.size) {
+	if (img->conda)
+		json_field(o, "conda_environment", img->conda, img->conda_at);
+	if ((img->base || img->conda) && j->image.installs.size) {
 		jf_jsonw_open(o, "installs", '[');
 		for (size_t i = 0; i < j->image.installs.size; i++) {
 			const jf_job_install *x = &j->image.installs.items[i];

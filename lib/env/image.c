@@ -301,23 +301,19 @@ static void read_manifest(jf_image *img, const char *text)
 
 /* ---- the image ---- */
 
-/* The facts of the catalog image a Dockerfile builds the job's image FROM,
- * with what its RUNs install and what that brings (data/dependencies.txt).
- * A RUN that may install what jobfix cannot name, or a distribution whose
- * requirements the data does not have, may bring anything: the base's
- * package list is then no longer complete, nothing is known absent, no
- * executable known missing; a RUN that may install a Python leaves the
- * version unknown. */
-static void build_from(jf_image *img, const jf_job_image *ji)
+/* Adds to `img` what the job's build installs (`ji->installs`) and what that
+ * brings (data/dependencies.txt), at its pinned version when it says one.
+ * `builder` names what installs them in messages ("the Dockerfile"). An
+ * install jobfix cannot name (`ji->extended_by`), or a distribution whose
+ * requirements the data does not have, may bring anything: the package list
+ * is then no longer complete, nothing is known absent, no executable known
+ * missing. */
+static void add_installs(jf_image *img, const jf_job_image *ji, const char *builder)
 {
-	match_catalog(img, ji->base.value);
-	if (!img->catalog)
-		return;
-	img->base = jf_xstrdup(ji->base.value);
-	img->ref_at = ji->base.at;
 	jf_strings named = { 0 }, brought = { 0 };
 	for (size_t i = 0; i < ji->installs.size; i++)
-		jf_array_push(&named, ji->installs.items[i].name.value);
+		if (strcmp(ji->installs.items[i].name.value, "python")) /* conda's interpreter */
+			jf_array_push(&named, ji->installs.items[i].name.value);
 	const char *unknown = jf_dist_closure(&named, &brought);
 	jf_array_release(&named);
 	if (ji->extended_by.value)
@@ -328,9 +324,9 @@ static void build_from(jf_image *img, const jf_job_image *ji)
 		                             (int)strcspn(ji->extended_by.value, " \t"),
 		                             ji->extended_by.value);
 	else if (unknown)
-		img->extended = jf_xasprintf("the Dockerfile installs '%s', whose requirements are not in "
+		img->extended = jf_xasprintf("%s installs '%s', whose requirements are not in "
 		                             "jobfix's data (data/dependencies.txt)",
-		                             unknown);
+		                             builder, unknown);
 	if (img->extended) {
 		img->packages_complete = false;
 		for (size_t i = 0; i < img->absent.size; i++)
@@ -348,7 +344,6 @@ static void build_from(jf_image *img, const jf_job_image *ji)
 		}
 		img->executables.size = k;
 	}
-	/* What the build installs is there, at its pinned version when it says one. */
 	for (size_t i = 0; i < brought.size; i++) {
 		const char *d = brought.items[i], *version = "*";
 		for (size_t k = 0; k < ji->installs.size; k++)
@@ -367,8 +362,40 @@ static void build_from(jf_image *img, const jf_job_image *ji)
 		img->absent.size = k;
 	}
 	jf_strings_release(&brought);
+}
+
+/* The facts of the catalog image a Dockerfile builds the job's image FROM,
+ * with what its RUNs install; a RUN that may install a Python leaves the
+ * version unknown. */
+static void build_from(jf_image *img, const jf_job_image *ji)
+{
+	match_catalog(img, ji->base.value);
+	if (!img->catalog)
+		return;
+	img->base = jf_xstrdup(ji->base.value);
+	img->ref_at = ji->base.at;
+	add_installs(img, ji, "the Dockerfile");
 	if (ji->base_python_changed)
 		img->py_major = img->py_minor = 0;
+}
+
+/* The conda environment the platform makes from the job's conda file: its
+ * packages are what the file installs and what that brings, whatever the
+ * image holds, and its Python the file's `python=X.Y`. */
+static void conda_env(jf_image *img, const jf_job_image *ji)
+{
+	pairs_release(&img->packages);
+	for (size_t i = 0; i < img->absent.size; i++)
+		free(img->absent.items[i]);
+	img->absent.size = 0;
+	img->py_major = img->py_minor = 0;
+	img->conda = jf_xstrdup(ji->conda_file.value);
+	img->conda_at = ji->conda_file.at;
+	img->packages_complete = true;
+	add_installs(img, ji, "the conda file");
+	for (size_t i = 0; i < ji->installs.size; i++)
+		if (!strcmp(ji->installs.items[i].name.value, "python") && ji->installs.items[i].version)
+			parse_python(ji->installs.items[i].version, &img->py_major, &img->py_minor);
 }
 
 jf_image *jf_image_resolve(const jf_job *job)
@@ -385,6 +412,8 @@ jf_image *jf_image_resolve(const jf_job *job)
 	}
 	if (!img->catalog && ji->base.value)
 		build_from(img, ji);
+	if (ji->conda_file.value)
+		conda_env(img, ji);
 	img->python_at = img->user_at = img->manifest_at = img->ref_at;
 	if (ji->python.value && parse_python(ji->python.value, &img->py_major, &img->py_minor)) {
 		img->python_at = ji->python.at;
@@ -420,6 +449,7 @@ void jf_image_free(jf_image *self)
 	free(self->ref);
 	free(self->base);
 	free(self->extended);
+	free(self->conda);
 	free(self->catalog);
 	free(self->user);
 	free(self->home);
@@ -446,6 +476,9 @@ void jf_image_relate(jf_diag *d, const jf_image *self, jf_image_fact fact, const
 		jf_diag_relate(d, self->python_at.src, self->python_at.span, "the job declares %s", b.buf);
 	else if (fact == JF_FACT_USER && self->user_declared)
 		jf_diag_relate(d, self->user_at.src, self->user_at.span, "the job declares %s", b.buf);
+	else if (self->conda && (fact == JF_FACT_PACKAGES || fact == JF_FACT_PYTHON))
+		jf_diag_relate(d, self->conda_at.src, self->conda_at.span,
+		               "the job's conda environment, made from '%s', has %s", self->conda, b.buf);
 	else if (self->base)
 		jf_diag_relate(d, self->ref_at.src, self->ref_at.span,
 		               "the image is built from '%s', which has %s (jobfix's image catalog)",
@@ -463,7 +496,7 @@ const char *jf_image_unknown_reason(const jf_image *self)
 
 bool jf_image_known(const jf_image *self)
 {
-	return self->catalog || self->has_manifest || self->py_major;
+	return self->catalog || self->has_manifest || self->conda || self->py_major;
 }
 
 jf_tri jf_image_has_package(const jf_image *self, const char *dist, const char **version)

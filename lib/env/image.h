@@ -26,6 +26,7 @@ typedef struct {
 	char *base;           /* the catalog image it is built from (a Dockerfile's FROM), or NULL */
 	char *catalog;        /* "data/images/pytorch.yaml:12" of the matching entry, or NULL */
 	char *extended;       /* why the base's package list no longer holds (a Dockerfile's RUN), or NULL */
+	char *conda;          /* the conda file the job's environment is made from, or NULL */
 	int py_major, py_minor; /* 0.0 when unknown */
 	char *user;           /* NULL when unknown */
 	char *home;           /* NULL when unknown */
@@ -36,7 +37,7 @@ typedef struct {
 	jf_image_pairs executables; /* name -> "yes" / "no" */
 	jf_image_pairs env;         /* variables set in the image */
 	/* Where the job states the image, its Python, user and manifest: for related notes. */
-	jf_loc ref_at, python_at, user_at, manifest_at;
+	jf_loc ref_at, python_at, user_at, manifest_at, conda_at;
 	bool python_declared, user_declared; /* by the spec's own fields */
 } jf_image;
 

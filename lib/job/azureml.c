@@ -34,6 +34,7 @@
 #include <stdlib.h>
 
 #include "core/path.h"
+#include "job/pip.h"
 #include "job/reader.h"
 
 #define INPUTS_ROOT "/mnt/azureml/inputs/"
@@ -705,6 +706,70 @@ static yaml_node_t *root_of(jf_job_read *f)
 	return yaml_document_get_root_node((yaml_document_t *)f->doc);
 }
 
+/* A conda file's installs, kept in the job. */
+typedef struct {
+	jf_job_read *f; /* the file the conda environment is written in */
+} conda_read;
+
+static void conda_item(const jf_pip_item *it, void *data)
+{
+	conda_read *c = data;
+	jf_job *j = c->f->job;
+	const char *t = c->f->src->data + it->word;
+	size_t n = strcspn(t, "\n\r#");
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
+	jf_loc at = { c->f->src, { it->word, it->word + n } };
+	if (it->kind == JF_PIP_NAMED) {
+		jf_job_install in = { { jf_job__copy(c->f, it->name), at },
+			              it->version ? jf_job__copy(c->f, it->version) : NULL };
+		jf_array_push(&j->image.installs, in);
+	}
+	if ((it->kind != JF_PIP_NAMED || it->conda) && !j->image.extended_by.value) {
+		char *text = jf_xstrndup(t, n);
+		j->image.extended_by = (jf_field){ jf_job__copy(c->f, text), at };
+		free(text);
+	}
+}
+
+/* The conda environment Azure ML makes from `conda` (a file name, or the
+ * mapping itself) of `pl`'s file: the job's Python and its packages. */
+static void read_conda(place *pl, yaml_node_t *conda)
+{
+	jf_job_read *f = pl->file;
+	jf_job *j = f->job;
+	const char *name = jf_yml_scalar(conda);
+	if (conda->type == YAML_MAPPING_NODE) {
+		conda_read c = { f };
+		if (!jf_conda_environment_node(f->src, (yaml_document_t *)f->doc, conda, pl->dir,
+		                               conda_item, &c))
+			goto unread;
+		j->image.conda_file = (jf_field){ jf_job__copy(f, "conda_file"), jf_job__loc(f, conda) };
+		return;
+	}
+	if (!name || jf_yml_is_null(conda))
+		goto unread;
+	if (!strncmp(name, "file:", 5))
+		name += 5;
+	other_file o;
+	if (!open_other(pl, name, &o))
+		goto unread;
+	conda_read c = { &o.r };
+	bool ok = jf_conda_environment_node(o.r.src, (yaml_document_t *)o.r.doc, root_of(&o.r),
+	                                    o.pl.dir, conda_item, &c);
+	close_other(&o);
+	if (!ok)
+		goto unread;
+	j->image.conda_file = (jf_field){ jf_job__copy(f, o.r.src->path), jf_job__loc(f, conda) };
+	return;
+unread:
+	j->image.installs.size = 0; /* strings live in the arena */
+	j->image.extended_by = (jf_field){ 0 };
+	jf_sink_skip(f->sink, "JF110",
+	             "the environment's conda file cannot be read as a conda environment: the "
+	             "packages of the environment Azure ML builds are unknown");
+}
+
 /* The image of an environment mapping (inline, or an environment file's root). `anchor`:
  * where in the job file the environment is named. */
 static void environment_map(place *pl, yaml_node_t *v, jf_loc anchor)
@@ -728,18 +793,13 @@ static void environment_map(place *pl, yaml_node_t *v, jf_loc anchor)
 	jf_field ref = { 0 };
 	if (!jf_job__string(f, img, "environment.image", &ref))
 		return;
-	if (conda) {
-		/* Azure ML builds an image: the conda environment on top of this one,
-		 * with its own Python and packages. What the base holds does not tell. */
-		jf_sink_skip(f->sink, "JF110",
-		             "the environment adds a conda file to '%s': the image Azure ML builds "
-		             "is unknown",
-		             ref.value);
-		return;
-	}
 	j->image.ref = ref;
 	if (f->src != j->file)
 		j->image.ref.at = anchor; /* the catalog's notes point into the job file */
+	/* Azure ML builds an image: a conda environment made from the file on top
+	 * of this one, with its own Python and packages. */
+	if (conda)
+		read_conda(pl, conda);
 }
 
 /* `environment` value `v` of `pl`'s file; `anchor`: where the job file names it. */

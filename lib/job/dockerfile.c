@@ -737,62 +737,75 @@ typedef struct {
 	const words *cmd;
 	size_t first;    /* the index in cmd of the first argument after `install` */
 	char *cwd;       /* the container folder it runs in, or NULL */
-	const char *dir; /* for a requirements file: the local folder its paths start from */
-	jf_span at;      /* where installs from a requirements file are noted */
-	int depth;
+	jf_span at;      /* where installs from a file are noted */
+	bool from_file;  /* the items come from a file, noted at `at` */
 	bool opaque;
 	bool only_packages; /* its commands only install or remove packages, or cd */
 } run_read;
 
-static void install_item(const jf_pip_item *it, void *data);
-
-/* The requirements of local file `local`. */
-static void install_file(run_read *r, const char *local)
+/* The local file a container path of the RUN names: through the COPY that put it there. */
+static char *run_local(const run_read *r, const char *path)
 {
-	jf_source *src = r->depth < 4 ? jf_source_load(local, local) : NULL;
-	if (!src || src->status != JF_SOURCE_OK) {
-		r->opaque = true;
-		jf_source_free(src);
-		return;
-	}
-	run_read inner = *r;
-	char *dir = jf_path_dirname(local);
-	inner.dir = dir;
-	inner.depth++;
-	jf_pip_requirements(src->data, install_item, &inner);
-	r->opaque |= inner.opaque;
-	free(dir);
-	jf_source_free(src);
+	char *cpath = path[0] == '/' ? jf_path_normalize(path)
+	              : r->cwd      ? jf_path_join(r->cwd, path)
+	                            : NULL;
+	char *local = cpath ? local_of(r->s, cpath) : NULL;
+	free(cpath);
+	return local;
 }
 
 static void install_item(const jf_pip_item *it, void *data)
 {
 	run_read *r = data;
-	jf_span at = r->dir ? r->at : r->cmd->items[r->first + it->word].at;
+	jf_span at = r->from_file ? r->at : r->cmd->items[r->first + it->word].at;
 	if (it->kind == JF_PIP_NAMED) {
 		jf_docker_install x = { jf_xstrdup(it->name),
 			                it->version ? jf_xstrdup(it->version) : NULL, at };
 		jf_array_push(&r->s->installs, x);
+		r->opaque |= it->conda; /* its recipe may bring more than its name says */
 	} else if (it->kind == JF_PIP_REQUIREMENTS) {
-		char *local = NULL;
-		if (r->dir) {
-			local = jf_path_join(r->dir, it->path);
-		} else {
-			char *cpath = it->path[0] == '/' ? jf_path_normalize(it->path)
-			              : r->cwd ? jf_path_join(r->cwd, it->path)
-			                       : NULL;
-			local = cpath ? local_of(r->s, cpath) : NULL;
-			free(cpath);
-		}
+		char *local = run_local(r, it->path);
 		run_read inner = *r;
 		inner.at = at;
+		inner.from_file = true;
 		if (local)
-			install_file(&inner, local);
+			jf_pip_requirements_file(local, install_item, &inner);
 		r->opaque |= !local || inner.opaque;
 		free(local);
 	} else {
 		r->opaque = true; /* a local project, a URL, a value known only at build time */
 	}
+}
+
+/* `conda env update -f FILE` into the active (base) environment, from word i
+ * (after `update`); `conda env create` makes another environment. */
+static void conda_env_update(run_read *r, const words *cmd, size_t i)
+{
+	const char *file = NULL;
+	for (; i < cmd->size; i++) {
+		const char *a = cmd->items[i].value;
+		if (!a) {
+			r->opaque = true;
+			return;
+		}
+		const char *next = i + 1 < cmd->size ? cmd->items[i + 1].value : NULL;
+		if (!strcmp(a, "-f") || !strcmp(a, "--file"))
+			file = next, i++;
+		else if (jf_str_starts(a, "--file="))
+			file = a + 7;
+		else if ((!strcmp(a, "-n") || !strcmp(a, "--name")) && next && strcmp(next, "base"))
+			file = NULL, i = cmd->size; /* another environment */
+		else if (!strcmp(a, "-p") || !strcmp(a, "--prefix"))
+			file = NULL, i = cmd->size;
+	}
+	char *local = file ? run_local(r, file) : NULL;
+	run_read inner = *r;
+	inner.at = cmd->items[0].at;
+	inner.from_file = true;
+	if (!local || !jf_conda_environment(local, install_item, &inner))
+		r->opaque = true;
+	r->opaque |= inner.opaque;
+	free(local);
 }
 
 /* Programs that install no Python package into the image's Python. */
@@ -887,9 +900,12 @@ static void run_command(run_read *r, const words *cmd)
 	} else if (!strcmp(base, "conda") || !strcmp(base, "mamba") || !strcmp(base, "micromamba")) {
 		static const char *const quiet[] = { "clean", "config", "info", "list", "init",
 			                             "activate", "deactivate", "search", NULL };
+		const char *verb = i + 2 < cmd->size ? cmd->items[i + 2].value : NULL;
 		if (sub && !strcmp(sub, "install")) {
 			install = i + 2;
 			pip = false;
+		} else if (sub && !strcmp(sub, "env") && verb && !strcmp(verb, "update")) {
+			conda_env_update(r, cmd, i + 3);
 		} else if (!sub || !jf_str_in(sub, quiet)) {
 			r->opaque = true; /* conda create, conda env update -f ...: another environment */
 		}

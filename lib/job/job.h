@@ -98,6 +98,10 @@ typedef struct {
 	 * cannot name (its text, at the instruction: a RUN, a COPY --from, an
 	 * ENV); `base_python_changed` when a RUN may install another Python. */
 	jf_field base;
+	/* Or the conda environment file the platform builds the job's Python
+	 * from (Azure ML's conda_file): `installs` are then all the packages
+	 * there are, whatever the image holds. */
+	jf_field conda_file;
 	JF_ARRAY(jf_job_install) installs;
 	jf_field extended_by;
 	bool base_python_changed;

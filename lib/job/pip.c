@@ -10,7 +10,9 @@
 
 #include <string.h>
 
+#include "core/path.h"
 #include "core/util.h"
+#include "core/yml.h"
 
 /* Options of pip install and conda install that take a value. */
 static const char *const with_value[] = {
@@ -92,8 +94,10 @@ static bool requirement(const char *spec, size_t n, bool conda, jf_pip_item *ite
 			name = jf_xstrdup(conda_names[i][1]);
 			break;
 		}
+	static const char *const conda_leaves[] = { "python", "pip", "setuptools", "wheel", NULL };
 	item->kind = JF_PIP_NAMED;
 	item->name = name;
+	item->conda = conda && !jf_str_in(name, conda_leaves);
 	const char *v = spec + len;
 	if (v < end && *v == '[') { /* extras */
 		const char *close = memchr(v, ']', (size_t)(end - v));
@@ -201,4 +205,145 @@ void jf_pip_requirements(const char *text, jf_pip_fn fn, void *data)
 		}
 		line += len + (line[len] == '\n');
 	}
+}
+
+typedef struct {
+	jf_pip_fn fn;
+	void *data;
+	const char *dir; /* the folder of the file being read */
+	int depth;
+} file_read;
+
+static void read_file(file_read *r, const char *path);
+
+static void file_item(const jf_pip_item *it, void *data)
+{
+	file_read *r = data;
+	if (it->kind != JF_PIP_REQUIREMENTS) {
+		jf_pip_item copy = *it;
+		copy.word = 0;
+		r->fn(&copy, r->data);
+	} else if (it->path[0] == '/') {
+		emit(JF_PIP_UNKNOWN, NULL, 0, r->fn, r->data);
+	} else {
+		char *path = jf_path_join(r->dir, it->path);
+		file_read inner = { r->fn, r->data, NULL, r->depth + 1 };
+		read_file(&inner, path);
+		free(path);
+	}
+}
+
+static void read_file(file_read *r, const char *path)
+{
+	jf_source *src = r->depth < 4 ? jf_source_load(path, path) : NULL;
+	if (!src || src->status != JF_SOURCE_OK) {
+		emit(JF_PIP_UNKNOWN, NULL, 0, r->fn, r->data);
+	} else {
+		char *dir = jf_path_dirname(path);
+		r->dir = dir;
+		jf_pip_requirements(src->data, file_item, r);
+		free(dir);
+	}
+	jf_source_free(src);
+}
+
+void jf_pip_requirements_file(const char *path, jf_pip_fn fn, void *data)
+{
+	file_read r = { fn, data, NULL, 0 };
+	read_file(&r, path);
+}
+
+/* A pip line of a conda environment file: its items at `offset`. */
+typedef struct {
+	jf_pip_fn fn;
+	void *data;
+	size_t offset;
+} env_line;
+
+static void env_line_item(const jf_pip_item *it, void *data)
+{
+	env_line *l = data;
+	jf_pip_item copy = *it;
+	copy.word = l->offset;
+	l->fn(&copy, l->data);
+}
+
+bool jf_conda_environment_node(const jf_source *src, yaml_document_t *doc, yaml_node_t *root,
+                               const char *dir, jf_pip_fn fn, void *data)
+{
+	yaml_node_t *deps = NULL;
+	for (yaml_node_pair_t *p = root && root->type == YAML_MAPPING_NODE
+	                                   ? root->data.mapping.pairs.start
+	                                   : NULL;
+	     p && p < root->data.mapping.pairs.top; p++) {
+		const char *k = jf_yml_scalar(jf_yml_node(doc, p->key));
+		if (k && !strcmp(k, "dependencies"))
+			deps = jf_yml_node(doc, p->value);
+	}
+	if (!deps || deps->type != YAML_SEQUENCE_NODE)
+		return false;
+	for (yaml_node_item_t *i = deps->data.sequence.items.start; i < deps->data.sequence.items.top;
+	     i++) {
+		yaml_node_t *n = jf_yml_node(doc, *i);
+		size_t at = jf_yml_span(src, n).start;
+		const char *spec = jf_yml_scalar(n);
+		if (spec) {
+			/* conda's `channel::name`, and its `name version build` form */
+			if (strstr(spec, "::"))
+				spec = strstr(spec, "::") + 2;
+			jf_pip_item it;
+			if (requirement(spec, strcspn(spec, " "), true, &it)) {
+				it.word = at;
+				fn(&it, data);
+				jf_pip_item_release(&it);
+			} else {
+				emit(JF_PIP_UNKNOWN, NULL, at, fn, data);
+			}
+			continue;
+		}
+		/* - pip: [requirement lines] */
+		yaml_node_t *pip = NULL;
+		for (yaml_node_pair_t *p = n->type == YAML_MAPPING_NODE ? n->data.mapping.pairs.start
+		                                                        : NULL;
+		     p && p < n->data.mapping.pairs.top; p++) {
+			const char *k = jf_yml_scalar(jf_yml_node(doc, p->key));
+			if (k && !strcmp(k, "pip"))
+				pip = jf_yml_node(doc, p->value);
+		}
+		if (!pip || pip->type != YAML_SEQUENCE_NODE) {
+			emit(JF_PIP_UNKNOWN, NULL, at, fn, data);
+			continue;
+		}
+		for (yaml_node_item_t *k = pip->data.sequence.items.start;
+		     k < pip->data.sequence.items.top; k++) {
+			yaml_node_t *line = jf_yml_node(doc, *k);
+			const char *text = jf_yml_scalar(line);
+			env_line l = { fn, data, jf_yml_span(src, line).start };
+			if (!text) {
+				emit(JF_PIP_UNKNOWN, NULL, l.offset, fn, data);
+				continue;
+			}
+			file_read r = { env_line_item, &l, dir, 0 };
+			jf_pip_requirements(text, file_item, &r);
+		}
+	}
+	return true;
+}
+
+bool jf_conda_environment(const char *path, jf_pip_fn fn, void *data)
+{
+	jf_source *src = jf_source_load(path, path);
+	yaml_document_t doc;
+	jf_yml_error err;
+	if (src->status != JF_SOURCE_OK || !jf_yml_load(src, &doc, &err)) {
+		jf_source_free(src);
+		return false;
+	}
+	char *dir = jf_path_dirname(path);
+	bool ok = jf_conda_environment_node(src, &doc, yaml_document_get_root_node(&doc), dir, fn,
+	                                    data);
+	free(dir);
+	yaml_document_delete(&doc);
+	jf_source_free(src);
+	return ok;
 }

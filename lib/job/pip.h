@@ -12,6 +12,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <yaml.h>
+
+#include "core/source.h"
 
 typedef enum {
 	JF_PIP_NAMED,        /* a distribution: name (and version) */
@@ -24,6 +27,10 @@ typedef struct {
 	jf_pip_kind kind;
 	char *name;    /* JF_PIP_NAMED */
 	char *version; /* its exact pin (`==2.1.0`, conda's `=2.1.0`), or NULL */
+	/* A conda package: its recipe may bring packages its PyPI requirements
+	 * do not name (conda's pytorch brings pyyaml), so what it brings is not
+	 * known. False for python, pip, setuptools and wheel. */
+	bool conda;
 	char *path;    /* JF_PIP_REQUIREMENTS, JF_PIP_PROJECT */
 	size_t word;   /* the index of the argument it comes from */
 } jf_pip_item;
@@ -43,6 +50,29 @@ void jf_pip_install_args(const char *const *words, size_t n, bool pip, jf_pip_fn
  * of the line in `text`.
  */
 void jf_pip_requirements(const char *text, jf_pip_fn fn, void *data);
+
+/**
+ * Reads the requirements file at `path` (a file of this machine) and the
+ * files its -r lines name, relative to it, at most 4 deep. `fn` gets the
+ * named distributions, projects and what cannot be named, never
+ * JF_PIP_REQUIREMENTS; a file that cannot be read, or an absolute -r path
+ * (another machine's), is JF_PIP_UNKNOWN. `item.word` is 0.
+ */
+void jf_pip_requirements_file(const char *path, jf_pip_fn fn, void *data);
+
+/**
+ * Reads the conda environment file at `path` (`conda env create -f`,
+ * Azure ML's `conda_file`): its `dependencies` are conda specs, and the
+ * `pip:` list among them requirements as pip reads them (-r relative to the
+ * file). `item.word` is the byte offset of the entry in the file. Returns
+ * false, calling nothing, when the file cannot be read or has no
+ * `dependencies` list.
+ */
+bool jf_conda_environment(const char *path, jf_pip_fn fn, void *data);
+
+/** The same for the environment mapping `root` of `doc`, parsed from `src`; -r paths start from `dir`. */
+bool jf_conda_environment_node(const jf_source *src, yaml_document_t *doc, yaml_node_t *root,
+                               const char *dir, jf_pip_fn fn, void *data);
 
 void jf_pip_item_release(jf_pip_item *item);
 

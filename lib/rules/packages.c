@@ -234,7 +234,9 @@ static void check_import(checker *c, TSNode at, const char *module)
 	struct reported r = { jf_xstrdup(top), c->ctx->out->report->diags.size - 1, 0 };
 	jf_array_push(&c->reported, r);
 	jf_image_relate(d, c->img, JF_FACT_PACKAGES, "no %s", dists[0]);
-	if (on_pypi)
+	if (on_pypi && c->img->conda)
+		jf_diag_set_help(d, "add '%s' to the pip list of the conda file", dists[0]);
+	else if (on_pypi)
 		jf_diag_set_help(d, "install '%s' in the image, or run `pip install --user %s` in the "
 		                    "launch script before Python starts",
 		                 dists[0], dists[0]);
