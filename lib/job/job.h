@@ -75,6 +75,10 @@ typedef struct {
 	jf_source *copy;
 	/* JF_CMD_ARGV: the words. */
 	JF_ARRAY(jf_field) argv;
+	/* While a reader reads: the words are the args of the image's ENTRYPOINT
+	 * (a container with no command), put after it once the Dockerfile tells;
+	 * the reader drops the unit when nothing tells. */
+	bool to_entrypoint;
 } jf_cmd_unit;
 
 /* A distribution the Dockerfile that builds the job's image installs. */

@@ -1,5 +1,5 @@
-/* kubeflow.c - Kubeflow training jobs: PyTorchJob, TFJob, MPIJob (training operator v1,
- * mpi-operator v2beta1) and TrainJob (Kubeflow Trainer v2)
+/* kubeflow.c - Kubeflow training jobs: PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob,
+ * JAXJob (training operator v1, mpi-operator v2beta1) and TrainJob (Kubeflow Trainer v2)
  *
  * The v1 kinds keep a pod template per replica type; the job is the
  * primary replica's training container (Master, else Chief, else
@@ -23,6 +23,9 @@ static const kubeflow_kind kinds[] = {
 	{ "PyTorchJob", "pytorchReplicaSpecs", "pytorch" },
 	{ "TFJob", "tfReplicaSpecs", "tensorflow" },
 	{ "MPIJob", "mpiReplicaSpecs", NULL },
+	{ "XGBoostJob", "xgbReplicaSpecs", "xgboost" },
+	{ "PaddleJob", "paddleReplicaSpecs", "paddle" },
+	{ "JAXJob", "jaxReplicaSpecs", "jax" },
 };
 
 static const kubeflow_kind *v1_kind(const char *api, const char *kind)

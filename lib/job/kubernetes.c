@@ -332,22 +332,52 @@ static void read_command(jf_job_read *r, yaml_node_t *c, const char *where, cons
 		const char *first = jf_yml_scalar(words.items[0]);
 		r->job->has_command = true;
 		if (!ncmd && !(first && is_program(first))) {
-			jf_sink_skip(r->sink, "JF102",
-			             "'%s' has args and no command: the image's entrypoint runs them, "
-			             "and what it is is not known",
-			             where);
+			/* the args of the image's ENTRYPOINT: find_code() puts it first */
+			jf_cmd_unit u = { .kind = JF_CMD_ARGV, .at = jf_job__loc(r, args),
+				          .to_entrypoint = true };
+			for (size_t k = 0; k < words.size; k++) {
+				const char *s = jf_yml_scalar(words.items[k]);
+				jf_field f = { s ? jf_job__copy(r, s) : NULL, jf_job__loc(r, words.items[k]) };
+				jf_array_push(&u.argv, f);
+			}
+			jf_array_push(&r->job->command, u);
+			expand_unit(r, x, words.items, words.size);
 		} else {
 			jf_job__argv_unit(r, words.items, words.size,
 			                  jf_job__loc(r, ncmd ? cmd : args));
 			expand_unit(r, x, words.items, words.size);
 		}
 	} else if (ok && !cmd && !args) {
-		jf_sink_skip(r->sink, "JF102",
-		             "'%s' has no command: the image's own entrypoint runs, which jobfix does not "
-		             "know",
-		             where);
+		/* the image's ENTRYPOINT and CMD run: find_code() reads them */
+		jf_cmd_unit u = { .kind = JF_CMD_ARGV, .at = jf_job__loc(r, c), .to_entrypoint = true };
+		jf_array_push(&r->job->command, u);
 	}
 	jf_array_release(&words);
+}
+
+/* Drops the command units waiting for the image's ENTRYPOINT: `why` says
+ * what is not known of it. */
+static void drop_entrypoint_units(jf_job_read *r, const char *why)
+{
+	jf_job *j = r->job;
+	size_t k = 0;
+	for (size_t i = 0; i < j->command.size; i++) {
+		jf_cmd_unit *u = &j->command.items[i];
+		if (!u->to_entrypoint) {
+			j->command.items[k++] = *u;
+			continue;
+		}
+		jf_sink_skip(r->sink, "JF102",
+		             u->argv.size ? "the container has args and no command: the image's "
+		                            "entrypoint runs them, and %s"
+		                          : "the container has no command: the image's own "
+		                            "entrypoint runs, and %s",
+		             why);
+		jf_array_release(&u->argv);
+		jf_array_release(&u->ranges);
+		jf_source_free(u->copy);
+	}
+	j->command.size = k;
 }
 
 /* The pod's volume `name`: whether it is read-only whatever the mount says. */
@@ -620,7 +650,62 @@ static const jf_image_build *configured_build(const jf_job_read *r)
 	return NULL;
 }
 
-static void find_code(jf_job_read *r)
+/* The command of units waiting for the image's ENTRYPOINT, from the
+ * Dockerfile `df` (of source `dsrc`): its ENTRYPOINT (exec form) and the
+ * container's args, else its CMD. Without an ENTRYPOINT, the base image's
+ * (unknown) runs; base images' entrypoints pass their arguments on, so a CMD
+ * or args that start with a program are taken as the command. */
+static void put_entrypoint(jf_job_read *r, const jf_dockerfile *df, const jf_source *dsrc)
+{
+	jf_job *j = r->job;
+	const char *why = NULL;
+	for (size_t i = 0; i < j->command.size; i++) {
+		jf_cmd_unit *u = &j->command.items[i];
+		if (!u->to_entrypoint)
+			continue;
+		if (df->entrypoint_set && df->entrypoint_shell) {
+			why = "the Dockerfile's ENTRYPOINT is in shell form, which jobfix does not follow";
+			continue;
+		}
+		const jf_docker_words *cmd = u->argv.size ? NULL : &df->cmd;
+		if (cmd && (!df->cmd_set || df->cmd_shell)) {
+			if (!df->entrypoint_set || !df->entrypoint.size) {
+				why = df->cmd_set ? "the Dockerfile's CMD is in shell form, which jobfix does "
+				                    "not follow"
+				                  : "the Dockerfile sets no ENTRYPOINT and no CMD";
+				continue;
+			}
+			cmd = NULL; /* the ENTRYPOINT alone */
+		}
+		const char *first = df->entrypoint_set && df->entrypoint.size ? df->entrypoint.items[0].value
+		                    : cmd && cmd->size                          ? cmd->items[0].value
+		                    : u->argv.size                              ? u->argv.items[0].value
+		                                                                : NULL;
+		if (!df->entrypoint_set && (!first || !is_program(first))) {
+			why = "the Dockerfile sets no ENTRYPOINT: its base image's runs, which is not known";
+			continue;
+		}
+		JF_ARRAY(jf_field) argv = { 0 };
+		for (size_t k = 0; df->entrypoint_set && k < df->entrypoint.size; k++)
+			jf_array_push(&argv, docker_field(r, dsrc, df->entrypoint.items[k].value,
+			                                  df->entrypoint.items[k].at));
+		for (size_t k = 0; cmd && k < cmd->size; k++)
+			jf_array_push(&argv, docker_field(r, dsrc, cmd->items[k].value, cmd->items[k].at));
+		for (size_t k = 0; k < u->argv.size; k++)
+			jf_array_push(&argv, u->argv.items[k]);
+		jf_array_release(&u->argv);
+		u->argv.items = argv.items;
+		u->argv.size = argv.size;
+		u->argv.cap = argv.cap;
+		u->to_entrypoint = !u->argv.size;
+		if (!u->argv.size)
+			why = "the Dockerfile's ENTRYPOINT and CMD are empty";
+	}
+	if (why)
+		drop_entrypoint_units(r, why);
+}
+
+static void find_code_in_image(jf_job_read *r)
 {
 	jf_job *j = r->job;
 	if (!j->command.size)
@@ -664,6 +749,7 @@ static void find_code(jf_job_read *r)
 	const jf_source *dsrc = df.src;
 	jf_array_push(&j->sources, df.src);
 	df.src = NULL;
+	put_entrypoint(r, &df, dsrc);
 	for (size_t i = 0; i < df.env.size; i++) {
 		const char *e = df.env.items[i].value;
 		const char *eq = strchr(e, '=');
@@ -768,6 +854,14 @@ done:
 	jf_dockerfile_release(&df);
 }
 
+/* Where the job's code is in its image, and the command of a container
+ * that leaves it to the image. */
+static void find_code(jf_job_read *r)
+{
+	find_code_in_image(r);
+	drop_entrypoint_units(r, "no Dockerfile of the repository says what it is");
+}
+
 static void read_kubernetes(jf_job_read *r)
 {
 	jf_job *j = r->job;
@@ -832,7 +926,8 @@ static void read_kubernetes(jf_job_read *r)
 static bool job_kind_line(const char *p, size_t n)
 {
 	static const char *const job_kinds[] = { "Job", "CronJob", "Pod", "PyTorchJob", "TFJob",
-		                                 "MPIJob", "TrainJob", NULL };
+		                                 "MPIJob", "XGBoostJob", "PaddleJob", "JAXJob",
+		                                 "TrainJob", NULL };
 	if (n < 5 || memcmp(p, "kind:", 5))
 		return false;
 	size_t i = 5;
