@@ -298,6 +298,34 @@ static size_t unwrap(shell *sh, words *w, size_t i)
 			for (i++; i < w->size && jf_shell__word_starts(w, i, "-");)
 				i++;
 			i++; /* the duration */
+		} else if ((!strcmp(name, "singularity") || !strcmp(name, "apptainer")) &&
+		           jf_shell__word_is(w, i + 1, "exec")) {
+			/* `singularity exec [options] IMAGE program...`: the program runs in the
+			 * same folder with the same variables, unless an option says otherwise */
+			static const char *const flags[] = { "--nv", "--nvccli", "--rocm", "-w",
+				                             "--writable", "--writable-tmpfs", "-f",
+				                             "--fakeroot", "--no-home", "-u", "--userns",
+				                             "--no-init", "--no-privs", "--keep-privs",
+				                             "--disable-cache", "--no-https", "-i", "--ipc",
+				                             "-p", "--pid", "--no-eval", "--no-umask",
+				                             "--uts", "-s", "--silent", "-q", "--quiet",
+				                             "-d", "--debug", "-v", "--verbose", NULL };
+			static const char *const others[] = { "--pwd", "-e", "--cleanenv", "-c",
+				                              "--contain", "-C", "--containall", "--env",
+				                              "--env-file", "--compat", "--app", NULL };
+			size_t at = i;
+			for (i += 2; i < w->size && jf_shell__word_starts(w, i, "-");) {
+				const char *o = w->items[i].value;
+				char *opt = jf_xstrndup(o, strcspn(o, "="));
+				bool other = jf_str_in(opt, others), flag = jf_str_in(opt, flags);
+				free(opt);
+				if (other) {
+					record_exec(sh, w, at);
+					return w->size; /* another folder or other variables */
+				}
+				i += flag || strchr(o, '=') ? 1 : 2;
+			}
+			i++; /* the image */
 		} else if (!strcmp(name, "sudo")) {
 			record_exec(sh, w, i);
 			return w->size; /* runs as root: nothing the rules here can say */
