@@ -12,6 +12,7 @@
  * the container does not list is a value known only at run time.
  */
 #include "job/k8s.h"
+#include "job/place.h"
 
 typedef struct {
 	const char *kind;
@@ -142,7 +143,117 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 	}
 }
 
-/* TrainJob: the runtime runs spec.trainer's overrides. */
+/* The trainer step of a runtime's replicatedJobs: the one named `node`, else
+ * the one labelled as the TrainJob's trainer step. */
+static yaml_node_t *trainer_step(jf_job_read *r, yaml_node_t *jobs, size_t *at)
+{
+	if (!jobs || jobs->type != YAML_SEQUENCE_NODE)
+		return NULL;
+	yaml_node_t *labelled = NULL;
+	size_t labelled_at = 0, i = 0;
+	for (yaml_node_item_t *it = jobs->data.sequence.items.start; it < jobs->data.sequence.items.top;
+	     it++, i++) {
+		yaml_node_t *rj = jf_job__node(r, *it);
+		const char *name = jf_yml_scalar(jf_k8s__get(r, rj, "name"));
+		if (name && !strcmp(name, "node")) {
+			*at = i;
+			return rj;
+		}
+		yaml_node_t *labels = jf_k8s__get(
+			r, jf_k8s__get(r, jf_k8s__get(r, rj, "template"), "metadata"), "labels");
+		const char *step =
+			jf_yml_scalar(jf_k8s__get(r, labels, "trainer.kubeflow.org/trainjob-ancestor-step"));
+		if (!labelled && step && !strcmp(step, "trainer")) {
+			labelled = rj;
+			labelled_at = i;
+		}
+	}
+	*at = labelled_at;
+	return labelled;
+}
+
+/* Reads runtime `root` of file `rr`: its mlPolicy and its trainer step's pod. */
+static void read_runtime_doc(jf_job_read *rr, yaml_node_t *root)
+{
+	jf_job *j = rr->job;
+	yaml_node_t *spec = jf_k8s__get(rr, root, "spec");
+	yaml_node_t *ml = jf_k8s__get(rr, spec, "mlPolicy");
+	long n = jf_k8s__whole(jf_k8s__get(rr, ml, "numNodes"));
+	if (n >= 0)
+		j->nodes = n;
+	n = jf_k8s__whole(jf_k8s__get(rr, jf_k8s__get(rr, ml, "torch"), "numProcPerNode"));
+	if (n >= 0)
+		j->procs = n;
+	size_t at = 0;
+	yaml_node_t *step = trainer_step(
+		rr, jf_k8s__get(rr, jf_k8s__get(rr, jf_k8s__get(rr, spec, "template"), "spec"),
+		                "replicatedJobs"),
+		&at);
+	yaml_node_t *pod = jf_k8s__get(rr, jf_k8s__get(rr, jf_k8s__get(rr, step, "template"), "spec"),
+	                               "template");
+	if (!pod) {
+		jf_sink_skip(rr->sink, "JF102", "the runtime in %s has no trainer step ('node') with a "
+		                                "pod template: its command is not known",
+		             rr->src->path);
+		return;
+	}
+	char where[96];
+	snprintf(where, sizeof where, "spec.template.spec.replicatedJobs[%zu].template.spec.template",
+	         at);
+	jf_k8s__read_template(rr, pod, jf_job__copy(rr, where), "node", true);
+}
+
+/* The runtime the TrainJob names (`kind` ClusterTrainingRuntime or
+ * TrainingRuntime, `name`), when a YAML file of the repository defines it:
+ * read into the job, for spec.trainer to override. */
+static bool read_runtime(jf_job_read *r, const char *kind, const char *name)
+{
+	const char *const needles[] = { kind, name, NULL };
+	jf_job_place files[64];
+	size_t n = jf_job__find_yaml(r, needles, files, 64);
+	for (size_t f = 0; f < n; f++) {
+		jf_source *src = jf_source_load(files[f].dir, files[f].display);
+		jf_yml_docs docs = { 0 };
+		jf_yml_error err;
+		if (src->status != JF_SOURCE_OK || !jf_yml_load_all(src, &docs, &err)) {
+			jf_source_free(src);
+			continue;
+		}
+		for (size_t d = 0; d < docs.size; d++) {
+			jf_job_read rr = { r->job, src, &docs, &docs.items[d], r->sink, r->builds };
+			yaml_node_t *root = yaml_document_get_root_node(&docs.items[d]);
+			const char *api = jf_yml_scalar(jf_k8s__get(&rr, root, "apiVersion"));
+			const char *k = jf_yml_scalar(jf_k8s__get(&rr, root, "kind"));
+			const char *nm = jf_yml_scalar(
+				jf_k8s__get(&rr, jf_k8s__get(&rr, root, "metadata"), "name"));
+			if (!api || !jf_str_starts(api, "trainer.kubeflow.org/") || !k || strcmp(k, kind) ||
+			    !nm || strcmp(nm, name))
+				continue;
+			jf_array_push(&r->job->sources, src);
+			jf_sink_skip(r->sink, "JF102", "the TrainJob's runtime '%s' taken from %s", name,
+			             src->path);
+			read_runtime_doc(&rr, root);
+			jf_yml_docs_release(&docs);
+			return true;
+		}
+		jf_yml_docs_release(&docs);
+		jf_source_free(src);
+	}
+	return false;
+}
+
+/* Drops the command the runtime gave: the trainer's replaces it. */
+static void drop_command(jf_job *j)
+{
+	for (size_t i = 0; i < j->command.size; i++) {
+		jf_array_release(&j->command.items[i].argv);
+		jf_array_release(&j->command.items[i].ranges);
+		jf_source_free(j->command.items[i].copy);
+	}
+	j->command.size = 0;
+}
+
+/* TrainJob: the runtime it names, with spec.trainer's overrides. */
 static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 {
 	jf_job *j = r->job;
@@ -155,17 +266,33 @@ static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 			jf_job__wrong_type(r, spec, "spec", "a mapping");
 		return;
 	}
+	yaml_node_t *ref = jf_k8s__get(r, spec, "runtimeRef");
+	const char *name = jf_yml_scalar(jf_k8s__get(r, ref, "name"));
+	const char *kind = jf_yml_scalar(jf_k8s__get(r, ref, "kind"));
+	if (!kind)
+		kind = "ClusterTrainingRuntime";
+	bool runtime = name && (!strcmp(kind, "ClusterTrainingRuntime") ||
+	                        !strcmp(kind, "TrainingRuntime")) &&
+	               read_runtime(r, kind, name);
+	if (!runtime)
+		jf_sink_skip(r->sink, "JF102",
+		             "the TrainJob's runtime '%s' is not defined in the repository: what the "
+		             "trainer does not override (image, command) is not known",
+		             name ? name : "(not named)");
 	yaml_node_t *tr = jf_k8s__get(r, spec, "trainer");
 	if (!tr || jf_yml_is_null(tr)) {
-		jf_sink_skip(r->sink, "JF102",
-		             "the TrainJob has no 'spec.trainer': its runtime's own command runs, which "
-		             "jobfix does not know");
+		if (!runtime)
+			jf_sink_skip(r->sink, "JF102",
+			             "the TrainJob has no 'spec.trainer': its runtime's own command runs, "
+			             "which jobfix does not know");
 		return;
 	}
 	if (tr->type != YAML_MAPPING_NODE) {
 		jf_job__wrong_type(r, tr, "spec.trainer", "a mapping");
 		return;
 	}
+	if (jf_k8s__get(r, tr, "command") || jf_k8s__get(r, tr, "args"))
+		drop_command(j);
 	/* The trainer's fields are a container's; resources are resourcesPerNode. */
 	jf_k8s__read_container(r, tr, NULL, "spec.trainer", true);
 	yaml_node_t *n;

@@ -710,7 +710,12 @@ static void find_code_in_image(jf_job_read *r)
 	jf_job *j = r->job;
 	if (!j->command.size)
 		return;
-	const char *image = j->image.ref.value ? j->image.ref.value : "(not named)";
+	if (!j->image.ref.value) {
+		jf_sink_skip(r->sink, "JF102", "the job's image is not known: where its code is in it "
+		                               "is not known, and its scripts are not checked");
+		return;
+	}
+	const char *image = j->image.ref.value;
 	jf_job_place file, repo;
 	const jf_image_build *configured = configured_build(r);
 	const char *why = "the nearest Dockerfile above the job file";

@@ -2,8 +2,11 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "job/place.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/path.h"
@@ -76,6 +79,88 @@ bool jf_job__nearest_file(jf_job_read *r, const char *name, jf_job_place *out)
 		}
 	}
 	return false;
+}
+
+typedef struct {
+	const char *const *needles;
+	jf_job_place *out;
+	size_t max, n;
+	size_t budget;
+	jf_arena *arena;
+} yaml_find;
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether the first bytes of regular file `path` hold every needle. */
+static bool file_holds(const char *path, const char *const *needles)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+	struct stat st;
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
+	char *buf = jf_xmalloc(JF_JOB_SNIFF_BYTES + 1);
+	ssize_t got = read(fd, buf, JF_JOB_SNIFF_BYTES);
+	close(fd);
+	bool all = got > 0;
+	if (all)
+		buf[got] = '\0';
+	for (size_t i = 0; all && needles[i]; i++)
+		all = strstr(buf, needles[i]) != NULL;
+	free(buf);
+	return all;
+}
+
+static void find_in(yaml_find *f, const char *dir, const char *shown, int depth)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	jf_strings names = { 0 };
+	for (struct dirent *e; f->budget && (e = readdir(d)); f->budget--)
+		if (e->d_name[0] != '.' && strcmp(e->d_name, "node_modules"))
+			jf_array_push(&names, jf_xstrdup(e->d_name));
+	closedir(d);
+	if (names.size)
+		qsort(names.items, names.size, sizeof *names.items, name_cmp);
+	for (size_t i = 0; i < names.size && f->n < f->max; i++) {
+		char *path = jf_path_join(dir, names.items[i]);
+		char *sh = jf_path_join(shown, names.items[i]);
+		struct stat st;
+		if (lstat(path, &st)) {
+			/* gone meanwhile */
+		} else if (S_ISDIR(st.st_mode)) {
+			if (depth < 12)
+				find_in(f, path, sh, depth + 1);
+		} else if (S_ISREG(st.st_mode) &&
+		           (jf_str_ends(names.items[i], ".yaml") || jf_str_ends(names.items[i], ".yml")) &&
+		           file_holds(path, f->needles)) {
+			f->out[f->n++] = (jf_job_place){ path, sh };
+			jf_arena_adopt(f->arena, path);
+			jf_arena_adopt(f->arena, sh);
+			path = sh = NULL;
+		}
+		free(path);
+		free(sh);
+	}
+	jf_strings_release(&names);
+}
+
+size_t jf_job__find_yaml(jf_job_read *r, const char *const *needles, jf_job_place *out,
+                         size_t max)
+{
+	jf_job_place top;
+	if (!jf_job__repo_top(r, &top))
+		top = (jf_job_place){ *r->job->file_dir ? r->job->file_dir : ".", r->job->display_dir };
+	yaml_find f = { needles, out, max, 0, JF_JOB_FIND_BUDGET, &r->job->arena };
+	find_in(&f, top.dir, top.display, 0);
+	return f.n;
 }
 
 void jf_job__set_code(jf_job_read *r, const jf_job_place *p)
