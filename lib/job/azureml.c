@@ -34,7 +34,9 @@
 #include <stdlib.h>
 
 #include "core/path.h"
+#include "job/dockerfile.h"
 #include "job/pip.h"
+#include "job/place.h"
 #include "job/reader.h"
 
 #define INPUTS_ROOT "/mnt/azureml/inputs/"
@@ -659,11 +661,10 @@ typedef struct {
 	place pl;
 } other_file;
 
-static bool open_other(place *from, const char *rel, other_file *o)
+/* The YAML file at `fs` (shown as `shown`; both taken) into *o. */
+static bool open_file(place *from, char *fs, char *shown, other_file *o)
 {
 	memset(o, 0, sizeof *o);
-	char *fs = jf_path_join(from->dir, rel);
-	char *shown = jf_path_join(from->display_dir, rel);
 	jf_source *src = NULL;
 	jf_yml_error err;
 	if (jf_path_is_file(fs))
@@ -694,6 +695,12 @@ static bool open_other(place *from, const char *rel, other_file *o)
 	free(fs);
 	free(shown);
 	return true;
+}
+
+/* The YAML file `rel` of `from`'s folder into *o. */
+static bool open_other(place *from, const char *rel, other_file *o)
+{
+	return open_file(from, jf_path_join(from->dir, rel), jf_path_join(from->display_dir, rel), o);
 }
 
 static void close_other(other_file *o)
@@ -770,6 +777,44 @@ unread:
 	             "packages of the environment Azure ML builds are unknown");
 }
 
+/* An environment built from a Docker build context (`build: {path,
+ * dockerfile_path}`): the image its Dockerfile builds. */
+static void read_build(place *pl, yaml_node_t *build)
+{
+	jf_job_read *f = pl->file;
+	jf_job *j = f->job;
+	const char *path = jf_yml_scalar(member(f->doc, build, "path"));
+	const char *file = jf_yml_scalar(member(f->doc, build, "dockerfile_path"));
+	if (!file)
+		file = "Dockerfile";
+	if (!path || strstr(path, "://") || !strncmp(path, "azureml:", 8) || file[0] == '/') {
+		jf_sink_skip(f->sink, "JF110", "the environment is built from a Docker context that is "
+		                               "not a folder of the repository: its image is unknown");
+		return;
+	}
+	char *ctx = jf_path_join(pl->dir, path), *ctx_shown = jf_path_join(pl->display_dir, path);
+	char *fs = jf_path_join(ctx, file), *shown = jf_path_join(ctx_shown, file);
+	jf_dockerfile df;
+	if (!jf_dockerfile_read(fs, shown, ctx, NULL, &df)) {
+		jf_sink_skip(f->sink, "JF110", "%s cannot be read or has no FROM: the image of the "
+		                               "environment is unknown",
+		             shown);
+	} else {
+		const jf_source *dsrc = df.src;
+		jf_array_push(&j->sources, df.src);
+		df.src = NULL;
+		jf_dockerfile_build_image(f, &df, dsrc);
+		if (df.user.value)
+			j->image.user = jf_dockerfile_field(f, dsrc, df.user.value, df.user.at);
+		jf_sink_skip(f->sink, "JF110", "the environment's image is built by %s", shown);
+	}
+	jf_dockerfile_release(&df);
+	free(ctx);
+	free(ctx_shown);
+	free(fs);
+	free(shown);
+}
+
 /* The image of an environment mapping (inline, or an environment file's root). `anchor`:
  * where in the job file the environment is named. */
 static void environment_map(place *pl, yaml_node_t *v, jf_loc anchor)
@@ -780,9 +825,7 @@ static void environment_map(place *pl, yaml_node_t *v, jf_loc anchor)
 	yaml_node_t *conda = member(f->doc, v, "conda_file");
 	yaml_node_t *build = member(f->doc, v, "build");
 	if (build) {
-		jf_sink_skip(f->sink, "JF110",
-		             "the environment is built from a Docker context ('build'): its image "
-		             "is unknown");
+		read_build(pl, build);
 		return;
 	}
 	if (!img) {
@@ -800,6 +843,43 @@ static void environment_map(place *pl, yaml_node_t *v, jf_loc anchor)
 	 * of this one, with its own Python and packages. */
 	if (conda)
 		read_conda(pl, conda);
+}
+
+/* A registered environment `azureml:NAME:VERSION` or `azureml:NAME@LABEL`
+ * that an environment file of the repository defines (`name`, and `version`
+ * when both say one): read as that file. */
+static bool registered_here(place *pl, const char *ref, jf_loc anchor)
+{
+	if (strncmp(ref, "azureml:", 8) || !strncmp(ref, "azureml://", 10))
+		return false;
+	const char *nm = ref + 8;
+	size_t n = strcspn(nm, ":@");
+	const char *version = nm[n] == ':' ? nm + n + 1 : NULL;
+	char *name = jf_xstrndup(nm, n);
+	const char *const needles[] = { name, NULL };
+	jf_job_place files[64];
+	size_t found = n ? jf_job__find_yaml(pl->job, needles, files, 64) : 0;
+	bool read = false;
+	for (size_t i = 0; i < found && !read; i++) {
+		other_file o;
+		if (!open_file(pl, jf_xstrdup(files[i].dir), jf_xstrdup(files[i].display), &o))
+			continue;
+		yaml_node_t *root = root_of(&o.r);
+		const char *fname = jf_yml_scalar(member(o.r.doc, root, "name"));
+		const char *fversion = jf_yml_scalar(member(o.r.doc, root, "version"));
+		bool env = member(o.r.doc, root, "image") || member(o.r.doc, root, "build");
+		bool job = member(o.r.doc, root, "command") || member(o.r.doc, root, "type");
+		if (env && !job && fname && !strcmp(fname, name) &&
+		    (!version || !fversion || !strcmp(version, fversion))) {
+			jf_sink_skip(pl->file->sink, "JF110", "the environment '%s' taken from %s", ref,
+			             o.r.src->path);
+			environment_map(&o.pl, root, anchor);
+			read = true;
+		}
+		close_other(&o);
+	}
+	free(name);
+	return read;
 }
 
 /* `environment` value `v` of `pl`'s file; `anchor`: where the job file names it. */
@@ -835,8 +915,11 @@ static void read_environment(place *pl, yaml_node_t *v, jf_loc anchor)
 		close_other(&o);
 		return;
 	}
-	jf_sink_skip(f->sink, "JF110",
-	             "the environment '%s' is registered in the workspace: its image is unknown", s);
+	if (!registered_here(pl, s, anchor))
+		jf_sink_skip(f->sink, "JF110",
+		             "the environment '%s' is registered in the workspace, and no environment "
+		             "file of the repository defines it: its image is unknown",
+		             s);
 }
 
 static void read_code(place *pl, yaml_node_t *v)

@@ -1188,3 +1188,25 @@ void jf_dockerfile_release(jf_dockerfile *self)
 	words_release(&self->cmd);
 	memset(self, 0, sizeof *self);
 }
+
+jf_field jf_dockerfile_field(jf_job_read *r, const jf_source *src, const char *v, jf_span at)
+{
+	return (jf_field){ v ? jf_job__copy(r, v) : NULL, { src, at } };
+}
+
+void jf_dockerfile_build_image(jf_job_read *r, const jf_dockerfile *df, const jf_source *src)
+{
+	jf_job *j = r->job;
+	if (!df->from)
+		return;
+	j->image.base = jf_dockerfile_field(r, src, df->from, df->from_at);
+	for (size_t i = 0; i < df->installs.size; i++) {
+		const jf_docker_install *x = &df->installs.items[i];
+		jf_job_install in = { jf_dockerfile_field(r, src, x->name, x->at),
+			              x->version ? jf_job__copy(r, x->version) : NULL };
+		jf_array_push(&j->image.installs, in);
+	}
+	if (df->opaque)
+		j->image.extended_by = jf_dockerfile_field(r, src, df->opaque, df->opaque_at);
+	j->image.base_python_changed = df->runs_python;
+}

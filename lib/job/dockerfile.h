@@ -13,6 +13,7 @@
 #define JF_JOB_DOCKERFILE_H
 
 #include "core/source.h"
+#include "job/reader.h"
 
 /* A word of an instruction: its value and where the Dockerfile writes it. */
 typedef struct {
@@ -91,5 +92,14 @@ typedef struct {
 bool jf_dockerfile_read(const char *fs_path, const char *display_path, const char *context,
                         const char *top, jf_dockerfile *out);
 void jf_dockerfile_release(jf_dockerfile *self);
+
+/** A field of the job for value `v` (NULL: absent) at `at` of the Dockerfile's source `src`, which the job keeps. */
+jf_field jf_dockerfile_field(jf_job_read *r, const jf_source *src, const char *v, jf_span at);
+/**
+ * Sets the job's image as built by `df` (whose source `src` the job keeps):
+ * its base image, what its RUNs install, and what may install more. Nothing
+ * when it has no FROM.
+ */
+void jf_dockerfile_build_image(jf_job_read *r, const jf_dockerfile *df, const jf_source *src);
 
 #endif

@@ -622,11 +622,6 @@ static char *adopt(jf_job *j, char *s)
 	return s;
 }
 
-/* A field of the Dockerfile's source (which the job keeps). */
-static jf_field docker_field(jf_job_read *r, const jf_source *src, const char *v, jf_span at)
-{
-	return (jf_field){ v ? jf_job__copy(r, v) : NULL, { src, at } };
-}
 
 /* Whether image reference `ref` is the image `name` of the config: the same
  * reference, or `name` without a tag or digest and `ref` of that repository. */
@@ -687,10 +682,10 @@ static void put_entrypoint(jf_job_read *r, const jf_dockerfile *df, const jf_sou
 		}
 		JF_ARRAY(jf_field) argv = { 0 };
 		for (size_t k = 0; df->entrypoint_set && k < df->entrypoint.size; k++)
-			jf_array_push(&argv, docker_field(r, dsrc, df->entrypoint.items[k].value,
+			jf_array_push(&argv, jf_dockerfile_field(r, dsrc, df->entrypoint.items[k].value,
 			                                  df->entrypoint.items[k].at));
 		for (size_t k = 0; cmd && k < cmd->size; k++)
-			jf_array_push(&argv, docker_field(r, dsrc, cmd->items[k].value, cmd->items[k].at));
+			jf_array_push(&argv, jf_dockerfile_field(r, dsrc, cmd->items[k].value, cmd->items[k].at));
 		for (size_t k = 0; k < u->argv.size; k++)
 			jf_array_push(&argv, u->argv.items[k]);
 		jf_array_release(&u->argv);
@@ -760,16 +755,16 @@ static void find_code_in_image(jf_job_read *r)
 		const char *eq = strchr(e, '=');
 		char *name = eq ? jf_xstrndup(e, (size_t)(eq - e)) : jf_xstrdup(e);
 		if (!jf_job_env(j, name)) {
-			jf_job_var v = { docker_field(r, dsrc, name, df.env.items[i].at),
-				         docker_field(r, dsrc, eq ? eq + 1 : NULL, df.env.items[i].at) };
+			jf_job_var v = { jf_dockerfile_field(r, dsrc, name, df.env.items[i].at),
+				         jf_dockerfile_field(r, dsrc, eq ? eq + 1 : NULL, df.env.items[i].at) };
 			jf_array_push(&j->env, v);
 		}
 		free(name);
 	}
 	if (!j->image.user.value && df.user.value)
-		j->image.user = docker_field(r, dsrc, df.user.value, df.user.at);
+		j->image.user = jf_dockerfile_field(r, dsrc, df.user.value, df.user.at);
 	if (!j->workdir.value && df.workdir)
-		j->workdir = docker_field(r, dsrc, df.workdir, df.workdir_at);
+		j->workdir = jf_dockerfile_field(r, dsrc, df.workdir, df.workdir_at);
 	const char *cwd = j->workdir.value;
 	const jf_docker_copy *copy = NULL;
 	for (size_t i = df.copies.size; cwd && i-- > 0 && !copy;)
@@ -832,20 +827,9 @@ static void find_code_in_image(jf_job_read *r)
 		j->code_display = adopt(j, jf_path_join(copy->at_top ? top_shown : context_shown, rel));
 		if (!*j->code_display)
 			j->code_display = jf_job__copy(r, ".");
-		j->code = docker_field(r, dsrc, copy->folder, copy->at);
+		j->code = jf_dockerfile_field(r, dsrc, copy->folder, copy->at);
 		/* The Dockerfile that puts the code in the image builds the image. */
-		if (df.from) {
-			j->image.base = docker_field(r, dsrc, df.from, df.from_at);
-			for (size_t i = 0; i < df.installs.size; i++) {
-				const jf_docker_install *x = &df.installs.items[i];
-				jf_job_install in = { docker_field(r, dsrc, x->name, x->at),
-					              x->version ? jf_job__copy(r, x->version) : NULL };
-				jf_array_push(&j->image.installs, in);
-			}
-			if (df.opaque)
-				j->image.extended_by = docker_field(r, dsrc, df.opaque, df.opaque_at);
-			j->image.base_python_changed = df.runs_python;
-		}
+		jf_dockerfile_build_image(r, &df, dsrc);
 		jf_sink_skip(r->sink, "JF102",
 		             "image %s taken as built by %s (%s): its COPY puts '%s' at %s, where the job "
 		             "runs",

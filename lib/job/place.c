@@ -117,14 +117,16 @@ static bool file_holds(const char *path, const char *const *needles)
 	return all;
 }
 
-static void find_in(yaml_find *f, const char *dir, const char *shown, int depth)
+/* Walks `dir` (shown as `shown`), but not its entry `skip` (walked already). */
+static void find_in(yaml_find *f, const char *dir, const char *shown, int depth, const char *skip)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
 	jf_strings names = { 0 };
 	for (struct dirent *e; f->budget && (e = readdir(d)); f->budget--)
-		if (e->d_name[0] != '.' && strcmp(e->d_name, "node_modules"))
+		if (e->d_name[0] != '.' && strcmp(e->d_name, "node_modules") &&
+		    (!skip || strcmp(e->d_name, skip)))
 			jf_array_push(&names, jf_xstrdup(e->d_name));
 	closedir(d);
 	if (names.size)
@@ -137,7 +139,7 @@ static void find_in(yaml_find *f, const char *dir, const char *shown, int depth)
 			/* gone meanwhile */
 		} else if (S_ISDIR(st.st_mode)) {
 			if (depth < 12)
-				find_in(f, path, sh, depth + 1);
+				find_in(f, path, sh, depth + 1, NULL);
 		} else if (S_ISREG(st.st_mode) &&
 		           (jf_str_ends(names.items[i], ".yaml") || jf_str_ends(names.items[i], ".yml")) &&
 		           file_holds(path, f->needles)) {
@@ -155,11 +157,21 @@ static void find_in(yaml_find *f, const char *dir, const char *shown, int depth)
 size_t jf_job__find_yaml(jf_job_read *r, const char *const *needles, jf_job_place *out,
                          size_t max)
 {
-	jf_job_place top;
-	if (!jf_job__repo_top(r, &top))
-		top = (jf_job_place){ *r->job->file_dir ? r->job->file_dir : ".", r->job->display_dir };
+	/* The job file's folder, then each folder above it without what was
+	 * walked: the nearest definitions first. */
+	long top = levels_to_top(r->job);
 	yaml_find f = { needles, out, max, 0, JF_JOB_FIND_BUDGET, &r->job->arena };
-	find_in(&f, top.dir, top.display, 0);
+	char *skip = NULL;
+	for (long k = 0; k <= (top < 0 ? 0 : top) && f.n < max && f.budget; k++) {
+		jf_job_place p = above(r->job, k, ".");
+		find_in(&f, p.dir, p.display, 0, skip);
+		free(skip);
+		char *real = realpath(*p.dir ? p.dir : ".", NULL);
+		const char *slash = real ? strrchr(real, '/') : NULL;
+		skip = slash && slash[1] ? jf_xstrdup(slash + 1) : NULL;
+		free(real);
+	}
+	free(skip);
 	return f.n;
 }
 

@@ -41,10 +41,11 @@ size_t jf_job__places(jf_job_read *r, const char *rel, jf_job_place *out, size_t
 /**
  * The YAML files (`.yaml`, `.yml`) of the job file's repository (the job
  * file's folder alone outside a repository) whose first JF_JOB_SNIFF_BYTES
- * hold each of the NULL-terminated `needles`, in the order of a walk sorted
- * by name: at most `max` into `out`. The walk skips hidden folders and stops
- * after JF_JOB_FIND_BUDGET entries: for the definitions a job names by name
- * (a Kubeflow TrainingRuntime, an Azure ML environment).
+ * hold each of the NULL-terminated `needles`, nearest first: those under the
+ * job file's folder, then under each folder above it, each folder walked in
+ * name order; at most `max` into `out`. The walk skips hidden folders and
+ * stops after JF_JOB_FIND_BUDGET entries: for the definitions a job names by
+ * name (a Kubeflow TrainingRuntime, an Azure ML environment).
  */
 #define JF_JOB_FIND_BUDGET 20000
 size_t jf_job__find_yaml(jf_job_read *r, const char *const *needles, jf_job_place *out,
