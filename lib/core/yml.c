@@ -146,6 +146,19 @@ jf_span jf_yml_span(const jf_source *s, const yaml_node_t *n)
 	return (jf_span){ a, b < a ? a : b };
 }
 
+yaml_node_t *jf_yml_get(const yaml_document_t *doc, const yaml_node_t *map, const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		const char *k = jf_yml_scalar(jf_yml_node(doc, p->key));
+		if (k && !strcmp(k, key))
+			return jf_yml_node(doc, p->value);
+	}
+	return NULL;
+}
+
 const char *jf_yml_scalar(const yaml_node_t *n)
 {
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;

@@ -54,6 +54,8 @@ void jf_yml_docs_release(jf_yml_docs *docs);
 yaml_node_t *jf_yml_node(const yaml_document_t *doc, int index);
 /** The span of node `n` in `src`; a block scalar's span ends with its first line. */
 jf_span jf_yml_span(const jf_source *src, const yaml_node_t *n);
+/** The value of `key` in mapping `map` of `doc`, or NULL (also when `map` is not a mapping). */
+yaml_node_t *jf_yml_get(const yaml_document_t *doc, const yaml_node_t *map, const char *key);
 /** The value of a scalar node, or NULL for NULL and other nodes. */
 const char *jf_yml_scalar(const yaml_node_t *n);
 /** Whether `n` is a plain null scalar: empty, `~`, `null`. */

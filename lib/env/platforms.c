@@ -6,6 +6,7 @@
 
 #include "core/embed.h"
 #include "core/util.h"
+#include "core/yml.h"
 
 typedef JF_ARRAY(char *) strings;
 
@@ -42,18 +43,6 @@ static void read_list(yaml_document_t *doc, yaml_node_t *n, strings *into)
 	}
 }
 
-static yaml_node_t *member(yaml_document_t *doc, yaml_node_t *m, const char *key)
-{
-	if (!m || m->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
-		const char *k = scalar_of(doc, p->key);
-		if (k && !strcmp(k, key))
-			return yaml_document_get_node(doc, p->value);
-	}
-	return NULL;
-}
-
 static void read_data(void)
 {
 	const jf_embedded *f = NULL;
@@ -71,7 +60,7 @@ static void read_data(void)
 		return;
 	}
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
-	yaml_node_t *sections[] = { member(&doc, root, "platforms"), member(&doc, root, "launchers") };
+	yaml_node_t *sections[] = { jf_yml_get(&doc, root, "platforms"), jf_yml_get(&doc, root, "launchers") };
 	for (int s = 0; s < 2; s++) {
 		yaml_node_t *m = sections[s];
 		if (!m || m->type != YAML_MAPPING_NODE)
@@ -86,9 +75,9 @@ static void read_data(void)
 			if (s == 1) {
 				read_list(&doc, v, &pr.variables);
 			} else {
-				read_list(&doc, member(&doc, v, "include"), &pr.includes);
-				read_list(&doc, member(&doc, v, "variables"), &pr.variables);
-				read_list(&doc, member(&doc, v, "prefixes"), &pr.prefixes);
+				read_list(&doc, jf_yml_get(&doc, v, "include"), &pr.includes);
+				read_list(&doc, jf_yml_get(&doc, v, "variables"), &pr.variables);
+				read_list(&doc, jf_yml_get(&doc, v, "prefixes"), &pr.prefixes);
 			}
 			jf_array_push(s ? &launchers : &platforms, pr);
 		}

@@ -173,19 +173,6 @@ static bool sniff_azureml(const char *text, size_t len)
 	return claims(&t, false);
 }
 
-static yaml_node_t *member(const yaml_document_t *doc, const yaml_node_t *map, const char *key)
-{
-	if (!map || map->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
-	     p++) {
-		const char *k = jf_yml_scalar(jf_yml_node(doc, p->key));
-		if (k && !strcmp(k, key))
-			return jf_yml_node(doc, p->value);
-	}
-	return NULL;
-}
-
 static top_keys doc_keys(const yaml_document_t *doc)
 {
 	top_keys t = { 0 };
@@ -249,7 +236,7 @@ static bool literal_type(const char *t)
 
 static const char *scalar_of(const yaml_document_t *doc, const yaml_node_t *map, const char *key)
 {
-	yaml_node_t *n = member(doc, map, key);
+	yaml_node_t *n = jf_yml_get(doc, map, key);
 	return n && !jf_yml_is_null(n) ? jf_yml_scalar(n) : NULL;
 }
 
@@ -305,7 +292,7 @@ static resolved resolve_binding(scope *s, const char *name, yaml_node_t *v, int 
 			if (n < sizeof key) {
 				memcpy(key, a, n);
 				key[n] = '\0';
-				yaml_node_t *pv = member(r->doc, s->parent_in, key);
+				yaml_node_t *pv = jf_yml_get(r->doc, s->parent_in, key);
 				if (pv) {
 					resolved pr = resolve_input(s, r, key, pv, false, depth + 1);
 					if (pr.mount && pr.value) {
@@ -342,7 +329,7 @@ static resolved resolve_input(scope *s, jf_job_read *f, const char *name, yaml_n
 	const char *type = scalar_of(f->doc, v, "type");
 	const char *path = scalar_of(f->doc, v, "path");
 	const char *mode = scalar_of(f->doc, v, "mode");
-	yaml_node_t *pn = member(f->doc, v, "path");
+	yaml_node_t *pn = jf_yml_get(f->doc, v, "path");
 	if (pn)
 		out.at = jf_job__loc(f, pn);
 	if (literal_type(type)) {
@@ -401,8 +388,8 @@ static resolved resolve_expr(scope *s, const char *expr)
 	if (!name || !*name || strchr(name, '.'))
 		return none; /* search_space.x, and anything else: known only at run time */
 	jf_job_read *r = s->job_place->job;
-	yaml_node_t *given = member(r->doc, output ? s->outputs : s->inputs, name);
-	yaml_node_t *decl = s->decl ? member(s->decl->file->doc, output ? s->decl_out : s->decl_in,
+	yaml_node_t *given = jf_yml_get(r->doc, output ? s->outputs : s->inputs, name);
+	yaml_node_t *decl = s->decl ? jf_yml_get(s->decl->file->doc, output ? s->decl_out : s->decl_in,
 	                                     name)
 	                            : NULL;
 	if (output) {
@@ -630,13 +617,13 @@ static void read_distribution(jf_job_read *f, yaml_node_t *v)
 			jf_job__wrong_type(f, v, "distribution", "a mapping with 'type'");
 		return;
 	}
-	yaml_node_t *t = member(f->doc, v, "type");
+	yaml_node_t *t = jf_yml_get(f->doc, v, "type");
 	if (!t) {
 		jf_sink_add(f->sink, "JF004", f->src, jf_yml_span(f->src, v),
 		            "'distribution' has no 'type' (pytorch, mpi, tensorflow or ray)");
 		return;
 	}
-	yaml_node_t *pc = member(f->doc, v, "process_count_per_instance");
+	yaml_node_t *pc = jf_yml_get(f->doc, v, "process_count_per_instance");
 	if (pc)
 		jf_job__count(f, pc, "distribution.process_count_per_instance", &f->job->procs);
 }
@@ -649,7 +636,7 @@ static void read_resources(jf_job_read *f, yaml_node_t *v)
 			jf_job__wrong_type(f, v, "resources", "a mapping");
 		return;
 	}
-	yaml_node_t *ic = member(f->doc, v, "instance_count");
+	yaml_node_t *ic = jf_yml_get(f->doc, v, "instance_count");
 	if (ic)
 		jf_job__count(f, ic, "resources.instance_count", &f->job->nodes);
 }
@@ -783,8 +770,8 @@ static void read_build(place *pl, yaml_node_t *build)
 {
 	jf_job_read *f = pl->file;
 	jf_job *j = f->job;
-	const char *path = jf_yml_scalar(member(f->doc, build, "path"));
-	const char *file = jf_yml_scalar(member(f->doc, build, "dockerfile_path"));
+	const char *path = jf_yml_scalar(jf_yml_get(f->doc, build, "path"));
+	const char *file = jf_yml_scalar(jf_yml_get(f->doc, build, "dockerfile_path"));
 	if (!file)
 		file = "Dockerfile";
 	if (!path || strstr(path, "://") || !strncmp(path, "azureml:", 8) || file[0] == '/') {
@@ -800,9 +787,7 @@ static void read_build(place *pl, yaml_node_t *build)
 		                               "environment is unknown",
 		             shown);
 	} else {
-		const jf_source *dsrc = df.src;
-		jf_array_push(&j->sources, df.src);
-		df.src = NULL;
+		const jf_source *dsrc = jf_dockerfile_keep(f, &df);
 		jf_dockerfile_build_image(f, &df, dsrc);
 		if (df.user.value)
 			j->image.user = jf_dockerfile_field(f, dsrc, df.user.value, df.user.at);
@@ -821,9 +806,9 @@ static void environment_map(place *pl, yaml_node_t *v, jf_loc anchor)
 {
 	jf_job_read *f = pl->file;
 	jf_job *j = f->job;
-	yaml_node_t *img = member(f->doc, v, "image");
-	yaml_node_t *conda = member(f->doc, v, "conda_file");
-	yaml_node_t *build = member(f->doc, v, "build");
+	yaml_node_t *img = jf_yml_get(f->doc, v, "image");
+	yaml_node_t *conda = jf_yml_get(f->doc, v, "conda_file");
+	yaml_node_t *build = jf_yml_get(f->doc, v, "build");
 	if (build) {
 		read_build(pl, build);
 		return;
@@ -865,10 +850,10 @@ static bool registered_here(place *pl, const char *ref, jf_loc anchor)
 		if (!open_file(pl, jf_xstrdup(files[i].dir), jf_xstrdup(files[i].display), &o))
 			continue;
 		yaml_node_t *root = root_of(&o.r);
-		const char *fname = jf_yml_scalar(member(o.r.doc, root, "name"));
-		const char *fversion = jf_yml_scalar(member(o.r.doc, root, "version"));
-		bool env = member(o.r.doc, root, "image") || member(o.r.doc, root, "build");
-		bool job = member(o.r.doc, root, "command") || member(o.r.doc, root, "type");
+		const char *fname = jf_yml_scalar(jf_yml_get(o.r.doc, root, "name"));
+		const char *fversion = jf_yml_scalar(jf_yml_get(o.r.doc, root, "version"));
+		bool env = jf_yml_get(o.r.doc, root, "image") || jf_yml_get(o.r.doc, root, "build");
+		bool job = jf_yml_get(o.r.doc, root, "command") || jf_yml_get(o.r.doc, root, "type");
 		if (env && !job && fname && !strcmp(fname, name) &&
 		    (!version || !fversion || !strcmp(version, fversion))) {
 			jf_sink_skip(pl->file->sink, "JF110", "the environment '%s' taken from %s", ref,
@@ -960,18 +945,18 @@ static void read_body(scope *s, place *pl, yaml_node_t *body, const char *where,
 	jf_job_read *f = pl->file;
 	jf_job *j = f->job;
 	yaml_node_t *v;
-	if ((v = member(f->doc, body, "code")))
+	if ((v = jf_yml_get(f->doc, body, "code")))
 		read_code(pl, v);
-	if ((v = member(f->doc, body, "environment")))
+	if ((v = jf_yml_get(f->doc, body, "environment")))
 		read_environment(pl, v, f->src == j->file ? jf_job__loc(f, v) : anchor);
-	if ((v = member(f->doc, body, "environment_variables")))
+	if ((v = jf_yml_get(f->doc, body, "environment_variables")))
 		read_env_vars(f, v);
-	if ((v = member(f->doc, body, "distribution")))
+	if ((v = jf_yml_get(f->doc, body, "distribution")))
 		read_distribution(f, v);
-	if ((v = member(f->doc, body, "resources")))
+	if ((v = jf_yml_get(f->doc, body, "resources")))
 		read_resources(f, v);
 	scope_mounts(s);
-	v = member(f->doc, body, "command");
+	v = jf_yml_get(f->doc, body, "command");
 	if (!v) {
 		/* At the start of the file for a whole file, else at the body. */
 		jf_span at = body == root_of(f) ? (jf_span){ 0, 0 } : jf_yml_span(f->src, body);
@@ -994,22 +979,22 @@ static int step_score(jf_job_read *r, yaml_node_t *step)
 	const char *type = scalar_of(r->doc, step, "type");
 	if (type && strcmp(type, "command"))
 		return 0;
-	yaml_node_t *comp = member(r->doc, step, "component");
+	yaml_node_t *comp = jf_yml_get(r->doc, step, "component");
 	const char *cs = comp ? jf_yml_scalar(comp) : NULL;
 	if (comp)
 		return cs && !jf_yml_is_null(comp) && strncmp(cs, "azureml:", 8) && !strstr(cs, "://")
 		               ? 2
 		               : 0;
-	if (!member(r->doc, step, "command"))
+	if (!jf_yml_get(r->doc, step, "command"))
 		return 0;
-	return member(r->doc, step, "code") ? 2 : 1;
+	return jf_yml_get(r->doc, step, "code") ? 2 : 1;
 }
 
 /* One command step of a pipeline; the others are named for --verbose. */
 static void read_pipeline(place *top, yaml_node_t *root)
 {
 	jf_job_read *r = top->job;
-	yaml_node_t *jobs = member(r->doc, root, "jobs");
+	yaml_node_t *jobs = jf_yml_get(r->doc, root, "jobs");
 	if (!jobs) {
 		jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, root),
 		            "the pipeline job has no 'jobs'");
@@ -1039,7 +1024,7 @@ static void read_pipeline(place *top, yaml_node_t *root)
 		yaml_node_t *step = jf_job__node(r, p->value);
 		if (!name || step->type != YAML_MAPPING_NODE)
 			continue;
-		yaml_node_t *comp = member(r->doc, step, "component");
+		yaml_node_t *comp = jf_yml_get(r->doc, step, "component");
 		const char *cs = comp ? jf_yml_scalar(comp) : NULL;
 		bool inline_cmd = step_score(r, step) && !cs;
 		if (done || p != chosen) {
@@ -1047,9 +1032,9 @@ static void read_pipeline(place *top, yaml_node_t *root)
 			continue;
 		}
 		scope s = { .job_place = top,
-			    .inputs = member(r->doc, step, "inputs"),
-			    .outputs = member(r->doc, step, "outputs"),
-			    .parent_in = member(r->doc, root, "inputs") };
+			    .inputs = jf_yml_get(r->doc, step, "inputs"),
+			    .outputs = jf_yml_get(r->doc, step, "outputs"),
+			    .parent_in = jf_yml_get(r->doc, root, "inputs") };
 		char where[160];
 		snprintf(where, sizeof where, "step '%s'", name);
 		if (inline_cmd) {
@@ -1077,21 +1062,21 @@ static void read_pipeline(place *top, yaml_node_t *root)
 			continue;
 		}
 		s.decl = &o.pl;
-		s.decl_in = member(o.r.doc, croot, "inputs");
-		s.decl_out = member(o.r.doc, croot, "outputs");
+		s.decl_in = jf_yml_get(o.r.doc, croot, "inputs");
+		s.decl_out = jf_yml_get(o.r.doc, croot, "outputs");
 		read_body(&s, &o.pl, croot, "the component", jf_job__loc(r, comp));
 		/* A step's own settings override its component's. */
 		yaml_node_t *v;
-		if ((v = member(r->doc, step, "environment")))
+		if ((v = jf_yml_get(r->doc, step, "environment")))
 			read_environment(top, v, jf_job__loc(r, v));
 		if (!r->job->image.present)
 			jf_sink_add(r->sink, "JF004", o.r.src, jf_yml_span(o.r.src, croot),
 			            "the component of step '%s' has no 'environment'", name);
-		if ((v = member(r->doc, step, "environment_variables")))
+		if ((v = jf_yml_get(r->doc, step, "environment_variables")))
 			read_env_vars(r, v);
-		if ((v = member(r->doc, step, "distribution")))
+		if ((v = jf_yml_get(r->doc, step, "distribution")))
 			read_distribution(r, v);
-		if ((v = member(r->doc, step, "resources")))
+		if ((v = jf_yml_get(r->doc, step, "resources")))
 			read_resources(r, v);
 		close_other(&o);
 		done = true;
@@ -1118,21 +1103,21 @@ static void read_azureml(jf_job_read *r)
 		kind = KIND_OTHER;
 	const char *schema = scalar_of(r->doc, root, "$schema");
 	bool component = schema && strstr(schema, "omponent");
-	yaml_node_t *name = member(r->doc, root, "name");
+	yaml_node_t *name = jf_yml_get(r->doc, root, "name");
 	if (!name)
-		name = member(r->doc, root, "display_name");
+		name = jf_yml_get(r->doc, root, "display_name");
 	if (name && jf_yml_scalar(name))
 		jf_job__string(r, name, "name", &j->name);
 
 	if (kind == KIND_COMMAND) {
 		scope s = { .job_place = &top,
-			    .inputs = component ? NULL : member(r->doc, root, "inputs"),
-			    .outputs = component ? NULL : member(r->doc, root, "outputs"),
+			    .inputs = component ? NULL : jf_yml_get(r->doc, root, "inputs"),
+			    .outputs = component ? NULL : jf_yml_get(r->doc, root, "outputs"),
 			    .bound_later = component };
 		if (component) {
 			s.decl = &top;
-			s.decl_in = member(r->doc, root, "inputs");
-			s.decl_out = member(r->doc, root, "outputs");
+			s.decl_in = jf_yml_get(r->doc, root, "inputs");
+			s.decl_out = jf_yml_get(r->doc, root, "outputs");
 		}
 		read_body(&s, &top, root, component ? "the component" : "the command job",
 		          jf_job__loc(r, root));
@@ -1140,25 +1125,25 @@ static void read_azureml(jf_job_read *r)
 			jf_sink_add(r->sink, "JF004", r->src, (jf_span){ 0, 0 }, "%s has no 'environment'",
 			            component ? "the component" : "the command job");
 	} else if (kind == KIND_SWEEP) {
-		yaml_node_t *trial = member(r->doc, root, "trial");
+		yaml_node_t *trial = jf_yml_get(r->doc, root, "trial");
 		if (!trial) {
 			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, root),
 			            "the sweep job has no 'trial'");
 		} else if (trial->type != YAML_MAPPING_NODE) {
 			jf_job__wrong_type(r, trial, "trial", "a mapping (a command job)");
 		} else {
-			yaml_node_t *in = member(r->doc, root, "inputs");
-			yaml_node_t *out = member(r->doc, root, "outputs");
+			yaml_node_t *in = jf_yml_get(r->doc, root, "inputs");
+			yaml_node_t *out = jf_yml_get(r->doc, root, "outputs");
 			scope s = { .job_place = &top,
-				    .inputs = in ? in : member(r->doc, trial, "inputs"),
-				    .outputs = out ? out : member(r->doc, trial, "outputs") };
+				    .inputs = in ? in : jf_yml_get(r->doc, trial, "inputs"),
+				    .outputs = out ? out : jf_yml_get(r->doc, trial, "outputs") };
 			read_body(&s, &top, trial, "the sweep's trial", jf_job__loc(r, trial));
 			if (!j->image.present)
 				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, trial),
 				            "the sweep's trial has no 'environment'");
 			/* Distribution and resources may stand at the sweep's level. */
 			yaml_node_t *v;
-			if (j->nodes < 0 && (v = member(r->doc, root, "resources")))
+			if (j->nodes < 0 && (v = jf_yml_get(r->doc, root, "resources")))
 				read_resources(r, v);
 		}
 	} else if (kind == KIND_PIPELINE) {

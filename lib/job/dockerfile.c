@@ -907,7 +907,7 @@ static void run_command(run_read *r, const words *cmd)
 		} else if (sub && !strcmp(sub, "env") && verb && !strcmp(verb, "update")) {
 			conda_env_update(r, cmd, i + 3);
 		} else if (!sub || !jf_str_in(sub, quiet)) {
-			r->opaque = true; /* conda create, conda env update -f ...: another environment */
+			r->opaque = true; /* conda create, conda env create: another environment */
 		}
 		if (!install)
 			return;
@@ -1187,6 +1187,14 @@ void jf_dockerfile_release(jf_dockerfile *self)
 	words_release(&self->entrypoint);
 	words_release(&self->cmd);
 	memset(self, 0, sizeof *self);
+}
+
+const jf_source *jf_dockerfile_keep(jf_job_read *r, jf_dockerfile *df)
+{
+	const jf_source *src = df->src;
+	jf_array_push(&r->job->sources, df->src);
+	df->src = NULL;
+	return src;
 }
 
 jf_field jf_dockerfile_field(jf_job_read *r, const jf_source *src, const char *v, jf_span at)

@@ -93,6 +93,8 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
                         const char *top, jf_dockerfile *out);
 void jf_dockerfile_release(jf_dockerfile *self);
 
+/** Hands the Dockerfile's source to the job (values point into it) and returns it. */
+const jf_source *jf_dockerfile_keep(jf_job_read *r, jf_dockerfile *df);
 /** A field of the job for value `v` (NULL: absent) at `at` of the Dockerfile's source `src`, which the job keeps. */
 jf_field jf_dockerfile_field(jf_job_read *r, const jf_source *src, const char *v, jf_span at);
 /**

@@ -144,16 +144,19 @@ const char *jf_job_sniff_file(const char *path)
 	return format;
 }
 
+void jf_job__unit_release(jf_cmd_unit *u)
+{
+	jf_array_release(&u->ranges);
+	jf_source_free(u->copy);
+	jf_array_release(&u->argv);
+}
+
 void jf_job_free(jf_job *self)
 {
 	if (!self)
 		return;
-	for (size_t i = 0; i < self->command.size; i++) {
-		jf_cmd_unit *u = &self->command.items[i];
-		jf_array_release(&u->ranges);
-		jf_source_free(u->copy);
-		jf_array_release(&u->argv);
-	}
+	for (size_t i = 0; i < self->command.size; i++)
+		jf_job__unit_release(&self->command.items[i]);
 	jf_array_release(&self->command);
 	jf_array_release(&self->env);
 	jf_array_release(&self->subst);

@@ -245,11 +245,8 @@ static bool read_runtime(jf_job_read *r, const char *kind, const char *name)
 /* Drops the command the runtime gave: the trainer's replaces it. */
 static void drop_command(jf_job *j)
 {
-	for (size_t i = 0; i < j->command.size; i++) {
-		jf_array_release(&j->command.items[i].argv);
-		jf_array_release(&j->command.items[i].ranges);
-		jf_source_free(j->command.items[i].copy);
-	}
+	for (size_t i = 0; i < j->command.size; i++)
+		jf_job__unit_release(&j->command.items[i]);
 	j->command.size = 0;
 }
 

@@ -21,15 +21,7 @@
 
 yaml_node_t *jf_k8s__get(const jf_job_read *r, const yaml_node_t *map, const char *key)
 {
-	if (!map || map->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
-	     p++) {
-		const char *k = jf_yml_scalar(jf_job__node(r, p->key));
-		if (k && !strcmp(k, key))
-			return jf_job__node(r, p->value);
-	}
-	return NULL;
+	return jf_yml_get(r->doc, map, key);
 }
 
 const char *jf_k8s__path(jf_job_read *r, const char *where, const char *key)
@@ -331,22 +323,10 @@ static void read_command(jf_job_read *r, yaml_node_t *c, const char *where, cons
 	if (ok && words.size) {
 		const char *first = jf_yml_scalar(words.items[0]);
 		r->job->has_command = true;
-		if (!ncmd && !(first && is_program(first))) {
-			/* the args of the image's ENTRYPOINT: find_code() puts it first */
-			jf_cmd_unit u = { .kind = JF_CMD_ARGV, .at = jf_job__loc(r, args),
-				          .to_entrypoint = true };
-			for (size_t k = 0; k < words.size; k++) {
-				const char *s = jf_yml_scalar(words.items[k]);
-				jf_field f = { s ? jf_job__copy(r, s) : NULL, jf_job__loc(r, words.items[k]) };
-				jf_array_push(&u.argv, f);
-			}
-			jf_array_push(&r->job->command, u);
-			expand_unit(r, x, words.items, words.size);
-		} else {
-			jf_job__argv_unit(r, words.items, words.size,
-			                  jf_job__loc(r, ncmd ? cmd : args));
-			expand_unit(r, x, words.items, words.size);
-		}
+		jf_job__argv_unit(r, words.items, words.size, jf_job__loc(r, ncmd ? cmd : args));
+		/* args that start with no program go to the image's ENTRYPOINT: find_code() puts it first */
+		jf_array_last(&r->job->command)->to_entrypoint = !ncmd && !(first && is_program(first));
+		expand_unit(r, x, words.items, words.size);
 	} else if (ok && !cmd && !args) {
 		/* the image's ENTRYPOINT and CMD run: find_code() reads them */
 		jf_cmd_unit u = { .kind = JF_CMD_ARGV, .at = jf_job__loc(r, c), .to_entrypoint = true };
@@ -373,9 +353,7 @@ static void drop_entrypoint_units(jf_job_read *r, const char *why)
 		                          : "the container has no command: the image's own "
 		                            "entrypoint runs, and %s",
 		             why);
-		jf_array_release(&u->argv);
-		jf_array_release(&u->ranges);
-		jf_source_free(u->copy);
+		jf_job__unit_release(u);
 	}
 	j->command.size = k;
 }
@@ -746,9 +724,7 @@ static void find_code_in_image(jf_job_read *r)
 		goto done;
 	}
 	/* The Dockerfile's source stays with the job: values point into it. */
-	const jf_source *dsrc = df.src;
-	jf_array_push(&j->sources, df.src);
-	df.src = NULL;
+	const jf_source *dsrc = jf_dockerfile_keep(r, &df);
 	put_entrypoint(r, &df, dsrc);
 	for (size_t i = 0; i < df.env.size; i++) {
 		const char *e = df.env.items[i].value;

@@ -271,15 +271,7 @@ static void env_line_item(const jf_pip_item *it, void *data)
 bool jf_conda_environment_node(const jf_source *src, yaml_document_t *doc, yaml_node_t *root,
                                const char *dir, jf_pip_fn fn, void *data)
 {
-	yaml_node_t *deps = NULL;
-	for (yaml_node_pair_t *p = root && root->type == YAML_MAPPING_NODE
-	                                   ? root->data.mapping.pairs.start
-	                                   : NULL;
-	     p && p < root->data.mapping.pairs.top; p++) {
-		const char *k = jf_yml_scalar(jf_yml_node(doc, p->key));
-		if (k && !strcmp(k, "dependencies"))
-			deps = jf_yml_node(doc, p->value);
-	}
+	yaml_node_t *deps = jf_yml_get(doc, root, "dependencies");
 	if (!deps || deps->type != YAML_SEQUENCE_NODE)
 		return false;
 	for (yaml_node_item_t *i = deps->data.sequence.items.start; i < deps->data.sequence.items.top;
@@ -302,14 +294,7 @@ bool jf_conda_environment_node(const jf_source *src, yaml_document_t *doc, yaml_
 			continue;
 		}
 		/* - pip: [requirement lines] */
-		yaml_node_t *pip = NULL;
-		for (yaml_node_pair_t *p = n->type == YAML_MAPPING_NODE ? n->data.mapping.pairs.start
-		                                                        : NULL;
-		     p && p < n->data.mapping.pairs.top; p++) {
-			const char *k = jf_yml_scalar(jf_yml_node(doc, p->key));
-			if (k && !strcmp(k, "pip"))
-				pip = jf_yml_node(doc, p->value);
-		}
+		yaml_node_t *pip = jf_yml_get(doc, n, "pip");
 		if (!pip || pip->type != YAML_SEQUENCE_NODE) {
 			emit(JF_PIP_UNKNOWN, NULL, at, fn, data);
 			continue;

@@ -110,5 +110,7 @@ void jf_job__text_unit(jf_job_read *r, jf_span span);
  * A word that is not a scalar is kept with a NULL value.
  */
 void jf_job__argv_unit(jf_job_read *r, yaml_node_t *const *words, size_t n, jf_loc at);
+/** Frees what command unit `u` holds (its words, ranges and copy). */
+void jf_job__unit_release(jf_cmd_unit *u);
 
 #endif

@@ -25,32 +25,20 @@
 static const char *const task_keys[] = { "setup", "resources", "num_nodes", "workdir",
 	                                 "file_mounts", "envs", "name", NULL };
 
-static yaml_node_t *member(const yaml_document_t *doc, const yaml_node_t *m, const char *key)
-{
-	if (!m || m->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
-		const char *k = jf_yml_scalar(jf_yml_node(doc, p->key));
-		if (k && !strcmp(k, key))
-			return jf_yml_node(doc, p->value);
-	}
-	return NULL;
-}
-
 static bool is_task(const yaml_document_t *doc)
 {
 	yaml_node_t *root = yaml_document_get_root_node((yaml_document_t *)doc);
 	if (!root || root->type != YAML_MAPPING_NODE)
 		return false;
-	yaml_node_t *run = member(doc, root, "run");
+	yaml_node_t *run = jf_yml_get(doc, root, "run");
 	if (!run || run->type != YAML_SCALAR_NODE || jf_yml_is_null(run))
 		return false;
 	/* jobfix's own spec; a GitHub workflow, a Kubernetes object. */
-	if ((member(doc, root, "image") && member(doc, root, "command")) || member(doc, root, "jobs") ||
-	    member(doc, root, "apiVersion") || member(doc, root, "kind"))
+	if ((jf_yml_get(doc, root, "image") && jf_yml_get(doc, root, "command")) || jf_yml_get(doc, root, "jobs") ||
+	    jf_yml_get(doc, root, "apiVersion") || jf_yml_get(doc, root, "kind"))
 		return false;
 	for (size_t i = 0; task_keys[i]; i++)
-		if (member(doc, root, task_keys[i]))
+		if (jf_yml_get(doc, root, task_keys[i]))
 			return true;
 	return false;
 }
@@ -60,9 +48,9 @@ static bool is_task(const yaml_document_t *doc)
 static bool is_header(const yaml_document_t *doc)
 {
 	yaml_node_t *root = yaml_document_get_root_node((yaml_document_t *)doc);
-	return root && root->type == YAML_MAPPING_NODE && member(doc, root, "name") &&
-	       !member(doc, root, "run") && !member(doc, root, "setup") &&
-	       !member(doc, root, "resources") && !member(doc, root, "kind");
+	return root && root->type == YAML_MAPPING_NODE && jf_yml_get(doc, root, "name") &&
+	       !jf_yml_get(doc, root, "run") && !jf_yml_get(doc, root, "setup") &&
+	       !jf_yml_get(doc, root, "resources") && !jf_yml_get(doc, root, "kind");
 }
 
 /* The index of the task to read: the first document, or the one after a header. */
@@ -189,7 +177,7 @@ static void read_resources(jf_job_read *r, yaml_node_t *n)
 	bool choices = false;
 	const char *lists[] = { "any_of", "ordered" };
 	for (int l = 0; l < 2; l++) {
-		yaml_node_t *list = member(doc, n, lists[l]);
+		yaml_node_t *list = jf_yml_get(doc, n, lists[l]);
 		if (!list)
 			continue;
 		if (list->type != YAML_SEQUENCE_NODE) {
@@ -199,14 +187,14 @@ static void read_resources(jf_job_read *r, yaml_node_t *n)
 		for (yaml_node_item_t *i = list->data.sequence.items.start;
 		     i < list->data.sequence.items.top; i++) {
 			yaml_node_t *c = jf_job__node(r, *i);
-			choices |= c->type != YAML_MAPPING_NODE || member(doc, c, "accelerators") ||
-			           member(doc, c, "image_id");
+			choices |= c->type != YAML_MAPPING_NODE || jf_yml_get(doc, c, "accelerators") ||
+			           jf_yml_get(doc, c, "image_id");
 		}
 	}
-	yaml_node_t *acc = member(doc, n, "accelerators");
+	yaml_node_t *acc = jf_yml_get(doc, n, "accelerators");
 	if (acc && !choices)
 		j->gpus = read_accelerators(r, acc);
-	yaml_node_t *img = member(doc, n, "image_id");
+	yaml_node_t *img = jf_yml_get(doc, n, "image_id");
 	const char *s = img ? jf_yml_scalar(img) : NULL;
 	if (s && jf_str_starts(s, "docker:") && s[7] && !strchr(s, '$') && !choices) {
 		j->image.present = true;
@@ -218,10 +206,10 @@ static void read_resources(jf_job_read *r, yaml_node_t *n)
 /* A mount's storage `config.mount` or `config.mount_cached` with `read_only`. */
 static int read_only_of(jf_job_read *r, yaml_node_t *m)
 {
-	yaml_node_t *config = member(r->doc, m, "config");
+	yaml_node_t *config = jf_yml_get(r->doc, m, "config");
 	const char *sections[] = { "mount", "mount_cached" };
 	for (int i = 0; i < 2; i++) {
-		const char *ro = jf_yml_scalar(member(r->doc, member(r->doc, config, sections[i]),
+		const char *ro = jf_yml_scalar(jf_yml_get(r->doc, jf_yml_get(r->doc, config, sections[i]),
 		                                      "read_only"));
 		if (ro)
 			return !strcmp(ro, "true") || !strcmp(ro, "True");
@@ -254,9 +242,9 @@ static void read_file_mounts(jf_job_read *r, yaml_node_t *n)
 		jf_job_mount m = { .path = { jf_job__copy(r, dst), jf_job__loc(r, k) } };
 		bool ro = false;
 		if (v->type == YAML_MAPPING_NODE) {
-			yaml_node_t *src = member(r->doc, v, "source");
+			yaml_node_t *src = jf_yml_get(r->doc, v, "source");
 			if (!src)
-				src = member(r->doc, v, "name");
+				src = jf_yml_get(r->doc, v, "name");
 			if (!src) {
 				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, v),
 				            "file_mounts '%s' has neither 'source' nor 'name'", dst);
@@ -264,7 +252,7 @@ static void read_file_mounts(jf_job_read *r, yaml_node_t *n)
 			}
 			const char *s = src ? jf_yml_scalar(src) : NULL;
 			m.name = (jf_field){ jf_job__copy(r, s ? s : dst), jf_job__loc(r, src ? src : k) };
-			const char *type = jf_yml_scalar(member(r->doc, v, "type"));
+			const char *type = jf_yml_scalar(jf_yml_get(r->doc, v, "type"));
 			int explicit_ro = read_only_of(r, v);
 			ro = explicit_ro >= 0 ? explicit_ro
 			                      : type && (!strcmp(type, "MODEL_CHECKPOINT_RO") ||
@@ -340,30 +328,30 @@ static void read_skypilot(jf_job_read *r)
 	const yaml_document_t *doc = r->doc;
 	yaml_node_t *root = yaml_document_get_root_node((yaml_document_t *)doc);
 	yaml_node_t *n;
-	if ((n = member(doc, root, "name")) && jf_yml_scalar(n) && !jf_yml_is_null(n))
+	if ((n = jf_yml_get(doc, root, "name")) && jf_yml_scalar(n) && !jf_yml_is_null(n))
 		jf_job__string(r, n, "name", &j->name);
-	if ((n = member(doc, root, "envs")))
+	if ((n = jf_yml_get(doc, root, "envs")))
 		read_vars(r, n, "envs", false);
-	if ((n = member(doc, root, "secrets")))
+	if ((n = jf_yml_get(doc, root, "secrets")))
 		read_vars(r, n, "secrets", true);
 	const char *texts[2] = { NULL, NULL };
-	if ((n = member(doc, root, "setup"))) {
+	if ((n = jf_yml_get(doc, root, "setup"))) {
 		read_script(r, n, "setup");
 		texts[0] = jf_yml_scalar(n);
 	}
-	n = member(doc, root, "run");
+	n = jf_yml_get(doc, root, "run");
 	j->has_command = true;
 	read_script(r, n, "run");
 	texts[1] = jf_yml_scalar(n);
-	if ((n = member(doc, root, "num_nodes"))) {
+	if ((n = jf_yml_get(doc, root, "num_nodes"))) {
 		j->resources = jf_job__loc(r, n);
 		jf_job__count(r, n, "num_nodes", &j->nodes);
 	}
-	if ((n = member(doc, root, "resources")))
+	if ((n = jf_yml_get(doc, root, "resources")))
 		read_resources(r, n);
-	if ((n = member(doc, root, "file_mounts")))
+	if ((n = jf_yml_get(doc, root, "file_mounts")))
 		read_file_mounts(r, n);
-	read_code(r, member(doc, root, "workdir"), texts, 2);
+	read_code(r, jf_yml_get(doc, root, "workdir"), texts, 2);
 }
 
 const jf_job_reader jf_job_skypilot_reader = { "skypilot", true, sniff_skypilot, detect_skypilot,
