@@ -33,8 +33,9 @@ endif()
 set(jf_copyright "jobfix ${PROJECT_VERSION}\n\n")
 file(READ ${PROJECT_SOURCE_DIR}/LICENSE jf_license)
 string(APPEND jf_copyright "${jf_license}\n")
-foreach(pkg tree-sitter tree-sitter-python tree-sitter-bash)
+foreach(pkg tree-sitter tree-sitter-python tree-sitter-bash @tree-sitter-grammars/tree-sitter-toml)
   set(dir ${JF_TP_DIR}/node_modules/${pkg})
+  get_filename_component(name ${pkg} NAME)
   if(NOT EXISTS ${dir}/LICENSE)
     message(FATAL_ERROR "jobfix: ${dir}/LICENSE not found: the npm package changed its layout")
   endif()
@@ -45,9 +46,9 @@ foreach(pkg tree-sitter tree-sitter-python tree-sitter-bash)
   string(APPEND jf_copyright
     "\n--------------------------------------------------------------------------------\n"
     "${pkg} ${version}, from the npm package of that name, is built into jobfix\n"
-    "(LICENSE.${pkg}):\n\n${text}\n")
-  configure_file(${dir}/LICENSE ${CMAKE_BINARY_DIR}/licenses/LICENSE.${pkg} COPYONLY)
-  list(APPEND jf_licenses ${CMAKE_BINARY_DIR}/licenses/LICENSE.${pkg})
+    "(LICENSE.${name}):\n\n${text}\n")
+  configure_file(${dir}/LICENSE ${CMAKE_BINARY_DIR}/licenses/LICENSE.${name} COPYONLY)
+  list(APPEND jf_licenses ${CMAKE_BINARY_DIR}/licenses/LICENSE.${name})
 endforeach()
 file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/licenses/copyright CONTENT "${jf_copyright}" @ONLY)
 

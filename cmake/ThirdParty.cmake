@@ -47,9 +47,11 @@ target_include_directories(tree-sitter SYSTEM PUBLIC ${jf_ts}/include PRIVATE ${
 target_compile_definitions(tree-sitter PRIVATE _POSIX_C_SOURCE=200112L _DEFAULT_SOURCE)
 target_compile_options(tree-sitter PRIVATE -w)
 
-foreach(lang python bash)
-  set(src ${jf_nm}/tree-sitter-${lang}/src)
-  add_library(tree-sitter-${lang} STATIC ${src}/parser.c ${src}/scanner.c)
-  target_include_directories(tree-sitter-${lang} SYSTEM PRIVATE ${src})
-  target_compile_options(tree-sitter-${lang} PRIVATE -w)
+# The grammars: Python, bash, and TOML (pyproject.toml) from tree-sitter-grammars.
+foreach(pkg tree-sitter-python tree-sitter-bash @tree-sitter-grammars/tree-sitter-toml)
+  get_filename_component(lib ${pkg} NAME)
+  set(src ${jf_nm}/${pkg}/src)
+  add_library(${lib} STATIC ${src}/parser.c ${src}/scanner.c)
+  target_include_directories(${lib} SYSTEM PRIVATE ${src})
+  target_compile_options(${lib} PRIVATE -w)
 endforeach()

@@ -50,7 +50,7 @@ dpkg-deb -c "$deb" >"$tmp/contents"
 for f in ./usr/bin/jobfix ./usr/share/man/man1/jobfix.1.gz ./usr/share/doc/jobfix/LICENSE \
 	./usr/share/doc/jobfix/README.md ./usr/share/doc/jobfix/copyright \
 	./usr/share/doc/jobfix/LICENSE.tree-sitter ./usr/share/doc/jobfix/LICENSE.tree-sitter-python \
-	./usr/share/doc/jobfix/LICENSE.tree-sitter-bash; do
+	./usr/share/doc/jobfix/LICENSE.tree-sitter-bash ./usr/share/doc/jobfix/LICENSE.tree-sitter-toml; do
 	check "the package holds $f" grep -Eq " $f\$" "$tmp/contents"
 done
 check "the binary is executable" grep -Eq '^-rwxr-xr-x root/root .* \./usr/bin/jobfix$' "$tmp/contents"
@@ -77,8 +77,8 @@ if command -v man >/dev/null 2>&1; then
 fi
 check "LICENSE is the project's" cmp -s "$doc/LICENSE" "$src/LICENSE"
 check "LICENSE names the authors" grep -q "Copyright (c) 2026 The jobfix authors" "$doc/LICENSE"
-for pkg in tree-sitter tree-sitter-python tree-sitter-bash; do
-	check "LICENSE.$pkg is a license" grep -q "Permission is hereby granted" "$doc/LICENSE.$pkg"
+for pkg in tree-sitter tree-sitter-python tree-sitter-bash @tree-sitter-grammars/tree-sitter-toml; do
+	check "LICENSE.${pkg##*/} is a license" grep -q "Permission is hereby granted" "$doc/LICENSE.${pkg##*/}"
 	check "copyright names $pkg" grep -q "^$pkg [0-9.]*, from the npm package" "$doc/copyright"
 done
 check "README.md is the project's" cmp -s "$doc/README.md" "$src/README.md"
