@@ -39,7 +39,32 @@ typedef struct {
 	const jf_image *image;
 	const jf_shell_facts *shell;
 	const jf_workspace *ws;
+	const jf_strings *sys_path; /* folders of this machine */
 } shown;
+
+/* A folder of this machine as shown: under the code folder as the job's code is shown. Caller frees. */
+static char *shown_folder(const jf_job *j, const char *dir)
+{
+	const char *rel = j->code_dir ? jf_path_under(dir, j->code_dir) : NULL;
+	char *p = rel ? jf_path_join(j->code_display, rel) : jf_xstrdup(dir);
+	if (!*p) {
+		free(p);
+		p = jf_xstrdup(".");
+	}
+	return p;
+}
+
+/* Whether `file` is an entry script no invocation names: a module run with
+ * `python -m`, or a console script's. */
+static bool entry_module(const shown *s, const jf_file *file)
+{
+	if (file->role != JF_ROLE_ENTRY)
+		return false;
+	for (size_t i = 0; i < s->shell->invocations.size; i++)
+		if (s->shell->invocations.items[i].entry == file)
+			return false;
+	return true;
+}
 
 /* "python 3.8 (job.yaml:7:11)": an image fact, with the field that declares it. */
 static void image_fact(char *b, size_t n, const char *value, bool declared, jf_loc at)
@@ -172,8 +197,19 @@ static void show_text(jf_buf *b, const shown *s)
 		text_words(b, &inv->args);
 		jf_buf_add(b, "\n", 1);
 	}
-	if (!s->shell->invocations.size)
+	bool modules = false;
+	for (size_t i = 0; i < s->ws->files.size; i++)
+		if (entry_module(s, s->ws->files.items[i])) {
+			jf_buf_addf(b, "  entry module: %s\n", s->ws->files.items[i]->src->path);
+			modules = true;
+		}
+	if (!s->shell->invocations.size && !modules)
 		jf_buf_adds(b, "  entry script: none followed\n");
+	for (size_t i = 0; i < s->sys_path->size; i++) {
+		char *dir = shown_folder(j, s->sys_path->items[i]);
+		jf_buf_addf(b, "  sys.path: %s\n", dir);
+		free(dir);
+	}
 }
 
 /* A value and its place as JSON: {"value": ..., "at": "file:line:col"}. */
@@ -324,6 +360,21 @@ static void show_json(jf_jsonw *o, const shown *s)
 		jf_jsonw_close(o, '}');
 	}
 	jf_jsonw_close(o, ']');
+	jf_jsonw_open(o, "entry_modules", '[');
+	for (size_t i = 0; i < s->ws->files.size; i++)
+		if (entry_module(s, s->ws->files.items[i])) {
+			jf_jsonw_member(o, NULL);
+			jf_jsonw_quote(o->b, s->ws->files.items[i]->src->path);
+		}
+	jf_jsonw_close(o, ']');
+	jf_jsonw_open(o, "sys_path", '[');
+	for (size_t i = 0; i < s->sys_path->size; i++) {
+		char *dir = shown_folder(j, s->sys_path->items[i]);
+		jf_jsonw_member(o, NULL);
+		jf_jsonw_quote(o->b, dir);
+		free(dir);
+	}
+	jf_jsonw_close(o, ']');
 	jf_jsonw_close(o, '}');
 }
 
@@ -350,7 +401,7 @@ int jf_linter_show(jf_linter *self, const char *path)
 	jf_image *image = jf_image_resolve(job);
 	jf_facts facts = { .job = job, .image = image, .ws = &ws };
 	jf_facts_gather(&facts, job, image, &ws);
-	shown s = { job, image, &facts.shell, &ws };
+	shown s = { job, image, &facts.shell, &ws, &facts.sys_path };
 	show_text(&self->shown_text, &s);
 	jf_jsonw o = { &self->shown_json, 2, self->shown_jobs == 0 };
 	show_json(&o, &s);

@@ -45,10 +45,10 @@ static char *text_of(const jf_file *file, TSNode n)
 
 /* Loads the local modules that `file` imports. */
 static void follow_imports(const jf_job *job, jf_workspace *ws, jf_file *file,
-                           const jf_pyfacts *py, const jf_strings *pythonpath)
+                           const jf_pyfacts *py, const jf_strings *sys_path)
 {
 	jf_importer im;
-	jf_importer_init(&im, job, ws, file, pythonpath);
+	jf_importer_init(&im, job, ws, file, sys_path);
 	for (size_t i = 0; i < py->imports.size; i++) {
 		const jf_py_import *imp = &py->imports.items[i];
 		char *module = text_of(file, imp->module), *from = text_of(file, imp->from);
@@ -99,19 +99,22 @@ static void add_pythonpath(jf_strings *out, const jf_job *job, const char *value
 	}
 }
 
-static void gather_pythonpath(jf_facts *out, const jf_job *job)
+static void gather_sys_path(jf_facts *out, const jf_job *job)
 {
 	if (!job->code_dir)
 		return;
+	for (size_t i = 0; i < out->shell.import_roots.size; i++)
+		if (!jf_strings_have(&out->sys_path, out->shell.import_roots.items[i]))
+			jf_array_push(&out->sys_path, jf_xstrdup(out->shell.import_roots.items[i]));
 	const jf_job_var *pp = jf_job_env(job, "PYTHONPATH");
 	if (pp)
-		add_pythonpath(&out->pythonpath, job, pp->value.value, NULL);
+		add_pythonpath(&out->sys_path, job, pp->value.value, NULL);
 	for (size_t i = 0; i < out->shell.invocations.size; i++) {
 		const jf_invocation *inv = &out->shell.invocations.items[i];
 		for (size_t k = 0; k < inv->env.size; k++) {
 			const char *e = inv->env.items[k].value;
 			if (e && !strncmp(e, "PYTHONPATH=", 11))
-				add_pythonpath(&out->pythonpath, job, e + 11, inv->cwd);
+				add_pythonpath(&out->sys_path, job, e + 11, inv->cwd);
 		}
 	}
 }
@@ -142,20 +145,20 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	host_data h = { out, ws };
 	jf_shell_host host = { wrapped_script, &h };
 	jf_shell_run(&out->shell, job, ws, &host);
-	gather_pythonpath(out, job);
+	gather_sys_path(out, job);
 	bool follow = job->command.size && job->code_dir && jf_path_is_dir(job->code_dir);
 	/* The list grows while it is read: modules found are followed in turn. */
 	for (size_t i = 0; i < ws->files.size; i++) {
 		jf_file *file = ws->files.items[i];
 		const jf_pyfacts *py = python_of(out, file);
 		if (py && follow && file->fs_path)
-			follow_imports(job, ws, file, py, &out->pythonpath);
+			follow_imports(job, ws, file, py, &out->sys_path);
 	}
 }
 
 void jf_facts_release(jf_facts *self)
 {
 	jf_shell_facts_release(&self->shell);
-	jf_strings_release(&self->pythonpath);
+	jf_strings_release(&self->sys_path);
 	jf_array_release(&self->python); /* the facts are the files' */
 }

@@ -20,10 +20,12 @@ typedef struct jf_facts {
 	const jf_image *image;  /* what is known of the job's image; never NULL */
 	const jf_workspace *ws; /* the files read */
 	jf_shell_facts shell;   /* what the command does */
-	/* The folders on this machine that PYTHONPATH puts on sys.path: the
-	 * job's env, and what the command sets for the scripts it runs
-	 * (`PYTHONPATH=src python train.py`, `export PYTHONPATH=...`). */
-	jf_strings pythonpath;
+	/* The folders on this machine that are on sys.path besides the entry
+	 * script's: what PYTHONPATH adds (the job's env, and what the command
+	 * sets for the scripts it runs: `PYTHONPATH=src python train.py`,
+	 * `export PYTHONPATH=...`), and the folders of the local projects the
+	 * image or the command installs (`pip install -e .`). */
+	jf_strings sys_path;
 	JF_ARRAY(const jf_pyfacts *) python; /* by file index; NULL for other files */
 } jf_facts;
 

@@ -14,6 +14,7 @@
 
 #include "core/path.h"
 #include "job/pip.h"
+#include "job/project.h"
 
 /* One logical instruction: its text without the continuations, and where
  * each of its bytes is in the file. */
@@ -40,6 +41,7 @@ typedef struct {
 	jf_span workdir_at;
 	jf_docker_word user;
 	jf_docker_installs installs;
+	jf_strings projects; /* the local projects RUNs install: folders of this machine */
 	char *opaque;        /* the first RUN that may install what jobfix cannot name */
 	jf_span opaque_at;
 	bool runs_python;    /* a RUN may change the Python */
@@ -134,6 +136,7 @@ static void installs_release(jf_docker_installs *a)
 static void stage_release(stage *s)
 {
 	installs_release(&s->installs);
+	jf_strings_release(&s->projects);
 	free(s->opaque);
 	free(s->name);
 	free(s->from);
@@ -159,6 +162,8 @@ static void stage_continue(stage *s, const stage *base)
 			                x->at };
 		jf_array_push(&s->installs, c);
 	}
+	for (size_t i = 0; i < base->projects.size; i++)
+		jf_array_push(&s->projects, jf_xstrdup(base->projects.items[i]));
 	s->opaque = base->opaque ? jf_xstrdup(base->opaque) : NULL;
 	s->opaque_at = base->opaque_at;
 	s->runs_python = base->runs_python;
@@ -701,7 +706,7 @@ static void run_commands(const stage *s, const logical *l, size_t from, commands
 		jf_array_release(&cur);
 }
 
-/* The local file a COPY of the stage put at container path `cpath`, or NULL. */
+/* The local file or folder a COPY of the stage put at container path `cpath`, or NULL. */
 static char *local_of(const stage *s, const char *cpath)
 {
 	for (size_t i = s->copies.size; i-- > 0;) {
@@ -715,7 +720,7 @@ static char *local_of(const stage *s, const char *cpath)
 			if (jf_path_is_dir(src)) {
 				const char *rel = jf_path_under(cpath, c->dest);
 				char *local = rel ? jf_path_join(src, rel) : NULL;
-				if (local && jf_path_is_file(local))
+				if (local && (jf_path_is_file(local) || jf_path_is_dir(local)))
 					return local;
 				free(local);
 			} else {
@@ -754,6 +759,35 @@ static char *run_local(const run_read *r, const char *path)
 	return local;
 }
 
+static void install_item(const jf_pip_item *it, void *data);
+
+/* A local project (`pip install .`, `-e path`): what its metadata says it
+ * requires (job/project.h), noted at `at`. */
+static void install_project(run_read *r, const char *arg, jf_span at)
+{
+	char *extras;
+	char *dir = jf_project_split(arg, &extras);
+	char *local = run_local(r, dir);
+	if (local && jf_path_is_dir(local)) {
+		jf_project p;
+		jf_project_read(local, extras, &p);
+		run_read inner = *r;
+		inner.at = at;
+		inner.from_file = true;
+		for (size_t i = 0; i < p.requires.size; i++)
+			jf_pip_requirements(p.requires.items[i], install_item, &inner);
+		r->opaque |= p.unknown || inner.opaque;
+		jf_project_release(&p);
+		jf_array_push(&r->s->projects, local);
+		local = NULL;
+	} else {
+		r->opaque = true;
+	}
+	free(local);
+	free(dir);
+	free(extras);
+}
+
 static void install_item(const jf_pip_item *it, void *data)
 {
 	run_read *r = data;
@@ -772,8 +806,10 @@ static void install_item(const jf_pip_item *it, void *data)
 			jf_pip_requirements_file(local, install_item, &inner);
 		r->opaque |= !local || inner.opaque;
 		free(local);
+	} else if (it->kind == JF_PIP_PROJECT) {
+		install_project(r, it->path, at);
 	} else {
-		r->opaque = true; /* a local project, a URL, a value known only at build time */
+		r->opaque = true; /* a URL, a value known only at build time */
 	}
 }
 
@@ -1002,8 +1038,9 @@ static void read_run(stage *s, const logical *l, size_t from)
 			run_command(&r, &cmds.items[i]);
 	}
 	/* A RUN that may create files where the code is (JF102 stays out then);
-	 * one that only installs packages writes into the Python's site-packages. */
-	if (run_writes(l->text.buf + from) && (!r.only_packages || redirects || r.opaque)) {
+	 * one that only installs packages writes into the Python's site-packages
+	 * (a local project's build leaves only build/ and *.egg-info beside it). */
+	if (run_writes(l->text.buf + from) && (!r.only_packages || redirects)) {
 		jf_docker_run run = { s->workdir ? jf_xstrdup(s->workdir) : NULL,
 			              jf_xstrdup(l->text.buf + from) };
 		jf_array_push(&s->runs, run);
@@ -1139,6 +1176,8 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 		out->from_at = s->from_at;
 		out->installs = s->installs;
 		memset(&s->installs, 0, sizeof s->installs);
+		out->projects = s->projects;
+		memset(&s->projects, 0, sizeof s->projects);
 		out->opaque = s->opaque;
 		s->opaque = NULL;
 		out->opaque_at = s->opaque_at;
@@ -1183,6 +1222,7 @@ void jf_dockerfile_release(jf_dockerfile *self)
 	copies_release(&self->copies);
 	runs_release(&self->runs);
 	installs_release(&self->installs);
+	jf_strings_release(&self->projects);
 	free(self->opaque);
 	words_release(&self->entrypoint);
 	words_release(&self->cmd);
@@ -1214,6 +1254,8 @@ void jf_dockerfile_build_image(jf_job_read *r, const jf_dockerfile *df, const jf
 			              x->version ? jf_job__copy(r, x->version) : NULL };
 		jf_array_push(&j->image.installs, in);
 	}
+	for (size_t i = 0; i < df->projects.size; i++)
+		jf_array_push(&j->image.projects, jf_job__copy(r, df->projects.items[i]));
 	if (df->opaque)
 		j->image.extended_by = jf_dockerfile_field(r, src, df->opaque, df->opaque_at);
 	j->image.base_python_changed = df->runs_python;

@@ -68,6 +68,7 @@ typedef struct {
 	 * ENV that moves Python to another environment): `opaque` is then its
 	 * text, from the keyword. */
 	jf_docker_installs installs;
+	jf_strings projects; /* the local projects they install (pip install .): folders of this machine */
 	char *opaque;
 	jf_span opaque_at;
 	bool runs_python;   /* a RUN may install another Python */

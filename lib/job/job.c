@@ -161,6 +161,7 @@ void jf_job_free(jf_job *self)
 	jf_array_release(&self->env);
 	jf_array_release(&self->subst);
 	jf_array_release(&self->image.installs);
+	jf_array_release(&self->image.projects);
 	jf_array_release(&self->inputs);
 	jf_array_release(&self->outputs);
 	jf_array_release(&self->comments);

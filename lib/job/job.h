@@ -107,6 +107,9 @@ typedef struct {
 	 * there are, whatever the image holds. */
 	jf_field conda_file;
 	JF_ARRAY(jf_job_install) installs;
+	/* The local projects the build installs (`pip install .`): folders of
+	 * this machine, whose modules and console scripts the image then has. */
+	JF_ARRAY(char *) projects;
 	jf_field extended_by;
 	bool base_python_changed;
 } jf_job_image;

@@ -17,6 +17,7 @@
 #include "core/path.h"
 #include "core/strmap.h"
 #include "env/pymodules.h"
+#include "python/eval.h"
 
 /* What an import guarded by `try` may fail with. */
 static const char *const import_errors[] = { "ImportError", "ModuleNotFoundError", "Exception",
@@ -89,6 +90,31 @@ static void modules_anywhere(const char *dir, int depth, size_t *budget, names *
 		closedir(d);
 }
 
+/* The folder under `dir` (relative, "" for `dir` itself) that holds module
+ * `top`, first found in a bounded walk; NULL when none. Caller frees. */
+static char *module_folder(const char *dir, const char *rel, const char *top, int depth,
+                           size_t *budget)
+{
+	char *here = *rel ? jf_path_join(dir, rel) : jf_xstrdup(dir);
+	char *found = module_in(here, top) ? jf_xstrdup(rel) : NULL;
+	DIR *d = found ? NULL : opendir(here);
+	for (struct dirent *e; d && !found && *budget && (e = readdir(d)); (*budget)--) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "node_modules") || depth >= 6)
+			continue;
+		char *sub = jf_xasprintf("%s/%s", here, e->d_name);
+		if (jf_path_is_dir(sub)) {
+			char *subrel = *rel ? jf_path_join(rel, e->d_name) : jf_xstrdup(e->d_name);
+			found = module_folder(dir, subrel, top, depth + 1, budget);
+			free(subrel);
+		}
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	free(here);
+	return found;
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -98,7 +124,14 @@ typedef struct {
 	jf_rule_ctx *ctx;
 	const jf_file *unit;
 	const jf_image *img;
-	bool edits_sys_path; /* some Python file of the job changes sys.path */
+	/* Some Python file of the job changes sys.path: with `edits_known`, only
+	 * by sys.path.insert/append or site.addsitedir of values the evaluator
+	 * knows, which put `edited` (folders of this machine) on it, and, with
+	 * `edits_outside`, a folder outside the code (the image's, a mount's),
+	 * whose modules are not known. Otherwise any folder of the code may be
+	 * on sys.path. */
+	bool edits_sys_path, edits_known, edits_outside;
+	jf_strings edited;
 	/* What the job installs and what that brings (data/dependencies.txt);
 	 * `brings_unknown` when it may bring any package. */
 	jf_strings brought;
@@ -133,11 +166,16 @@ static bool is_local(checker *c, const char *top)
 		return true;
 	if (module_in_cached(c, j->code_dir, top))
 		return true;
-	const jf_strings *pythonpath = &c->ctx->facts->pythonpath;
-	for (size_t i = 0; i < pythonpath->size; i++)
-		if (module_in_cached(c, pythonpath->items[i], top))
+	const jf_strings *sys_path = &c->ctx->facts->sys_path;
+	for (size_t i = 0; i < sys_path->size; i++)
+		if (module_in_cached(c, sys_path->items[i], top))
 			return true;
 	if (!c->edits_sys_path)
+		return false;
+	for (size_t i = 0; i < c->edited.size; i++)
+		if (module_in_cached(c, c->edited.items[i], top))
+			return true;
+	if (c->edits_known)
 		return false;
 	if (!c->anywhere_read) {
 		size_t budget = 20000;
@@ -148,6 +186,91 @@ static bool is_local(checker *c, const char *top)
 	}
 	return c->anywhere.size &&
 	       bsearch(&top, c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
+}
+
+/* How the text at `p` (just after "sys.path") uses it: 1 an insert or
+ * append call, 0 a read (`x in sys.path`, `sys.path[0]`), -1 another edit
+ * (`sys.path = ...`, `+=`, `extend`, `sys.path[:0] = ...`). */
+static int sys_path_use(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '.')
+		return jf_str_starts(p, ".insert(") || jf_str_starts(p, ".append(") ? 1 : -1;
+	if (*p == '[') {
+		const char *close = strchr(p, ']');
+		for (p = close ? close + 1 : p + 1; *p == ' ' || *p == '\t'; p++)
+			;
+	}
+	if (*p == '+' || *p == '-' || *p == '*')
+		return p[1] == '=' ? -1 : 0;
+	return *p == '=' && p[1] != '=' ? -1 : 0;
+}
+
+/* The value a sys.path.insert/append or site.addsitedir call `call` adds;
+ * false when it is no such call. *value is NULL when it is not known. */
+static bool sys_path_call(jf_pyeval *ev, const jf_file *unit, const jf_py_node *call, char **value)
+{
+	static const struct { const char *fn; uint32_t nargs, arg; } adders[] = {
+		{ "sys.path.insert", 2, 1 }, { "sys.path.append", 1, 0 }, { "site.addsitedir", 1, 0 }
+	};
+	*value = NULL;
+	for (size_t i = 0; i < sizeof adders / sizeof *adders; i++) {
+		if (!jf_node_is(unit, call->a, adders[i].fn))
+			continue;
+		if (ts_node_named_child_count(call->b) == adders[i].nargs) {
+			jf_pyvalue v = jf_pyeval_expr(ev, unit, ts_node_named_child(call->b, adders[i].arg));
+			*value = v.value;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* Reads how the job's Python files edit sys.path (checker.edits_*). */
+static void read_sys_path_edits(checker *c)
+{
+	const jf_facts *f = c->ctx->facts;
+	const jf_job *j = f->job;
+	jf_pyfiles files = jf_facts_pyfiles(f);
+	jf_pyeval *ev = NULL;
+	c->edits_known = true;
+	for (size_t i = 0; i < f->ws->files.size && c->edits_known; i++) {
+		const jf_file *u = f->ws->files.items[i];
+		const jf_pyfacts *py = jf_facts_python(f, u);
+		if (u->lang != JF_LANG_PYTHON || !strstr(u->src->data, "sys.path"))
+			continue;
+		c->edits_sys_path = true;
+		size_t calls = 0, found = 0;
+		for (const char *p = strstr(u->src->data, "sys.path"); p && c->edits_known;
+		     p = strstr(p + 8, "sys.path")) {
+			int use = sys_path_use(p + 8);
+			c->edits_known = use >= 0;
+			calls += use == 1;
+		}
+		calls += u->src->data && strstr(u->src->data, "site.addsitedir(") ? 1 : 0;
+		for (size_t k = 0; py && c->edits_known && k < py->of_kind[JF_PY_CALL].size; k++) {
+			const jf_py_node *call = jf_pyfacts_at(py, JF_PY_CALL, k);
+			if (!ev)
+				ev = jf_pyeval_new(j, &files, &f->shell);
+			char *value;
+			if (!sys_path_call(ev, u, call, &value))
+				continue;
+			found++;
+			const char *rel = value && value[0] == '/' ? jf_path_under(value, jf_job_workdir(j)) : NULL;
+			if (!value || value[0] != '/')
+				c->edits_known = false; /* unknown, or relative to where the process starts */
+			else if (!rel)
+				c->edits_outside = true;
+			else
+				jf_array_push(&c->edited, jf_path_join(j->code_dir, rel));
+			free(value);
+		}
+		/* a call the walk did not see (in a string, through an alias): not known */
+		c->edits_known &= py && found >= calls;
+	}
+	if (ev)
+		jf_pyeval_free(ev);
 }
 
 /* Whether the job installs distribution `dist`, or something that brings it. */
@@ -206,7 +329,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 		check_stdlib(c, at, top, m);
 		goto done;
 	}
-	if (c->brings_unknown)
+	if (c->brings_unknown || c->edits_outside)
 		goto done;
 	/* "-" in the data: a project that is not on PyPI (apex, detectron2). */
 	const char *own[] = { top, NULL };
@@ -228,19 +351,35 @@ static void check_import(checker *c, TSNode at, const char *module)
 			               jf_node_span(at), "'%s' is imported here too", top);
 		goto done;
 	}
-	jf_diag *d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, jf_node_span(at),
-	                           "module '%s' is not installed in the image (ModuleNotFoundError)",
-	                           top);
+	/* A module of the repository in a folder nothing puts on sys.path. */
+	size_t budget = 20000;
+	const jf_job *j = c->ctx->facts->job;
+	char *folder = module_folder(j->code_dir, "", top, 0, &budget);
+	bool elsewhere = folder != NULL;
+	jf_diag *d;
+	if (elsewhere) {
+		char *shown = jf_path_join(j->code_display, folder);
+		d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, jf_node_span(at),
+		                "module '%s' is in %s/, which is not on sys.path, and not installed "
+		                "in the image (ModuleNotFoundError)",
+		                top, shown);
+		jf_diag_set_help(d, "add %s to PYTHONPATH, or import it by its package path", shown);
+		free(shown);
+		free(folder);
+	} else {
+		d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, jf_node_span(at),
+		                "module '%s' is not installed in the image (ModuleNotFoundError)", top);
+	}
 	struct reported r = { jf_xstrdup(top), c->ctx->out->report->diags.size - 1, 0 };
 	jf_array_push(&c->reported, r);
 	jf_image_relate(d, c->img, JF_FACT_PACKAGES, "no %s", dists[0]);
-	if (on_pypi && c->img->conda)
+	if (!elsewhere && on_pypi && c->img->conda)
 		jf_diag_set_help(d, "add '%s' to the pip list of the conda file", dists[0]);
-	else if (on_pypi)
+	else if (!elsewhere && on_pypi)
 		jf_diag_set_help(d, "install '%s' in the image, or run `pip install --user %s` in the "
 		                    "launch script before Python starts",
 		                 dists[0], dists[0]);
-	else
+	else if (!elsewhere)
 		jf_diag_set_help(d, "install '%s' in the image (it is not on PyPI)", top);
 done:
 	free(top);
@@ -278,9 +417,9 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	const char *unknown = jf_dist_closure(&sh->installed, &c.brought);
 	c.brings_unknown = sh->installs_unknown || unknown;
 	if (python && sh->installs_unknown)
-		jf_sink_skip(ctx->out, "JF110", "the job installs a project jobfix cannot name (a local "
-		                          "folder, a URL, a file made at run time), which may bring any "
-		                          "package: third-party imports are not checked");
+		jf_sink_skip(ctx->out, "JF110", "%s, which may bring any package: third-party imports "
+		                                "are not checked",
+		             sh->installs_why ? sh->installs_why : "the job installs what jobfix cannot name");
 	else if (python && unknown)
 		jf_sink_skip(ctx->out, "JF110", "the job installs '%s', whose requirements are not in "
 		                          "jobfix's data (data/dependencies.txt): third-party imports are "
@@ -301,10 +440,11 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_strings_release(&c.brought);
 		return;
 	}
-	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
-		const jf_file *u = ctx->facts->ws->files.items[i];
-		c.edits_sys_path |= u->lang == JF_LANG_PYTHON && strstr(u->src->data, "sys.path");
-	}
+	read_sys_path_edits(&c);
+	if (c.edits_outside)
+		jf_sink_skip(ctx->out, "JF110", "the job's code puts a folder outside its code on "
+		                                "sys.path, whose modules are not known: third-party "
+		                                "imports are not checked");
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		c.unit = ctx->facts->ws->files.items[i];
 		if (c.unit->lang != JF_LANG_PYTHON || c.unit->src->status != JF_SOURCE_OK ||
@@ -315,6 +455,7 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	for (size_t i = 0; i < c.anywhere.size; i++)
 		free(c.anywhere.items[i]);
 	jf_array_release(&c.anywhere);
+	jf_strings_release(&c.edited);
 	jf_strmap_release(&c.found);
 	for (size_t i = 0; i < c.reported.size; i++) {
 		struct reported *r = &c.reported.items[i];

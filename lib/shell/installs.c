@@ -9,6 +9,7 @@
 #include "core/path.h"
 #include "env/image.h"
 #include "job/pip.h"
+#include "job/project.h"
 #include "shell/internal.h"
 
 static bool pip_exempt_env(shell *sh)
@@ -49,6 +50,16 @@ void jf_shell__pip_install(shell *sh, const words *w, size_t i, TSNode cmd, bool
 }
 /* Installed packages */
 
+/* The job installs something that may bring any package: `why` says what, for --verbose. */
+static void installs_unknown(shell *sh, char *why)
+{
+	sh->out->installs_unknown = true;
+	if (!sh->out->installs_why)
+		sh->out->installs_why = why;
+	else
+		free(why);
+}
+
 static void install_requirements(shell *sh, const char *path, int depth);
 
 typedef struct {
@@ -56,6 +67,54 @@ typedef struct {
 	const char *dir; /* the container folder relative paths start from; NULL: the shell's */
 	int depth;
 } install_ctx;
+
+static void install_item(const jf_pip_item *it, void *data);
+
+/* Adds the import folders and console scripts of the local project in
+ * `local` (a folder of this machine); with `c`, also what it requires. */
+static void add_project(shell *sh, const char *local, const char *extras, install_ctx *c)
+{
+	jf_project p;
+	jf_project_read(local, extras, &p);
+	if (c && p.unknown) {
+		const char *rel = jf_path_under(local, sh->job->code_dir);
+		char *shown = jf_path_join(sh->job->code_display, rel ? rel : ".");
+		installs_unknown(sh, jf_xasprintf("the job installs the project in '%s', and %s",
+		                                  *shown ? shown : ".", p.unknown));
+		free(shown);
+	}
+	for (size_t i = 0; c && i < p.requires.size; i++)
+		jf_pip_requirements(p.requires.items[i], install_item, c);
+	for (size_t i = 0; i < p.roots.size; i++)
+		if (!jf_strings_have(&sh->out->import_roots, p.roots.items[i]))
+			jf_array_push(&sh->out->import_roots, jf_xstrdup(p.roots.items[i]));
+	for (size_t i = 0; i < p.scripts.size; i++)
+		jf_array_push(&sh->out->console_scripts, p.scripts.items[i]);
+	p.scripts.size = 0;
+	jf_project_release(&p);
+}
+
+/* A local project the command installs: `cpath` a container path, possibly with [extras]. */
+static void install_project(install_ctx *c, const char *arg)
+{
+	shell *sh = c->sh;
+	char *extras;
+	char *path = jf_project_split(arg, &extras);
+	char *cpath = !c->dir ? jf_shell__container_path(sh, path)
+	              : path[0] == '/' ? jf_xstrdup(path)
+	                               : jf_path_join(c->dir, path);
+	const char *rel = cpath ? jf_path_under(cpath, jf_job_workdir(sh->job)) : NULL;
+	char *local = rel ? jf_path_join(sh->job->code_dir, rel) : NULL;
+	if (local && jf_path_is_dir(local))
+		add_project(sh, local, extras, c);
+	else
+		installs_unknown(sh, jf_xasprintf("the job installs '%s', a folder jobfix cannot "
+		                                  "place in the code folder", arg));
+	free(local);
+	free(cpath);
+	free(path);
+	free(extras);
+}
 
 static void install_item(const jf_pip_item *it, void *data)
 {
@@ -69,9 +128,11 @@ static void install_item(const jf_pip_item *it, void *data)
 		                                   : jf_path_join(c->dir, it->path);
 		install_requirements(sh, cpath, c->depth + 1);
 		free(cpath);
+	} else if (it->kind == JF_PIP_PROJECT) {
+		install_project(c, it->path);
 	} else {
-		/* a local project, a URL, a variable: a project whose dependencies jobfix cannot see */
-		sh->out->installs_unknown = true;
+		installs_unknown(sh, jf_xstrdup("the job installs a package jobfix cannot name (a URL, "
+		                                "a wheel, a value known only at run time)"));
 	}
 }
 
@@ -82,7 +143,9 @@ static void install_requirements(shell *sh, const char *path, int depth)
 	char *local = rel ? jf_path_join(sh->job->code_dir, rel) : NULL;
 	jf_source *src = local && depth < 4 ? jf_source_load(local, local) : NULL;
 	if (!src || src->status != JF_SOURCE_OK) {
-		sh->out->installs_unknown = true; /* made at run time, or not there: pip says so */
+		/* made at run time, or not there: pip says so */
+		installs_unknown(sh, jf_xasprintf("the job installs the requirements in '%s', a file "
+		                                  "jobfix cannot read", path ? path : "?"));
 		jf_source_free(src);
 		free(local);
 		return;
@@ -93,6 +156,20 @@ static void install_requirements(shell *sh, const char *path, int depth)
 	free(dir);
 	jf_source_free(src);
 	free(local);
+}
+
+void jf_shell__image_projects(shell *sh)
+{
+	for (size_t i = 0; i < sh->job->image.projects.size; i++)
+		add_project(sh, sh->job->image.projects.items[i], NULL, NULL);
+}
+
+const jf_console_script *jf_shell__console_script(shell *sh, const char *name)
+{
+	for (size_t i = 0; i < sh->out->console_scripts.size; i++)
+		if (!strcmp(sh->out->console_scripts.items[i].name, name))
+			return &sh->out->console_scripts.items[i];
+	return NULL;
 }
 
 /* `pip install ...` or `conda install ...` from word i (just after "install"). */

@@ -116,6 +116,8 @@ void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const lau
 /** When word i names a launcher (torchrun, deepspeed, accelerate launch, mpirun,
  * horovodrun), runs it and returns true. */
 bool jf_shell__launcher(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer);
+/** When `name` is a console script of a local project the job installed, loads its module as an entry script and returns true. */
+bool jf_shell__run_console_script(shell *sh, const char *name);
 
 /* installs.c */
 
@@ -123,5 +125,9 @@ bool jf_shell__launcher(shell *sh, words *w, size_t i, TSNode cmd, const launch 
 void jf_shell__install_words(shell *sh, const words *w, size_t i, bool pip);
 /** JF104's fact: `pip install ...` from word i, into the system site-packages. */
 void jf_shell__pip_install(shell *sh, const words *w, size_t i, TSNode cmd, bool explicit_path);
+/** The import folders and console scripts of the local projects the image's build installs. */
+void jf_shell__image_projects(shell *sh);
+/** The console script `name` of a local project installed so far, or NULL. */
+const jf_console_script *jf_shell__console_script(shell *sh, const char *name);
 
 #endif

@@ -770,6 +770,7 @@ void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
 	shell top = { .job = job, .ws = ws, .out = out, .host = host };
 	shell sh;
 	start_shell(&sh, &top);
+	jf_shell__image_projects(&sh);
 	for (size_t i = 0; i < job->command.size; i++) {
 		const jf_cmd_unit *u = &job->command.items[i];
 		if (u->own_shell && i > 0) {
@@ -823,6 +824,15 @@ void jf_shell_facts_release(jf_shell_facts *self)
 		free(self->writes.items[i].cpath);
 	}
 	jf_array_release(&self->writes);
+	free(self->installs_why);
+	jf_strings_release(&self->import_roots);
+	for (size_t i = 0; i < self->console_scripts.size; i++) {
+		jf_console_script *c = &self->console_scripts.items[i];
+		free(c->name);
+		free(c->module);
+		free(c->file);
+	}
+	jf_array_release(&self->console_scripts);
 	memset(self, 0, sizeof(*self));
 }
 

@@ -139,31 +139,51 @@ void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, boo
 }
 
 /* A Python module run with -m: loaded when it is local, silent otherwise. */
+/* Loads local file `local` as an entry script when it is a file under the code folder. */
+static bool load_entry(shell *sh, const char *local)
+{
+	const char *rel = jf_path_under(local, sh->job->code_dir);
+	if (!rel || !jf_path_is_file(local))
+		return false;
+	char *display = jf_path_join(sh->job->code_display, rel);
+	jf_workspace_load(sh->ws, local, display, JF_LANG_PYTHON, JF_ROLE_ENTRY, sh->cwd, sh->depth + 1);
+	free(display);
+	return true;
+}
+
+/* `python -m mod`: the module's file in the working folder, else in the
+ * folders the local projects the job installed put on sys.path. */
 static void module(shell *sh, const char *mod)
 {
-	if (!sh->cwd)
-		return;
-	const char *rel = jf_path_under(sh->cwd, jf_job_workdir(sh->job));
-	if (!rel)
-		return;
+	jf_strings dirs = { 0 };
+	const char *rel = sh->cwd ? jf_path_under(sh->cwd, jf_job_workdir(sh->job)) : NULL;
+	if (rel)
+		jf_array_push(&dirs, jf_path_join(sh->job->code_dir, rel));
+	for (size_t i = 0; i < sh->out->import_roots.size; i++)
+		jf_array_push(&dirs, jf_xstrdup(sh->out->import_roots.items[i]));
 	jf_buf p = JF_BUF_INIT;
 	for (const char *c = mod; *c; c++)
 		jf_buf_addc(&p, *c == '.' ? '/' : *c);
-	const char *suffixes[] = { ".py", "/__main__.py" };
-	for (int k = 0; k < 2; k++) {
-		char *relmod = jf_xasprintf("%s%s%s%s", rel, *rel ? "/" : "", p.buf, suffixes[k]);
-		char *local = jf_path_join(sh->job->code_dir, relmod);
-		if (jf_path_is_file(local)) {
-			char *display = jf_path_join(sh->job->code_display, relmod);
-			jf_workspace_load(sh->ws, local, display, JF_LANG_PYTHON, JF_ROLE_ENTRY, sh->cwd,
-			                  sh->depth + 1);
-			free(display);
-			k = 2;
+	bool found = false;
+	for (size_t d = 0; d < dirs.size && !found; d++)
+		for (int k = 0; k < 2 && !found; k++) {
+			char *local = jf_xasprintf("%s/%s%s", dirs.items[d], p.buf,
+			                           k ? "/__main__.py" : ".py");
+			found = load_entry(sh, local);
+			free(local);
 		}
-		free(local);
-		free(relmod);
-	}
 	jf_buf_release(&p);
+	jf_strings_release(&dirs);
+}
+
+/* A console script of a local project the job installed: its module runs,
+ * as with `python -m`. Returns whether `name` is one. */
+bool jf_shell__run_console_script(shell *sh, const char *name)
+{
+	const jf_console_script *c = jf_shell__console_script(sh, name);
+	if (c && c->file)
+		load_entry(sh, c->file);
+	return c != NULL;
 }
 
 /* Launchers: which options are flags (take no value); the rest take one value. */

@@ -353,7 +353,7 @@ void jf_shell__run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch
 		jf_shell__script(sh, w, i, SCRIPT_PYTHON, false, &how);
 	} else if (jf_shell__is_python(name)) {
 		jf_shell__python(sh, w, i, cmd, outer);
-	} else {
-		jf_shell__launcher(sh, w, i, cmd, outer);
+	} else if (!jf_shell__launcher(sh, w, i, cmd, outer)) {
+		jf_shell__run_console_script(sh, name);
 	}
 }

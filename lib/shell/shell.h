@@ -13,6 +13,7 @@
 #define JF_SHELL_H
 
 #include "job/job.h"
+#include "job/project.h"
 #include "sources/workspace.h"
 
 /* A shell word as the command line gives it: where it stands (in the job
@@ -89,6 +90,12 @@ typedef struct {
 	 * (`pip install .`, `-r $FILE`), which may bring any package. */
 	jf_strings installed;
 	bool installs_unknown;
+	char *installs_why; /* why installs_unknown, for --verbose */
+	/* The local projects the image's build or the command installs (`pip
+	 * install .`, `-e path`): the folders of this machine they make
+	 * importable, and their console scripts (commands on PATH). */
+	jf_strings import_roots;
+	JF_ARRAY(jf_console_script) console_scripts;
 	/* Variables the command and launch scripts export to the programs they
 	 * run (also `X=v cmd`); the launchers and wrappers of the invocations
 	 * tell which more are set (data/platforms.yaml). */

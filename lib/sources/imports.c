@@ -112,7 +112,7 @@ void jf_import_relative(jf_importer *im, const char *spec, const char *sub)
 }
 
 void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf_file *from,
-                      const jf_strings *pythonpath)
+                      const jf_strings *sys_path)
 {
 	memset(self, 0, sizeof(*self));
 	self->job = job;
@@ -129,8 +129,8 @@ void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf
 		jf_arena_adopt(&from->arena, dir);
 	}
 	jf_array_push(&self->roots, jf_xstrdup(from->import_root));
-	for (size_t i = 0; i < pythonpath->size; i++)
-		jf_array_push(&self->roots, jf_xstrdup(pythonpath->items[i]));
+	for (size_t i = 0; i < sys_path->size; i++)
+		jf_array_push(&self->roots, jf_xstrdup(sys_path->items[i]));
 }
 
 void jf_importer_release(jf_importer *self)

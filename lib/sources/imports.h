@@ -15,10 +15,11 @@ typedef struct {
 
 /**
  * Sets up the imports of `from` (a Python file read from disk), fixing its
- * import root; `pythonpath` (borrowed) are the folders PYTHONPATH adds.
+ * import root; `sys_path` (borrowed) are the folders PYTHONPATH and installed local
+ * projects add.
  */
 void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf_file *from,
-                      const jf_strings *pythonpath);
+                      const jf_strings *sys_path);
 void jf_importer_release(jf_importer *self);
 /** `import a.b` (and `from a.b import sub`): loads a, a/b and a/b/sub when local. */
 void jf_import_module(jf_importer *self, const char *dotted, const char *sub);
