@@ -317,12 +317,14 @@ static void add_installs(jf_image *img, const jf_job_image *ji, const char *buil
 	const char *unknown = jf_dist_closure(&named, &brought);
 	jf_array_release(&named);
 	if (ji->extended_by.value)
-		img->extended = jf_xasprintf("%s:%u (%.*s) may install packages jobfix cannot name",
+		img->extended = jf_xasprintf(ji->extended_why ? "%s:%u (%.*s) installs a local project, and %s"
+		                                              : "%s:%u (%.*s) may install packages jobfix cannot name%s",
 		                             ji->extended_by.at.src->path,
 		                             jf_source_line_of(ji->extended_by.at.src,
 		                                               ji->extended_by.at.span.start) + 1,
 		                             (int)strcspn(ji->extended_by.value, " \t"),
-		                             ji->extended_by.value);
+		                             ji->extended_by.value,
+		                             ji->extended_why ? ji->extended_why : "");
 	else if (unknown)
 		img->extended = jf_xasprintf("%s installs '%s', whose requirements are not in "
 		                             "jobfix's data (data/dependencies.txt)",

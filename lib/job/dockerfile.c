@@ -44,6 +44,7 @@ typedef struct {
 	jf_strings projects; /* the local projects RUNs install: folders of this machine */
 	char *opaque;        /* the first RUN that may install what jobfix cannot name */
 	jf_span opaque_at;
+	const char *opaque_why; /* why, when a local project it installs says (static) */
 	bool runs_python;    /* a RUN may change the Python */
 	vars args; /* ARGs of the stage (and global ones it redeclares) */
 	words env;
@@ -166,6 +167,7 @@ static void stage_continue(stage *s, const stage *base)
 		jf_array_push(&s->projects, jf_xstrdup(base->projects.items[i]));
 	s->opaque = base->opaque ? jf_xstrdup(base->opaque) : NULL;
 	s->opaque_at = base->opaque_at;
+	s->opaque_why = base->opaque_why;
 	s->runs_python = base->runs_python;
 	s->workdir = base->workdir ? jf_xstrdup(base->workdir) : NULL;
 	s->workdir_at = base->workdir_at;
@@ -745,6 +747,7 @@ typedef struct {
 	jf_span at;      /* where installs from a file are noted */
 	bool from_file;  /* the items come from a file, noted at `at` */
 	bool opaque;
+	const char *why; /* why it is opaque, when a local project makes it so (static) */
 	bool only_packages; /* its commands only install or remove packages, or cd */
 } run_read;
 
@@ -777,6 +780,8 @@ static void install_project(run_read *r, const char *arg, jf_span at)
 		for (size_t i = 0; i < p.requires.size; i++)
 			jf_pip_requirements(p.requires.items[i], install_item, &inner);
 		r->opaque |= p.unknown || inner.opaque;
+		if (p.unknown && !r->why)
+			r->why = p.unknown;
 		jf_project_release(&p);
 		jf_array_push(&r->s->projects, local);
 		local = NULL;
@@ -989,12 +994,13 @@ static void run_command(run_read *r, const words *cmd)
 }
 
 /* The instruction may bring packages jobfix cannot name: the first one is kept. */
-static void open_packages(stage *s, const logical *l)
+static void open_packages(stage *s, const logical *l, const char *why)
 {
 	if (s->opaque)
 		return;
 	s->opaque = jf_xstrdup(l->text.buf);
 	s->opaque_at = l->whole;
+	s->opaque_why = why;
 }
 
 /* Whether an ENV points Python elsewhere: a virtualenv or conda environment,
@@ -1046,7 +1052,7 @@ static void read_run(stage *s, const logical *l, size_t from)
 		jf_array_push(&s->runs, run);
 	}
 	if (r.opaque)
-		open_packages(s, l);
+		open_packages(s, l, r.why);
 	free(r.cwd);
 	words_release(&json);
 	commands_release(&cmds);
@@ -1126,7 +1132,7 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 		} else if (s && keyword_is(&l, kw, "ENV")) {
 			read_env(s, &l, kw, &w);
 			if (env_moves_python(&w))
-				open_packages(s, &l);
+				open_packages(s, &l, NULL);
 		} else if (s && (keyword_is(&l, kw, "COPY") || keyword_is(&l, kw, "ADD"))) {
 			words j = { 0 };
 			size_t flags = 0;
@@ -1143,7 +1149,7 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 			/* Files of another stage or image may be packages, a virtualenv. */
 			for (size_t k = 0; k < flags; k++)
 				if (jf_str_starts(w.items[k].value, "--from="))
-					open_packages(s, &l);
+					open_packages(s, &l, NULL);
 			if (json_words(&l, after, &j)) {
 				words all = { 0 };
 				words_copy(&all, &(words){ w.items, flags, flags });
@@ -1181,6 +1187,7 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 		out->opaque = s->opaque;
 		s->opaque = NULL;
 		out->opaque_at = s->opaque_at;
+		out->opaque_why = s->opaque_why;
 		out->runs_python = s->runs_python;
 		out->workdir = s->workdir;
 		s->workdir = NULL;
@@ -1256,7 +1263,9 @@ void jf_dockerfile_build_image(jf_job_read *r, const jf_dockerfile *df, const jf
 	}
 	for (size_t i = 0; i < df->projects.size; i++)
 		jf_array_push(&j->image.projects, jf_job__copy(r, df->projects.items[i]));
-	if (df->opaque)
+	if (df->opaque) {
 		j->image.extended_by = jf_dockerfile_field(r, src, df->opaque, df->opaque_at);
+		j->image.extended_why = df->opaque_why;
+	}
 	j->image.base_python_changed = df->runs_python;
 }

@@ -71,6 +71,7 @@ typedef struct {
 	jf_strings projects; /* the local projects they install (pip install .): folders of this machine */
 	char *opaque;
 	jf_span opaque_at;
+	const char *opaque_why; /* why, when a local project it installs says (static), or NULL */
 	bool runs_python;   /* a RUN may install another Python */
 	char *workdir;      /* absolute, or NULL when the stage sets none or it is unknown */
 	jf_span workdir_at;

@@ -111,6 +111,7 @@ typedef struct {
 	 * this machine, whose modules and console scripts the image then has. */
 	JF_ARRAY(char *) projects;
 	jf_field extended_by;
+	const char *extended_why; /* why, when a local project it installs says (static), or NULL */
 	bool base_python_changed;
 } jf_job_image;
 
