@@ -108,15 +108,55 @@ static void run_conda(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 		jf_shell__install_words(sh, w, i + 2, false);
 }
 
-/* `bash script.sh ARGS`: a launch script in a child shell (not `bash -c`). */
+/* `bash -c TEXT [NAME ARGS...]`, TEXT at word k: a program of its own, run
+ * in a child shell with ARGS as $1..., when the word's text in its file is
+ * exactly what bash runs (between one pair of quotes, or bare): its
+ * findings are then at their place in that file. Anything the outer shell
+ * expands or unquotes is not followed. */
+static void run_shell_text(shell *sh, words *w, size_t k)
+{
+	const word *t = &w->items[k];
+	if (!t->src || sh->depth >= MAX_SCRIPT_DEPTH || t->span.end > t->src->len)
+		return;
+	if (!t->value) {
+		jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: `bash -c` runs a text known only at run "
+		                                    "time: the commands in it are not followed",
+		             t->src->path, jf_source_line_of(t->src, t->span.start) + 1);
+		return;
+	}
+	const char *raw = t->src->data + t->span.start;
+	size_t n = t->span.end - t->span.start, len = strlen(t->value);
+	jf_span inner = t->span;
+	if (n == len + 2 && (raw[0] == '\'' || raw[0] == '"') && raw[n - 1] == raw[0])
+		inner = (jf_span){ t->span.start + 1, t->span.end - 1 };
+	if (inner.end - inner.start != len || memcmp(t->src->data + inner.start, t->value, len)) {
+		jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: `bash -c` runs a text the shell around it "
+		                                    "expands or unquotes first: the commands in it are "
+		                                    "not followed",
+		             t->src->path, jf_source_line_of(t->src, t->span.start) + 1);
+		return;
+	}
+	jf_file *u = jf_workspace_add_text(sh->ws, t->src, &inner, 1, JF_LANG_BASH, JF_ROLE_COMMAND);
+	if (u)
+		jf_shell__run_launch_script(sh, u, false, w, k + 2 < w->size ? k + 2 : w->size);
+}
+
+/* `bash script.sh ARGS`: a launch script in a child shell; `bash -c TEXT`. */
 static void run_shell(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
 {
 	(void)cmd;
 	(void)outer;
 	size_t k = i + 1;
-	for (; k < w->size && jf_shell__word_starts(w, k, "-"); k++)
-		if (jf_shell__word_is(w, k, "-c") || jf_shell__word_is(w, k, "-s"))
+	for (; k < w->size && jf_shell__word_starts(w, k, "-"); k++) {
+		const char *o = w->items[k].value;
+		/* -c, alone or among short options (`bash -lc TEXT`) */
+		bool dash_c = o && o[1] != '-' && strchr(o, 'c') &&
+		              strspn(o + 1, "abcefhiklmnprsuvxBCEHPT") == strlen(o + 1);
+		if (dash_c && k + 1 < w->size)
+			run_shell_text(sh, w, k + 1);
+		if (dash_c || jf_shell__word_is(w, k, "-s"))
 			return;
+	}
 	if (k < w->size)
 		jf_shell__script(sh, w, k, SCRIPT_SHELL, false, NULL);
 }
