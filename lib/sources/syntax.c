@@ -56,10 +56,184 @@ static uint32_t trailing_continuation(const jf_source *s, TSNode root)
 	return i > 0 && s->data[i - 1] == '\\' ? i - 1 : UINT32_MAX;
 }
 
-void jf_syntax_check(jf_sink *sink, const jf_file *unit)
+/*
+ * The grammars' gaps, each checked against the language's own parser:
+ * - bash: a `$` just before the `)` or backquote that closes a command
+ *   substitution (`$(echo a$)`) is a literal `$` to bash; tree-sitter-bash
+ *   rejects it.
+ * - Python: a starred `*(...)` or `*[...]` in an unparenthesised tuple
+ *   (`return a, *(None,) * n`, valid since 3.8) is rejected by
+ *   tree-sitter-python. Blanking the `*` leaves valid code valid (`a *(b)`
+ *   becomes the call `a (b)`).
+ */
+char *jf_syntax_gaps_blanked(const jf_source *src, jf_lang lang)
+{
+	char *copy = NULL;
+	for (uint32_t i = 0; i + 1 < src->len; i++) {
+		char c = src->data[i], next = src->data[i + 1];
+		bool gap = lang == JF_LANG_BASH
+		                   ? c == '$' && (next == ')' || next == '`')
+		                   : lang == JF_LANG_PYTHON && c == '*' && (next == '(' || next == '[') &&
+		                             (i == 0 || src->data[i - 1] != '*');
+		if (!gap)
+			continue;
+		if (!copy) {
+			copy = jf_xmalloc(src->len + 1);
+			memcpy(copy, src->data, src->len + 1);
+		}
+		copy[i] = ' ';
+	}
+	return copy;
+}
+
+/* The shell a `#!` first line names when it is not bash or a POSIX sh
+ * bash reads alike (`#!/usr/bin/env zsh`): "zsh"; NULL otherwise. */
+static char *other_shell(const jf_source *s)
+{
+	if (s->len < 2 || s->data[0] != '#' || s->data[1] != '!')
+		return NULL;
+	jf_span l = jf_source_line_span(s, 0);
+	char *line = jf_xstrndup(s->data + l.start + 2, l.end - l.start - 2);
+	char *w = strtok(line, " \t\r"), *name = NULL;
+	if (w) {
+		const char *base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+		if (!strcmp(base, "env")) {
+			for (w = strtok(NULL, " \t\r"); w && w[0] == '-'; w = strtok(NULL, " \t\r"))
+				;
+			base = w ? w : "";
+		}
+		static const char *const bash_like[] = { "bash", "sh", "dash", "ash", "busybox", "", NULL };
+		if (!jf_str_in(base, bash_like) && !jf_str_starts(base, "bash"))
+			name = jf_xstrdup(base);
+	}
+	free(line);
+	return name;
+}
+
+/*
+ * Where the quote that is still open at the end of shell text `t` (n bytes)
+ * starts, as bash reads quotes: '...', "..." (backslash escapes; $(...),
+ * ${...} and `...` inside start a quoting of their own), $'...', `#`
+ * comments, backslash escapes and here-documents (their bodies are not
+ * quoted text). UINT32_MAX when every quote is closed.
+ */
+static uint32_t open_quote_at_end(const char *t, uint32_t n)
+{
+	enum { PLAIN, SINGLE, DOUBLE, ANSI, BACKQUOTE } ctx[64];
+	uint32_t opened[64];
+	int paren[64]; /* in PLAIN: the depth of ( inside a $( ... ) context; -1 at the top */
+	int top = 0;
+	ctx[0] = PLAIN;
+	paren[0] = -1;
+	opened[0] = UINT32_MAX;
+	char heredoc[64] = "";
+	bool pending = false, strip_tabs = false;
+	for (uint32_t i = 0; i < n; i++) {
+		char c = t[i];
+		if (c == '\n' && pending) { /* the here-document's body: up to its delimiter line */
+			pending = false;
+			size_t dl = strlen(heredoc);
+			for (uint32_t l = i + 1; l < n;) {
+				uint32_t e = l;
+				while (e < n && t[e] != '\n')
+					e++;
+				uint32_t b = l;
+				while (strip_tabs && b < e && t[b] == '\t')
+					b++;
+				if (e - b == dl && !memcmp(t + b, heredoc, dl)) {
+					i = e - 1;
+					break;
+				}
+				i = e - 1;
+				l = e + 1;
+			}
+			continue;
+		}
+		switch (ctx[top]) {
+		case SINGLE:
+			if (c == '\'')
+				top--;
+			continue;
+		case ANSI:
+			if (c == '\\')
+				i++;
+			else if (c == '\'')
+				top--;
+			continue;
+		case DOUBLE:
+		case BACKQUOTE:
+			if (c == '\\') {
+				i++;
+			} else if (c == (ctx[top] == DOUBLE ? '"' : '`')) {
+				top--;
+			} else if (c == '$' && i + 1 < n && (t[i + 1] == '(' || t[i + 1] == '{') && top < 62) {
+				top++;
+				ctx[top] = PLAIN;
+				paren[top] = 0;
+				opened[top] = i++;
+			} else if (c == '`' && top < 62) {
+				ctx[++top] = BACKQUOTE;
+				opened[top] = i;
+				paren[top] = -1;
+			}
+			continue;
+		case PLAIN:
+			break;
+		}
+		if (c == '\\') {
+			i++;
+		} else if (c == '#' && (i == 0 || strchr(" \t\n;&|(", t[i - 1]))) {
+			while (i + 1 < n && t[i + 1] != '\n')
+				i++;
+		} else if ((c == '\'' || c == '"' || c == '`') && top < 62) {
+			bool ansi = c == '\'' && i > 0 && t[i - 1] == '$';
+			ctx[++top] = c == '"' ? DOUBLE : c == '`' ? BACKQUOTE : ansi ? ANSI : SINGLE;
+			opened[top] = i;
+			paren[top] = -1;
+		} else if ((c == '(' || c == '{') && paren[top] >= 0) {
+			paren[top]++;
+		} else if ((c == ')' || c == '}') && paren[top] >= 0) {
+			if (paren[top]-- == 0)
+				top--;
+		} else if (c == '$' && i + 1 < n && (t[i + 1] == '(' || t[i + 1] == '{') && top < 62) {
+			ctx[++top] = PLAIN;
+			paren[top] = 0;
+			opened[top] = i++;
+		} else if (c == '<' && i + 2 < n && t[i + 1] == '<' && t[i + 2] != '<' && !pending) {
+			uint32_t k = i + 2;
+			strip_tabs = k < n && t[k] == '-';
+			k += strip_tabs;
+			while (k < n && (t[k] == ' ' || t[k] == '\t'))
+				k++;
+			size_t dl = 0;
+			while (k < n && dl + 1 < sizeof heredoc && !strchr(" \t\n;&|<>()", t[k])) {
+				if (t[k] != '\'' && t[k] != '"' && t[k] != '\\')
+					heredoc[dl++] = t[k];
+				k++;
+			}
+			heredoc[dl] = '\0';
+			pending = dl > 0;
+			i = k - 1;
+		}
+	}
+	for (int k = top; k > 0; k--)
+		if (ctx[k] != PLAIN)
+			return opened[k];
+	return UINT32_MAX;
+}
+
+void jf_syntax_check(jf_sink *sink, const jf_file *unit, TSTree *blanked)
 {
 	const jf_source *s = unit->src;
 	const char *lang = unit->lang == JF_LANG_PYTHON ? "Python" : "shell";
+	char *shell = unit->lang == JF_LANG_BASH ? other_shell(s) : NULL;
+	if (shell) {
+		jf_sink_skip(sink, "JF301", "%s: its #! line names %s, whose syntax is not bash's: "
+		                            "it is not checked",
+		             s->path, shell);
+		free(shell);
+		return;
+	}
 	if (unit->lang == JF_LANG_PYTHON && !declares_other_encoding(s)) {
 		uint32_t bad = jf_source_invalid_utf8(s, 0);
 		if (bad != UINT32_MAX) {
@@ -69,10 +243,29 @@ void jf_syntax_check(jf_sink *sink, const jf_file *unit)
 			return;
 		}
 	}
-	TSNode root = ts_tree_root_node(unit->tree);
+	TSNode root = ts_tree_root_node(blanked ? blanked : unit->tree);
 	TSNode e = first_error(root);
 	if (ts_node_is_null(e))
 		return;
+	/* A quote left open: bash reads to the end of the file looking for its
+	 * match, and reports the line the quote opens. */
+	uint32_t end = s->len;
+	while (end > 0 && strchr("\n\r \t", s->data[end - 1]))
+		end--;
+	/* (the whole file: a script, not a command in a job file's YAML) */
+	bool whole = ts_node_end_byte(root) >= end && (unit->fs_path || !ts_node_start_byte(root));
+	uint32_t quote = unit->lang == JF_LANG_BASH && whole ? open_quote_at_end(s->data, s->len)
+	                                                     : UINT32_MAX;
+	if (quote != UINT32_MAX) {
+		jf_diag_set_help(
+			jf_sink_add(sink, "JF301", unit->src, (jf_span){ quote, quote + 1 },
+			            "shell syntax error: this %c is never closed: bash reads to the end "
+			            "of the file looking for its match (unexpected EOF)",
+			            s->data[quote]),
+			"close it; if it looks closed, a string above it lacks its closing quote, and "
+			"every quote after that one pairs with the next");
+		return;
+	}
 	if (ts_node_is_missing(e)) {
 		uint32_t at = ts_node_start_byte(e);
 		jf_sink_add(sink, "JF301", unit->src, (jf_span){ at, at }, "%s syntax error: missing '%s'",
@@ -86,7 +279,7 @@ void jf_syntax_check(jf_sink *sink, const jf_file *unit)
 	jf_span span = jf_node_span(tok);
 	if (unit->lang == JF_LANG_BASH && span.start >= trailing_continuation(s, root))
 		return;
-	char *text = jf_node_text(unit, tok);
+	char *text = jf_xstrndup(s->data + span.start, span.end - span.start);
 	size_t n = strcspn(text, "\n");
 	if (!n || n > 40) {
 		jf_sink_add(sink, "JF301", unit->src, span, "%s syntax error", lang);

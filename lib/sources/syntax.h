@@ -4,7 +4,19 @@
 
 #include "sources/workspace.h"
 
-/** Reports JF301 for `file` when it is not valid UTF-8 Python or its tree has an error. */
-void jf_syntax_check(jf_sink *sink, const jf_file *file);
+/**
+ * A copy of `src` (its text, same length and lines) in which the forms that
+ * the `lang` grammar rejects and the language accepts are blanked, for a
+ * second parse; NULL when the text has none. Caller frees.
+ */
+char *jf_syntax_gaps_blanked(const jf_source *src, jf_lang lang);
+
+/**
+ * Reports JF301 for `file` when it is not valid UTF-8 Python or its tree has
+ * an error. `blanked` is the tree of the text with the grammar's gaps blanked
+ * (jf_syntax_gaps_blanked), parsed when `file`'s tree has an error, or NULL:
+ * only an error that tree keeps is reported.
+ */
+void jf_syntax_check(jf_sink *sink, const jf_file *file, TSTree *blanked);
 
 #endif

@@ -130,6 +130,23 @@ void jf_workspace_keep_sources(jf_workspace *self, jf_sources *into)
 	jf_array_release(&self->sources);
 }
 
+/* Checks the syntax of `f`, parsed from `n` ranges of its source (0: all):
+ * an error its tree has is checked again on the text with the grammar's
+ * gaps blanked (sources/syntax.h). */
+static void check_syntax(jf_workspace *ws, jf_file *f, const jf_span *ranges, size_t n)
+{
+	char *copy = ts_node_has_error(ts_tree_root_node(f->tree))
+	                     ? jf_syntax_gaps_blanked(f->src, f->lang)
+	                     : NULL;
+	jf_source *blanked = copy ? jf_source_from_string(f->src->path, copy, f->src->len) : NULL;
+	TSTree *tree = blanked ? parse(ws->parsers, f->lang, blanked, ranges, n) : NULL;
+	jf_syntax_check(ws->sink, f, tree);
+	if (tree)
+		ts_tree_delete(tree);
+	jf_source_free(blanked);
+	free(copy);
+}
+
 static jf_file *add_file(jf_workspace *ws, const jf_source *src, jf_lang lang, jf_role role,
                          TSTree *tree)
 {
@@ -195,7 +212,7 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 	f->fs_path = jf_arena_strdup(&f->arena, fs_path);
 	f->container_dir = container_dir ? jf_arena_strdup(&f->arena, container_dir) : NULL;
 	f->depth = depth;
-	jf_syntax_check(self->sink, f);
+	check_syntax(self, f, NULL, 0);
 	if (self->on_parsed)
 		self->on_parsed(self->on_parsed_data, f);
 	return f;
@@ -208,7 +225,7 @@ jf_file *jf_workspace_add_text(jf_workspace *self, const jf_source *src, const j
 	if (!tree)
 		return NULL;
 	jf_file *f = add_file(self, src, lang, role, tree);
-	jf_syntax_check(self->sink, f);
+	check_syntax(self, f, ranges, n);
 	if (self->on_parsed)
 		self->on_parsed(self->on_parsed_data, f);
 	return f;
