@@ -120,6 +120,7 @@ static void write_job(fixture *f)
 {
 	th_put(f->dir, "job.yaml",
 	       "image: {name: team/train:1, user: \"1000\"}\n"
+	       "env: {PYTHONNOUSERSITE: \"1\"}\n"
 	       "workdir: /workspace\n"
 	       "command: |\n"
 	       "  pip install fairseq\n"

@@ -303,6 +303,7 @@ static void test_suppress__job_spec_yaml(void **state)
 	       "resources: {gpus: 1, gpu: 2}\n"
 	       "naem: \"y # jobfix: ignore[JF002]\"\n" /* inside a quoted scalar: no comment */
 	       "env:\n"
+	       "  PYTHONNOUSERSITE: \"1\"\n"
 	       "  NOTE: |\n"
 	       "    # jobfix: ignore[JF002]\n" /* inside a block scalar: no comment */
 	       "comand: z\n"
@@ -315,9 +316,9 @@ static void test_suppress__job_spec_yaml(void **state)
 	lint(f, "job.yaml");
 	expect(f, "JF002", 2);
 	th_assert_at(th_find(f->linter, "JF002", 0), 5, 1);
-	th_assert_at(th_find(f->linter, "JF002", 1), 9, 1);
+	th_assert_at(th_find(f->linter, "JF002", 1), 10, 1);
 	expect(f, "JF104", 1);
-	th_assert_at(th_find(f->linter, "JF104", 0), 14, 3);
+	th_assert_at(th_find(f->linter, "JF104", 0), 15, 3);
 	expect_total(f, 3);
 }
 
