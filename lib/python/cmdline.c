@@ -360,9 +360,14 @@ static bool defines_function(const jf_pyfiles *files, const char *name)
 }
 
 /* Collects the argparse definitions of one file into `c`. */
-static void collect(jf_cmdline *c, const jf_pyfacts *py)
+/* Reads the parsers of `py`: all of it for the entry script (`called`
+ * NULL), the parts that run for it in an imported module. */
+static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *called)
 {
 	const jf_file *unit = py->file;
+	jf_strings own = { 0 };
+	if (called)
+		jf_py_own_calls(py, &own);
 	for (size_t i = 0; open_markers[i]; i++)
 		if (strstr(unit->src->data, open_markers[i]))
 			c->open = true;
@@ -374,6 +379,9 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py)
 	for (size_t k = 0; k < py->nodes.size; k++) {
 		const jf_py_node *pn = &py->nodes.items[k];
 		TSNode n = pn->node;
+		if (called && (pn->kind == JF_PY_ASSIGNMENT || pn->kind == JF_PY_CALL) &&
+		    !jf_py_runs_when_imported(py, pn, called, &own))
+			continue;
 		if (pn->kind == JF_PY_ASSIGNMENT)
 			track_assignment(c, unit, pn->a, pn->b);
 		if (pn->kind == JF_PY_CALL)
@@ -429,19 +437,23 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py)
 		if (pn->kind == JF_PY_CALL || pn->kind == JF_PY_DECORATED)
 			jf_flags__visit(c, unit, pn);
 	}
+	jf_strings_release(&own);
 }
 
 void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry)
 {
 	memset(c, 0, sizeof(*c));
 	c->allow_abbrev = true;
-	collect(c, entry);
+	collect(c, entry, NULL);
+	jf_strings called = { 0 };
+	jf_py_called_names(files, entry, &called);
 	for (size_t i = 0; i < files->ws->files.size; i++) {
 		const jf_file *u = files->ws->files.items[i];
 		const jf_pyfacts *py = jf_pyfiles_get(files, u);
 		if (u->role == JF_ROLE_MODULE && py)
-			collect(c, py);
+			collect(c, py, &called);
 	}
+	jf_strings_release(&called);
 	jf_flags__finish(c, entry);
 	if (c->argv_reads > c->argv_parses)
 		c->open = true;

@@ -448,3 +448,93 @@ uint32_t jf_pyfacts_scope_of(const jf_pyfacts *self, TSNode body)
 	TSNode owner = ts_node_parent(body);
 	return ts_node_is_null(owner) ? JF_PY_NONE : jf_pyfacts_find(self, owner);
 }
+
+/* What runs when a module is imported */
+
+/* Whether node `n` lies in an `if __name__ == "__main__":` block, which a
+ * module does not run when it is imported. */
+static bool under_main_guard(const jf_file *unit, TSNode n)
+{
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		if (!jf_node_type_is(p, "if_statement"))
+			continue;
+		TSNode cond = jf_node_field(p, "condition");
+		char *text = jf_node_text(unit, cond);
+		bool main = strstr(text, "__name__") && strstr(text, "__main__");
+		free(text);
+		if (main && ts_node_start_byte(n) >= ts_node_end_byte(cond))
+			return true;
+	}
+	return false;
+}
+
+/* The last dotted part of a callee: `get_args` of `helper.get_args`. */
+static char *callee_name(const jf_file *unit, TSNode fn)
+{
+	char *text = jf_node_text(unit, fn);
+	char *dot = strrchr(text, '.');
+	char *name = jf_xstrdup(dot ? dot + 1 : text);
+	free(text);
+	return name;
+}
+
+/* Whether `py` defines a function or class named `name`. */
+static bool defines(const jf_pyfacts *py, const char *name)
+{
+	static const jf_py_kind kinds[] = { JF_PY_FUNCTION, JF_PY_CLASS };
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < py->of_kind[kinds[k]].size; i++)
+			if (jf_node_is(py->file, jf_node_field(jf_pyfacts_at(py, kinds[k], i)->node, "name"),
+			               name))
+				return true;
+	return false;
+}
+
+void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_strings *out)
+{
+	for (size_t i = 0; i < files->ws->files.size; i++) {
+		const jf_file *u = files->ws->files.items[i];
+		const jf_pyfacts *py = jf_pyfiles_get(files, u);
+		bool is_entry = py == entry || u->role == JF_ROLE_ENTRY;
+		if (!py || (!is_entry && u->role != JF_ROLE_MODULE))
+			continue;
+		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+			if (!is_entry && under_main_guard(u, pn->node))
+				continue;
+			char *text = jf_node_text(u, pn->a);
+			bool bare = !strchr(text, '.');
+			free(text);
+			char *name = callee_name(u, pn->a);
+			if (jf_strings_have(out, name) || (bare && defines(py, name)))
+				free(name);
+			else
+				jf_array_push(out, name);
+		}
+	}
+}
+
+bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strings *called,
+                               const jf_strings *own)
+{
+	if (under_main_guard(py->file, pn->node))
+		return false;
+	uint32_t def = pn->def;
+	while (def != JF_PY_NONE && py->nodes.items[def].def != JF_PY_NONE)
+		def = py->nodes.items[def].def;
+	if (def == JF_PY_NONE)
+		return true;
+	char *name = jf_node_text(py->file, jf_node_field(py->nodes.items[def].node, "name"));
+	bool called_ = jf_strings_have(called, name) || jf_strings_have(own, name);
+	free(name);
+	return called_;
+}
+
+void jf_py_own_calls(const jf_pyfacts *py, jf_strings *out)
+{
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+		if (!under_main_guard(py->file, pn->node))
+			jf_array_push(out, callee_name(py->file, pn->a));
+	}
+}

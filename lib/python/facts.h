@@ -117,4 +117,22 @@ static inline bool jf_py_within(const jf_py_node *n, TSNode outer)
 	       ts_node_end_byte(n->node) <= ts_node_end_byte(outer);
 }
 
+/**
+ * The names of functions the job's Python files (its entry scripts, `entry`
+ * among them when not NULL, and the modules) call that may be another file's: qualified (`helper.get_args()`),
+ * or bare names the calling file does not define itself; a module's calls
+ * in its own `if __name__ == "__main__":` block are left out.
+ */
+void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_strings *out);
+/** The names module `py` calls outside its `__main__` block. */
+void jf_py_own_calls(const jf_pyfacts *py, jf_strings *out);
+/**
+ * Whether recorded node `pn` of imported module `py` runs for the job:
+ * outside the module's `__main__` block and, inside functions and classes,
+ * in an outermost one whose name is in `called` (jf_py_called_names) or
+ * `own` (jf_py_own_calls).
+ */
+bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strings *called,
+                              const jf_strings *own);
+
 #endif

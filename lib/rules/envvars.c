@@ -164,11 +164,19 @@ static bool guarded(const jf_file *unit, TSNode n)
 	return false;
 }
 
-static void check_python(env_model *m, const jf_pyfacts *py)
+/* JF108 in `py`; `called` (jf_py_called_names) for an imported module, whose
+ * functions nothing calls do not run, nor does its `__main__` block. */
+static void check_python(env_model *m, const jf_pyfacts *py, const jf_strings *called)
 {
 	const jf_file *unit = py->file;
+	jf_strings own = { 0 };
+	if (called)
+		jf_py_own_calls(py, &own);
 	for (size_t k = 0; k < py->of_kind[JF_PY_ENVIRON_SUBSCRIPT].size; k++) {
-		TSNode n = jf_pyfacts_at(py, JF_PY_ENVIRON_SUBSCRIPT, k)->node;
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ENVIRON_SUBSCRIPT, k);
+		TSNode n = pn->node;
+		if (called && !jf_py_runs_when_imported(py, pn, called, &own))
+			continue;
 		char *var = environ_subscript(unit, n);
 		if (!var)
 			continue;
@@ -197,6 +205,7 @@ static void check_python(env_model *m, const jf_pyfacts *py)
 		}
 		free(var);
 	}
+	jf_strings_release(&own);
 }
 
 /* A file that never names the environment has nothing for the walks below. */
@@ -219,13 +228,17 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 		if (py && u->src->status == JF_SOURCE_OK && mentions_environ(u))
 			collect_writes(&m, py);
 	}
+	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
+	jf_strings called = { 0 };
+	jf_py_called_names(&files, NULL, &called);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
 		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
 		if (py && u->src->status == JF_SOURCE_OK &&
 		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE) && mentions_environ(u))
-			check_python(&m, py);
+			check_python(&m, py, u->role == JF_ROLE_MODULE ? &called : NULL);
 	}
+	jf_strings_release(&called);
 	/* The shell's uses, once each: a word may be expanded more than once. */
 	for (size_t i = 0; i < ctx->facts->shell.var_uses.size; i++) {
 		const jf_var_use *u = &ctx->facts->shell.var_uses.items[i];

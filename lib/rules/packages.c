@@ -238,7 +238,8 @@ static void read_sys_path_edits(checker *c)
 	for (size_t i = 0; i < f->ws->files.size && c->edits_known; i++) {
 		const jf_file *u = f->ws->files.items[i];
 		const jf_pyfacts *py = jf_facts_python(f, u);
-		if (u->lang != JF_LANG_PYTHON || !strstr(u->src->data, "sys.path"))
+		if (u->lang != JF_LANG_PYTHON ||
+		    (!strstr(u->src->data, "sys.path") && !strstr(u->src->data, "addsitedir")))
 			continue;
 		c->edits_sys_path = true;
 		size_t calls = 0, found = 0;

@@ -66,6 +66,7 @@ typedef struct {
 	shell *sh;
 	const char *dir; /* the container folder relative paths start from; NULL: the shell's */
 	int depth;
+	bool no_deps;    /* --no-deps: a project's requirements are not installed */
 } install_ctx;
 
 static void install_item(const jf_pip_item *it, void *data);
@@ -76,14 +77,14 @@ static void add_project(shell *sh, const char *local, const char *extras, instal
 {
 	jf_project p;
 	jf_project_read(local, extras, &p);
-	if (c && p.unknown) {
+	if (c && !c->no_deps && p.unknown) {
 		const char *rel = jf_path_under(local, sh->job->code_dir);
 		char *shown = jf_path_join(sh->job->code_display, rel ? rel : ".");
 		installs_unknown(sh, jf_xasprintf("the job installs the project in '%s', and %s",
 		                                  *shown ? shown : ".", p.unknown));
 		free(shown);
 	}
-	for (size_t i = 0; c && i < p.requires.size; i++)
+	for (size_t i = 0; c && !c->no_deps && i < p.requires.size; i++)
 		jf_pip_requirements(p.requires.items[i], install_item, c);
 	for (size_t i = 0; i < p.roots.size; i++)
 		if (!jf_strings_have(&sh->out->import_roots, p.roots.items[i]))
@@ -151,7 +152,7 @@ static void install_requirements(shell *sh, const char *path, int depth)
 		return;
 	}
 	char *dir = jf_path_dirname(path);
-	install_ctx c = { sh, dir, depth };
+	install_ctx c = { sh, dir, depth, false };
 	jf_pip_requirements(src->data, install_item, &c);
 	free(dir);
 	jf_source_free(src);
@@ -180,7 +181,9 @@ void jf_shell__install_words(shell *sh, const words *w, size_t i, bool pip)
 	const char **values = jf_xcalloc(w->size - i, sizeof *values);
 	for (size_t k = i; k < w->size; k++)
 		values[k - i] = w->items[k].value;
-	install_ctx c = { sh, NULL, 0 };
+	install_ctx c = { sh, NULL, 0, false };
+	for (size_t k = 0; k < w->size - i; k++)
+		c.no_deps |= values[k] && !strcmp(values[k], "--no-deps");
 	jf_pip_install_args(values, w->size - i, pip, install_item, &c);
 	free(values);
 }

@@ -171,6 +171,16 @@ static void run_pip(shell *sh, words *w, size_t i, TSNode cmd, const launch *out
 	}
 }
 
+/* `uv pip install ...`: uv's pip interface installs as pip does (into the
+ * active environment, or the system's with --system). */
+static void run_uv(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	if (jf_shell__word_is(w, i + 1, "pip") && jf_shell__word_is(w, i + 2, "install"))
+		jf_shell__install_words(sh, w, i + 3, true);
+}
+
 /* `git clone URL [DIR]`: the folder it makes. */
 static void run_git(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
 {
@@ -280,6 +290,7 @@ static const struct program {
 	{ "/bin/sh", true, run_shell },
 	{ "pip", false, run_pip },
 	{ "pip3", false, run_pip },
+	{ "uv", false, run_uv },
 	{ "git", true, run_git },
 	{ "wget", false, run_producer },
 	{ "curl", false, run_producer },

@@ -191,11 +191,13 @@ static bool expand(shell *sh, TSNode n, jf_buf *out)
 	const char *src = sh->unit->src->data;
 	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
 	if (!strcmp(t, "word") || !strcmp(t, "number") || !strcmp(t, "string_content")) {
+		/* In double quotes nothing globs, and a backslash escapes only $ ` " \ */
+		bool quoted = !strcmp(t, "string_content");
 		for (uint32_t i = a; i < b; i++) {
 			char c = src[i];
-			if (c == '*' || c == '?' || c == '[' || (c == '~' && i == a))
+			if (!quoted && (c == '*' || c == '?' || c == '[' || (c == '~' && i == a)))
 				return false; /* globs and ~ expand at run time */
-			if (c == '\\' && i + 1 < b)
+			if (c == '\\' && i + 1 < b && (!quoted || strchr("$`\"\\\n", src[i + 1])))
 				c = src[++i];
 			jf_buf_addc(out, c);
 		}
