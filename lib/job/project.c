@@ -12,6 +12,7 @@
 
 #include "core/path.h"
 #include "core/source.h"
+#include "job/pip.h"
 
 const TSLanguage *tree_sitter_toml(void);
 const TSLanguage *tree_sitter_python(void);
@@ -75,34 +76,27 @@ static char *text(const jf_source *src, TSNode n)
 	                   ts_node_end_byte(n) - ts_node_start_byte(n));
 }
 
-/* Adds the requirements of a requirements file of the project (pip's
- * format: one per line, comments and options dropped); false when it cannot
- * be read or names other files (-r, -e), which are not followed here. */
+/* One item of a requirements file the project's metadata names. */
+static void file_requirement(const jf_pip_item *it, void *data)
+{
+	jf_project *p = data;
+	if (it->kind == JF_PIP_NAMED)
+		jf_array_push(&p->requires, it->version ? jf_xasprintf("%s==%s", it->name, it->version)
+		                                        : jf_xstrdup(it->name));
+	else
+		p->unknown = "a requirements file its metadata names installs what jobfix cannot name";
+}
+
+/* Adds the requirements of file `name` of the project (pip's format, -r
+ * followed: job/pip.h); false when it is not there. */
 static bool add_requirements_file(jf_project *p, const char *dir, const char *name)
 {
-	jf_source *src = load(dir, name);
-	if (!src)
-		return false;
-	bool ok = true;
-	for (const char *line = src->data; *line;) {
-		size_t len = strcspn(line, "\n");
-		char *s = jf_xstrndup(line, len);
-		char *hash = strchr(s, '#');
-		if (hash)
-			*hash = '\0';
-		char *t = s + strspn(s, " \t");
-		size_t n = strlen(t);
-		while (n && strchr(" \t\r", t[n - 1]))
-			t[--n] = '\0';
-		if (*t == '-')
-			ok &= !strncmp(t, "--", 2) && !strstr(t, "requirement") && !strstr(t, "editable");
-		else if (*t)
-			jf_array_push(&p->requires, jf_xstrdup(t));
-		free(s);
-		line += len + (line[len] == '\n');
-	}
-	jf_source_free(src);
-	return ok;
+	char *path = jf_path_join(dir, name);
+	bool there = jf_path_is_file(path);
+	if (there)
+		jf_pip_requirements_file(path, file_requirement, p);
+	free(path);
+	return there;
 }
 
 /* ---- console scripts and package folders ---- */
@@ -313,7 +307,7 @@ static void toml_scripts(jf_project *p, const toml *t, const char *prefix)
 
 /* [project] (PEP 621): dependencies, a dynamic one from
  * [tool.setuptools.dynamic], optional-dependencies of the extras. */
-static void pep621(jf_project *p, const toml *t, const char *dir, const char *extras)
+static void pep621(jf_project *p, const toml *t, const char *dir, const jf_strings *extras)
 {
 	TSNode deps = toml_get(t, "project.dependencies");
 	if (toml_dynamic(t, "dependencies")) {
@@ -328,26 +322,22 @@ static void pep621(jf_project *p, const toml *t, const char *dir, const char *ex
 			p->unknown = "its dependencies are dynamic (computed by the build backend)";
 		for (size_t i = 0; i < files.size; i++)
 			if (!add_requirements_file(p, dir, files.items[i]))
-				p->unknown = "its dynamic dependencies come from a file jobfix cannot read";
+				p->unknown = "its dynamic dependencies come from a file that is not there";
 		jf_strings_release(&files);
 	} else if (!ts_node_is_null(deps) && !toml_strings(t, deps, &p->requires)) {
 		p->unknown = "its [project] dependencies are not a list of strings";
 	}
-	for (const char *e = extras; e && *e;) {
-		size_t n = strcspn(e, ",");
-		char *name = jf_xstrndup(e, n);
-		char *key = jf_xasprintf("project.optional-dependencies.%s", name);
+	for (size_t i = 0; i < extras->size; i++) {
+		char *key = jf_xasprintf("project.optional-dependencies.%s", extras->items[i]);
 		if (!toml_strings(t, toml_get(t, key), &p->requires))
 			p->unknown = "an extra it is installed with is not a list in [project.optional-dependencies]";
 		free(key);
-		free(name);
-		e += n + (e[n] == ',');
 	}
 	toml_scripts(p, t, "project.scripts");
 }
 
 /* [tool.poetry]: each dependency but python is a distribution of that name. */
-static void poetry(jf_project *p, const toml *t, const char *extras, jf_strings *rels)
+static void poetry(jf_project *p, const toml *t, const jf_strings *extras, jf_strings *rels)
 {
 	const char *prefix = "tool.poetry.dependencies.";
 	size_t n = strlen(prefix);
@@ -356,7 +346,7 @@ static void poetry(jf_project *p, const toml *t, const char *extras, jf_strings 
 		if (!strncmp(key, prefix, n) && !strchr(key + n, '.') && strcmp(key + n, "python"))
 			jf_array_push(&p->requires, jf_xstrdup(key + n));
 	}
-	if (extras)
+	if (extras->size)
 		p->unknown = "it is installed with extras, which Poetry's optional dependencies make";
 	toml_scripts(p, t, "tool.poetry.scripts");
 	/* packages = [{ include = "pkg", from = "src" }] */
@@ -390,7 +380,8 @@ static void toml_roots(const toml *t, jf_strings *rels)
 }
 
 /* pyproject.toml; false when it has neither [project] nor [tool.poetry]. */
-static bool read_pyproject(jf_project *p, const char *dir, const char *extras, jf_strings *rels)
+static bool read_pyproject(jf_project *p, const char *dir, const jf_strings *extras,
+                           jf_strings *rels)
 {
 	jf_source *src = load(dir, "pyproject.toml");
 	if (!src)
@@ -505,7 +496,8 @@ static void cfg_script(const char *line, void *data)
 }
 
 /* setup.cfg; false when it has no [metadata] or [options]. */
-static bool read_setup_cfg(jf_project *p, const char *dir, const char *extras, jf_strings *rels)
+static bool read_setup_cfg(jf_project *p, const char *dir, const jf_strings *extras,
+                           jf_strings *rels)
 {
 	jf_source *src = load(dir, "setup.cfg");
 	if (!src)
@@ -515,21 +507,17 @@ static bool read_setup_cfg(jf_project *p, const char *dir, const char *extras, j
 	if (req && jf_str_starts(req, "file:")) {
 		char *file = jf_xstrndup(req + 5 + strspn(req + 5, " "), strcspn(req + 5 + strspn(req + 5, " "), " \n,"));
 		if (!add_requirements_file(p, dir, file))
-			p->unknown = "its install_requires come from a file jobfix cannot read";
+			p->unknown = "its install_requires come from a file that is not there";
 		free(file);
 	} else {
 		each_line(req, cfg_requirement, p);
 	}
-	for (const char *e = extras; found && e && *e;) {
-		size_t n = strcspn(e, ",");
-		char *name = jf_xstrndup(e, n);
-		char *more = ini_get(src->data, "options.extras_require", name);
+	for (size_t i = 0; found && i < extras->size; i++) {
+		char *more = ini_get(src->data, "options.extras_require", extras->items[i]);
 		if (!more)
 			p->unknown = "an extra it is installed with is not in its setup.cfg";
 		each_line(more, cfg_requirement, p);
 		free(more);
-		free(name);
-		e += n + (e[n] == ',');
 	}
 	char *scripts = found ? ini_get(src->data, "options.entry_points", "console_scripts") : NULL;
 	each_line(scripts, cfg_script, p);
@@ -679,7 +667,8 @@ static TSNode py_setup_call(const py *m)
 
 /* setup.py's setup() call: its literal install_requires, extras_require,
  * entry_points and package_dir; false when it has no setup() call. */
-static bool read_setup_py(jf_project *p, const char *dir, const char *extras, jf_strings *rels)
+static bool read_setup_py(jf_project *p, const char *dir, const jf_strings *extras,
+                          jf_strings *rels)
 {
 	jf_source *src = load(dir, "setup.py");
 	if (!src)
@@ -721,15 +710,10 @@ static bool read_setup_py(jf_project *p, const char *dir, const char *extras, jf
 	} else if (splat) {
 		p->unknown = "setup.py passes setup() arguments through **kwargs";
 	}
-	for (const char *e = extras; e && *e && found;) {
-		size_t n = strcspn(e, ",");
-		char *name = jf_xstrndup(e, n);
-		if (!py_strings(&m, py_dict_get(&m, extras_require, name), &p->requires, 0) &&
+	for (size_t i = 0; found && i < extras->size; i++)
+		if (!py_strings(&m, py_dict_get(&m, extras_require, extras->items[i]), &p->requires, 0) &&
 		    !ts_node_is_null(extras_require))
 			p->unknown = "setup.py computes the extras it is installed with";
-		free(name);
-		e += n + (e[n] == ',');
-	}
 	jf_strings scripts = { 0 };
 	py_strings(&m, py_dict_get(&m, entry_points, "console_scripts"), &scripts, 0);
 	for (size_t i = 0; i < scripts.size; i++)
@@ -751,10 +735,16 @@ static bool read_setup_py(jf_project *p, const char *dir, const char *extras, jf
 void jf_project_read(const char *dir, const char *extras, jf_project *out)
 {
 	memset(out, 0, sizeof *out);
-	jf_strings rels = { 0 };
-	if (!read_pyproject(out, dir, extras, &rels)) {
-		bool cfg = read_setup_cfg(out, dir, extras, &rels);
-		bool setup = read_setup_py(out, dir, extras, &rels);
+	jf_strings rels = { 0 }, names = { 0 };
+	for (const char *e = extras; e && *e;) {
+		size_t n = strcspn(e, ",");
+		if (n)
+			jf_array_push(&names, jf_xstrndup(e, n));
+		e += n + (e[n] == ',');
+	}
+	if (!read_pyproject(out, dir, &names, &rels)) {
+		bool cfg = read_setup_cfg(out, dir, &names, &rels);
+		bool setup = read_setup_py(out, dir, &names, &rels);
 		if (!cfg && !setup)
 			out->unknown = "it has no pyproject.toml, setup.cfg or setup.py whose metadata "
 			               "jobfix can read";
@@ -765,5 +755,6 @@ void jf_project_read(const char *dir, const char *extras, jf_project *out)
 	if (!rels.size)
 		add_root(out, dir, "src"); /* setuptools finds a src layout by itself */
 	jf_strings_release(&rels);
+	jf_strings_release(&names);
 	find_script_files(out);
 }

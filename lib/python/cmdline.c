@@ -359,9 +359,9 @@ static bool defines_function(const jf_pyfiles *files, const char *name)
 	return found;
 }
 
-/* Collects the argparse definitions of one file into `c`. */
-/* Reads the parsers of `py`: all of it for the entry script (`called`
- * NULL), the parts that run for it in an imported module. */
+/* Collects the argparse definitions of `py` into `c`: all of it for the
+ * entry script (`called` NULL), the parts that run for it in an imported
+ * module. */
 static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *called)
 {
 	const jf_file *unit = py->file;

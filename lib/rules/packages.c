@@ -66,58 +66,55 @@ static bool module_in(const char *dir, const char *top)
 	return found;
 }
 
-typedef JF_ARRAY(char *) names;
+/* A module found in the code folder: its name and the folder that holds it
+ * (relative to the code folder, "" for the code folder itself). */
+typedef struct {
+	char *name, *folder;
+	size_t order; /* found in this order: a folder's own modules before its subfolders' */
+} code_module;
 
-/* The module names anywhere in the code folder (bounded): for jobs that edit
- * sys.path, where the folder on the path is not known. */
-static void modules_anywhere(const char *dir, int depth, size_t *budget, names *out)
+typedef JF_ARRAY(code_module) code_modules;
+
+/* The modules anywhere in the code folder (bounded), folder `rel` and below:
+ * for jobs that edit sys.path in ways jobfix cannot follow, and to name the
+ * folder of a module that is not on sys.path. */
+static void modules_anywhere(const char *code, const char *rel, int depth, size_t *budget,
+                             code_modules *out)
 {
+	char *dir = *rel ? jf_path_join(code, rel) : jf_xstrdup(code);
 	DIR *d = opendir(dir);
+	jf_strings subs = { 0 };
 	for (struct dirent *e; d && *budget && (e = readdir(d)); (*budget)--) {
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "node_modules"))
 			continue;
 		char *sub = jf_xasprintf("%s/%s", dir, e->d_name);
+		char *name = NULL;
 		if (jf_path_is_dir(sub)) {
-			jf_array_push(out, jf_xstrdup(e->d_name));
+			name = jf_xstrdup(e->d_name);
 			if (depth < 6)
-				modules_anywhere(sub, depth + 1, budget, out);
+				jf_array_push(&subs, *rel ? jf_path_join(rel, e->d_name) : jf_xstrdup(e->d_name));
 		} else if (jf_str_ends(e->d_name, ".py") || jf_str_ends(e->d_name, ".so")) {
-			jf_array_push(out, jf_xstrndup(e->d_name, strcspn(e->d_name, ".")));
+			name = jf_xstrndup(e->d_name, strcspn(e->d_name, "."));
+		}
+		if (name) {
+			code_module m = { name, jf_xstrdup(rel), out->size };
+			jf_array_push(out, m);
 		}
 		free(sub);
 	}
 	if (d)
 		closedir(d);
+	for (size_t i = 0; i < subs.size; i++)
+		modules_anywhere(code, subs.items[i], depth + 1, budget, out);
+	jf_strings_release(&subs);
+	free(dir);
 }
 
-/* The folder under `dir` (relative, "" for `dir` itself) that holds module
- * `top`, first found in a bounded walk; NULL when none. Caller frees. */
-static char *module_folder(const char *dir, const char *rel, const char *top, int depth,
-                           size_t *budget)
+static int module_cmp(const void *a, const void *b)
 {
-	char *here = *rel ? jf_path_join(dir, rel) : jf_xstrdup(dir);
-	char *found = module_in(here, top) ? jf_xstrdup(rel) : NULL;
-	DIR *d = found ? NULL : opendir(here);
-	for (struct dirent *e; d && !found && *budget && (e = readdir(d)); (*budget)--) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "node_modules") || depth >= 6)
-			continue;
-		char *sub = jf_xasprintf("%s/%s", here, e->d_name);
-		if (jf_path_is_dir(sub)) {
-			char *subrel = *rel ? jf_path_join(rel, e->d_name) : jf_xstrdup(e->d_name);
-			found = module_folder(dir, subrel, top, depth + 1, budget);
-			free(subrel);
-		}
-		free(sub);
-	}
-	if (d)
-		closedir(d);
-	free(here);
-	return found;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const code_module *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : x->order < y->order ? -1 : x->order > y->order;
 }
 
 typedef struct {
@@ -136,7 +133,7 @@ typedef struct {
 	 * `brings_unknown` when it may bring any package. */
 	jf_strings brought;
 	bool brings_unknown;
-	names anywhere;      /* module names anywhere under code, read on first use */
+	code_modules anywhere; /* modules anywhere under code, by name; read on first use */
 	bool anywhere_read;
 	jf_strmap found;     /* module_in() answers so far, by "dir\0top" */
 	/* One JF110 per missing module: later imports of it become notes. */
@@ -159,6 +156,29 @@ static bool module_in_cached(checker *c, const char *dir, const char *top)
 	return !strcmp(v, "yes");
 }
 
+/* The folder of the code that holds module `top` (the first found), or NULL. */
+static const char *module_anywhere(checker *c, const char *top)
+{
+	if (!c->anywhere_read) {
+		size_t budget = 20000;
+		modules_anywhere(c->ctx->facts->job->code_dir, "", 0, &budget, &c->anywhere);
+		if (c->anywhere.size)
+			qsort(c->anywhere.items, c->anywhere.size, sizeof *c->anywhere.items, module_cmp);
+		c->anywhere_read = true;
+	}
+	size_t lo = 0, hi = c->anywhere.size;
+	while (lo < hi) { /* the first entry of that name */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(c->anywhere.items[mid].name, top) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->anywhere.size && !strcmp(c->anywhere.items[lo].name, top)
+	               ? c->anywhere.items[lo].folder
+	               : NULL;
+}
+
 static bool is_local(checker *c, const char *top)
 {
 	const jf_job *j = c->ctx->facts->job;
@@ -175,17 +195,7 @@ static bool is_local(checker *c, const char *top)
 	for (size_t i = 0; i < c->edited.size; i++)
 		if (module_in_cached(c, c->edited.items[i], top))
 			return true;
-	if (c->edits_known)
-		return false;
-	if (!c->anywhere_read) {
-		size_t budget = 20000;
-		modules_anywhere(j->code_dir, 0, &budget, &c->anywhere);
-		if (c->anywhere.size)
-			qsort(c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
-		c->anywhere_read = true;
-	}
-	return c->anywhere.size &&
-	       bsearch(&top, c->anywhere.items, c->anywhere.size, sizeof(char *), name_cmp);
+	return !c->edits_known && module_anywhere(c, top);
 }
 
 /* How the text at `p` (just after "sys.path") uses it: 1 an insert or
@@ -353,9 +363,8 @@ static void check_import(checker *c, TSNode at, const char *module)
 		goto done;
 	}
 	/* A module of the repository in a folder nothing puts on sys.path. */
-	size_t budget = 20000;
 	const jf_job *j = c->ctx->facts->job;
-	char *folder = module_folder(j->code_dir, "", top, 0, &budget);
+	const char *folder = module_anywhere(c, top);
 	bool elsewhere = folder != NULL;
 	jf_diag *d;
 	if (elsewhere) {
@@ -366,7 +375,6 @@ static void check_import(checker *c, TSNode at, const char *module)
 		                top, shown);
 		jf_diag_set_help(d, "add %s to PYTHONPATH, or import it by its package path", shown);
 		free(shown);
-		free(folder);
 	} else {
 		d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, jf_node_span(at),
 		                "module '%s' is not installed in the image (ModuleNotFoundError)", top);
@@ -453,8 +461,10 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 			continue;
 		check_unit_imports(&c);
 	}
-	for (size_t i = 0; i < c.anywhere.size; i++)
-		free(c.anywhere.items[i]);
+	for (size_t i = 0; i < c.anywhere.size; i++) {
+		free(c.anywhere.items[i].name);
+		free(c.anywhere.items[i].folder);
+	}
 	jf_array_release(&c.anywhere);
 	jf_strings_release(&c.edited);
 	jf_strmap_release(&c.found);

@@ -95,17 +95,31 @@ static void add_project(shell *sh, const char *local, const char *extras, instal
 	jf_project_release(&p);
 }
 
-/* A local project the command installs: `cpath` a container path, possibly with [extras]. */
+/* The container path of `path`, as an install names it: from the folder of
+ * the requirements file it is in, else from the shell's. NULL when unknown. */
+static char *install_path(const install_ctx *c, const char *path)
+{
+	return !c->dir            ? jf_shell__container_path(c->sh, path)
+	       : path[0] == '/' ? jf_xstrdup(path)
+	                          : jf_path_join(c->dir, path);
+}
+
+/* The file or folder of this machine at container path `cpath` (NULL: not
+ * known), when it is in the code folder; else NULL. */
+static char *local_path(const shell *sh, const char *cpath)
+{
+	const char *rel = cpath ? jf_path_under(cpath, jf_job_workdir(sh->job)) : NULL;
+	return rel ? jf_path_join(sh->job->code_dir, rel) : NULL;
+}
+
+/* A local project the command installs: `arg` as pip is given it, possibly with [extras]. */
 static void install_project(install_ctx *c, const char *arg)
 {
 	shell *sh = c->sh;
 	char *extras;
 	char *path = jf_project_split(arg, &extras);
-	char *cpath = !c->dir ? jf_shell__container_path(sh, path)
-	              : path[0] == '/' ? jf_xstrdup(path)
-	                               : jf_path_join(c->dir, path);
-	const char *rel = cpath ? jf_path_under(cpath, jf_job_workdir(sh->job)) : NULL;
-	char *local = rel ? jf_path_join(sh->job->code_dir, rel) : NULL;
+	char *cpath = install_path(c, path);
+	char *local = local_path(sh, cpath);
 	if (local && jf_path_is_dir(local))
 		add_project(sh, local, extras, c);
 	else
@@ -124,9 +138,7 @@ static void install_item(const jf_pip_item *it, void *data)
 	if (it->kind == JF_PIP_NAMED) {
 		jf_array_push(&sh->out->installed, jf_xstrdup(it->name));
 	} else if (it->kind == JF_PIP_REQUIREMENTS) {
-		char *cpath = !c->dir ? jf_shell__container_path(sh, it->path)
-		              : it->path[0] == '/' ? jf_xstrdup(it->path)
-		                                   : jf_path_join(c->dir, it->path);
+		char *cpath = install_path(c, it->path);
 		install_requirements(sh, cpath, c->depth + 1);
 		free(cpath);
 	} else if (it->kind == JF_PIP_PROJECT) {
@@ -140,8 +152,7 @@ static void install_item(const jf_pip_item *it, void *data)
 /* The requirements in file `path` (a container path), -r and -c followed. */
 static void install_requirements(shell *sh, const char *path, int depth)
 {
-	const char *rel = path ? jf_path_under(path, jf_job_workdir(sh->job)) : NULL;
-	char *local = rel ? jf_path_join(sh->job->code_dir, rel) : NULL;
+	char *local = local_path(sh, path);
 	jf_source *src = local && depth < 4 ? jf_source_load(local, local) : NULL;
 	if (!src || src->status != JF_SOURCE_OK) {
 		/* made at run time, or not there: pip says so */

@@ -93,20 +93,36 @@ static char *other_shell(const jf_source *s)
 	if (s->len < 2 || s->data[0] != '#' || s->data[1] != '!')
 		return NULL;
 	jf_span l = jf_source_line_span(s, 0);
-	char *line = jf_xstrndup(s->data + l.start + 2, l.end - l.start - 2);
-	char *w = strtok(line, " \t\r"), *name = NULL;
-	if (w) {
-		const char *base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
-		if (!strcmp(base, "env")) {
-			for (w = strtok(NULL, " \t\r"); w && w[0] == '-'; w = strtok(NULL, " \t\r"))
-				;
-			base = w ? w : "";
+	const char *p = s->data + l.start + 2, *end = s->data + l.end;
+	/* the program, and for `env [-opts]` the first word after it */
+	const char *base = NULL;
+	for (bool env = false; p < end;) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		const char *w = p;
+		while (p < end && *p != ' ' && *p != '\t' && *p != '\r')
+			p++;
+		if (w == p)
+			break;
+		const char *b = w;
+		for (const char *q = w; q < p; q++)
+			if (*q == '/')
+				b = q + 1;
+		if (!env && (size_t)(p - b) == 3 && !memcmp(b, "env", 3)) {
+			env = true;
+		} else if (!env || *w != '-') {
+			base = b;
+			break;
 		}
-		static const char *const bash_like[] = { "bash", "sh", "dash", "ash", "busybox", "", NULL };
-		if (!jf_str_in(base, bash_like) && !jf_str_starts(base, "bash"))
-			name = jf_xstrdup(base);
 	}
-	free(line);
+	if (!base)
+		return NULL;
+	char *name = jf_xstrndup(base, strcspn(base, " \t\r\n"));
+	static const char *const bash_like[] = { "bash", "sh", "dash", "ash", "busybox", NULL };
+	if (jf_str_in(name, bash_like) || jf_str_starts(name, "bash")) {
+		free(name);
+		return NULL;
+	}
 	return name;
 }
 
