@@ -47,10 +47,10 @@ char *jf_match_text(const jf_file *file, const jf_match *m, const char *capture)
 long jf_wrapped_script(const jf_facts *facts, const jf_file *entry, const jf_words *args);
 /**
  * Whether `p` is a path of the developer's machine that the job's container
- * does not provide (JF101's places, less mounts, workdir and the image user's
- * home) (local_path.c).
+ * does not provide (JF101's places, less mounts, workdir and the home of the
+ * image's user) (local_path.c).
  */
-bool jf_developer_path(const jf_job *job, const char *p);
+bool jf_developer_path(const jf_facts *facts, const char *p);
 /** Whether Python `try_stmt` has a bare `except`, or one that names any of
  * `names` (NULL-terminated; in a tuple too, or as `except X as e`). */
 bool jf_py_try_catches(const jf_file *file, TSNode try_stmt, const char *const *names);

@@ -26,8 +26,13 @@ static char *literal_value(const jf_file *unit, TSNode n)
 	return v;
 }
 
-static bool provided_by_job(const jf_job *j, const char *path)
+/* Whether the job's container has `path`: a mount or the workdir there, the
+ * home of the user it runs as. */
+static bool provided_by_container(const jf_facts *facts, const char *path)
 {
+	const jf_job *j = facts->job;
+	if (!j)
+		return false;
 	if (jf_job_mount_of(&j->inputs, path) || jf_job_mount_of(&j->outputs, path))
 		return true;
 	if (j->workdir.value && jf_path_under(path, j->workdir.value))
@@ -40,15 +45,15 @@ static bool provided_by_job(const jf_job *j, const char *path)
 	if (platform && (!strcmp(platform, "skypilot") || !strcmp(platform, "slurm")) &&
 	    (jf_str_starts(p, "~/") || jf_str_starts(p, "/home/")))
 		return true;
-	/* The image's own user has a home of that name. */
-	const char *user = j->image.user.value;
+	/* The image's own user has a home of that name, or the image says where its home is. */
+	const char *user = j->image.user.value ? j->image.user.value : facts->image->user;
 	if (user && jf_str_starts(path, "/home/") && !strncmp(path + 6, user, strlen(user)) &&
 	    (path[6 + strlen(user)] == '/' || !path[6 + strlen(user)]))
 		return true;
-	return false;
+	return facts->image->home && jf_path_under(path, facts->image->home);
 }
 
-bool jf_developer_path(const jf_job *job, const char *p)
+bool jf_developer_path(const jf_facts *facts, const char *p)
 {
 	/* The same places as the queries' regex: /home/<user>/, /Users/<user>,
 	 * /Volumes/, /media/<user>/, ~/ (not ~/.hidden), C:\ or C:/, /mnt/<drive>/. */
@@ -59,7 +64,7 @@ bool jf_developer_path(const jf_job *job, const char *p)
 	           (((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':' &&
 	            (p[2] == '\\' || p[2] == '/')) ||
 	           (jf_str_starts(p, "/mnt/") && p[5] >= 'a' && p[5] <= 'z' && p[6] == '/');
-	return dev && !(job && provided_by_job(job, p));
+	return dev && !provided_by_container(facts, p);
 }
 
 /* Calls whose arguments are file or folder paths, by the last part of the
@@ -142,6 +147,156 @@ static bool python_path_use(const jf_file *unit, TSNode n)
 	       io_call(unit, ts_node_parent(p), keyword);
 }
 
+/* Whether a character may stand in a Python name. */
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* Whether `call` creates a folder: os.makedirs(P), os.mkdir(P), P.mkdir(...)
+ * (pathlib, any object but `os`); P in *path. */
+static bool creates_folder(const jf_file *unit, TSNode call, TSNode *path)
+{
+	TSNode fn = jf_node_field(call, "function");
+	TSNode args = jf_node_field(call, "arguments");
+	if (!jf_node_type_is(args, "argument_list"))
+		return false;
+	if (jf_node_type_is(fn, "attribute") && jf_node_is(unit, jf_node_field(fn, "attribute"), "mkdir") &&
+	    !jf_node_is(unit, jf_node_field(fn, "object"), "os")) {
+		*path = jf_node_field(fn, "object");
+		return true;
+	}
+	static const char *const makers[] = { "os.makedirs", "os.mkdir", "makedirs", "mkdir",
+		                               "tf.io.gfile.makedirs", "gfile.makedirs",
+		                               "tf.gfile.MakeDirs", "gfile.MakeDirs", NULL };
+	const char *text = unit->src->data + ts_node_start_byte(fn);
+	if (!jf_strn_in(text, ts_node_end_byte(fn) - ts_node_start_byte(fn), makers))
+		return false;
+	*path = ts_node_named_child(args, 0);
+	return !ts_node_is_null(*path) && !jf_node_type_is(*path, "keyword_argument");
+}
+
+/* Whether `n` is within the path a call creates, in the statement around it. */
+static bool in_created_path(const jf_file *unit, TSNode n)
+{
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		const char *t = ts_node_type(p);
+		if (jf_str_ends(t, "_statement") || !strcmp(t, "block") || !strcmp(t, "module"))
+			return false;
+		TSNode path;
+		if (!strcmp(t, "call") && creates_folder(unit, p, &path) &&
+		    ts_node_start_byte(n) >= ts_node_start_byte(path) &&
+		    ts_node_end_byte(n) <= ts_node_end_byte(path))
+			return true;
+	}
+	return false;
+}
+
+/* Whether `name` (`x`, `self.out`, or `.dest` for any object's attribute)
+ * stands within a path a call creates, somewhere in `scope`. */
+static bool name_created_in(const jf_file *unit, TSNode scope, const char *name)
+{
+	const char *text = unit->src->data;
+	uint32_t end = ts_node_end_byte(scope);
+	size_t n = strlen(name);
+	TSNode root = ts_tree_root_node(unit->tree);
+	for (const char *p = strstr(text + ts_node_start_byte(scope), name);
+	     p && (size_t)(p - text) + n <= end; p = strstr(p + 1, name)) {
+		uint32_t at = (uint32_t)(p - text);
+		if ((name[0] != '.' && at && (name_char(p[-1]) || p[-1] == '.')) || name_char(p[n]))
+			continue;
+		TSNode word = ts_node_named_descendant_for_byte_range(root, at + (name[0] == '.'),
+		                                                      at + (uint32_t)n);
+		if (in_created_path(unit, word))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the code creates the folder the Python literal names, so nothing
+ * needs to be there beforehand: the literal is (part of) the path of
+ * os.makedirs/mkdir/Path.mkdir, or of a name bound to it that such a call
+ * creates (`out = os.path.expanduser("~/runs")` ... `os.makedirs(out,
+ * exist_ok=True)`), or of an argparse option whose value is created
+ * (`default="~/runs"` ... `os.makedirs(args.out_dir)`).
+ */
+static bool created_by_code(const jf_file *unit, TSNode literal)
+{
+	if (in_created_path(unit, literal))
+		return true;
+	TSNode e = literal;
+	for (TSNode p = ts_node_parent(e); !ts_node_is_null(p); e = p, p = ts_node_parent(p))
+		if (!jf_node_type_is(p, "argument_list") && !jf_node_type_is(p, "call") &&
+		    !jf_node_type_is(p, "binary_operator") && !jf_node_type_is(p, "parenthesized_expression"))
+			break;
+	TSNode p = ts_node_parent(e);
+	TSNode root = ts_tree_root_node(unit->tree);
+	char *name = NULL;
+	TSNode scope = root;
+	if (jf_node_type_is(p, "assignment") && ts_node_eq(jf_node_field(p, "right"), e)) {
+		TSNode left = jf_node_field(p, "left");
+		if (jf_node_type_is(left, "identifier")) {
+			for (TSNode f = p; !ts_node_is_null(f); f = ts_node_parent(f))
+				if (jf_node_type_is(f, "function_definition")) {
+					scope = f;
+					break;
+				}
+			name = jf_node_text(unit, left);
+		} else if (jf_node_type_is(left, "attribute")) {
+			name = jf_node_text(unit, left);
+		}
+	} else if (jf_node_type_is(p, "keyword_argument") &&
+	           jf_node_is(unit, jf_node_field(p, "name"), "default")) {
+		/* argparse: the option's dest: dest=, else its first long option or its name */
+		TSNode args = ts_node_parent(p);
+		for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+			TSNode a = ts_node_named_child(args, i);
+			bool dest = jf_node_type_is(a, "keyword_argument") &&
+			            jf_node_is(unit, jf_node_field(a, "name"), "dest") &&
+			            jf_node_type_is(jf_node_field(a, "value"), "string");
+			if (!dest && (name || !jf_node_type_is(a, "string")))
+				continue;
+			char *v = literal_value(unit, dest ? jf_node_field(a, "value") : a);
+			const char *d = jf_str_starts(v, "--") ? v + 2 : v[0] == '-' ? "" : v;
+			if (*d) {
+				free(name);
+				name = jf_xmalloc(strlen(d) + 2);
+				name[0] = '.';
+				for (size_t k = 0; k <= strlen(d); k++)
+					name[k + 1] = d[k] == '-' ? '_' : d[k];
+			}
+			free(v);
+		}
+	}
+	bool created = name && *name && name_created_in(unit, scope, name);
+	free(name);
+	return created;
+}
+
+/* Whether `word` of sed command `cmd` is its script: the value of -e or
+ * --expression, or the first operand when neither is given. */
+static bool sed_script(const jf_file *unit, TSNode cmd, TSNode word)
+{
+	bool expression = false, after_e = false, first = true;
+	TSNode script = { 0 };
+	uint32_t count = ts_node_named_child_count(cmd);
+	for (uint32_t i = 1; i < count; i++) {
+		TSNode a = ts_node_named_child(cmd, i);
+		if (after_e && !ts_node_is_null(a) && ts_node_eq(a, word))
+			return true;
+		after_e = jf_node_is(unit, a, "-e") || jf_node_is(unit, a, "--expression");
+		expression |= after_e;
+		bool option = unit->src->data[ts_node_start_byte(a)] == '-';
+		if (first && !option && !jf_node_type_is(a, "file_redirect")) {
+			script = a;
+			first = false;
+		}
+	}
+	return !expression && !ts_node_is_null(script) && ts_node_eq(script, word);
+}
+
 /* Shell: whether the word is an argument, an assignment's value or a redirection target. */
 static bool shell_path_use(const jf_file *unit, TSNode n)
 {
@@ -154,11 +309,15 @@ static bool shell_path_use(const jf_file *unit, TSNode n)
 	if (ts_node_is_null(name) || ts_node_start_byte(n) < ts_node_end_byte(name))
 		return false;
 	const char *text = unit->src->data + ts_node_start_byte(name);
-	return !jf_strn_in(text, ts_node_end_byte(name) - ts_node_start_byte(name), message_commands);
+	size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+	if (len == 3 && !memcmp(text, "sed", 3) && sed_script(unit, p, n))
+		return false;
+	return !jf_strn_in(text, len, message_commands);
 }
 
 typedef enum {
-	DEFAULT_NOT_AN_OPTION, /* not an argparse default, or no invocation of the script */
+	DEFAULT_NOT_AN_OPTION, /* not an argparse default */
+	DEFAULT_NO_RUN,        /* no invocation of the script is known */
 	DEFAULT_OVERRIDDEN,    /* every invocation passes the option */
 	DEFAULT_USED,          /* *by is an invocation that leaves the option out */
 } default_use;
@@ -205,7 +364,7 @@ static default_use argparse_default_use(const jf_rule_ctx *ctx, const jf_file *u
 		free(options.items[o]);
 	jf_array_release(&options);
 	if (!runs)
-		return DEFAULT_NOT_AN_OPTION;
+		return DEFAULT_NO_RUN;
 	return overridden == runs ? DEFAULT_OVERRIDDEN : DEFAULT_USED;
 }
 
@@ -214,12 +373,23 @@ void jf_hook_local_path(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *un
 	TSNode at = jf_match_get(m, "finding");
 	if (ts_node_is_null(at))
 		return;
-	if (unit->lang == JF_LANG_PYTHON ? !python_path_use(unit, at) : !shell_path_use(unit, at))
+	if (unit->lang == JF_LANG_PYTHON ? !python_path_use(unit, at) || created_by_code(unit, at)
+	                                 : !shell_path_use(unit, at))
 		return;
 	const jf_invocation *by = NULL;
-	if (unit->lang == JF_LANG_PYTHON &&
-	    argparse_default_use(ctx, unit, at, &by) == DEFAULT_OVERRIDDEN)
+	default_use use = unit->lang == JF_LANG_PYTHON ? argparse_default_use(ctx, unit, at, &by)
+	                                               : DEFAULT_NOT_AN_OPTION;
+	if (use == DEFAULT_OVERRIDDEN)
 		return;
+	if (use == DEFAULT_NO_RUN) {
+		/* Whether any run leaves the option out is the job's to say. */
+		jf_pos pos = jf_source_pos(unit->src, ts_node_start_byte(at));
+		jf_sink_skip(ctx->out, rule->info.id,
+		             "%s:%u:%u: an option's default is a developer-machine path, and no run "
+		             "of the script is known: lint the job that runs it",
+		             unit->src->path, pos.line, pos.col);
+		return;
+	}
 	char *value = literal_value(unit, at);
 	jf_span span = jf_node_span(at);
 	/* A shell word `--flag=/home/...`: the path is what follows the '='. */
@@ -229,7 +399,9 @@ void jf_hook_local_path(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *un
 		path = eq + 1;
 		span.start += (uint32_t)(path - value);
 	}
-	if (ctx->facts->job && provided_by_job(ctx->facts->job, path)) {
+	/* C:\<... is no Windows path: no name there has < > : " | ? * in it. */
+	bool not_windows = path[0] && path[1] == ':' && path[2] && path[3] && strchr("<>:\"|?*", path[3]);
+	if (not_windows || provided_by_container(ctx->facts, path)) {
 		free(value);
 		return;
 	}

@@ -58,6 +58,7 @@ typedef struct {
 	TSNode call;
 	const jf_file *unit;
 	io_kind kind;
+	bool creates;    /* it makes the folder (os.makedirs, Path.mkdir) */
 	jf_pyvalue value;
 	char *cpath;     /* in the container, or NULL */
 } io_use;
@@ -134,6 +135,13 @@ static bool classify(const jf_file *unit, TSNode fn, TSNode args, TSNode *arg, i
 			}
 		}
 	}
+	/* out.mkdir(parents=True): any other object is the path too. */
+	if (jf_node_type_is(fn, "attribute") && jf_node_is(unit, jf_node_field(fn, "attribute"), "mkdir") &&
+	    !jf_node_is(unit, jf_node_field(fn, "object"), "os")) {
+		*arg = jf_node_field(fn, "object");
+		*kind = IO_WRITE;
+		return true;
+	}
 	const char *text = unit->src->data + ts_node_start_byte(fn);
 	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn);
 	for (size_t i = 0; i < sizeof io_calls / sizeof *io_calls; i++) {
@@ -172,7 +180,11 @@ static void collect(io_model *m, const jf_pyfacts *py)
 		io_kind kind;
 		if (!classify(unit, pn->a, pn->b, &arg, &kind))
 			continue;
-		io_use u = { arg, n, unit, kind, jf_pyeval_expr(m->eval, unit, arg), NULL };
+		const char *fn = unit->src->data + ts_node_start_byte(pn->a);
+		size_t fn_len = ts_node_end_byte(pn->a) - ts_node_start_byte(pn->a);
+		bool creates = kind == IO_WRITE && (ends_with_name(fn, fn_len, "mkdir", 5) ||
+		                                    ends_with_name(fn, fn_len, "makedirs", 8));
+		io_use u = { arg, n, unit, kind, creates, jf_pyeval_expr(m->eval, unit, arg), NULL };
 		if (!u.value.value || !*u.value.value) {
 			jf_pyvalue_release(&u.value);
 			continue;
@@ -298,6 +310,18 @@ static bool created_by_job(const io_model *m, const char *cpath)
 	return false;
 }
 
+/* Whether the Python makes `path`, or a folder above it, itself (os.makedirs,
+ * Path.mkdir): nothing needs to be there before the job runs. */
+static bool made_by_code(const io_model *m, const char *path)
+{
+	for (size_t i = 0; i < m->uses.size; i++) {
+		const io_use *u = &m->uses.items[i];
+		if (u->creates && jf_path_under(path, u->value.value))
+			return true;
+	}
+	return false;
+}
+
 /* JF106: a write at `at` to `cpath`, under input mount `in`. */
 static void report_input_write(jf_rule_ctx *ctx, jf_loc at, const char *cpath,
                                const jf_job_mount *in)
@@ -330,7 +354,9 @@ static void check_use(io_model *m, const io_use *u)
 	const jf_job *j = ctx->facts->job;
 	const char *v = u->value.value;
 	/* JF101 through names: the literal, once, with the use as a note. */
-	if (jf_developer_path(j, v)) {
+	if (jf_developer_path(ctx->facts, v)) {
+		if (made_by_code(m, v))
+			return;
 		const jf_file *ou = u->value.origin_unit;
 		if (!u->value.through_names || !ou || ts_node_is_null(u->value.origin))
 			return; /* a literal in the call: the query rule reports it */
