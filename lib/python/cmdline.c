@@ -367,7 +367,7 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 	const jf_file *unit = py->file;
 	jf_strings own = { 0 };
 	if (called)
-		jf_py_own_calls(py, &own);
+		jf_py_own_calls(py, called, &own);
 	for (size_t i = 0; open_markers[i]; i++)
 		if (strstr(unit->src->data, open_markers[i]))
 			c->open = true;

@@ -514,27 +514,63 @@ void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_str
 	}
 }
 
+/* The name of the outermost function or class around recorded node `pn`; a null node at module level. */
+static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn)
+{
+	uint32_t def = pn->def;
+	while (def != JF_PY_NONE && py->nodes.items[def].def != JF_PY_NONE)
+		def = py->nodes.items[def].def;
+	return def == JF_PY_NONE ? (TSNode){ 0 } : jf_node_field(py->nodes.items[def].node, "name");
+}
+
 bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strings *called,
                                const jf_strings *own)
 {
 	if (under_main_guard(py->file, pn->node))
 		return false;
-	uint32_t def = pn->def;
-	while (def != JF_PY_NONE && py->nodes.items[def].def != JF_PY_NONE)
-		def = py->nodes.items[def].def;
-	if (def == JF_PY_NONE)
+	TSNode def = outermost_definition(py, pn);
+	if (ts_node_is_null(def))
 		return true;
-	char *name = jf_node_text(py->file, jf_node_field(py->nodes.items[def].node, "name"));
+	char *name = jf_node_text(py->file, def);
 	bool called_ = jf_strings_have(called, name) || jf_strings_have(own, name);
 	free(name);
 	return called_;
 }
 
-void jf_py_own_calls(const jf_pyfacts *py, jf_strings *out)
+void jf_py_own_calls(const jf_pyfacts *py, const jf_strings *called, jf_strings *out)
 {
-	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+	/* Each call's callee and the definition it stands in, once; then the
+	 * calls of the definitions reached so far, until no new name is added. */
+	size_t n = py->of_kind[JF_PY_CALL].size;
+	char **callee = jf_xcalloc(n ? n : 1, sizeof *callee);
+	char **in = jf_xcalloc(n ? n : 1, sizeof *in);
+	bool *done = jf_xcalloc(n ? n : 1, sizeof *done);
+	for (size_t k = 0; k < n; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		if (!under_main_guard(py->file, pn->node))
-			jf_array_push(out, callee_name(py->file, pn->a));
+		done[k] = under_main_guard(py->file, pn->node);
+		if (done[k])
+			continue;
+		callee[k] = callee_name(py->file, pn->a);
+		TSNode def = outermost_definition(py, pn);
+		in[k] = ts_node_is_null(def) ? NULL : jf_node_text(py->file, def);
 	}
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (size_t k = 0; k < n; k++) {
+			if (done[k] || (in[k] && !jf_strings_have(called, in[k]) && !jf_strings_have(out, in[k])))
+				continue;
+			done[k] = true;
+			if (!jf_strings_have(out, callee[k])) {
+				jf_array_push(out, jf_xstrdup(callee[k]));
+				grew = true;
+			}
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		free(callee[k]);
+		free(in[k]);
+	}
+	free(callee);
+	free(in);
+	free(done);
 }

@@ -124,8 +124,12 @@ static inline bool jf_py_within(const jf_py_node *n, TSNode outer)
  * in its own `if __name__ == "__main__":` block are left out.
  */
 void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_strings *out);
-/** The names module `py` calls outside its `__main__` block. */
-void jf_py_own_calls(const jf_pyfacts *py, jf_strings *out);
+/**
+ * The names module `py` calls where its code runs on import: outside its
+ * `__main__` block, at module level, or in a function or class whose name is
+ * in `called` (jf_py_called_names) or is itself called so, in turn.
+ */
+void jf_py_own_calls(const jf_pyfacts *py, const jf_strings *called, jf_strings *out);
 /**
  * Whether recorded node `pn` of imported module `py` runs for the job:
  * outside the module's `__main__` block and, inside functions and classes,

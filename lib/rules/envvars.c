@@ -171,7 +171,7 @@ static void check_python(env_model *m, const jf_pyfacts *py, const jf_strings *c
 	const jf_file *unit = py->file;
 	jf_strings own = { 0 };
 	if (called)
-		jf_py_own_calls(py, &own);
+		jf_py_own_calls(py, called, &own);
 	for (size_t k = 0; k < py->of_kind[JF_PY_ENVIRON_SUBSCRIPT].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ENVIRON_SUBSCRIPT, k);
 		TSNode n = pn->node;

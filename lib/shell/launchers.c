@@ -138,15 +138,19 @@ void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, boo
 	free(cpath);
 }
 
-/* A Python module run with -m: loaded when it is local, silent otherwise. */
-/* Loads local file `local` as an entry script when it is a file under the code folder. */
-static bool load_entry(shell *sh, const char *local)
+/* Loads local file `local` as an entry script when it is a file under the
+ * code folder; a module run by name (`python -m`, a console script) has
+ * `root`, the folder it was found in, as sys.path[0]. */
+static bool load_entry(shell *sh, const char *local, const char *root)
 {
 	const char *rel = jf_path_under(local, sh->job->code_dir);
 	if (!rel || !jf_path_is_file(local))
 		return false;
 	char *display = jf_path_join(sh->job->code_display, rel);
-	jf_workspace_load(sh->ws, local, display, JF_LANG_PYTHON, JF_ROLE_ENTRY, sh->cwd, sh->depth + 1);
+	jf_file *f = jf_workspace_load(sh->ws, local, display, JF_LANG_PYTHON, JF_ROLE_ENTRY,
+	                               sh->cwd, sh->depth + 1);
+	if (f && root && !f->import_root)
+		f->import_root = jf_arena_strdup(&f->arena, root);
 	free(display);
 	return true;
 }
@@ -169,7 +173,7 @@ static void module(shell *sh, const char *mod)
 		for (int k = 0; k < 2 && !found; k++) {
 			char *local = jf_xasprintf("%s/%s%s", dirs.items[d], p.buf,
 			                           k ? "/__main__.py" : ".py");
-			found = load_entry(sh, local);
+			found = load_entry(sh, local, dirs.items[d]);
 			free(local);
 		}
 	jf_buf_release(&p);
@@ -181,7 +185,7 @@ static void module(shell *sh, const char *mod)
 bool jf_shell__run_console_script(shell *sh, const char *name)
 {
 	const jf_console_script *c = jf_shell__console_script(sh, name);
-	if (c && !(c->file && load_entry(sh, c->file)))
+	if (c && !(c->file && load_entry(sh, c->file, NULL)))
 		jf_sink_skip(sh->ws->sink, "JF102", "the command runs '%s', a console script of an "
 		                                    "installed project, whose module '%s' is not a file "
 		                                    "of the code folder: it is not followed",
