@@ -519,8 +519,8 @@ static void check_launcher_flags(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 	const char *entry = inv->entry->src->path;
 	bool deepspeed = !strcmp(inv->launcher, "deepspeed");
 	bool launch = !strcmp(inv->launcher, "torch.distributed.launch");
-	if (!deepspeed && !launch)
-		return;
+	if ((!deepspeed && !launch) || c->tolerant)
+		return; /* parse_known_args leaves the flag for the script to ignore */
 	for (size_t i = 0; i < inv->launcher_args.size; i++) {
 		const char *v = inv->launcher_args.items[i].value;
 		if (!v || !strcmp(v, "--use_env") || !strcmp(v, "--use-env") ||
@@ -1130,3 +1130,27 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 	}
 }
 
+
+/* JF305: `type=bool` matters only where argparse applies the type to a
+ * value: with no `action=`, or "store", "append", "extend". */
+void jf_hook_bool_type(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *file, const jf_match *m)
+{
+	TSNode at = jf_match_get(m, "finding");
+	if (ts_node_is_null(at))
+		return;
+	TSNode args = ts_node_parent(at);
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (!jf_node_type_is(a, "keyword_argument") ||
+		    !jf_node_is(file, jf_node_field(a, "name"), "action"))
+			continue;
+		TSNode v = jf_node_field(a, "value");
+		if (!jf_node_is(file, v, "\"store\"") && !jf_node_is(file, v, "'store'") &&
+		    !jf_node_is(file, v, "\"append\"") && !jf_node_is(file, v, "'append'") &&
+		    !jf_node_is(file, v, "\"extend\"") && !jf_node_is(file, v, "'extend'"))
+			return;
+	}
+	char *msg = jf_rule_message(rule, m, file);
+	jf_sink_add(ctx->out, rule->info.id, file->src, jf_node_span(at), "%s", msg);
+	free(msg);
+}

@@ -545,6 +545,47 @@ static int eval_condition(shell *sh, TSNode cond)
 	return r;
 }
 
+typedef JF_ARRAY(var_list) outcome_list;
+
+/* After branches of which one ran, each leaving `outcomes[i]` and working
+ * folder `cwds[i]`: the shell's state is the first outcome, less what the
+ * others disagree with (unknown). Takes both lists. */
+static void merge_outcomes(shell *sh, outcome_list *o_list, jf_strings *c_list)
+{
+	vars_release(&sh->vars);
+	free(sh->cwd);
+	sh->vars = o_list->items[0];
+	for (size_t o = 1; o < o_list->size; o++)
+		for (size_t i = 0; i < o_list->items[o].size; i++) {
+			const var *v = &o_list->items[o].items[i];
+			if (!same_var(vars_find(&sh->vars, v->name), v)) {
+				var *m = jf_shell__set_var(sh, v->name, NULL, v->exported);
+				m->src = NULL;
+			}
+		}
+	for (size_t i = 0; i < sh->vars.size; i++)
+		for (size_t o = 1; o < o_list->size; o++)
+			if (!vars_find(&o_list->items[o], sh->vars.items[i].name)) {
+				var *m = &sh->vars.items[i];
+				free(m->value);
+				m->value = NULL; /* set in some outcomes only */
+				m->is_array = false;
+				jf_words_release(&m->items);
+			}
+	sh->cwd = c_list->items[0];
+	for (size_t o = 1; o < c_list->size; o++) {
+		if (!same_str(sh->cwd, c_list->items[o])) {
+			free(sh->cwd);
+			sh->cwd = NULL;
+		}
+		free(c_list->items[o]);
+	}
+	for (size_t o = 1; o < o_list->size; o++)
+		vars_release(&o_list->items[o]);
+	jf_array_release(o_list);
+	jf_array_release(c_list);
+}
+
 /*
  * if / elif / else: only one branch runs. Each is walked from the state
  * before it; afterwards a variable (or the folder) that the outcomes do not
@@ -566,8 +607,8 @@ static void walk_if(shell *sh, TSNode n)
 	}
 	var_list base = vars_copy(&sh->vars);
 	char *base_cwd = sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
-	JF_ARRAY(var_list) outcomes = { 0 };
-	JF_ARRAY(char *) cwds = { 0 };
+	outcome_list outcomes = { 0 };
+	jf_strings cwds = { 0 };
 	bool taken = false; /* a branch whose condition is known true: none after it runs */
 	for (size_t b = 0; b <= branches.size && !taken; b++) {
 		TSNode owner = b ? branches.items[b - 1] : n;
@@ -604,43 +645,43 @@ static void walk_if(shell *sh, TSNode n)
 		jf_array_push(&outcomes, vars_copy(&base));
 		jf_array_push(&cwds, base_cwd ? jf_xstrdup(base_cwd) : NULL);
 	}
-	/* The merge: the first outcome, less what the others disagree with. (The
-	 * shell still holds its state before the if when no branch was walked.) */
-	vars_release(&sh->vars);
-	free(sh->cwd);
-	sh->vars = outcomes.items[0];
-	for (size_t o = 1; o < outcomes.size; o++)
-		for (size_t i = 0; i < outcomes.items[o].size; i++) {
-			const var *v = &outcomes.items[o].items[i];
-			if (!same_var(vars_find(&sh->vars, v->name), v)) {
-				var *m = jf_shell__set_var(sh, v->name, NULL, v->exported);
-				m->src = NULL;
-			}
-		}
-	for (size_t i = 0; i < sh->vars.size; i++)
-		for (size_t o = 1; o < outcomes.size; o++)
-			if (!vars_find(&outcomes.items[o], sh->vars.items[i].name)) {
-				var *m = &sh->vars.items[i];
-				free(m->value);
-				m->value = NULL; /* set in some outcomes only */
-				m->is_array = false;
-				jf_words_release(&m->items);
-			}
-	sh->cwd = cwds.items[0];
-	for (size_t o = 1; o < cwds.size; o++) {
-		if (!same_str(sh->cwd, cwds.items[o])) {
-			free(sh->cwd);
-			sh->cwd = NULL;
-		}
-		free(cwds.items[o]);
-	}
-	for (size_t o = 1; o < outcomes.size; o++)
-		vars_release(&outcomes.items[o]);
-	jf_array_release(&outcomes);
-	jf_array_release(&cwds);
+	merge_outcomes(sh, &outcomes, &cwds);
 	jf_array_release(&branches);
 	vars_release(&base);
 	free(base_cwd);
+}
+
+/*
+ * `[ -n "$X" ] && ARGS+=(--x "$X")`, `[[ ... ]] || cmd`: the right side runs
+ * as the test decides, like an `if` with no else. Returns false when `n` is
+ * no such list (any other `&&`/`||` runs both sides, as the walk does).
+ */
+static bool walk_guard(shell *sh, TSNode n)
+{
+	if (ts_node_named_child_count(n) != 2 || ts_node_child_count(n) != 3)
+		return false;
+	TSNode test = ts_node_named_child(n, 0), then = ts_node_named_child(n, 1);
+	int known = eval_condition(sh, test);
+	if (!jf_node_type_is(test, "test_command") && known < 0)
+		return false;
+	bool or = !strcmp(ts_node_type(ts_node_child(n, 1)), "||");
+	walk(sh, test);
+	if (known >= 0) {
+		if (known == !or)
+			walk(sh, then);
+		return true;
+	}
+	outcome_list outcomes = { 0 };
+	jf_strings cwds = { 0 };
+	jf_array_push(&outcomes, vars_copy(&sh->vars));
+	jf_array_push(&cwds, sh->cwd ? jf_xstrdup(sh->cwd) : NULL);
+	walk(sh, then);
+	jf_array_push(&outcomes, sh->vars);
+	sh->vars = (var_list){ 0 };
+	jf_array_push(&cwds, sh->cwd);
+	sh->cwd = NULL;
+	merge_outcomes(sh, &outcomes, &cwds);
+	return true;
 }
 
 static void walk(shell *sh, TSNode n)
@@ -675,6 +716,8 @@ static void walk(shell *sh, TSNode n)
 		walk_if(sh, n);
 		return;
 	}
+	if (!strcmp(t, "list") && walk_guard(sh, n))
+		return;
 	if (!strcmp(t, "heredoc_body") || !strcmp(t, "command_substitution") ||
 	    !strcmp(t, "process_substitution"))
 		return;

@@ -5,9 +5,12 @@
 ; summary: an argparse argument with `type=bool`: any non-empty string, "False" included, is True
 ; message: 'type=bool' reads every non-empty value as True, 'False' and '0' included
 ; help: use `action='store_true'` (or a function that parses yes/no strings, e.g. `lambda s: s.lower() in ('1', 'true', 'yes')`) instead of `type=bool`
+; check: bool-type
 ; prefilter: type\s*=\s*bool\b
 ;
-; `parser.add_argument(..., type=bool)`, and the same on argument groups.
+; `parser.add_argument(..., type=bool)`, and the same on argument groups. The
+; hook drops the calls whose `action=` never applies the type
+; (argparse.BooleanOptionalAction, store_true, a class of the code's own).
 
 (call
   function: (attribute attribute: (identifier) @_method)
