@@ -19,13 +19,21 @@
 #include "python/cmdline.h"
 
 /* Source markers of a command line jobfix cannot see whole. */
+/* Calls that extend or replace a parser where jobfix cannot see: the parser
+ * is open when one of them runs for the script. */
+static const char *const open_calls[] = {
+	"add_config_arguments", "add_argparse_args", "add_model_specific_args", "HfArgumentParser",
+	"fire.Fire",            "LightningCLI",      "OmegaConf.from_cli",      "exec",
+	"parse_intermixed_args", "append_flag_values", NULL,
+};
+
+/* Libraries and parser settings that change what a command line means: the
+ * parser is open when the entry script, or a module that takes part in its
+ * parser, has one. */
 static const char *const open_markers[] = {
-	"add_config_arguments", "add_argparse_args", "add_model_specific_args",
-	"HfArgumentParser", "hydra",               "fire.Fire",         "config_flags",
-	"jsonargparse",    "LightningCLI",         "simple_parsing",    "OmegaConf.from_cli",
-	"exec(",           "prefix_chars",         "fromfile_prefix_chars", "parse_intermixed_args",
-	"typer",           "conflict_handler",       "from click import",
-	"flags_core",      "append_flag_values",   NULL,
+	"hydra",         "jsonargparse",          "simple_parsing",   "typer",
+	"from click import", "flags_core",        "config_flags",     "prefix_chars",
+	"fromfile_prefix_chars", "conflict_handler", NULL,
 };
 
 void jf_cmdline__def_release(jf_argdef *d)
@@ -97,9 +105,18 @@ static bool read_action(const jf_file *unit, TSNode v, jf_argdef *d)
 {
 	static const char *const flags[] = { "store_true", "store_false", "store_const", "count",
 		                             "append_const", "help", "version", NULL };
+	/* argparse.BooleanOptionalAction: --x and --no-x, no value (options added by the caller) */
+	if (jf_node_is(unit, v, "argparse.BooleanOptionalAction") ||
+	    jf_node_is(unit, v, "BooleanOptionalAction")) {
+		d->act = ACT_FLAG;
+		d->negatable = true;
+		return true;
+	}
 	char *a = jf_cmdline__string(unit, v);
-	if (!a)
-		return false; /* a custom Action class: unknown arity */
+	if (!a) {
+		d->act = ACT_CUSTOM; /* DictAction, ParseKwargs, ... */
+		return true;
+	}
 	bool ok = true;
 	if (jf_str_in(a, flags))
 		d->act = ACT_FLAG;
@@ -201,6 +218,9 @@ static bool read_argument(const jf_file *unit, TSNode call, jf_argdef *d)
 	}
 	if (!d->options.size && !d->dest)
 		return false;
+	for (size_t i = 0, given = d->options.size; d->negatable && i < given; i++)
+		if (jf_str_starts(d->options.items[i], "--"))
+			jf_array_push(&d->options, jf_xasprintf("--no-%s", d->options.items[i] + 2));
 	if (!d->options.size) /* a positional is required unless nargs allows none */
 		d->required = d->nargs != NARGS_OPTIONAL && d->nargs != NARGS_ANY &&
 		              d->nargs != NARGS_REMAINDER;
@@ -368,9 +388,9 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 	jf_strings own = { 0 };
 	if (called)
 		jf_py_own_calls(py, called, &own);
-	for (size_t i = 0; open_markers[i]; i++)
-		if (strstr(unit->src->data, open_markers[i]))
-			c->open = true;
+	size_t defined = c->args.size;
+	int parsers = c->parsers;
+	bool takes_part = !called; /* the entry script's own */
 	if (strstr(unit->src->data, "parse_known_args"))
 		c->tolerant = true;
 	for (const char *p = strstr(unit->src->data, "sys.argv"); p; p = strstr(p + 1, "sys.argv"))
@@ -388,6 +408,11 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 			note_handed_over(c, unit, pn->a, pn->b);
 		if (pn->kind == JF_PY_CALL) {
 			TSNode fn = pn->a;
+			for (size_t i = 0; open_calls[i] && !c->open; i++)
+				c->open = strchr(open_calls[i], '.') ? ends_with_word(unit, fn, open_calls[i])
+				                                     : callee_ends(unit, fn, open_calls[i]);
+			takes_part |= calls_method(unit, fn, "parse_args") ||
+			              calls_method(unit, fn, "set_defaults");
 			/* parents=[...] of a parser, not of Path.mkdir() and the like */
 			if ((callee_ends(unit, fn, "ArgumentParser") || calls_method(unit, fn, "add_parser")) &&
 			    has_keyword(unit, n, "parents"))
@@ -437,6 +462,10 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 		if (pn->kind == JF_PY_CALL || pn->kind == JF_PY_DECORATED)
 			jf_flags__visit(c, unit, pn);
 	}
+	takes_part |= c->args.size > defined || c->parsers > parsers;
+	for (size_t i = 0; open_markers[i] && takes_part; i++)
+		if (strstr(unit->src->data, open_markers[i]))
+			c->open = true;
 	jf_strings_release(&own);
 }
 
@@ -562,8 +591,8 @@ long jf_cmdline_wrapped_script(const jf_pyfiles *files, const jf_pyfacts *entry,
 		char *name = strchr(s, '=') ? jf_xstrndup(s, (size_t)(strchr(s, '=') - s)) : jf_xstrdup(s);
 		const jf_argdef *d = jf_cmdline_resolve_option(&c, name, &full, &ambiguous);
 		free(name);
-		if (!d)
-			break;
+		if (!d || d->act == ACT_CUSTOM)
+			break; /* how many values follow is not known */
 		if (d->act != ACT_FLAG && !strchr(s, '='))
 			i++; /* its value */
 	}

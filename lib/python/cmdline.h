@@ -21,6 +21,7 @@ typedef enum {
 	ACT_STORE,
 	ACT_FLAG, /* store_true, store_false, store_const, count, append_const, help, version */
 	ACT_APPEND,
+	ACT_CUSTOM, /* an Action class: how many values it takes, and what they are, is its own */
 } jf_action;
 
 typedef enum { TYPE_STR, TYPE_INT, TYPE_FLOAT, TYPE_BOOL, TYPE_OTHER } jf_argtype;
@@ -46,6 +47,7 @@ typedef struct {
 	jf_nargs nargs;
 	long count;
 	bool required;
+	bool negatable;   /* BooleanOptionalAction: --no-x too */
 	const jf_file *unit;
 	jf_span span; /* the add_argument call */
 } jf_argdef;

@@ -199,7 +199,14 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 		seen[d - c->args.items].seen = true;
 		if (d->act == ACT_FLAG && (!strcmp(full, "--help") || !strcmp(full, "--version")))
 			partial = true; /* help and version exit before anything is required */
-		if (d->act == ACT_FLAG) {
+		if (d->act == ACT_CUSTOM) {
+			/* its own Action: any values, none checked, and the positionals
+			 * after it cannot be told from them */
+			while (i + 1 < w->size && !(w->items[i + 1].value &&
+			                            jf_cmdline_looks_like_option(w->items[i + 1].value)))
+				i++;
+			partial = true;
+		} else if (d->act == ACT_FLAG) {
 			if (eq)
 				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
 				                                "%s takes no value, but is given '%s'", full,
@@ -468,6 +475,10 @@ static void check_command_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, cons
 		char *name = strchr(s, '=') ? jf_xstrndup(s, (size_t)(strchr(s, '=') - s)) : jf_xstrdup(s);
 		const jf_argdef *d = jf_cmdline_resolve_option(&main, name, &full, &ambiguous);
 		free(name);
+		if (d && d->act == ACT_CUSTOM) {
+			jf_array_release(&main.args);
+			return; /* where its values end, and the command word is, is not known */
+		}
 		if (d && d->act != ACT_FLAG && !strchr(s, '='))
 			at++; /* its value */
 	}
