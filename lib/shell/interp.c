@@ -229,6 +229,12 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 	for (size_t i = 0; i < sh->produced.size; i++)
 		jf_array_push(&child.produced, jf_xstrdup(sh->produced.items[i]));
 	walk(&child, ts_tree_root_node(u->tree));
+	/* What the child made stays on disk for the commands after it. */
+	for (size_t i = sh->produced.size; i < child.produced.size; i++) {
+		jf_array_push(&sh->produced, child.produced.items[i]);
+		child.produced.items[i] = NULL;
+	}
+	sh->produced_unknown |= child.produced_unknown;
 	shell_release(&child);
 }
 /* Assignments: `X=v`, `export X=v`, `declare -x X=v`, `local X=v`. */
@@ -385,6 +391,39 @@ static bool is_all_args(shell *sh, TSNode n)
 	       (jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*"));
 }
 
+/* Whether `n` is a slice of the positional parameters, "${@:N}" or
+ * "${@:N:L}" (N >= 1), with its first index into them and its length
+ * (SIZE_MAX: to the end). */
+static bool args_slice(shell *sh, TSNode n, size_t *from, size_t *len)
+{
+	if (jf_node_type_is(n, "string") && ts_node_named_child_count(n) == 1)
+		n = ts_node_named_child(n, 0);
+	uint32_t parts = ts_node_named_child_count(n);
+	if (!jf_node_type_is(n, "expansion") || parts < 2 || parts > 3)
+		return false;
+	TSNode name = ts_node_named_child(n, 0);
+	if (!jf_node_type_is(name, "special_variable_name") ||
+	    !(jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*")) ||
+	    sh->unit->src->data[ts_node_end_byte(name)] != ':')
+		return false;
+	long v[2] = { 0, -1 };
+	for (uint32_t i = 1; i < parts; i++) {
+		TSNode num = ts_node_named_child(n, i);
+		char *text = jf_node_text(sh->unit, num);
+		char *end;
+		v[i - 1] = jf_node_type_is(num, "number") ? strtol(text, &end, 10) : -1;
+		bool ok = jf_node_type_is(num, "number") && !*end && v[i - 1] >= 0;
+		free(text);
+		if (!ok)
+			return false;
+	}
+	if (v[0] < 1)
+		return false; /* ${@:0} starts with $0 */
+	*from = (size_t)v[0] - 1;
+	*len = parts == 3 ? (size_t)v[1] : SIZE_MAX;
+	return true;
+}
+
 static void command(shell *sh, TSNode n)
 {
 	words w = { 0 }, env = { 0 };
@@ -412,6 +451,16 @@ static void command(shell *sh, TSNode n)
 				unknown.value = NULL;
 				jf_array_push(&w, unknown);
 			}
+			continue;
+		}
+		size_t from, len;
+		if (sh->args_known && args_slice(sh, c, &from, &len)) {
+			/* "${@:3}": the caller's words from the third on */
+			size_t end = from < sh->args.size ? sh->args.size : from;
+			if (len < end - from)
+				end = from + len;
+			if (from < end)
+				jf_shell__copy_words(&w, &sh->args, from, end);
 			continue;
 		}
 		if (splice_expansion(sh, c, &w))

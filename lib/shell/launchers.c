@@ -6,6 +6,8 @@
  * and REMAINDER) in front of another script. Each entry script found is
  * loaded and recorded as an invocation with its words.
  */
+#include <ctype.h>
+
 #include "core/path.h"
 #include "shell/internal.h"
 
@@ -224,6 +226,22 @@ static const char *const horovod_flags[] = { "--gloo", "--mpi", "--jsm", "--verb
 	"--disable-cache", "--tcp", "--log-without-timestamp", "--elastic", "--check-build",
 	"-cb", "--log-hide-timestamp", NULL };
 
+/* Whether a word whose value is unknown is written `--name=...` with its
+ * name known (the value comes from a variable the platform sets). */
+static bool attached_option(const word *w)
+{
+	if (!w->src)
+		return false;
+	const char *p = w->src->data + w->span.start, *end = w->src->data + w->span.end;
+	if (p < end && (*p == '"' || *p == '\''))
+		p++;
+	if (end - p < 3 || p[0] != '-' || p[1] != '-')
+		return false;
+	for (p += 2; p < end && (isalnum((unsigned char)*p) || *p == '-' || *p == '_'); p++)
+		;
+	return p < end && *p == '=';
+}
+
 /* Skips launcher options from word i; returns the index of the first
  * non-option word, or SIZE_MAX when an unknown word makes it unclear. */
 static size_t skip_options(const words *w, size_t i, const char *const *flags,
@@ -231,6 +249,10 @@ static size_t skip_options(const words *w, size_t i, const char *const *flags,
 {
 	while (i < w->size) {
 		const char *s = w->items[i].value;
+		if (!s && attached_option(&w->items[i])) {
+			i++; /* --nnodes=$NNODES: an option, whatever its value */
+			continue;
+		}
 		if (!s)
 			return SIZE_MAX;
 		if (s[0] != '-' || !s[1])

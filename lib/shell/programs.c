@@ -36,7 +36,7 @@ static void run_set(shell *sh, words *w, size_t i, TSNode cmd, const launch *out
 	}
 }
 
-/* read, eval, getopts, mapfile, let, `printf -v`: they set variables jobfix cannot see. */
+/* read, getopts, mapfile, let, `printf -v`: they set variables jobfix cannot see. */
 static void run_setter(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
 {
 	(void)cmd;
@@ -108,6 +108,20 @@ static void run_conda(shell *sh, words *w, size_t i, TSNode cmd, const launch *o
 		jf_shell__install_words(sh, w, i + 2, false);
 }
 
+/* Whether `value`, written at `span` of `src`, stands there as it is (bare,
+ * or between one pair of quotes); *inner is where. */
+static bool written_as_is(const jf_source *src, jf_span span, const char *value, jf_span *inner)
+{
+	if (!src || span.end > src->len || span.end < span.start)
+		return false;
+	const char *raw = src->data + span.start;
+	size_t n = span.end - span.start, len = strlen(value);
+	*inner = span;
+	if (n == len + 2 && (raw[0] == '\'' || raw[0] == '"') && raw[n - 1] == raw[0])
+		*inner = (jf_span){ span.start + 1, span.end - 1 };
+	return inner->end - inner->start == len && !memcmp(src->data + inner->start, value, len);
+}
+
 /* `bash -c TEXT [NAME ARGS...]`, TEXT at word k: a program of its own, run
  * in a child shell with ARGS as $1..., when the word's text in its file is
  * exactly what bash runs (between one pair of quotes, or bare): its
@@ -124,12 +138,8 @@ static void run_shell_text(shell *sh, words *w, size_t k)
 		             t->src->path, jf_source_line_of(t->src, t->span.start) + 1);
 		return;
 	}
-	const char *raw = t->src->data + t->span.start;
-	size_t n = t->span.end - t->span.start, len = strlen(t->value);
-	jf_span inner = t->span;
-	if (n == len + 2 && (raw[0] == '\'' || raw[0] == '"') && raw[n - 1] == raw[0])
-		inner = (jf_span){ t->span.start + 1, t->span.end - 1 };
-	if (inner.end - inner.start != len || memcmp(t->src->data + inner.start, t->value, len)) {
+	jf_span inner;
+	if (!written_as_is(t->src, t->span, t->value, &inner)) {
 		jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: `bash -c` runs a text the shell around it "
 		                                    "expands or unquotes first: the commands in it are "
 		                                    "not followed",
@@ -139,6 +149,68 @@ static void run_shell_text(shell *sh, words *w, size_t k)
 	jf_file *u = jf_workspace_add_text(sh->ws, t->src, &inner, 1, JF_LANG_BASH, JF_ROLE_COMMAND);
 	if (u)
 		jf_shell__run_launch_script(sh, u, false, w, k + 2 < w->size ? k + 2 : w->size);
+}
+
+/*
+ * `eval WORDS`: the words, joined by blanks, run in this shell when every one
+ * is known. `eval "$cmd"` of a variable whose value its assignment writes as
+ * it is is read in place; any other text is a copy whose findings are
+ * reported at the value it came from (the assignment), or at the eval.
+ */
+static void run_eval(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	if (i + 1 >= w->size)
+		return;
+	const word *first = &w->items[i + 1], *last = &w->items[w->size - 1];
+	jf_buf text = JF_BUF_INIT;
+	bool known = true;
+	for (size_t k = i + 1; k < w->size && known; k++) {
+		known = w->items[k].value != NULL;
+		if (known)
+			jf_buf_addf(&text, "%s%s", k > i + 1 ? " " : "", w->items[k].value);
+	}
+	if (!known || !first->src || sh->depth >= MAX_SCRIPT_DEPTH) {
+		sh->vars_uncertain = true;
+		if (first->src)
+			jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: `eval` runs a text known only at run "
+			                                    "time: the commands in it are not followed",
+			             first->src->path, jf_source_line_of(first->src, first->span.start) + 1);
+		jf_buf_release(&text);
+		return;
+	}
+	/* The variable that one word expands (split into several when unquoted),
+	 * and where it was set. */
+	const var *v = NULL;
+	if (first->src == last->src && first->span.start == last->span.start &&
+	    first->span.end == last->span.end) {
+		char *raw = jf_xstrndup(first->src->data + first->span.start,
+		                        first->span.end - first->span.start);
+		char *name = raw + strspn(raw, "\"$");
+		name += *name == '{';
+		name[strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")] = '\0';
+		v = *name && raw[strspn(raw, "\"")] == '$' ? jf_shell__find_var(sh, name) : NULL;
+		free(raw);
+	}
+	jf_span inner;
+	jf_file *u;
+	if (v && v->src && v->value && written_as_is(v->src, v->span, text.buf, &inner)) {
+		u = jf_workspace_add_text(sh->ws, v->src, &inner, 1, JF_LANG_BASH, JF_ROLE_COMMAND);
+	} else {
+		jf_span at = v && v->src ? v->span : (jf_span){ first->span.start, last->span.end };
+		if (!(v && v->src) && last->src != first->src)
+			at = first->span;
+		jf_source *copy = jf_source_from_value(v && v->src ? v->src : first->src, at, text.buf,
+		                                       text.len);
+		jf_array_push(&sh->ws->sources, copy);
+		u = jf_workspace_add_text(sh->ws, copy, NULL, 0, JF_LANG_BASH, JF_ROLE_COMMAND);
+	}
+	jf_buf_release(&text);
+	if (u)
+		jf_shell__run_launch_script(sh, u, true, w, w->size);
+	else
+		sh->vars_uncertain = true;
 }
 
 /* `bash script.sh ARGS`: a launch script in a child shell; `bash -c TEXT`. */
@@ -268,7 +340,7 @@ static const struct program {
 } programs[] = {
 	{ "set", true, run_set },
 	{ "read", true, run_setter },
-	{ "eval", true, run_setter },
+	{ "eval", true, run_eval },
 	{ "getopts", true, run_setter },
 	{ "mapfile", true, run_setter },
 	{ "readarray", true, run_setter },
