@@ -57,22 +57,41 @@ static bool is_fstring(const jf_file *unit, TSNode s)
 	return false;
 }
 
-/* f"{d["k"]}": a string inside a replacement field with the f-string's own quote. */
+/* Whether string literal `s` opens with three quotes. */
+static bool triple_quoted(const jf_file *unit, TSNode s)
+{
+	const char *p = unit->src->data + ts_node_start_byte(s);
+	const char *end = unit->src->data + ts_node_end_byte(s);
+	while (p < end && *p != '"' && *p != '\'')
+		p++;
+	return end - p >= 6 && p[1] == p[0] && p[2] == p[0];
+}
+
+/* f"{d["k"]}": a string inside a replacement field that closes the f-string
+ * before 3.12 (its own quote; in a triple-quoted one, its own three quotes);
+ * f"{x=}" (3.8). */
 static void check_fstring(checker *c, TSNode s)
 {
 	if (!is_fstring(c->unit, s))
 		return;
 	char q = quote_of(c->unit, s);
+	bool triple = triple_quoted(c->unit, s);
+	bool reuse = false, self_documenting = false;
 	jf_iter it;
 	for (TSNode n = jf_iter_start(&it, s); !ts_node_is_null(n); n = jf_iter_next(&it, true)) {
-		if (!ts_node_eq(n, s) && jf_node_type_is(n, "string") && quote_of(c->unit, n) == q) {
-			bool inside = false;
-			for (TSNode p = ts_node_parent(n); !ts_node_eq(p, s); p = ts_node_parent(p))
-				inside |= jf_node_type_is(p, "interpolation");
-			if (inside) {
-				report(c, n, 12, "an f-string that reuses its quote inside a replacement field");
-				break;
-			}
+		if (!self_documenting && jf_node_type_is(n, "interpolation") && has_token(n, "=")) {
+			self_documenting = true;
+			report(c, n, 8, "an f-string with a self-documenting '=' (f\"{x=}\")");
+		}
+		if (reuse || ts_node_eq(n, s) || !jf_node_type_is(n, "string") ||
+		    quote_of(c->unit, n) != q || (triple && !triple_quoted(c->unit, n)))
+			continue;
+		bool inside = false;
+		for (TSNode p = ts_node_parent(n); !ts_node_eq(p, s); p = ts_node_parent(p))
+			inside |= jf_node_type_is(p, "interpolation");
+		if (inside) {
+			reuse = true;
+			report(c, n, 12, "an f-string that reuses its quote inside a replacement field");
 		}
 	}
 	jf_iter_release(&it);
