@@ -139,14 +139,47 @@ static void collect_writes(env_model *m, const jf_pyfacts *py)
 static const char *const key_errors[] = { "KeyError", "LookupError", "Exception", "BaseException",
 	                                  NULL };
 
+/* Whether `stmt` is an `if` whose body may leave the block early:
+ * `if "X" not in os.environ: return` (also raise, continue, break, exit()). */
+static bool early_exit(const jf_file *unit, TSNode stmt)
+{
+	if (!jf_node_type_is(stmt, "if_statement"))
+		return false;
+	TSNode body = jf_node_field(stmt, "consequence");
+	for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+		TSNode s = ts_node_named_child(body, i);
+		const char *t = ts_node_type(s);
+		if (!strcmp(t, "return_statement") || !strcmp(t, "raise_statement") ||
+		    !strcmp(t, "continue_statement") || !strcmp(t, "break_statement"))
+			return true;
+		TSNode call = ts_node_named_child(s, 0);
+		if (!strcmp(t, "expression_statement") && jf_node_type_is(call, "call")) {
+			TSNode fn = jf_node_field(call, "function");
+			if (jf_node_is(unit, fn, "sys.exit") || jf_node_is(unit, fn, "exit") ||
+			    jf_node_is(unit, fn, "os._exit") || jf_node_is(unit, fn, "quit"))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Whether the read at `n` runs only sometimes: in a try that catches
- * KeyError, or under any condition (`if "X" in os.environ:`, and as well
+ * KeyError, under any condition (`if "X" in os.environ:`, and as well
  * `if args.dist_url == "env://":`, which the command line may make false),
- * but for `if __name__ == "__main__":`. */
+ * but for `if __name__ == "__main__":`, or after an `if` of its block that
+ * may leave it early. */
 static bool guarded(const jf_file *unit, TSNode n)
 {
 	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
 		const char *t = ts_node_type(p);
+		if (!strcmp(t, "block") || !strcmp(t, "module"))
+			for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
+				TSNode s = ts_node_named_child(p, i);
+				if (ts_node_start_byte(s) >= ts_node_start_byte(c))
+					break;
+				if (early_exit(unit, s))
+					return true;
+			}
 		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, key_errors))
 			return true;
 		if (!strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
