@@ -702,8 +702,19 @@ static bool passes(const jf_file *unit, TSNode call, const char *name)
 static bool spoils(const jf_file *unit, TSNode call, const char *name)
 {
 	static const char *const init[] = { "init", NULL };
+	/* Also what the list does not name but may set values: tf.assign,
+	 * v.load, assign_from_checkpoint_fn, a helper's init_weights(). */
+	static const char *const may_set[] = { "init", "assign", "restore", "load", NULL };
 	if (callee_name_in(unit, call, initialisers) || passes(unit, call, name))
 		return true;
+	TSNode callee = callee_name(call);
+	if (!ts_node_is_null(callee)) {
+		char *text = jf_node_text(unit, callee);
+		bool sets = holds_part(text, may_set) && strcmp(text, "tables_initializer");
+		free(text);
+		if (sets)
+			return true;
+	}
 	TSNode fn = jf_node_field(call, "function");
 	if (!jf_node_type_is(fn, "attribute") || !text_is(unit, jf_node_field(fn, "attribute"), "run"))
 		return false;
@@ -909,6 +920,94 @@ static bool job_creates_variables(jf_rule_ctx *ctx)
 	return false;
 }
 
+/* The value last assigned to identifier `name` in `scope` before byte `before`. */
+typedef struct {
+	const char *name;
+	uint32_t before;
+	TSNode value;
+} last_binding;
+
+static walk_step visit_binding(const jf_file *unit, TSNode n, void *data)
+{
+	last_binding *b = data;
+	if (ts_node_start_byte(n) >= b->before)
+		return WALK_STOP;
+	if (jf_node_type_is(n, "assignment") &&
+	    jf_node_type_is(jf_node_field(n, "left"), "identifier") &&
+	    text_is(unit, jf_node_field(n, "left"), b->name))
+		b->value = jf_node_field(n, "right");
+	return is_definition(n) ? WALK_SKIP : WALK_ENTER;
+}
+
+/*
+ * Whether `e` is built from constants only: literals, tf.constant/zeros/ones
+ * and other TensorFlow calls that create no variable, arithmetic, lists, and
+ * names assigned such values earlier in `scope` (a few levels deep). A run
+ * that fetches only those needs no initialised variable.
+ */
+static bool constant_expr(const jf_file *unit, TSNode scope, TSNode e, uint32_t before, int depth)
+{
+	if (ts_node_is_null(e) || depth > 4)
+		return false;
+	const char *t = ts_node_type(e);
+	if (!strcmp(t, "integer") || !strcmp(t, "float") || !strcmp(t, "string") ||
+	    !strcmp(t, "true") || !strcmp(t, "false") || !strcmp(t, "none"))
+		return true;
+	if (!strcmp(t, "identifier")) {
+		char *name = jf_node_text(unit, e);
+		last_binding b = { .name = name, .before = before };
+		walk(unit, scope, visit_binding, &b);
+		free(name);
+		return !ts_node_is_null(b.value) &&
+		       constant_expr(unit, scope, b.value, ts_node_start_byte(b.value), depth + 1);
+	}
+	if (!strcmp(t, "call")) {
+		char *fn = callee(unit, e);
+		bool tf_op = fn && tf_member(fn) && !is_creation(fn, true);
+		free(fn);
+		if (!tf_op)
+			return false;
+		e = jf_node_field(e, "arguments");
+		t = ts_node_type(e);
+	} else if (strcmp(t, "binary_operator") && strcmp(t, "unary_operator") &&
+	           strcmp(t, "parenthesized_expression") && strcmp(t, "list") &&
+	           strcmp(t, "tuple") && strcmp(t, "argument_list") && strcmp(t, "keyword_argument")) {
+		return false;
+	}
+	for (uint32_t i = 0; i < ts_node_named_child_count(e); i++) {
+		TSNode c = ts_node_named_child(e, i);
+		if (jf_node_type_is(ts_node_parent(c), "keyword_argument") &&
+		    ts_node_eq(jf_node_field(ts_node_parent(c), "name"), c))
+			continue;
+		if (!constant_expr(unit, scope, c, before, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+/* Whether the function `scope` is never named again in the job's Python
+ * (so never called); decorated ones and dunders may be called for it. */
+static bool never_called(jf_rule_ctx *ctx, const jf_file *unit, TSNode scope)
+{
+	if (!jf_node_type_is(scope, "function_definition") ||
+	    jf_node_type_is(ts_node_parent(scope), "decorated_definition"))
+		return false;
+	char *name = jf_node_text(unit, jf_node_field(scope, "name"));
+	size_t n = strlen(name), count = 0;
+	bool dunder = jf_str_starts(name, "__");
+	for (size_t i = 0; !dunder && n && i < ctx->facts->ws->files.size && count < 2; i++) {
+		const jf_file *u = ctx->facts->ws->files.items[i];
+		if (u->lang != JF_LANG_PYTHON)
+			continue;
+		const char *text = u->src->data;
+		for (const char *p = strstr(text, name); p && count < 2; p = strstr(p + n, name))
+			count += (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+			         !(isalnum((unsigned char)p[n]) || p[n] == '_');
+	}
+	free(name);
+	return !dunder && count == 1;
+}
+
 void jf_hook_tf_session_run(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *unit,
                             const jf_match *m)
 {
@@ -920,8 +1019,10 @@ void jf_hook_tf_session_run(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file
 		return;
 	char *name = jf_node_text(unit, sess);
 	TSNode session = session_of(unit, scope, run, name);
+	TSNode fetches = ts_node_named_child(jf_node_field(run, "arguments"), 0);
 	if (!ts_node_is_null(session) && !run_initialises(unit, scope, run) &&
-	    job_creates_variables(ctx)) {
+	    !constant_expr(unit, scope, fetches, ts_node_start_byte(run), 0) &&
+	    !never_called(ctx, unit, scope) && job_creates_variables(ctx)) {
 		char *msg = jf_rule_message(rule, m, unit);
 		jf_diag *d = jf_sink_add(ctx->out, rule->info.id, unit->src, jf_node_span(run), "%s", msg);
 		free(msg);
