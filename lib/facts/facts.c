@@ -51,6 +51,10 @@ static void follow_imports(const jf_job *job, jf_workspace *ws, jf_file *file,
 	jf_importer_init(&im, job, ws, file, sys_path);
 	for (size_t i = 0; i < py->imports.size; i++) {
 		const jf_py_import *imp = &py->imports.items[i];
+		TSNode at = ts_node_is_null(imp->module) ? imp->from : imp->module;
+		im.lazy = false;
+		for (TSNode p = at; !ts_node_is_null(p) && !im.lazy; p = ts_node_parent(p))
+			im.lazy = jf_node_type_is(p, "function_definition");
 		char *module = text_of(file, imp->module), *from = text_of(file, imp->from);
 		char *sub = text_of(file, imp->name);
 		if (sub && strchr(sub, '.')) {

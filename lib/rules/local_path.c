@@ -53,11 +53,24 @@ static bool provided_by_container(const jf_facts *facts, const char *path)
 	return facts->image->home && jf_path_under(path, facts->image->home);
 }
 
+/* Whether the folder name at `p` (up to '/') may be a user's login name:
+ * lowercase, as useradd's default NAME_REGEX wants (/home/TestData is a
+ * shared folder, not somebody's home). */
+static bool login_name(const char *p)
+{
+	if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
+		return false;
+	for (; *p && *p != '/'; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			return false;
+	return true;
+}
+
 bool jf_developer_path(const jf_facts *facts, const char *p)
 {
 	/* The same places as the queries' regex: /home/<user>/, /Users/<user>,
 	 * /Volumes/, /media/<user>/, ~/ (not ~/.hidden), C:\ or C:/, /mnt/<drive>/. */
-	bool dev = (jf_str_starts(p, "/home/") && strchr(p + 6, '/')) ||
+	bool dev = (jf_str_starts(p, "/home/") && strchr(p + 6, '/') && login_name(p + 6)) ||
 	           (jf_str_starts(p, "/Users/") && p[7]) || jf_str_starts(p, "/Volumes/") ||
 	           (jf_str_starts(p, "/media/") && strchr(p + 7, '/')) ||
 	           (jf_str_starts(p, "~/") && p[2] && p[2] != '.') ||

@@ -459,6 +459,13 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		if (c.unit->lang != JF_LANG_PYTHON || c.unit->src->status != JF_SOURCE_OK ||
 		    (c.unit->role != JF_ROLE_ENTRY && c.unit->role != JF_ROLE_MODULE))
 			continue;
+		if (c.unit->lazy) {
+			/* As for an import inside a function: it fails only when that runs. */
+			jf_sink_skip(ctx->out, "JF110", "%s is imported only inside functions: its "
+			                                "imports are not checked",
+			             c.unit->src->path);
+			continue;
+		}
 		check_unit_imports(&c);
 	}
 	for (size_t i = 0; i < c.anywhere.size; i++) {

@@ -27,14 +27,20 @@ static bool load_module(jf_importer *im, const char *base, const char *rel)
 			continue;
 		}
 		const char *under = jf_path_under(local, im->job->code_dir);
+		jf_file *known = jf_workspace_find(im->ws, local);
+		bool lazy = im->lazy || im->from->lazy;
+		if (known && !lazy)
+			known->lazy = false; /* imported at the top of a file that runs */
 		if (under && im->ws->files.size < MAX_UNITS && im->from->depth < MAX_IMPORT_DEPTH &&
-		    !jf_workspace_find(im->ws, local)) {
+		    !known) {
 			char *display = jf_path_join(im->job->code_display, under);
 			jf_file *u = jf_workspace_load(im->ws, local, display, JF_LANG_PYTHON,
 			                               JF_ROLE_MODULE, NULL, im->from->depth + 1);
 			if (u && !u->import_root)
 				u->import_root = jf_arena_strdup(
 					&u->arena, im->from->import_root ? im->from->import_root : base);
+			if (u && u->role == JF_ROLE_MODULE)
+				u->lazy = lazy;
 			free(display);
 		}
 		free(local);

@@ -11,6 +11,7 @@ typedef struct {
 	jf_workspace *ws;
 	jf_file *from;     /* the importing file */
 	jf_strings roots;  /* sys.path on this machine: the file's import root, then PYTHONPATH */
+	bool lazy;         /* the import at hand runs only when a function runs (set per import) */
 } jf_importer;
 
 /**

@@ -36,6 +36,8 @@ typedef struct jf_file {
 	char *container_dir; /* its folder in the container, or NULL when unknown */
 	int depth;           /* of launch scripts / imports */
 	char *import_root;   /* sys.path[0] on this machine, for Python files */
+	bool lazy;           /* a module imported only inside functions (or by such a module):
+	                        its top level runs only if they run */
 	unsigned walks;      /* full walks of its tree so far (the tests count them) */
 	/* What is derived from the file during the lint (the strings above, its
 	 * Python facts): released with the workspace. */

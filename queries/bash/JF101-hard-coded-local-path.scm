@@ -14,4 +14,4 @@
 ; words.
 
 ([(word) (string) (raw_string) (concatenation)] @finding
-  (#match? @finding "^([\"']?|[^=\"' ]*=[\"']?)(/home/[^/'\"]+(/|['\"]|$)|/Users/[^/'\"]+|/Volumes/|/media/[^/'\"]+/|[A-Za-z]:[\\\\/]|/mnt/[a-z]/)"))
+  (#match? @finding "^([\"']?|[^=\"' ]*=[\"']?)(/home/[a-z_][^/'\"A-Z]*(/|['\"]|$)|/Users/[^/'\"]+|/Volumes/|/media/[^/'\"]+/|[A-Za-z]:[\\\\/]|/mnt/[a-z]/)"))

@@ -18,4 +18,4 @@
 ; same uses spelled out as patterns.)
 
 ((string) @finding
-  (#match? @finding "^[rRbBuUfF]{0,2}(\"\"\"|'''|\"|')(/home/[^/'\"]+(/|['\"])|/Users/[^/'\"]+|/Volumes/|/media/[^/'\"]+/|~/[^.]|[A-Za-z]:[\\\\/]|/mnt/[a-z]/)"))
+  (#match? @finding "^[rRbBuUfF]{0,2}(\"\"\"|'''|\"|')(/home/[a-z_][^/'\"A-Z]*(/|['\"])|/Users/[^/'\"]+|/Volumes/|/media/[^/'\"]+/|~/[^.]|[A-Za-z]:[\\\\/]|/mnt/[a-z]/)"))
