@@ -197,6 +197,38 @@ static bool guarded(const jf_file *unit, TSNode n)
 	return false;
 }
 
+/* Whether the function around the read at `n` is called, and only under a
+ * guard (`if all(k in os.environ for k in ...): helper()`): every call of its
+ * name in the job's Python files is guarded. */
+static bool callers_guarded(const env_model *m, const jf_file *unit, TSNode n)
+{
+	TSNode def = n;
+	while (!ts_node_is_null(def) && !jf_node_type_is(def, "function_definition"))
+		def = ts_node_parent(def);
+	if (ts_node_is_null(def))
+		return false;
+	char *name = jf_node_text(unit, jf_node_field(def, "name"));
+	size_t calls = 0, guarded_calls = 0;
+	const jf_facts *facts = m->ctx->facts;
+	for (size_t i = 0; i < facts->ws->files.size; i++) {
+		const jf_file *u = facts->ws->files.items[i];
+		const jf_pyfacts *py = jf_facts_python(facts, u);
+		if (!py || !strstr(u->src->data, name))
+			continue;
+		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+			TSNode fn = jf_node_type_is(pn->a, "attribute") ? jf_node_field(pn->a, "attribute")
+			                                                : pn->a;
+			if (!jf_node_is(u, fn, name))
+				continue;
+			calls++;
+			guarded_calls += guarded(u, pn->node);
+		}
+	}
+	free(name);
+	return calls && calls == guarded_calls;
+}
+
 /* JF108 in `py`; `called` (jf_py_called_names) for an imported module, whose
  * functions nothing calls do not run, nor does its `__main__` block. */
 static void check_python(env_model *m, const jf_pyfacts *py, const jf_strings *called)
@@ -218,7 +250,8 @@ static void check_python(env_model *m, const jf_pyfacts *py, const jf_strings *c
 		                jf_node_type_is(p, "augmented_assignment")) &&
 		               ts_node_eq(jf_node_field(p, "left"), n);
 		bool deleted = jf_node_type_is(p, "delete_statement");
-		if (!written && !deleted && !guarded(unit, n) && !set_by_job(m, var, true)) {
+		if (!written && !deleted && !guarded(unit, n) && !set_by_job(m, var, true) &&
+		    !callers_guarded(m, unit, n)) {
 			jf_diag *d = jf_sink_add(m->ctx->out, "JF108", unit->src, jf_node_span(n),
 			                           "os.environ['%s'] raises KeyError: nothing sets %s "
 			                           "for this job",
