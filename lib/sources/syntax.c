@@ -58,6 +58,10 @@ static uint32_t trailing_continuation(const jf_source *s, TSNode root)
 
 /*
  * The grammars' gaps, each checked against the language's own parser:
+ * - bash: what is inside a plain `${...}` (no quote, substitution or brace
+ *   in it): bash checks its operators only when it expands it (`${A:$K+1}`,
+ *   and even `${a b}`, a run-time "bad substitution"); tree-sitter-bash
+ *   rejects some.
  * - bash: a `$` just before the `)` or backquote that closes a command
  *   substitution (`$(echo a$)`) is a literal `$` to bash; tree-sitter-bash
  *   rejects it.
@@ -69,6 +73,30 @@ static uint32_t trailing_continuation(const jf_source *s, TSNode root)
 char *jf_syntax_gaps_blanked(const jf_source *src, jf_lang lang)
 {
 	char *copy = NULL;
+	for (uint32_t i = 0; lang == JF_LANG_BASH && i + 2 < src->len; i++) {
+		if (src->data[i] != '$' || src->data[i + 1] != '{')
+			continue;
+		/* ${...} with no quote, substitution or nested brace inside: bash
+		 * reads its operators when it expands it, not when it parses */
+		uint32_t end = i + 2;
+		while (end < src->len && !strchr("}{\"'`$(\n", src->data[end]))
+			end++;
+		/* `$K` inside (${A:$K+1}) is fine too */
+		while (end + 1 < src->len && src->data[end] == '$' && src->data[end + 1] != '(' &&
+		       src->data[end + 1] != '{') {
+			end++;
+			while (end < src->len && !strchr("}{\"'`$(\n", src->data[end]))
+				end++;
+		}
+		if (end >= src->len || src->data[end] != '}' || end == i + 2)
+			continue;
+		if (!copy) {
+			copy = jf_xmalloc(src->len + 1);
+			memcpy(copy, src->data, src->len + 1);
+		}
+		memset(copy + i + 2, 'x', end - i - 2);
+		i = end;
+	}
 	for (uint32_t i = 0; i + 1 < src->len; i++) {
 		char c = src->data[i], next = src->data[i + 1];
 		bool gap = lang == JF_LANG_BASH
