@@ -21,10 +21,20 @@
 /* Source markers of a command line jobfix cannot see whole. */
 /* Calls that extend or replace a parser where jobfix cannot see: the parser
  * is open when one of them runs for the script. */
-static const char *const open_calls[] = {
-	"add_config_arguments", "add_argparse_args", "add_model_specific_args", "HfArgumentParser",
-	"fire.Fire",            "LightningCLI",      "OmegaConf.from_cli",      "exec",
-	"parse_intermixed_args", "append_flag_values", NULL,
+static const struct {
+	const char *call;
+	const char *why; /* jf_cmdline.open */
+} open_calls[] = {
+	{ "add_config_arguments", "add_config_arguments() adds options jobfix cannot see" },
+	{ "add_argparse_args", "add_argparse_args() adds options jobfix cannot see" },
+	{ "add_model_specific_args", "add_model_specific_args() adds options jobfix cannot see" },
+	{ "HfArgumentParser", "HfArgumentParser reads its options from dataclasses" },
+	{ "fire.Fire", "fire.Fire() makes its command line" },
+	{ "LightningCLI", "LightningCLI makes its command line" },
+	{ "OmegaConf.from_cli", "OmegaConf.from_cli() reads its command line" },
+	{ "exec", "exec() may define anything" },
+	{ "parse_intermixed_args", "parse_intermixed_args() reads options and positionals apart" },
+	{ "append_flag_values", "append_flag_values() adds flags jobfix cannot see" },
 };
 
 /* Libraries and parser settings that change what a command line means: the
@@ -361,7 +371,7 @@ static void note_handed_over(jf_cmdline *c, const jf_file *unit, TSNode fn, TSNo
 		if (jf_node_type_is(name, "identifier"))
 			jf_array_push(&c->handed_to, jf_node_text(unit, name));
 		else
-			c->open = true;
+			c->open = "its parser is handed to a call jobfix cannot name";
 		return;
 	}
 }
@@ -408,9 +418,10 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 			note_handed_over(c, unit, pn->a, pn->b);
 		if (pn->kind == JF_PY_CALL) {
 			TSNode fn = pn->a;
-			for (size_t i = 0; open_calls[i] && !c->open; i++)
-				c->open = strchr(open_calls[i], '.') ? ends_with_word(unit, fn, open_calls[i])
-				                                     : callee_ends(unit, fn, open_calls[i]);
+			for (size_t i = 0; i < sizeof open_calls / sizeof *open_calls && !c->open; i++)
+				if (strchr(open_calls[i].call, '.') ? ends_with_word(unit, fn, open_calls[i].call)
+				                                    : callee_ends(unit, fn, open_calls[i].call))
+					c->open = open_calls[i].why;
 			takes_part |= calls_method(unit, fn, "parse_args") ||
 			              calls_method(unit, fn, "set_defaults");
 			/* parents=[...] of a parser, not of Path.mkdir() and the like */
@@ -427,7 +438,7 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 					jf_array_push(&c->args, d);
 				else {
 					jf_cmdline__def_release(&d);
-					c->open = true;
+					c->open = "an add_argument call has computed option strings or settings";
 				}
 			} else if (callee_ends(unit, fn, "ArgumentParser")) {
 				if (!c->parsers++) {
@@ -443,7 +454,7 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 						c->allow_abbrev = false;
 
 					if (jf_node_type_is(a, "dictionary_splat") || jf_node_type_is(a, "list_splat"))
-						c->open = true;
+						c->open = "its ArgumentParser(...) gets * or ** arguments";
 				}
 			} else if (calls_method(unit, fn, "set_defaults")) {
 				TSNode args = jf_node_field(n, "arguments");
@@ -452,11 +463,11 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 					if (jf_node_type_is(a, "keyword_argument"))
 						jf_array_push(&c->defaults, jf_node_text(unit, jf_node_field(a, "name")));
 					else
-						c->open = true; /* set_defaults(**d) */
+						c->open = "set_defaults(**...) sets names jobfix cannot see";
 				}
 			} else if (calls_method(unit, fn, "parse_args") &&
 			           ts_node_named_child_count(jf_node_field(n, "arguments")) > 0) {
-				c->open = true; /* parses a list of its own, not the command line */
+				c->open = "parse_args(...) parses a list of its own, not the command line";
 			}
 		}
 		if (pn->kind == JF_PY_CALL || pn->kind == JF_PY_DECORATED)
@@ -465,7 +476,7 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 	takes_part |= c->args.size > defined || c->parsers > parsers;
 	for (size_t i = 0; open_markers[i] && takes_part; i++)
 		if (strstr(unit->src->data, open_markers[i]))
-			c->open = true;
+			c->open = "it reads its command line with a library jobfix does not model (hydra, jsonargparse, click, typer, ...)";
 	jf_strings_release(&own);
 }
 
@@ -485,7 +496,7 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 	jf_strings_release(&called);
 	jf_flags__finish(c, entry);
 	if (c->argv_reads > c->argv_parses)
-		c->open = true;
+		c->open = "it reads sys.argv by hand";
 	/* A parser handed to a function jobfix cannot read (an unfollowed module,
 	 * a library) may get any argument there. */
 	static const char *const harmless[] = { "print", "vars", "len", "str", "repr", "id",
@@ -493,14 +504,14 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 	for (size_t i = 0; i < c->handed_to.size && !c->open; i++)
 		if (!jf_str_in(c->handed_to.items[i], harmless) &&
 		    !defines_function(files, c->handed_to.items[i]))
-			c->open = true;
+			c->open = "its parser is handed to a function no file of the job defines";
 	/* parents=[base]: base's options are in the picture only when base is
 	 * made here too (a second ArgumentParser); one from a library is not. */
 	if (c->has_parents && c->parsers < 2)
-		c->open = true;
+		c->open = "its parser takes parents=[...] from elsewhere";
 	/* With subcommands, every option must be placed in its parser. */
 	if (c->subparsers && (c->unowned || !c->commands.size))
-		c->open = true;
+		c->open = "the options of its subcommands cannot all be placed";
 }
 
 

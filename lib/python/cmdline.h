@@ -63,7 +63,7 @@ typedef struct {
 	JF_ARRAY(jf_argdef) args;
 	JF_ARRAY(char *) defaults; /* names given to set_defaults() */
 	int parsers;       /* ArgumentParser(...) calls seen */
-	bool open;         /* extended where jobfix cannot see */
+	const char *open;  /* why the parser is extended where jobfix cannot see; NULL: it is not */
 	bool tolerant;     /* parse_known_args */
 	bool has_parents;  /* ArgumentParser(parents=[...]) */
 	/* argparse subcommands: add_subparsers() and its add_parser("name") */

@@ -147,7 +147,7 @@ static void read_required(jf_cmdline *c, const jf_file *unit, TSNode call, bool 
 		for (uint32_t i = 0; i < ts_node_named_child_count(v); i++) {
 			char *s = jf_cmdline__string(unit, ts_node_named_child(v, i));
 			if (!s) {
-				c->open = true;
+				c->open = "a required flag is named at run time";
 				return;
 			}
 			jf_array_push(&c->required, s);
@@ -158,7 +158,7 @@ static void read_required(jf_cmdline *c, const jf_file *unit, TSNode call, bool 
 	if (s)
 		jf_array_push(&c->required, s);
 	else
-		c->open = true;
+		c->open = "a required flag is named at run time";
 }
 
 /* Where the flags are parsed: app.run(main), tf.app.run(), FLAGS(sys.argv). */
@@ -169,9 +169,9 @@ static void read_parse(jf_cmdline *c, const jf_file *unit, TSNode call, jf_flags
 		TSNode a = ts_node_named_child(args, i);
 		TSNode k = jf_node_field(a, "name");
 		if (jf_node_type_is(a, "keyword_argument") && !jf_node_is(unit, k, "main"))
-			c->open = true; /* argv=..., flags_parser=...: not the command line as given */
+			c->open = "app.run parses another argv or with another parser";
 		else if (!jf_node_type_is(a, "keyword_argument") && i > 0)
-			c->open = true;
+			c->open = "app.run parses another argv or with another parser";
 	}
 	c->absl = true;
 	if (c->flags_parse == JF_FLAGS_UNPARSED) {
@@ -179,7 +179,7 @@ static void read_parse(jf_cmdline *c, const jf_file *unit, TSNode call, jf_flags
 		c->unit = unit;
 		c->span = jf_node_span(call);
 	} else if (c->flags_parse != how) {
-		c->open = true;
+		c->open = "its flags are parsed in more than one way";
 	}
 }
 
@@ -191,7 +191,7 @@ static void read_flags_call(jf_cmdline *c, const jf_file *unit, TSNode call)
 	c->absl = true;
 	if (ts_node_named_child_count(args) != 1 || !jf_node_type_is(a, "attribute") ||
 	    !jf_node_is(unit, a, "sys.argv")) {
-		c->open = true;
+		c->open = "FLAGS(...) parses a list of its own";
 		return;
 	}
 	c->argv_parses++;
@@ -245,7 +245,7 @@ static void visit_absl_call(jf_cmdline *c, const jf_file *unit, TSNode call, TSN
 			jf_array_push(&c->args, d);
 		} else {
 			jf_cmdline__def_release(&d);
-			c->open = true; /* DEFINE_alias, DEFINE_config_file, another module's DEFINE */
+			c->open = "a flag is defined in a way jobfix cannot read (an alias, a config file, another module)";
 		}
 	} else if (flags_obj && !strcmp(fn, "mark_flag_as_required")) {
 		read_required(c, unit, call, false);
@@ -253,7 +253,7 @@ static void visit_absl_call(jf_cmdline *c, const jf_file *unit, TSNode call, TSN
 		read_required(c, unit, call, true);
 	} else if (flags_obj && (!strcmp(fn, "adopt_module_key_flags") ||
 	                         !strcmp(fn, "declare_key_flag"))) {
-		c->open = true;
+		c->open = "it adopts the flags of another module";
 	} else if (!strcmp(fn, "run") && dot) {
 		*dot = '.';
 		if (jf_str_in(callee, tf_runs))
@@ -428,7 +428,7 @@ static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
 				c->click_span = jf_node_span(dec);
 			}
 		} else if (!strcmp(name, "click.group")) {
-			c->open = true;
+			c->open = "it is a click group";
 		} else if (jf_node_type_is(e, "call") && (!strcmp(name, "click.option") ||
 		                                          !strcmp(name, "click.argument") ||
 		                                          !strcmp(name, "click.version_option") ||
@@ -444,7 +444,7 @@ static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
 		return;
 	}
 	if (other)
-		c->open = true;
+		c->open = "its click command is not read whole";
 	bool help = true;
 	for (size_t i = 0; i < params.size; i++) {
 		TSNode call = params.items[i];
@@ -463,7 +463,7 @@ static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
 			jf_array_push(&c->args, d);
 		} else {
 			jf_cmdline__def_release(&d);
-			c->open = true;
+			c->open = "a click option is defined in a way jobfix cannot read";
 		}
 	}
 	if (help) {
@@ -502,7 +502,7 @@ static bool click_called(jf_cmdline *c, const jf_pyfacts *py)
 				if (!jf_node_type_is(a, "keyword_argument") ||
 				    jf_node_is(entry, k, "auto_envvar_prefix") ||
 				    jf_node_is(entry, k, "args") || jf_node_is(entry, k, "default_map"))
-					c->open = true;
+					c->open = "its click command is called with settings of its own";
 			}
 		}
 	}
@@ -519,12 +519,12 @@ void jf_flags__finish(jf_cmdline *c, const jf_pyfacts *entry)
 				found = true;
 			}
 		if (!found)
-			c->open = true; /* a flag some library defines */
+			c->open = "it requires a flag some library defines";
 	}
 	if (c->absl && c->flags_parse == JF_FLAGS_UNPARSED)
-		c->open = true;
+		c->open = "its absl flags are never parsed where jobfix can see";
 	if (c->click_commands > 1 || (c->click_commands && !click_called(c, entry)))
-		c->open = true;
+		c->open = "its click commands are not called where jobfix can see";
 	if (c->click_commands) {
 		c->allow_abbrev = false;
 		c->unit = c->click_unit;

@@ -172,7 +172,12 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 			}
 		}
 		if (!d) {
-			if (!c->tolerant) {
+			if (c->tolerant) {
+				jf_sink_skip(ctx->out, "JF302", "%s parses its command line with "
+				                                "parse_known_args: flags its parser does not "
+				                                "define ('%s') are not checked",
+				             entry, name);
+			} else {
 				jf_diag *diag;
 				if (ambiguous) {
 					diag = jf_sink_add(ctx->out, "JF302", word->src, word->span,
@@ -1110,6 +1115,16 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_cmdline_read(&c, &files, py);
 		/* Two ways of reading the command line in one script: which wins is not known. */
 		int ways = (c.parsers > 0) + c.absl + (c.click_commands > 0);
+		const char *why = ways > 1   ? "it reads its command line in more than one way"
+		                  : c.open ? c.open
+		                           : NULL;
+		for (size_t k = 0; why && k < ctx->facts->shell.invocations.size; k++)
+			if (ctx->facts->shell.invocations.items[k].entry == entry) {
+				jf_sink_skip(ctx->out, "JF302", "the arguments the job passes to %s are not "
+				                                "checked: %s",
+				             entry->src->path, why);
+				break;
+			}
 		if (c.parsers > 0 && ways == 1) {
 			check_duplicates(ctx, &c);
 			if (!c.open && c.parsers == 1)
