@@ -91,6 +91,26 @@ static bool needs_root(const jf_exec_fact *f)
 	                                !strcmp(arg, "remove") || !strcmp(arg, "upgrade"));
 }
 
+/* Shell builtins and the tools every image has or a job uses around its
+ * training program: running one of these says nothing about the job's code. */
+static bool common_tool(const char *name)
+{
+	static const char *const tools[] = {
+		"echo", "printf", "cd", "pwd", "export", "set", "unset", "source", ".", "exit",
+		"true", "false", "test", "[", "[[", "read", "eval", "exec", "shift", "wait", "trap",
+		"sleep", "date", "env", "time", "timeout", "nohup", "ls", "cat", "cp", "mv", "rm",
+		"mkdir", "rmdir", "ln", "touch", "chmod", "chown", "head", "tail", "grep", "sed",
+		"awk", "cut", "sort", "uniq", "wc", "tr", "tee", "find", "xargs", "basename",
+		"dirname", "realpath", "readlink", "which", "hostname", "whoami", "id", "nproc",
+		"df", "du", "free", "ps", "kill", "tar", "gzip", "gunzip", "unzip", "zip", "wget",
+		"curl", "git", "git-lfs", "rsync", "scp", "ssh", "aws", "gsutil", "azcopy",
+		"nvidia-smi", "nvcc", "apt", "apt-get", "yum", "conda", "mamba", "pip", "pip3", "uv",
+		"make", "cmake", "bash", "sh", "sudo", "ulimit", "umask", "module", "srun", "scontrol",
+		"squeue", "sbatch", "huggingface-cli", "wandb", "tensorboard", NULL,
+	};
+	return jf_str_in(name, tools) || jf_str_starts(name, "python");
+}
+
 void jf_check_programs(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
@@ -107,6 +127,20 @@ void jf_check_programs(jf_rule_ctx *ctx, const jf_rule *rule)
 				jf_sink_skip(ctx->out, "JF112", "%s: declare image.manifest to check "
 				                                   "the launchers the job runs",
 				            jf_image_unknown_reason(img));
+	}
+	/* No Python entry script followed: name the programs that run instead. */
+	for (size_t i = 0; ctx->facts->job && !ctx->facts->shell.invocations.size &&
+	                   i < ctx->facts->shell.execs.size;
+	     i++) {
+		const jf_exec_fact *f = &ctx->facts->shell.execs.items[i];
+		const char *name = f->name.value;
+		if (name && !common_tool(name) && jf_image_has_executable(img, name) == JF_UNKNOWN &&
+		    f->name.src)
+			jf_sink_skip(ctx->out, "JF112", "%s:%u: the command runs '%s', which jobfix does "
+			                                "not know: whether the image has it, and what it "
+			                                "runs, is not checked",
+			             f->name.src->path,
+			             jf_source_line_of(f->name.src, f->name.span.start) + 1, name);
 	}
 	for (size_t i = 0; i < ctx->facts->shell.execs.size; i++) {
 		const jf_exec_fact *f = &ctx->facts->shell.execs.items[i];
