@@ -111,14 +111,20 @@ static void gather_sys_path(jf_facts *out, const jf_job *job)
 		if (!jf_strings_have(&out->sys_path, out->shell.import_roots.items[i]))
 			jf_array_push(&out->sys_path, jf_xstrdup(out->shell.import_roots.items[i]));
 	const jf_job_var *pp = jf_job_env(job, "PYTHONPATH");
-	if (pp)
+	if (pp && pp->value.value)
 		add_pythonpath(&out->sys_path, job, pp->value.value, NULL);
+	out->sys_path_open = pp && !pp->value.value;
+	const char *image_pp = jf_image_env(out->image, "PYTHONPATH");
+	if (image_pp && !strchr(image_pp, '$'))
+		add_pythonpath(&out->sys_path, job, image_pp, NULL);
+	out->sys_path_open |= image_pp && strchr(image_pp, '$');
 	for (size_t i = 0; i < out->shell.invocations.size; i++) {
 		const jf_invocation *inv = &out->shell.invocations.items[i];
 		for (size_t k = 0; k < inv->env.size; k++) {
 			const char *e = inv->env.items[k].value;
 			if (e && !strncmp(e, "PYTHONPATH=", 11))
 				add_pythonpath(&out->sys_path, job, e + 11, inv->cwd);
+			out->sys_path_open |= e && !strcmp(e, "PYTHONPATH"); /* value not known */
 		}
 	}
 }

@@ -26,6 +26,7 @@ typedef struct jf_facts {
 	 * `export PYTHONPATH=...`), and the folders of the local projects the
 	 * image or the command installs (`pip install -e .`). */
 	jf_strings sys_path;
+	bool sys_path_open; /* PYTHONPATH is set to a value not known: any folder may be on it */
 	JF_ARRAY(const jf_pyfacts *) python; /* by file index; NULL for other files */
 } jf_facts;
 

@@ -184,7 +184,10 @@ static bool is_local(checker *c, const char *top)
 	const jf_job *j = c->ctx->facts->job;
 	if (c->unit->import_root && module_in_cached(c, c->unit->import_root, top))
 		return true;
-	if (module_in_cached(c, j->code_dir, top))
+	/* The working folder is not on sys.path for `python tools/x.py` (Python
+	 * puts tools/ there); it may be when PYTHONPATH is set to what is not known. */
+	if ((!c->unit->import_root || c->ctx->facts->sys_path_open) &&
+	    module_in_cached(c, j->code_dir, top))
 		return true;
 	const jf_strings *sys_path = &c->ctx->facts->sys_path;
 	for (size_t i = 0; i < sys_path->size; i++)
@@ -373,7 +376,13 @@ static void check_import(checker *c, TSNode at, const char *module)
 		                "module '%s' is in %s/, which is not on sys.path, and not installed "
 		                "in the image (ModuleNotFoundError)",
 		                top, shown);
-		jf_diag_set_help(d, "add %s to PYTHONPATH, or import it by its package path", shown);
+		/* Python puts the script's folder on sys.path, not the one it runs in. */
+		char *cfolder = jf_path_join(jf_job_workdir(j), *folder ? folder : ".");
+		jf_diag_set_help(d, "add %s to PYTHONPATH (in the job's env or before the command), "
+		                    "install the project that holds it, or import it by its package "
+		                    "path",
+		                 cfolder);
+		free(cfolder);
 		free(shown);
 	} else {
 		d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, jf_node_span(at),

@@ -184,6 +184,21 @@ const jf_console_script *jf_shell__console_script(shell *sh, const char *name)
 	return NULL;
 }
 
+void jf_shell__setup_py(shell *sh, const words *w, size_t script)
+{
+	bool installs = false;
+	for (size_t k = script + 1; k < w->size; k++)
+		installs |= jf_shell__word_is(w, k, "develop") || jf_shell__word_is(w, k, "install");
+	const char *path = w->items[script].value;
+	if (!installs || !path)
+		return;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? jf_xstrndup(path, (size_t)(slash - path)) : jf_xstrdup(".");
+	install_ctx c = { sh, NULL, 0, false };
+	install_project(&c, *dir ? dir : "/");
+	free(dir);
+}
+
 /* `pip install ...` or `conda install ...` from word i (just after "install"). */
 void jf_shell__install_words(shell *sh, const words *w, size_t i, bool pip)
 {

@@ -39,6 +39,13 @@ static void record_env(shell *sh, jf_invocation *inv)
 			prefixed = !strncmp(s, name, n) && (s[n] == '=' || !s[n]);
 		}
 		const var *v = prefixed ? NULL : jf_shell__find_var(sh, name);
+		if (!prefixed && !v && sh->vars_uncertain && k == 1) {
+			/* a sourced file or an activated environment may have set it */
+			word e = inv->script;
+			e.value = jf_xstrdup(name);
+			jf_array_push(&inv->env, e);
+			continue;
+		}
 		if (!v || !v->exported)
 			continue;
 		word e = inv->script; /* where the script is named, when the assignment's place is not known */
@@ -316,6 +323,11 @@ void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const lau
 		}
 		if (s[0] == '-')
 			continue;
+		const char *base = strrchr(s, '/');
+		if (!strcmp(base ? base + 1 : s, "setup.py")) {
+			jf_shell__setup_py(sh, w, i);
+			return; /* setup.py builds and installs: no training entry */
+		}
 		launch how = jf_shell__launch_of("python", interpreter + 1, outer);
 		jf_shell__script(sh, w, i, SCRIPT_PYTHON, false, &how);
 		return;

@@ -127,6 +127,10 @@ void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf
 	const char *wd = job->workdir.value;
 	if (!from->import_root) {
 		char *dir = jf_path_dirname(from->fs_path);
+		if (!*dir) { /* a file of the folder jobfix runs in */
+			free(dir);
+			dir = jf_xstrdup(".");
+		}
 		if (from->container_dir && wd && jf_path_under(from->container_dir, wd)) {
 			free(dir);
 			dir = jf_path_join(job->code_dir, jf_path_under(from->container_dir, wd));
