@@ -73,6 +73,7 @@ void jf_cmdline_release(jf_cmdline *c)
 	for (size_t i = 0; i < c->handed_to.size; i++)
 		free(c->handed_to.items[i]);
 	jf_array_release(&c->handed_to);
+	jf_strings_release(&c->rest_names);
 	for (size_t i = 0; i < c->required.size; i++)
 		free(c->required.items[i]);
 	jf_array_release(&c->required);
@@ -325,9 +326,20 @@ static int add_command(jf_cmdline *c, const jf_file *unit, TSNode call)
  * group or subparsers. */
 static void track_assignment(jf_cmdline *c, const jf_file *unit, TSNode var, TSNode call)
 {
-	if (!jf_node_type_is(var, "identifier") || !jf_node_type_is(call, "call"))
+	if (!jf_node_type_is(call, "call"))
 		return;
 	TSNode fn = jf_node_field(call, "function");
+	/* `known, rest = pre.parse_known_args()`: what `rest` holds is parsed
+	 * again when it is handed to parse_args (timm's config parser) */
+	if ((jf_node_type_is(var, "pattern_list") || jf_node_type_is(var, "tuple_pattern")) &&
+	    ts_node_named_child_count(var) == 2 && calls_method(unit, fn, "parse_known_args") &&
+	    !ts_node_named_child_count(jf_node_field(call, "arguments")) &&
+	    jf_node_type_is(ts_node_named_child(var, 1), "identifier")) {
+		jf_array_push(&c->rest_names, jf_node_text(unit, ts_node_named_child(var, 1)));
+		return;
+	}
+	if (!jf_node_type_is(var, "identifier"))
+		return;
 	if (callee_ends(unit, fn, "ArgumentParser")) {
 		set_owner(c, unit, var, OWNER_MAIN);
 	} else if (calls_method(unit, fn, "add_subparsers")) {
@@ -398,6 +410,9 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 	jf_strings own = { 0 };
 	if (called)
 		jf_py_own_calls(py, called, &own);
+	/* A module's variables are its own: a `group` there is no parser group. */
+	jf_strmap_release(&c->owners);
+	memset(&c->owners, 0, sizeof c->owners);
 	size_t defined = c->args.size;
 	int parsers = c->parsers;
 	bool takes_part = !called; /* the entry script's own */
@@ -463,11 +478,20 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 					if (jf_node_type_is(a, "keyword_argument"))
 						jf_array_push(&c->defaults, jf_node_text(unit, jf_node_field(a, "name")));
 					else
-						c->open = "set_defaults(**...) sets names jobfix cannot see";
+						c->defaults_open = true; /* set_defaults(**cfg) */
 				}
 			} else if (calls_method(unit, fn, "parse_args") &&
 			           ts_node_named_child_count(jf_node_field(n, "arguments")) > 0) {
-				c->open = "parse_args(...) parses a list of its own, not the command line";
+				TSNode arg = ts_node_named_child(jf_node_field(n, "arguments"), 0);
+				char *name = jf_node_type_is(arg, "identifier") &&
+				                     ts_node_named_child_count(jf_node_field(n, "arguments")) == 1
+				                     ? jf_node_text(unit, arg)
+				                     : NULL;
+				if (name && jf_strings_have(&c->rest_names, name))
+					c->rest_parsed = true; /* the rest of the command line, strictly */
+				else
+					c->open = "parse_args(...) parses a list of its own, not the command line";
+				free(name);
 			}
 		}
 		if (pn->kind == JF_PY_CALL || pn->kind == JF_PY_DECORATED)
@@ -494,6 +518,9 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 			collect(c, py, &called);
 	}
 	jf_strings_release(&called);
+	/* parse_known_args, then parse_args of what it left: every flag must be known */
+	if (c->rest_parsed)
+		c->tolerant = false;
 	jf_flags__finish(c, entry);
 	if (c->argv_reads > c->argv_parses)
 		c->open = "it reads sys.argv by hand";

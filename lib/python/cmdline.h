@@ -62,9 +62,12 @@ typedef enum {
 typedef struct {
 	JF_ARRAY(jf_argdef) args;
 	JF_ARRAY(char *) defaults; /* names given to set_defaults() */
+	bool defaults_open;        /* set_defaults(**d): any name may have a value */
 	int parsers;       /* ArgumentParser(...) calls seen */
 	const char *open;  /* why the parser is extended where jobfix cannot see; NULL: it is not */
 	bool tolerant;     /* parse_known_args */
+	jf_strings rest_names; /* `_, rest = p.parse_known_args()`: the names of the rest */
+	bool rest_parsed;  /* parse_args(rest) follows: the command line is parsed strictly */
 	bool has_parents;  /* ArgumentParser(parents=[...]) */
 	/* argparse subcommands: add_subparsers() and its add_parser("name") */
 	bool subparsers;

@@ -622,6 +622,8 @@ static char *dest_of(const jf_argdef *d)
 
 static bool has_dest(const jf_cmdline *c, const char *name)
 {
+	if (c->defaults_open)
+		return true;
 	for (size_t i = 0; i < c->defaults.size; i++)
 		if (!strcmp(c->defaults.items[i], name))
 			return true;
