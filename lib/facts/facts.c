@@ -43,6 +43,32 @@ static char *text_of(const jf_file *file, TSNode n)
 	return ts_node_is_null(n) ? NULL : jf_node_text(file, n);
 }
 
+/* Whether the code at `at` is in a function that the file itself does not
+ * call from its top level (its `__main__` block included): an import there
+ * runs only if something else calls the function. */
+static bool runs_only_when_called(const jf_file *file, const jf_pyfacts *py, TSNode at)
+{
+	TSNode outer = { 0 };
+	for (TSNode p = ts_node_parent(at); !ts_node_is_null(p); p = ts_node_parent(p))
+		if (jf_node_type_is(p, "function_definition"))
+			outer = p;
+	if (ts_node_is_null(outer))
+		return false;
+	TSNode name = jf_node_field(outer, "name");
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+		TSNode fn = pn->a;
+		if (pn->def == JF_PY_NONE && jf_node_type_is(fn, "identifier") &&
+		    ts_node_end_byte(fn) - ts_node_start_byte(fn) ==
+		            ts_node_end_byte(name) - ts_node_start_byte(name) &&
+		    !memcmp(file->src->data + ts_node_start_byte(fn),
+		            file->src->data + ts_node_start_byte(name),
+		            ts_node_end_byte(name) - ts_node_start_byte(name)))
+			return false;
+	}
+	return true;
+}
+
 /* Loads the local modules that `file` imports. */
 static void follow_imports(const jf_job *job, jf_workspace *ws, jf_file *file,
                            const jf_pyfacts *py, const jf_strings *sys_path)
@@ -52,9 +78,7 @@ static void follow_imports(const jf_job *job, jf_workspace *ws, jf_file *file,
 	for (size_t i = 0; i < py->imports.size; i++) {
 		const jf_py_import *imp = &py->imports.items[i];
 		TSNode at = ts_node_is_null(imp->module) ? imp->from : imp->module;
-		im.lazy = false;
-		for (TSNode p = at; !ts_node_is_null(p) && !im.lazy; p = ts_node_parent(p))
-			im.lazy = jf_node_type_is(p, "function_definition");
+		im.lazy = runs_only_when_called(file, py, at);
 		char *module = text_of(file, imp->module), *from = text_of(file, imp->from);
 		char *sub = text_of(file, imp->name);
 		if (sub && strchr(sub, '.')) {
