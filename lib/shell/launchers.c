@@ -92,15 +92,30 @@ static void record_invocation(shell *sh, jf_file *u, const words *w, size_t i, c
 
 /* A script named by word `i`: found and loaded, or reported as missing.
  * `how` says how a Python script is launched (NULL: a launch script). */
+/* Says with --verbose that what word `at` starts is not followed, and why. */
+static void not_followed(shell *sh, const word *at, const char *what, const char *why)
+{
+	if (at->src)
+		jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: %s is not followed: %s", at->src->path,
+		             jf_source_line_of(at->src, at->span.start) + 1, what, why);
+}
+
 void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, bool same_shell,
                    const launch *how)
 {
 	const word *wd = &w->items[i];
-	if (!wd->value || !*wd->value)
+	if (!wd->value || !*wd->value) {
+		if (!wd->value)
+			not_followed(sh, wd, "the script", "its name is known only at run time");
 		return;
+	}
 	char *cpath = jf_shell__container_path(sh, wd->value);
-	if (!cpath)
+	if (!cpath) {
+		char *what = jf_xasprintf("'%s'", wd->value);
+		not_followed(sh, wd, what, "the folder it runs in is known only at run time");
+		free(what);
 		return;
+	}
 	const char *rel = jf_path_under(cpath, jf_job_workdir(sh->job));
 	if (!rel || !*rel || sh->depth >= MAX_SCRIPT_DEPTH) {
 		free(cpath); /* outside the code folder: the image's business */
@@ -304,8 +319,11 @@ void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const lau
 	size_t interpreter = i;
 	for (i++; i < w->size; i++) {
 		const char *s = w->items[i].value;
-		if (!s)
+		if (!s) {
+			not_followed(sh, &w->items[i], "what Python runs",
+			             "the word that names it is known only at run time");
 			return;
+		}
 		if (!strcmp(s, "-m")) {
 			if (!jf_shell__word_is(w, i + 1, "pip"))
 				break;
@@ -340,6 +358,10 @@ void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const lau
 		launch how = jf_shell__launch_of(!strcmp(mod, "torch.distributed.launch") ? "torch.distributed.launch"
 		                                                                 : "torch.distributed.run",
 		                       i + 2, outer);
+		if (k == SIZE_MAX)
+			not_followed(sh, &w->items[i + 1], "the script",
+			             "the launcher's options are known only at run time, so which word "
+			             "names it is not known");
 		if (k < w->size && !jf_str_ends(w->items[k].value ? w->items[k].value : "", ".sh"))
 			jf_shell__script(sh, w, k, SCRIPT_PYTHON, false, &how);
 		return;
@@ -357,7 +379,11 @@ static void run_script_launcher(shell *sh, const words *w, size_t i, const char 
 			return; /* a module or a non-Python program: not a script path */
 	size_t k = skip_options(w, i, flags, NULL, false);
 	launch how = jf_shell__launch_of(name, i, outer);
-	if (k < w->size)
+	if (k == SIZE_MAX)
+		not_followed(sh, &w->items[i - 1], "the script",
+		             "the launcher's options are known only at run time, so which word "
+		             "names it is not known");
+	else if (k < w->size)
 		jf_shell__script(sh, w, k, SCRIPT_PYTHON, false, &how);
 }
 
