@@ -237,7 +237,8 @@ static int lint_path(jf_linter *self, const char *path)
 		                    "cannot tell what '%s' is: name job specs *.yaml, Python *.py and "
 		                    "shell scripts *.sh",
 		                    path);
-	lint L = { .sink = { &self->report, jf_linter__rule_of, cfg, &self->skipped } };
+	lint L = { .sink = { &self->report, jf_linter__rule_of, cfg, &self->skipped,
+	                     lang == JF_LANG_YAML ? path : NULL } };
 	jf_workspace_init(&L.ws, &self->parsers, &L.sink);
 	L.ws.on_parsed = match_rules;
 	L.ws.on_parsed_data = self->matcher;

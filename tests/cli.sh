@@ -253,7 +253,7 @@ check "without --verbose: no skipped checks" bash -c "! grep -q skipped '$tmp/er
 run lint --color never --verbose "$unknown"
 check "--verbose: stdout unchanged" cmp -s "$tmp/out" "$tmp/quiet.out"
 check "--verbose: says JF110 was skipped and how to enable it" \
-	grep -q "^jobfix: skipped JF110 missing-package: the image is not in jobfix's catalog; declare image.manifest" "$tmp/err"
+	grep -q "^jobfix: skipped JF110 missing-package in [^:]*: the image is not in jobfix's catalog; declare image.manifest" "$tmp/err"
 check "--verbose: says JF310 needs image.python" grep -q "^jobfix: skipped JF310 .*declare image.python" "$tmp/err"
 run lint -v --color never "$fixtures/JF110/fires-manifest/job.yaml"
 check "-v: nothing skipped for a job with a manifest" bash -c "! grep -q 'skipped JF110' '$tmp/err'"

@@ -18,7 +18,10 @@ void jf_sink_skip(jf_sink *self, const char *rule_id, const char *fmt, ...)
 {
 	const jf_rule *rule = self->rule(self->data, rule_id);
 	jf_buf b = JF_BUF_INIT;
-	jf_buf_addf(&b, "%s %s: ", rule_id, rule ? jf_rule_info_of(rule)->name : "?");
+	jf_buf_addf(&b, "%s %s", rule_id, rule ? jf_rule_info_of(rule)->name : "?");
+	if (self->job)
+		jf_buf_addf(&b, " in %s", self->job);
+	jf_buf_adds(&b, ": ");
 	va_list ap;
 	va_start(ap, fmt);
 	jf_buf_vaddf(&b, fmt, ap);

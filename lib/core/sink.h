@@ -19,6 +19,7 @@ typedef struct jf_sink {
 	const void *data;
 	/* Messages of the checks skipped so far, each once (owned by the linter). */
 	jf_strings *skipped;
+	const char *job; /* the job file linted, named in those messages; NULL: a file alone */
 } jf_sink;
 
 /**
