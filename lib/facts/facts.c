@@ -43,15 +43,19 @@ static char *text_of(const jf_file *file, TSNode n)
 	return ts_node_is_null(n) ? NULL : jf_node_text(file, n);
 }
 
-/* Whether the code at `at` is in a function that the file itself does not
- * call from its top level (its `__main__` block included): an import there
- * runs only if something else calls the function. */
-static bool runs_only_when_called(const jf_file *file, const jf_pyfacts *py, TSNode at)
+/* Whether the import at `at` may not run, or its failure is caught: in a
+ * `try` (`try: from kernels import fused except ImportError: fused = None`),
+ * or in a function that the file itself does not call from its top level
+ * (its `__main__` block included). */
+static bool import_may_not_run(const jf_file *file, const jf_pyfacts *py, TSNode at)
 {
 	TSNode outer = { 0 };
-	for (TSNode p = ts_node_parent(at); !ts_node_is_null(p); p = ts_node_parent(p))
+	for (TSNode p = ts_node_parent(at); !ts_node_is_null(p); p = ts_node_parent(p)) {
 		if (jf_node_type_is(p, "function_definition"))
 			outer = p;
+		if (jf_node_type_is(p, "try_statement"))
+			return true;
+	}
 	if (ts_node_is_null(outer))
 		return false;
 	TSNode name = jf_node_field(outer, "name");
@@ -78,7 +82,7 @@ static void follow_imports(const jf_job *job, jf_workspace *ws, jf_file *file,
 	for (size_t i = 0; i < py->imports.size; i++) {
 		const jf_py_import *imp = &py->imports.items[i];
 		TSNode at = ts_node_is_null(imp->module) ? imp->from : imp->module;
-		im.lazy = runs_only_when_called(file, py, at);
+		im.lazy = import_may_not_run(file, py, at);
 		char *module = text_of(file, imp->module), *from = text_of(file, imp->from);
 		char *sub = text_of(file, imp->name);
 		if (sub && strchr(sub, '.')) {

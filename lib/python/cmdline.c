@@ -449,6 +449,12 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 				d.command = owner >= 0 ? owner : OWNER_MAIN;
 				if (owner == OWNER_NONE || owner == OWNER_SUBPARSERS)
 					c->unowned = true;
+				for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !d.conditional &&
+				                                   !jf_node_type_is(p, "function_definition");
+				     p = ts_node_parent(p))
+					d.conditional = jf_node_type_is(p, "if_statement") ||
+					                jf_node_type_is(p, "try_statement") ||
+					                jf_node_type_is(p, "conditional_expression");
 				if (read_argument(unit, n, &d))
 					jf_array_push(&c->args, d);
 				else {

@@ -48,6 +48,7 @@ typedef struct {
 	long count;
 	bool required;
 	bool negatable;   /* BooleanOptionalAction: --no-x too */
+	bool conditional; /* added under an if or in a try: maybe not where the job runs */
 	const jf_file *unit;
 	jf_span span; /* the add_argument call */
 } jf_argdef;

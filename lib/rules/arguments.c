@@ -115,6 +115,22 @@ static void check_value(jf_rule_ctx *ctx, const jf_argdef *d, const char *opt, c
 		jf_diag_relate(diag, d->unit->src, d->span, "%s is defined here", opt);
 }
 
+/* Whether the invocation's launcher adds a local rank flag to the script's
+ * words: deepspeed, torch.distributed.launch without --use_env (or with an
+ * option not known). */
+static bool launcher_adds_local_rank(const jf_invocation *inv)
+{
+	if (strcmp(inv->launcher, "deepspeed") && strcmp(inv->launcher, "torch.distributed.launch"))
+		return false;
+	for (size_t i = 0; i < inv->launcher_args.size; i++) {
+		const char *v = inv->launcher_args.items[i].value;
+		if (!v || !strcmp(v, "--use_env") || !strcmp(v, "--use-env") ||
+		    !strcmp(v, "--no_local_rank"))
+			return false;
+	}
+	return true;
+}
+
 /* Per definition of a command line: whether an invocation passed it. */
 typedef struct {
 	bool seen;
@@ -274,10 +290,17 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 			                                word->value),
 			               c->unit->src, c->span, "the argument parser of %s", entry);
 		}
+	bool rank_added = launcher_adds_local_rank(inv);
 	for (size_t k = 0; k < c->args.size && !partial; k++) {
 		const jf_argdef *d = &c->args.items[k];
-		if (!d->required || seen[k].seen)
-			continue;
+		if (!d->required || seen[k].seen || d->conditional)
+			continue; /* defined only sometimes: maybe not where it runs */
+		bool rank = false;
+		for (size_t m = 0; m < d->options.size; m++)
+			rank |= !strcmp(d->options.items[m], "--local_rank") ||
+			        !strcmp(d->options.items[m], "--local-rank");
+		if (rank && rank_added)
+			continue; /* the launcher passes it */
 		const char *what = d->options.size ? d->options.items[d->options.size - 1] : d->dest;
 		for (size_t m = 0; m < d->options.size; m++) /* the long name: --lr for '--lr', '-l' */
 			if (jf_str_starts(d->options.items[m], "--"))
@@ -534,20 +557,13 @@ static void check_launcher_flags(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 {
 	const char *entry = inv->entry->src->path;
 	bool deepspeed = !strcmp(inv->launcher, "deepspeed");
-	bool launch = !strcmp(inv->launcher, "torch.distributed.launch");
-	if ((!deepspeed && !launch) || c->tolerant)
+	if (!launcher_adds_local_rank(inv) || c->tolerant)
 		return; /* parse_known_args leaves the flag for the script to ignore */
-	for (size_t i = 0; i < inv->launcher_args.size; i++) {
-		const char *v = inv->launcher_args.items[i].value;
-		if (!v || !strcmp(v, "--use_env") || !strcmp(v, "--use-env") ||
-		    !strcmp(v, "--no_local_rank"))
-			return;
-	}
 	/* torch.distributed.launch of torch 2.0 and later passes --local-rank,
 	 * before --local_rank: with the image's torch known, only that one helps. */
 	const jf_image *img = ctx->facts->image;
 	const char *torch = NULL;
-	if (launch && jf_image_has_package(img, "torch", &torch) == JF_YES && strcmp(torch, "*")) {
+	if (!deepspeed && jf_image_has_package(img, "torch", &torch) == JF_YES && strcmp(torch, "*")) {
 		long major = strtol(torch, NULL, 10);
 		const char *passed = major >= 2 ? "--local-rank" : "--local_rank";
 		if (!jf_cmdline_find_option(c, passed)) {

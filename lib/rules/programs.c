@@ -8,6 +8,7 @@
  * is not root.
  */
 #include "rules/checks.h"
+#include "env/pymodules.h"
 
 /* Launchers that come with a Python distribution. */
 static const struct {
@@ -19,10 +20,23 @@ static const struct {
 	{ "horovodrun", "horovod", NULL },
 };
 
-/* Whether the job installs `dist`, or something jobfix cannot name that may be it. */
-static bool installed_by_job(const jf_rule_ctx *ctx, const char *dist)
+/* Whether the job installs `dist`, with what it installs or brings (a
+ * distribution's requirements), or something jobfix cannot name that may be
+ * it; --verbose says so when that is all jobfix knows. */
+static bool installed_by_job(jf_rule_ctx *ctx, const char *dist, const char *exe)
 {
-	return ctx->facts->shell.installs_unknown || jf_shell_installs(&ctx->facts->shell, dist);
+	const jf_shell_facts *sh = &ctx->facts->shell;
+	if (sh->installs_unknown || jf_shell_installs(sh, dist))
+		return true;
+	jf_strings brought = { 0 };
+	const char *unknown = jf_dist_closure(&sh->installed, &brought);
+	bool found = jf_strings_have(&brought, dist);
+	jf_strings_release(&brought);
+	if (!found && unknown)
+		jf_sink_skip(ctx->out, "JF112", "the job installs '%s', whose requirements are not in "
+		                                "jobfix's data: whether it brings '%s' is not checked",
+		             unknown, exe);
+	return found || unknown;
 }
 
 static void check_executable(jf_rule_ctx *ctx, const jf_image *img,
@@ -35,10 +49,12 @@ static void check_executable(jf_rule_ctx *ctx, const jf_image *img,
 	for (size_t i = 0; i < sizeof launchers / sizeof *launchers && !d; i++) {
 		if (strcmp(name, launchers[i].exe))
 			continue;
-		if (installed_by_job(ctx, launchers[i].dist))
-			return;
 		const char *version = NULL;
 		jf_tri has = jf_image_has_package(img, launchers[i].dist, &version);
+		bool too_old = has == JF_YES && launchers[i].since && strcmp(version, "*") &&
+		               jf_version_cmp(version, launchers[i].since) < 0;
+		if ((has == JF_NO || too_old) && installed_by_job(ctx, launchers[i].dist, name))
+			return;
 		if (has == JF_NO) {
 			d = jf_sink_add(ctx->out, "JF112", f->name.src, f->name.span,
 			                     "'%s' is not in the image: it comes with %s, which the image "
@@ -46,8 +62,7 @@ static void check_executable(jf_rule_ctx *ctx, const jf_image *img,
 			                     name, launchers[i].dist);
 			jf_image_relate(d, img, JF_FACT_PACKAGES, "no %s",
 			                launchers[i].dist);
-		} else if (has == JF_YES && launchers[i].since && strcmp(version, "*") &&
-		           jf_version_cmp(version, launchers[i].since) < 0) {
+		} else if (too_old) {
 			d = jf_sink_add(ctx->out, "JF112", f->name.src, f->name.span,
 			                     "'%s' is not in the image: it came with %s %s, the image has "
 			                     "%s %s (command not found)",
