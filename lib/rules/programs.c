@@ -78,8 +78,10 @@ static void check_executable(jf_rule_ctx *ctx, const jf_image *img,
 	 * packages bring mpirun): the catalog decides only for Python itself,
 	 * or when the job installs nothing. */
 	bool installs = ctx->facts->shell.installs_unknown || ctx->facts->shell.installed.size;
+	/* MPI's mpiexec comes with its mpirun (Open MPI links one to the other) */
+	const char *as = !strcmp(name, "mpiexec") ? "mpirun" : name;
 	if (!d && (!installs || jf_str_starts(name, "python")) &&
-	    jf_image_has_executable(img, name) == JF_NO) {
+	    jf_image_has_executable(img, as) == JF_NO) {
 		d = jf_sink_add(ctx->out, "JF112", f->name.src, f->name.span,
 		                     "'%s' is not in the image (command not found)", name);
 		jf_image_relate(d, img, JF_FACT_EXECUTABLES, "no '%s' on its PATH",
