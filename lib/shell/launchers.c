@@ -181,7 +181,7 @@ static bool load_entry(shell *sh, const char *local, const char *root)
 
 /* `python -m mod`: the module's file in the working folder, else in the
  * folders the local projects the job installed put on sys.path. */
-static void module(shell *sh, const char *mod)
+static void module(shell *sh, const word *at, const char *mod)
 {
 	jf_strings dirs = { 0 };
 	const char *rel = sh->cwd ? jf_path_under(sh->cwd, jf_job_workdir(sh->job)) : NULL;
@@ -200,6 +200,13 @@ static void module(shell *sh, const char *mod)
 			found = load_entry(sh, local, dirs.items[d]);
 			free(local);
 		}
+	/* An installed module (pip, the image's own) is the image's business. */
+	if (!found) {
+		char *what = jf_xasprintf("module '%s'", mod);
+		not_followed(sh, at, what, "it is no file of the code folder (an installed module "
+		                           "is not checked)");
+		free(what);
+	}
 	jf_buf_release(&p);
 	jf_strings_release(&dirs);
 }
@@ -366,7 +373,7 @@ void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const lau
 			jf_shell__script(sh, w, k, SCRIPT_PYTHON, false, &how);
 		return;
 	}
-	module(sh, mod);
+	module(sh, &w->items[i + 1], mod);
 }
 
 /* A launcher that starts the script it is given (torchrun, deepspeed, accelerate launch). */
