@@ -87,6 +87,12 @@ bool jf_str_starts(const char *s, const char *prefix);
 bool jf_str_ends(const char *s, const char *suffix);
 /** Whether `s` is one of the NULL-terminated `list`. */
 bool jf_str_in(const char *s, const char *const *list);
+/** Whether `c` may stand in a Python or shell name: a letter, a digit or '_' (ASCII). */
+static inline bool jf_is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
 /** The same for the `n` bytes at `s` (not NUL-terminated). */
 bool jf_strn_in(const char *s, size_t n, const char *const *list);
 /** Edit distance (a swap of neighbours counts one), capped at `max + 1`. */

@@ -51,6 +51,9 @@ long jf_wrapped_script(const jf_facts *facts, const jf_file *entry, const jf_wor
  * image's user) (local_path.c).
  */
 bool jf_developer_path(const jf_facts *facts, const char *p);
+/** How many times `name` stands as a whole word in the job's Python files,
+ * comments left out, counting up to `most` (paths.c). */
+size_t jf_name_mentions(const jf_facts *facts, const char *name, size_t most);
 /** Whether Python `try_stmt` has a bare `except`, or one that names any of
  * `names` (NULL-terminated; in a tuple too, or as `except X as e`). */
 bool jf_py_try_catches(const jf_file *file, TSNode try_stmt, const char *const *names);

@@ -160,13 +160,6 @@ static bool python_path_use(const jf_file *unit, TSNode n)
 	       io_call(unit, ts_node_parent(p), keyword);
 }
 
-/* Whether a character may stand in a Python name. */
-static bool name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
 /* Whether `call` creates a folder: os.makedirs(P), os.mkdir(P), P.mkdir(...)
  * (pathlib, any object but `os`); P in *path. */
 static bool creates_folder(const jf_file *unit, TSNode call, TSNode *path)
@@ -217,7 +210,7 @@ static bool name_created_in(const jf_file *unit, TSNode scope, const char *name)
 	for (const char *p = strstr(text + ts_node_start_byte(scope), name);
 	     p && (size_t)(p - text) + n <= end; p = strstr(p + 1, name)) {
 		uint32_t at = (uint32_t)(p - text);
-		if ((name[0] != '.' && at && (name_char(p[-1]) || p[-1] == '.')) || name_char(p[n]))
+		if ((name[0] != '.' && at && (jf_is_name_char(p[-1]) || p[-1] == '.')) || jf_is_name_char(p[n]))
 			continue;
 		TSNode word = ts_node_named_descendant_for_byte_range(root, at + (name[0] == '.'),
 		                                                      at + (uint32_t)n);

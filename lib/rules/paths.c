@@ -232,12 +232,6 @@ static bool guarded(const jf_file *unit, TSNode n)
 	return false;
 }
 
-static bool ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
 /* Whether a '#' comes before `p` on its line (a comment, as near as text tells). */
 static bool in_comment(const char *text, const char *p)
 {
@@ -247,6 +241,21 @@ static bool in_comment(const char *text, const char *p)
 	return false;
 }
 
+size_t jf_name_mentions(const jf_facts *facts, const char *name, size_t most)
+{
+	size_t n = strlen(name), count = 0;
+	for (size_t i = 0; n && i < facts->ws->files.size && count < most; i++) {
+		const jf_file *u = facts->ws->files.items[i];
+		if (u->lang != JF_LANG_PYTHON)
+			continue;
+		const char *text = u->src->data;
+		for (const char *p = strstr(text, name); p && count < most; p = strstr(p + n, name))
+			count += (p == text || !jf_is_name_char(p[-1])) && !jf_is_name_char(p[n]) &&
+			         !in_comment(text, p);
+	}
+	return count;
+}
+
 /* How many times `name` stands as a whole word in the job's Python files,
  * comments left out; each name is counted once per check. */
 static size_t mentions(io_model *m, const char *name)
@@ -254,17 +263,7 @@ static size_t mentions(io_model *m, const char *name)
 	for (size_t i = 0; i < m->mentions.size; i++)
 		if (!strcmp(m->mentions.items[i].name, name))
 			return m->mentions.items[i].count;
-	const jf_rule_ctx *ctx = m->ctx;
-	size_t n = strlen(name), count = 0;
-	for (size_t i = 0; n && i < ctx->facts->ws->files.size; i++) {
-		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON)
-			continue;
-		const char *text = u->src->data;
-		for (const char *p = strstr(text, name); p; p = strstr(p + n, name))
-			count += (p == text || !ident_char(p[-1])) && !ident_char(p[n]) &&
-			         !in_comment(text, p);
-	}
+	size_t count = jf_name_mentions(m->ctx->facts, name, SIZE_MAX);
 	struct mention known = { jf_xstrdup(name), count };
 	jf_array_push(&m->mentions, known);
 	return count;

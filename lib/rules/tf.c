@@ -993,19 +993,9 @@ static bool never_called(jf_rule_ctx *ctx, const jf_file *unit, TSNode scope)
 	    jf_node_type_is(ts_node_parent(scope), "decorated_definition"))
 		return false;
 	char *name = jf_node_text(unit, jf_node_field(scope, "name"));
-	size_t n = strlen(name), count = 0;
-	bool dunder = jf_str_starts(name, "__");
-	for (size_t i = 0; !dunder && n && i < ctx->facts->ws->files.size && count < 2; i++) {
-		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON)
-			continue;
-		const char *text = u->src->data;
-		for (const char *p = strstr(text, name); p && count < 2; p = strstr(p + n, name))
-			count += (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-			         !(isalnum((unsigned char)p[n]) || p[n] == '_');
-	}
+	bool never = !jf_str_starts(name, "__") && jf_name_mentions(ctx->facts, name, 2) == 1;
 	free(name);
-	return !dunder && count == 1;
+	return never;
 }
 
 void jf_hook_tf_session_run(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *unit,
