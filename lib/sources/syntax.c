@@ -62,6 +62,10 @@ static uint32_t trailing_continuation(const jf_source *s, TSNode root)
  *   in it): bash checks its operators only when it expands it (`${A:$K+1}`,
  *   and even `${a b}`, a run-time "bad substitution"); tree-sitter-bash
  *   rejects some.
+ * - bash: `NAME=<word` (an empty assignment, then a redirection: the
+ *   `<placeholder>` of a template), which tree-sitter-bash rejects; bash
+ *   fails only where a redirection has no word after it (below).
+ * - bash: an escaped blank `\ ` at the end of a line (a word of one space).
  * - bash: a `$` just before the `)` or backquote that closes a command
  *   substitution (`$(echo a$)`) is a literal `$` to bash; tree-sitter-bash
  *   rejects it.
@@ -97,8 +101,40 @@ char *jf_syntax_gaps_blanked(const jf_source *src, jf_lang lang)
 		memset(copy + i + 2, 'x', end - i - 2);
 		i = end;
 	}
+	/* NAME=<word: an empty assignment, then a redirection from `word` (the
+	 * `<placeholder>` of a template); tree-sitter-bash rejects it */
+	for (uint32_t i = 1; lang == JF_LANG_BASH && i + 1 < src->len; i++) {
+		if (src->data[i] != '<' || src->data[i - 1] != '=' || src->data[i + 1] == '(' ||
+		    src->data[i + 1] == '<')
+			continue;
+		uint32_t k = i - 1;
+		while (k > 0 && jf_is_name_char(src->data[k - 1]))
+			k--;
+		if (k == i - 1 || (k > 0 && !strchr(" \t\n;&|(", src->data[k - 1])) ||
+		    (src->data[k] >= '0' && src->data[k] <= '9'))
+			continue;
+		if (!copy) {
+			copy = jf_xmalloc(src->len + 1);
+			memcpy(copy, src->data, src->len + 1);
+		}
+		copy[i] = ' ';
+	}
 	for (uint32_t i = 0; i + 1 < src->len; i++) {
 		char c = src->data[i], next = src->data[i + 1];
+		/* bash: `\ ` (an escaped blank) ending a line, which tree-sitter-bash
+		 * rejects before a line starting with `(`; blanked to a plain word */
+		bool escaped_blank = lang == JF_LANG_BASH && c == '\\' && next == ' ' &&
+		                     i + 2 + strspn(src->data + i + 2, " \t") < src->len &&
+		                     src->data[i + 2 + strspn(src->data + i + 2, " \t")] == '\n' &&
+		                     (i == 0 || src->data[i - 1] != '\\');
+		if (escaped_blank) {
+			if (!copy) {
+				copy = jf_xmalloc(src->len + 1);
+				memcpy(copy, src->data, src->len + 1);
+			}
+			copy[i] = copy[i + 1] = 'x';
+			continue;
+		}
 		bool gap = lang == JF_LANG_BASH
 		                   ? c == '$' && (next == ')' || next == '`')
 		                   : lang == JF_LANG_PYTHON && c == '*' && (next == '(' || next == '[') &&
@@ -266,6 +302,41 @@ static uint32_t open_quote_at_end(const char *t, uint32_t n)
 	return UINT32_MAX;
 }
 
+/*
+ * The first redirection with no word on its line (`X=<path>` and then a
+ * newline: bash stops with "syntax error near unexpected token `newline'");
+ * tree-sitter-bash takes the next line's words as its file. A null node
+ * when there is none.
+ */
+static TSNode redirect_without_file(const jf_source *s, TSNode root)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	TSNode found = { 0 };
+	for (bool more = true; more && ts_node_is_null(found);) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		if (jf_node_type_is(n, "file_redirect")) {
+			TSNode dest = jf_node_field(n, "destination");
+			uint32_t from = ts_node_start_byte(n), to = ts_node_is_null(dest)
+			                                                  ? ts_node_end_byte(n)
+			                                                  : ts_node_start_byte(dest);
+			while (from < to && from < s->len && strchr("<>&|0123456789", s->data[from]))
+				from++; /* the operator */
+			for (uint32_t i = from; i < to && i < s->len && ts_node_is_null(found); i++)
+				if (s->data[i] == '\n' && (i == 0 || s->data[i - 1] != '\\'))
+					found = n;
+		}
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur)) {
+				more = false;
+				break;
+			}
+	}
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
 void jf_syntax_check(jf_sink *sink, const jf_file *unit, TSTree *blanked)
 {
 	const jf_source *s = unit->src;
@@ -289,6 +360,17 @@ void jf_syntax_check(jf_sink *sink, const jf_file *unit, TSTree *blanked)
 	}
 	TSNode root = ts_tree_root_node(blanked ? blanked : unit->tree);
 	TSNode e = first_error(root);
+	/* Checked only where the grammar found an error: the one bash finds may be earlier. */
+	TSNode r = unit->lang == JF_LANG_BASH && ts_node_has_error(ts_tree_root_node(unit->tree))
+	                   ? redirect_without_file(s, root)
+	                   : (TSNode){ 0 };
+	if (!ts_node_is_null(r) && (ts_node_is_null(e) || ts_node_start_byte(r) < ts_node_start_byte(e))) {
+		uint32_t at = ts_node_start_byte(r);
+		jf_sink_add(sink, "JF301", unit->src, (jf_span){ at, at + 1 },
+		            "shell syntax error: a redirection with no file after it on its line "
+		            "(bash: unexpected token `newline')");
+		return;
+	}
 	if (ts_node_is_null(e))
 		return;
 	/* A quote left open: bash reads to the end of the file looking for its
