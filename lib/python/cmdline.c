@@ -401,6 +401,19 @@ static bool defines_function(const jf_pyfiles *files, const char *name)
 	return found;
 }
 
+/* Whether the `sys.argv` at `p` is only shown: `" ".join(sys.argv)`,
+ * `print(sys.argv)`, `str(sys.argv)`, `repr(sys.argv)`. */
+static bool echoes_argv(const char *text, const char *p)
+{
+	static const char *const shows[] = { "join(", "print(", "str(", "repr(", NULL };
+	for (size_t i = 0; shows[i]; i++) {
+		size_t n = strlen(shows[i]);
+		if ((size_t)(p - text) >= n && !memcmp(p - n, shows[i], n) && p[8] == ')')
+			return true;
+	}
+	return false;
+}
+
 /* Collects the argparse definitions of `py` into `c`: all of it for the
  * entry script (`called` NULL), the parts that run for it in an imported
  * module. */
@@ -418,8 +431,9 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 	bool takes_part = !called; /* the entry script's own */
 	if (strstr(unit->src->data, "parse_known_args"))
 		c->tolerant = true;
+	/* hand-read, unless FLAGS(sys.argv) parses it; printing it reads nothing */
 	for (const char *p = strstr(unit->src->data, "sys.argv"); p; p = strstr(p + 1, "sys.argv"))
-		c->argv_reads++; /* hand-read, unless FLAGS(sys.argv) parses it */
+		c->argv_reads += !echoes_argv(unit->src->data, p);
 	/* Assignments, calls and decorated definitions, in source order. */
 	for (size_t k = 0; k < py->nodes.size; k++) {
 		const jf_py_node *pn = &py->nodes.items[k];
@@ -439,6 +453,9 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 					c->open = open_calls[i].why;
 			takes_part |= calls_method(unit, fn, "parse_args") ||
 			              calls_method(unit, fn, "set_defaults");
+			c->argv_parsed |= (calls_method(unit, fn, "parse_args") ||
+			                   calls_method(unit, fn, "parse_known_args")) &&
+			                  !ts_node_named_child_count(pn->b);
 			/* parents=[...] of a parser, not of Path.mkdir() and the like */
 			if ((callee_ends(unit, fn, "ArgumentParser") || calls_method(unit, fn, "add_parser")) &&
 			    has_keyword(unit, n, "parents"))
@@ -496,7 +513,7 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 				if (name && jf_strings_have(&c->rest_names, name))
 					c->rest_parsed = true; /* the rest of the command line, strictly */
 				else
-					c->open = "parse_args(...) parses a list of its own, not the command line";
+					c->own_list = true;
 				free(name);
 			}
 		}
@@ -527,6 +544,10 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 	/* parse_known_args, then parse_args of what it left: every flag must be known */
 	if (c->rest_parsed)
 		c->tolerant = false;
+	/* parse_args([...]) of a list of its own (defaults for a helper) matters
+	 * only when nothing parses the command line itself */
+	if (c->own_list && !c->argv_parsed && !c->rest_parsed)
+		c->open = "parse_args(...) parses a list of its own, not the command line";
 	jf_flags__finish(c, entry);
 	if (c->argv_reads > c->argv_parses)
 		c->open = "it reads sys.argv by hand";

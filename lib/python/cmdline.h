@@ -69,6 +69,8 @@ typedef struct {
 	bool tolerant;     /* parse_known_args */
 	jf_strings rest_names; /* `_, rest = p.parse_known_args()`: the names of the rest */
 	bool rest_parsed;  /* parse_args(rest) follows: the command line is parsed strictly */
+	bool argv_parsed;  /* parse_args() or parse_known_args() of the command line itself */
+	bool own_list;     /* parse_args([...]) of a list of its own */
 	bool has_parents;  /* ArgumentParser(parents=[...]) */
 	/* argparse subcommands: add_subparsers() and its add_parser("name") */
 	bool subparsers;
