@@ -66,6 +66,19 @@ static bool login_name(const char *p)
 	return true;
 }
 
+/* Whether a file linted alone is a script that runs inside an image: an
+ * entrypoint, or a file of a docker/ folder. A /home/<user> there is the
+ * image's user's home (docker/serve/entrypoint.sh of a torchserve image). */
+static bool container_script(const jf_file *unit)
+{
+	const char *path = unit->src->path;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return strstr(base, "entrypoint") || jf_str_starts(path, "docker/") ||
+	       strstr(path, "/docker/") || jf_str_starts(path, ".devcontainer/") ||
+	       strstr(path, "/.devcontainer/");
+}
+
 bool jf_developer_path(const jf_facts *facts, const char *p)
 {
 	/* The same places as the queries' regex: /home/<user>/, /Users/<user>,
@@ -407,7 +420,8 @@ void jf_hook_local_path(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *un
 	}
 	/* C:\<... is no Windows path: no name there has < > : " | ? * in it. */
 	bool not_windows = path[0] && path[1] == ':' && path[2] && path[3] && strchr("<>:\"|?*", path[3]);
-	if (not_windows || provided_by_container(ctx->facts, path)) {
+	if (not_windows || provided_by_container(ctx->facts, path) ||
+	    (!ctx->facts->job && container_script(unit) && jf_str_starts(path, "/home/"))) {
 		free(value);
 		return;
 	}
