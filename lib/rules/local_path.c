@@ -233,6 +233,8 @@ static bool name_created_in(const jf_file *unit, TSNode scope, const char *name)
 	return false;
 }
 
+#define CREATED_MAX_BYTES (512u << 10)
+
 /*
  * Whether the code creates the folder the Python literal names, so nothing
  * needs to be there beforehand: the literal is (part of) the path of
@@ -245,6 +247,10 @@ static bool created_by_code(const jf_file *unit, TSNode literal)
 {
 	if (in_created_path(unit, literal))
 		return true;
+	/* The name is looked for in the text around: no hand-written script is
+	 * this large, and a generated one would cost a search per literal. */
+	if (unit->src->len > CREATED_MAX_BYTES)
+		return false;
 	TSNode e = literal;
 	for (TSNode p = ts_node_parent(e); !ts_node_is_null(p); e = p, p = ts_node_parent(p))
 		if (!jf_node_type_is(p, "argument_list") && !jf_node_type_is(p, "call") &&
