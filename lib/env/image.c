@@ -273,6 +273,16 @@ static void read_manifest(jf_image *img, const char *text)
 		const char *s = line;
 		while (s < line + len && (*s == ' ' || *s == '\t'))
 			s++;
+		/* a project installed from a local folder: `x @ file:///p`, `-e /p`, `-e file:///p` */
+		char *one = jf_xstrndup(s, (size_t)(line + len - s));
+		const char *at = strstr(one, "file://");
+		const char *local = at ? at + 7 : NULL;
+		if (!local && !strncmp(one, "-e ", 3) && one[3 + strspn(one + 3, " ")] == '/')
+			local = one + 3 + strspn(one + 3, " ");
+		if (local && *local == '/')
+			jf_array_push(&img->local_projects,
+			              jf_xstrndup(local, strcspn(local, " #;\r\n")));
+		free(one);
 		const char *egg = NULL;
 		if (*s == '-') { /* an editable install names itself in #egg= */
 			const char *e = strstr(s, "#egg=");
@@ -456,6 +466,7 @@ void jf_image_free(jf_image *self)
 	free(self->user);
 	free(self->home);
 	pairs_release(&self->packages);
+	jf_strings_release(&self->local_projects);
 	pairs_release(&self->executables);
 	pairs_release(&self->env);
 	for (size_t i = 0; i < self->absent.size; i++)

@@ -31,6 +31,8 @@ typedef struct {
 	char *user;           /* NULL when unknown */
 	char *home;           /* NULL when unknown */
 	jf_image_pairs packages;  /* distribution -> version ("*" when unknown) */
+	jf_strings local_projects; /* folders the manifest says projects were installed from
+	                              (`name @ file:///workspace/x`, `-e /workspace/x`) */
 	bool packages_complete;   /* from a manifest, or a complete catalog entry */
 	bool has_manifest;
 	JF_ARRAY(char *) absent;  /* distributions the catalog says are not installed */

@@ -142,6 +142,12 @@ static void gather_sys_path(jf_facts *out, const jf_job *job)
 	if (pp && pp->value.value)
 		add_pythonpath(&out->sys_path, job, pp->value.value, NULL);
 	out->sys_path_open = pp && !pp->value.value;
+	/* The image has a project installed from a folder of the code (its
+	 * manifest's `fschat @ file:///workspace/FastChat`): what it put on
+	 * sys.path, and what it required, are not read; any folder may be there. */
+	for (size_t i = 0; i < out->image->local_projects.size; i++)
+		out->sys_path_open |= jf_path_under(out->image->local_projects.items[i],
+		                                    jf_job_workdir(job)) != NULL;
 	const char *image_pp = jf_image_env(out->image, "PYTHONPATH");
 	if (image_pp && !strchr(image_pp, '$'))
 		add_pythonpath(&out->sys_path, job, image_pp, NULL);
