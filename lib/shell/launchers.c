@@ -39,7 +39,7 @@ static void record_env(shell *sh, jf_invocation *inv)
 			prefixed = !strncmp(s, name, n) && (s[n] == '=' || !s[n]);
 		}
 		const var *v = prefixed ? NULL : jf_shell__find_var(sh, name);
-		if (!prefixed && !v && sh->vars_uncertain && k == 1) {
+		if (!prefixed && !v && sh->vars_uncertain && !strcmp(name, "PYTHONPATH")) {
 			/* a sourced file or an activated environment may have set it */
 			word e = inv->script;
 			e.value = jf_xstrdup(name);
@@ -92,28 +92,21 @@ static void record_invocation(shell *sh, jf_file *u, const words *w, size_t i, c
 
 /* A script named by word `i`: found and loaded, or reported as missing.
  * `how` says how a Python script is launched (NULL: a launch script). */
-/* Says with --verbose that what word `at` starts is not followed, and why. */
-static void not_followed(shell *sh, const word *at, const char *what, const char *why)
-{
-	if (at->src)
-		jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: %s is not followed: %s", at->src->path,
-		             jf_source_line_of(at->src, at->span.start) + 1, what, why);
-}
-
 void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, bool same_shell,
                    const launch *how)
 {
 	const word *wd = &w->items[i];
 	if (!wd->value || !*wd->value) {
 		if (!wd->value)
-			not_followed(sh, wd, "the script", "its name is known only at run time");
+			jf_shell__not_followed(sh, wd, "the script is not followed: its name is known "
+			                               "only at run time");
 		return;
 	}
 	char *cpath = jf_shell__container_path(sh, wd->value);
 	if (!cpath) {
-		char *what = jf_xasprintf("'%s'", wd->value);
-		not_followed(sh, wd, what, "the folder it runs in is known only at run time");
-		free(what);
+		jf_shell__not_followed(sh, wd, "'%s' is not followed: the folder it runs in is known "
+		                               "only at run time",
+		                       wd->value);
 		return;
 	}
 	const char *rel = jf_path_under(cpath, jf_job_workdir(sh->job));
@@ -201,12 +194,10 @@ static void module(shell *sh, const word *at, const char *mod)
 			free(local);
 		}
 	/* An installed module (pip, the image's own) is the image's business. */
-	if (!found) {
-		char *what = jf_xasprintf("module '%s'", mod);
-		not_followed(sh, at, what, "it is no file of the code folder (an installed module "
-		                           "is not checked)");
-		free(what);
-	}
+	if (!found)
+		jf_shell__not_followed(sh, at, "module '%s' is not followed: it is no file of the code "
+		                               "folder (an installed module is not checked)",
+		                       mod);
 	jf_buf_release(&p);
 	jf_strings_release(&dirs);
 }
@@ -327,8 +318,8 @@ void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const lau
 	for (i++; i < w->size; i++) {
 		const char *s = w->items[i].value;
 		if (!s) {
-			not_followed(sh, &w->items[i], "what Python runs",
-			             "the word that names it is known only at run time");
+			jf_shell__not_followed(sh, &w->items[i], "what Python runs is not followed: the "
+			                       "word that names it is known only at run time");
 			return;
 		}
 		if (!strcmp(s, "-m")) {
@@ -366,9 +357,9 @@ void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const lau
 		                                                                 : "torch.distributed.run",
 		                       i + 2, outer);
 		if (k == SIZE_MAX)
-			not_followed(sh, &w->items[i + 1], "the script",
-			             "the launcher's options are known only at run time, so which word "
-			             "names it is not known");
+			jf_shell__not_followed(sh, &w->items[i + 1], "the script is not followed: the "
+			                       "launcher's options are known only at run time, so which "
+			                       "word names it is not known");
 		if (k < w->size && !jf_str_ends(w->items[k].value ? w->items[k].value : "", ".sh"))
 			jf_shell__script(sh, w, k, SCRIPT_PYTHON, false, &how);
 		return;
@@ -387,9 +378,9 @@ static void run_script_launcher(shell *sh, const words *w, size_t i, const char 
 	size_t k = skip_options(w, i, flags, NULL, false);
 	launch how = jf_shell__launch_of(name, i, outer);
 	if (k == SIZE_MAX)
-		not_followed(sh, &w->items[i - 1], "the script",
-		             "the launcher's options are known only at run time, so which word "
-		             "names it is not known");
+		jf_shell__not_followed(sh, &w->items[i - 1], "the script is not followed: the "
+		                       "launcher's options are known only at run time, so which "
+		                       "word names it is not known");
 	else if (k < w->size)
 		jf_shell__script(sh, w, k, SCRIPT_PYTHON, false, &how);
 }

@@ -133,17 +133,14 @@ static void run_shell_text(shell *sh, words *w, size_t k)
 	if (!t->src || sh->depth >= MAX_SCRIPT_DEPTH || t->span.end > t->src->len)
 		return;
 	if (!t->value) {
-		jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: `bash -c` runs a text known only at run "
-		                                    "time: the commands in it are not followed",
-		             t->src->path, jf_source_line_of(t->src, t->span.start) + 1);
+		jf_shell__not_followed(sh, t, "`bash -c` runs a text known only at run time: the "
+		                              "commands in it are not followed");
 		return;
 	}
 	jf_span inner;
 	if (!written_as_is(t->src, t->span, t->value, &inner)) {
-		jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: `bash -c` runs a text the shell around it "
-		                                    "expands or unquotes first: the commands in it are "
-		                                    "not followed",
-		             t->src->path, jf_source_line_of(t->src, t->span.start) + 1);
+		jf_shell__not_followed(sh, t, "`bash -c` runs a text the shell around it expands or "
+		                              "unquotes first: the commands in it are not followed");
 		return;
 	}
 	jf_file *u = jf_workspace_add_text(sh->ws, t->src, &inner, 1, JF_LANG_BASH, JF_ROLE_COMMAND);
@@ -173,10 +170,8 @@ static void run_eval(shell *sh, words *w, size_t i, TSNode cmd, const launch *ou
 	}
 	if (!known || !first->src || sh->depth >= MAX_SCRIPT_DEPTH) {
 		sh->vars_uncertain = true;
-		if (first->src)
-			jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: `eval` runs a text known only at run "
-			                                    "time: the commands in it are not followed",
-			             first->src->path, jf_source_line_of(first->src, first->span.start) + 1);
+		jf_shell__not_followed(sh, first, "`eval` runs a text known only at run time: the "
+		                                  "commands in it are not followed");
 		jf_buf_release(&text);
 		return;
 	}

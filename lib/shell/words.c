@@ -5,6 +5,8 @@
  * substitutions launch scripts use to find their own folder. Globs, `~` and
  * anything a program prints are unknown.
  */
+#include <stdarg.h>
+
 #include "core/path.h"
 #include "shell/internal.h"
 
@@ -262,6 +264,20 @@ word jf_shell__place(shell *sh, TSNode n)
 		w.span = sh->unit->src->origin_span;
 	}
 	return w;
+}
+
+void jf_shell__not_followed(shell *sh, const word *at, const char *fmt, ...)
+{
+	if (!at->src)
+		return;
+	jf_buf b = JF_BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	jf_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: %s", at->src->path,
+	             jf_source_line_of(at->src, at->span.start) + 1, b.buf);
+	jf_buf_release(&b);
 }
 
 /* A word of the unit at node `n`, placed where findings about it belong. */
