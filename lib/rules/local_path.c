@@ -173,9 +173,7 @@ static bool python_path_use(const jf_file *unit, TSNode n)
 	       io_call(unit, ts_node_parent(p), keyword);
 }
 
-/* Whether `call` creates a folder: os.makedirs(P), os.mkdir(P), P.mkdir(...)
- * (pathlib, any object but `os`); P in *path. */
-static bool creates_folder(const jf_file *unit, TSNode call, TSNode *path)
+bool jf_py_makes_folder(const jf_file *unit, TSNode call, TSNode *path)
 {
 	TSNode fn = jf_node_field(call, "function");
 	TSNode args = jf_node_field(call, "arguments");
@@ -204,7 +202,7 @@ static bool in_created_path(const jf_file *unit, TSNode n)
 		if (jf_str_ends(t, "_statement") || !strcmp(t, "block") || !strcmp(t, "module"))
 			return false;
 		TSNode path;
-		if (!strcmp(t, "call") && creates_folder(unit, p, &path) &&
+		if (!strcmp(t, "call") && jf_py_makes_folder(unit, p, &path) &&
 		    ts_node_start_byte(n) >= ts_node_start_byte(path) &&
 		    ts_node_end_byte(n) <= ts_node_end_byte(path))
 			return true;

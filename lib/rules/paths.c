@@ -45,7 +45,6 @@ static const struct {
 	IO("to_excel", 0, IO_WRITE),        IO("savefig", 0, IO_WRITE),
 	IO("cv2.imwrite", 0, IO_WRITE),     IO("imageio.imwrite", 0, IO_WRITE),
 	IO("save_pretrained", 0, IO_WRITE), IO("save_weights", 0, IO_WRITE),
-	IO("os.makedirs", 0, IO_WRITE),     IO("os.mkdir", 0, IO_WRITE),
 	IO("shutil.copy", 1, IO_WRITE),     IO("shutil.copy2", 1, IO_WRITE),
 	IO("shutil.copyfile", 1, IO_WRITE), IO("shutil.copytree", 1, IO_WRITE),
 	IO("shutil.move", 1, IO_WRITE),     IO("joblib.dump", 1, IO_WRITE),
@@ -116,7 +115,7 @@ static bool classify(const jf_file *unit, TSNode fn, TSNode args, TSNode *arg, i
 		*kind = open_mode(unit, args);
 		return !ts_node_is_null(*arg) && !jf_node_type_is(*arg, "keyword_argument");
 	}
-	/* Path(p).mkdir(), .write_text(), .touch(): the object is the path. */
+	/* Path(p).write_text(), .touch(): the object is the path (mkdir: jf_py_makes_folder). */
 	if ((text_starts(unit, fn, "Path") || text_starts(unit, fn, "pathlib.Path")) &&
 	    jf_node_type_is(fn, "attribute")) {
 		TSNode obj = jf_node_field(fn, "object");
@@ -124,7 +123,7 @@ static bool classify(const jf_file *unit, TSNode fn, TSNode args, TSNode *arg, i
 		if (jf_node_type_is(obj, "call") &&
 		    (jf_node_is(unit, jf_node_field(obj, "function"), "Path") ||
 		     jf_node_is(unit, jf_node_field(obj, "function"), "pathlib.Path"))) {
-			bool w = jf_node_is(unit, m, "mkdir") || jf_node_is(unit, m, "write_text") ||
+			bool w = jf_node_is(unit, m, "write_text") ||
 			         jf_node_is(unit, m, "write_bytes") || jf_node_is(unit, m, "touch");
 			bool r = jf_node_is(unit, m, "read_text") || jf_node_is(unit, m, "read_bytes") ||
 			         jf_node_is(unit, m, "iterdir");
@@ -134,13 +133,6 @@ static bool classify(const jf_file *unit, TSNode fn, TSNode args, TSNode *arg, i
 				return true;
 			}
 		}
-	}
-	/* out.mkdir(parents=True): any other object is the path too. */
-	if (jf_node_type_is(fn, "attribute") && jf_node_is(unit, jf_node_field(fn, "attribute"), "mkdir") &&
-	    !jf_node_is(unit, jf_node_field(fn, "object"), "os")) {
-		*arg = jf_node_field(fn, "object");
-		*kind = IO_WRITE;
-		return true;
 	}
 	const char *text = unit->src->data + ts_node_start_byte(fn);
 	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn);
@@ -177,13 +169,10 @@ static void collect(io_model *m, const jf_pyfacts *py)
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
 		TSNode n = pn->node;
 		TSNode arg;
-		io_kind kind;
-		if (!classify(unit, pn->a, pn->b, &arg, &kind))
+		io_kind kind = IO_WRITE;
+		bool creates = jf_py_makes_folder(unit, n, &arg);
+		if (!creates && !classify(unit, pn->a, pn->b, &arg, &kind))
 			continue;
-		const char *fn = unit->src->data + ts_node_start_byte(pn->a);
-		size_t fn_len = ts_node_end_byte(pn->a) - ts_node_start_byte(pn->a);
-		bool creates = kind == IO_WRITE && (ends_with_name(fn, fn_len, "mkdir", 5) ||
-		                                    ends_with_name(fn, fn_len, "makedirs", 8));
 		io_use u = { arg, n, unit, kind, creates, jf_pyeval_expr(m->eval, unit, arg), NULL };
 		if (!u.value.value || !*u.value.value) {
 			jf_pyvalue_release(&u.value);
