@@ -58,19 +58,15 @@ static bool import_may_not_run(const jf_file *file, const jf_pyfacts *py, TSNode
 	}
 	if (ts_node_is_null(outer))
 		return false;
-	TSNode name = jf_node_field(outer, "name");
-	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+	char *name = jf_node_text(file, jf_node_field(outer, "name"));
+	bool called = false;
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size && !called; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		TSNode fn = pn->a;
-		if (pn->def == JF_PY_NONE && jf_node_type_is(fn, "identifier") &&
-		    ts_node_end_byte(fn) - ts_node_start_byte(fn) ==
-		            ts_node_end_byte(name) - ts_node_start_byte(name) &&
-		    !memcmp(file->src->data + ts_node_start_byte(fn),
-		            file->src->data + ts_node_start_byte(name),
-		            ts_node_end_byte(name) - ts_node_start_byte(name)))
-			return false;
+		called = pn->def == JF_PY_NONE && jf_node_type_is(pn->a, "identifier") &&
+		         jf_node_is(file, pn->a, name);
 	}
-	return true;
+	free(name);
+	return !called;
 }
 
 /* Loads the local modules that `file` imports. */
