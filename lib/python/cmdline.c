@@ -408,7 +408,8 @@ static bool echoes_argv(const char *text, const char *p)
 	static const char *const shows[] = { "join(", "print(", "str(", "repr(", NULL };
 	for (size_t i = 0; shows[i]; i++) {
 		size_t n = strlen(shows[i]);
-		if ((size_t)(p - text) >= n && !memcmp(p - n, shows[i], n) && p[8] == ')')
+		if ((size_t)(p - text) >= n && !memcmp(p - n, shows[i], n) &&
+		    p[sizeof "sys.argv" - 1] == ')')
 			return true;
 	}
 	return false;
@@ -523,7 +524,8 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 	takes_part |= c->args.size > defined || c->parsers > parsers;
 	for (size_t i = 0; open_markers[i] && takes_part; i++)
 		if (strstr(unit->src->data, open_markers[i]))
-			c->open = "it reads its command line with a library jobfix does not model (hydra, jsonargparse, click, typer, ...)";
+			c->open = "it reads its command line with a library jobfix does not model "
+			          "(hydra, jsonargparse, click, typer, ...)";
 	jf_strings_release(&own);
 }
 
