@@ -17,10 +17,49 @@ int cmd_color_for(int color, int fd)
 	return isatty(fd) && !(no && *no);
 }
 
+/* Why jobfix refuses to write `path`, or NULL. A file of the checkout may
+ * come from a pull request: a symlink planted there, as the file or as a
+ * folder on the way to it from the current folder, would make jobfix write
+ * wherever it points. A terminal, a pipe or /dev/null (a device, or a link to
+ * one) and the links of /dev and /proc (/dev/stdout) are written in place. */
+static const char *refused(const char *path, bool *in_place)
+{
+	struct stat st, target;
+	*in_place = false;
+	bool system = !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6);
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!system && (stat(path, &target) != 0 || S_ISREG(target.st_mode) ||
+		                S_ISDIR(target.st_mode)))
+			return "it is a symbolic link, and jobfix does not write through one";
+		*in_place = true;
+	} else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		*in_place = true;
+	}
+	if (path[0] == '/' || !strncmp(path, "../", 3))
+		return NULL; /* named outside the current folder: the user's choice */
+	char *dir = strdup(path);
+	for (char *slash = dir ? strchr(dir, '/') : NULL; slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		bool link = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode);
+		*slash = '/';
+		if (link) {
+			free(dir);
+			return "a folder on its way is a symbolic link, and jobfix does not write "
+			       "through one";
+		}
+	}
+	free(dir);
+	return NULL;
+}
+
 int cmd_write_file(const char *path, int (*write)(void *data, FILE *f), void *data)
 {
-	struct stat st;
-	bool in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	bool in_place;
+	const char *why = refused(path, &in_place);
+	if (why) {
+		fprintf(stderr, "jobfix: error: cannot write '%s': %s\n", path, why);
+		return -1;
+	}
 	char *tmp = NULL;
 	size_t n = strlen(path) + 32;
 	if (!in_place && (tmp = malloc(n)))

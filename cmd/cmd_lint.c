@@ -113,6 +113,14 @@ typedef enum {
 
 /* `path` made absolute against the current folder (before --staged moves to
  * the repository's top); NULL stays NULL. Caller frees. */
+/* Frees the overrides, and the values of the first `owned` (pairs) that are copies. */
+static void free_overrides(const char **overrides, size_t owned)
+{
+	for (size_t i = 1; i < owned; i += 2)
+		free((char *)overrides[i]);
+	free(overrides);
+}
+
 static char *absolute(const char *path)
 {
 	if (!path)
@@ -322,8 +330,10 @@ int cmd_lint(int argc, char **argv)
 	int color = -1, quiet = 0, verbose = 0, npaths = 0;
 	lint_mode mode = MODE_PATHS;
 	const char *config_path = NULL;
-	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated. */
-	const char *overrides[7] = { NULL };
+	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated:
+	 * each --allow-outside, select, ignore, rules-dir. */
+	const char **overrides = calloc(2 * (size_t)argc + 8, sizeof *overrides);
+	size_t k = 0;
 	const char *select = NULL, *ignore = NULL, *rules_dir = NULL;
 	char **paths = calloc((size_t)argc + 1, sizeof(char *));
 	int only_paths = 0;
@@ -336,6 +346,7 @@ int cmd_lint(int argc, char **argv)
 			only_paths = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			free(paths);
+			free(overrides);
 			print_help();
 			return finish_stdout(JF_EXIT_OK);
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -348,6 +359,7 @@ int cmd_lint(int argc, char **argv)
 			lint_mode m = !strcmp(a, "--staged") ? MODE_STAGED : MODE_STAGED_FILES;
 			if (mode != MODE_PATHS && mode != m) {
 				free(paths);
+				free(overrides);
 				return usage_error("lint ", "--staged and --staged-files exclude each other");
 			}
 			mode = m;
@@ -356,11 +368,13 @@ int cmd_lint(int argc, char **argv)
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
 			if (jf_format_from_name(v, &format) < 0) {
 				free(paths);
+				free(overrides);
 				return usage_error("lint ", "unknown format '%s' (%s)", v, format_names());
 			}
 		} else if ((v = option_value(argc, argv, &i, "--output-format", &missing))) {
 			if (jf_format_from_name(v, &output_format) < 0) {
 				free(paths);
+				free(overrides);
 				return usage_error("lint ", "unknown format '%s' (%s)", v, format_names());
 			}
 			output_format_name = v;
@@ -376,6 +390,7 @@ int cmd_lint(int argc, char **argv)
 				fail_on = JF_SEV_NOTE;
 			else {
 				free(paths);
+				free(overrides);
 				return usage_error("lint ", "unknown severity '%s' (error, warning, note)", v);
 			}
 		} else if ((v = option_value(argc, argv, &i, "--color", &missing))) {
@@ -387,6 +402,7 @@ int cmd_lint(int argc, char **argv)
 				color = 0;
 			else {
 				free(paths);
+				free(overrides);
 				return usage_error("lint ", "unknown color mode '%s' (auto, always, never)", v);
 			}
 		} else if ((v = option_value(argc, argv, &i, "--select", &missing))) {
@@ -395,10 +411,14 @@ int cmd_lint(int argc, char **argv)
 			ignore = v;
 		} else if ((v = option_value(argc, argv, &i, "--rules-dir", &missing))) {
 			rules_dir = v;
+		} else if ((v = option_value(argc, argv, &i, "--allow-outside", &missing))) {
+			overrides[k++] = "allow-outside";
+			overrides[k++] = v;
 		} else if ((v = option_value(argc, argv, &i, "--config", &missing))) {
 			config_path = v;
 		} else {
 			free(paths);
+			free(overrides);
 			if (missing)
 				return usage_error("lint ", "option '%s' needs a value", a);
 			return usage_error("lint ", "unknown option '%s'", a);
@@ -406,19 +426,23 @@ int cmd_lint(int argc, char **argv)
 	}
 	if (mode == MODE_STAGED && npaths) {
 		free(paths);
+		free(overrides);
 		return usage_error("lint ", "--staged asks git for the files: no PATH (pass files "
 		                            "with --staged-files FILE...)");
 	}
 	if (config_path && no_config) {
 		free(paths);
+		free(overrides);
 		return usage_error("lint ", "--config and --no-config exclude each other");
 	}
 	if (output_format_name && !output) {
 		free(paths);
+		free(overrides);
 		return usage_error("lint ", "--output-format needs --output FILE");
 	}
 	if (output && !output_format_name && jf_format_from_file_name(output, &output_format) < 0) {
 		free(paths);
+		free(overrides);
 		return usage_error("lint ",
 		                   "cannot tell the format of '%s' from its name (*.sarif, *.json, "
 		                   "*.txt): give --output-format (%s)",
@@ -427,9 +451,13 @@ int cmd_lint(int argc, char **argv)
 	/* --staged works from the repository's top: the paths the options name
 	 * are the current folder's. */
 	char *abs_config = NULL, *abs_rules_dir = NULL, *abs_output = NULL, *staged_buf = NULL;
+	size_t allowed_owned = 0; /* overrides[0..allowed_owned) hold copies made here */
 	if (mode == MODE_STAGED) {
 		config_path = abs_config = absolute(config_path);
 		rules_dir = abs_rules_dir = absolute(rules_dir);
+		for (size_t a = 0; a < k; a += 2) /* only --allow-outside so far */
+			overrides[a + 1] = absolute(overrides[a + 1]);
+		allowed_owned = k;
 		output = abs_output = absolute(output);
 		char **staged = to_repository_top() ? staged_files(&staged_buf) : NULL;
 		if (!staged) {
@@ -437,6 +465,7 @@ int cmd_lint(int argc, char **argv)
 			free(abs_config);
 			free(abs_rules_dir);
 			free(abs_output);
+			free_overrides(overrides, allowed_owned);
 			return JF_EXIT_ERROR;
 		}
 		free(paths);
@@ -444,7 +473,6 @@ int cmd_lint(int argc, char **argv)
 		for (npaths = 0; paths[npaths]; npaths++)
 			;
 	}
-	size_t k = 0;
 	if (select) {
 		overrides[k++] = "select";
 		overrides[k++] = select;
@@ -483,8 +511,13 @@ int cmd_lint(int argc, char **argv)
 		failed = true;
 	fflush(stdout); /* before FILE, which may be stdout too */
 	findings_to findings = { l, output_format };
-	if (output && cmd_write_file(output, write_findings, &findings) < 0)
+	if (output && jf_linter_has_read(l, output)) {
+		fprintf(stderr, "jobfix: error: cannot write '%s': it is a file the lint read\n",
+		        output);
 		failed = true;
+	} else if (output && cmd_write_file(output, write_findings, &findings) < 0) {
+		failed = true;
+	}
 	for (size_t i = 0; verbose && jf_linter_skipped(l, i); i++)
 		fprintf(stderr, "jobfix: skipped %s\n", jf_linter_skipped(l, i));
 	size_t failing = jf_linter_count(l, fail_on);
@@ -501,6 +534,7 @@ int cmd_lint(int argc, char **argv)
 	jf_config_free(config);
 cleanup:
 	free(paths);
+	free_overrides(overrides, allowed_owned);
 	free(staged_buf);
 	free(abs_config);
 	free(abs_rules_dir);

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <sys/stat.h>
 
+#include "core/confine.h"
 #include "core/path.h"
 #include "env/image.h"
 #include "facts/facts.h"
@@ -291,7 +292,13 @@ static int lint_path(jf_linter *self, const char *path)
 
 int jf_linter_lint(jf_linter *self, const char *path)
 {
+	/* Everything the lint reads lies in the path's repository (core/confine.h). */
+	jf_confine in;
+	jf_confine_init(&in, path, jf_config__allow_outside(self->opts.config));
+	jf_confine_enter(&in);
 	int rc = lint_path(self, path);
+	jf_confine_leave();
+	jf_confine_release(&in);
 	if (rc < 0)
 		jf_report_add_failure(&self->report, jf_linter_error(self));
 	return rc;

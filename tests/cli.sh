@@ -331,11 +331,17 @@ check "github: a note is a notice" grep -q '^::notice file=.*title=JF005 file-no
 run lint --format sarif "$tmp/huge/job.yaml"
 check "sarif: a note has level note" grep -q '"level": "note"' "$tmp/out"
 
-# A 50 MB job spec is refused with a clear message, not read into memory.
+# A 50 MB job spec is a JF005 note, named or found, not read into memory.
 head -c 50000000 /dev/zero | tr '\0' '#' >"$tmp/huge/big.yaml"
 run lint "$tmp/huge/big.yaml"
-check "50 MB job spec: exit 2" test "$rc" -eq 2
-check "50 MB job spec: says why" grep -q "too large" "$tmp/err"
+check "50 MB job spec: exit 0" test "$rc" -eq 0
+check "50 MB job spec: a JF005 note that says why" \
+	grep -q "big.yaml:1:1: note: .* is not linted: it is larger than 8 MiB .JF005" "$tmp/out"
+mv "$tmp/huge/big.yaml" "$tmp/huge/jobfix.yaml"
+(cd "$tmp/huge" && "$jobfix" lint >"$tmp/out" 2>"$tmp/err")
+check "50 MB job spec found by discovery: a JF005 note" \
+	grep -q "jobfix.yaml:1:1: note: .* is not linted: it is larger than 8 MiB" "$tmp/out"
+rm "$tmp/huge/jobfix.yaml"
 
 # Unreadable files: a spec without read permission (skipped when running as root).
 if [[ $(id -u) -ne 0 ]]; then

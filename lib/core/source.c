@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "core/confine.h"
+
 static void build_line_map(jf_source *s)
 {
 	uint32_t n = 1;
@@ -67,8 +69,12 @@ jf_source *jf_source_load(const char *fs_path, const char *display_path)
 		return s;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		s->err = EINVAL;
+		/* a FIFO or a device: opening it could block, reading it never end */
 		s->status = JF_SOURCE_UNREADABLE;
+		return s;
+	}
+	if (!jf_confine_allows(fs_path)) {
+		s->status = JF_SOURCE_OUTSIDE;
 		return s;
 	}
 	if ((uint64_t)st.st_size > JF_SOURCE_MAX_BYTES) {
@@ -111,6 +117,45 @@ jf_source *jf_source_load(const char *fs_path, const char *display_path)
 	if (memchr(data, '\0', len))
 		s->status = JF_SOURCE_BINARY;
 	return s;
+}
+
+const char *jf_source_why(const jf_source *self)
+{
+	switch (self->status) {
+	case JF_SOURCE_OK:
+		return "it was read";
+	case JF_SOURCE_MISSING:
+		return "No such file or directory";
+	case JF_SOURCE_DIR:
+		return "Is a directory";
+	case JF_SOURCE_BINARY:
+		return "it holds NUL bytes";
+	case JF_SOURCE_TOO_LARGE:
+		return "it is larger than 8 MiB";
+	case JF_SOURCE_OUTSIDE:
+		return "it lies outside the repository (--allow-outside DIR reads there)";
+	case JF_SOURCE_UNREADABLE:
+		break;
+	}
+	return self->err ? strerror(self->err) : "not a regular file (a FIFO or a device)";
+}
+
+const char *jf_source_help(const jf_source *self)
+{
+	switch (self->status) {
+	case JF_SOURCE_TOO_LARGE:
+		return "nothing to fix in the job; split very large generated files out of the code "
+		       "folder";
+	case JF_SOURCE_OUTSIDE:
+		return "keep the job's files in its repository; when reading there is meant, name the "
+		       "folder with --allow-outside DIR or the config's allow-outside";
+	case JF_SOURCE_UNREADABLE:
+		return self->err ? "make the file readable to the user jobfix runs as"
+		                 : "a FIFO or a device is no source file: point the job at a regular "
+		                   "file";
+	default:
+		return NULL;
+	}
 }
 
 void jf_source_free(jf_source *self)

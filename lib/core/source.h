@@ -30,6 +30,7 @@ typedef enum {
 	JF_SOURCE_UNREADABLE,
 	JF_SOURCE_BINARY,    /* holds NUL bytes */
 	JF_SOURCE_TOO_LARGE,
+	JF_SOURCE_OUTSIDE,   /* its real path leaves the lint's roots (core/confine.h) */
 } jf_source_status;
 
 typedef struct jf_source {
@@ -40,7 +41,7 @@ typedef struct jf_source {
 	uint32_t *lines;     /* byte offset of each line start */
 	uint32_t nlines;
 	jf_source_status status;
-	int err;             /* errno for UNREADABLE */
+	int err;             /* errno for UNREADABLE; 0: not a regular file */
 	/* A copy of a value of another file (a YAML string whose escapes or
 	 * folding make it differ from the file's bytes): positions in the copy
 	 * have no place in that file, so findings are reported at the value. */
@@ -65,6 +66,10 @@ jf_source *jf_source_from_string(const char *display_path, const char *data, siz
  * jf_source_free(); `origin` must outlive it.
  */
 jf_source *jf_source_from_value(const jf_source *origin, jf_span at, const char *data, size_t len);
+/** Why `self` was not read, to follow "cannot read 'x': " (static text). */
+const char *jf_source_why(const jf_source *self);
+/** What to do about it, for a finding's help (static text), or NULL. */
+const char *jf_source_help(const jf_source *self);
 void jf_source_free(jf_source *self);
 /** Frees every source of `list` and the list. */
 void jf_sources_release(jf_sources *list);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/confine.h"
 #include "core/path.h"
 #include "job/reader.h"
 
@@ -71,18 +72,33 @@ static bool read_as(jf_job_read *r, bool yaml)
 	return false;
 }
 
+/* A code folder that leads out of the repository is not read (core/confine.h). */
+static void refuse_outside_code(jf_job *j, jf_sink *sink)
+{
+	if (!j->code_dir || !jf_path_is_dir(j->code_dir) || jf_confine_allows(j->code_dir))
+		return;
+	jf_loc at = j->code.value ? j->code.at : (jf_loc){ j->file, { 0, 0 } };
+	jf_diag_set_help(jf_sink_add(sink, "JF005", at.src, at.span,
+	                             "the code folder '%s' is not read: it lies outside the "
+	                             "repository (--allow-outside DIR reads there)",
+	                             j->code_display ? j->code_display : j->code_dir),
+	                 "keep the job's code in its repository; when reading there is meant, "
+	                 "name the folder with --allow-outside DIR or the config's "
+	                 "allow-outside");
+	j->code_dir = NULL;
+	j->code_display = NULL;
+}
+
 int jf_job_load(const char *fs_path, const char *display_path, const jf_image_builds *builds,
                 jf_sink *sink, jf_job **out, jf_error *err)
 {
 	*out = NULL;
 	jf_source *src = jf_source_load(fs_path, display_path);
-	if (src->status != JF_SOURCE_OK && src->status != JF_SOURCE_BINARY) {
-		const char *why = src->status == JF_SOURCE_MISSING ? "No such file or directory"
-		                  : src->status == JF_SOURCE_DIR  ? "Is a directory"
-		                  : src->status == JF_SOURCE_TOO_LARGE
-		                          ? "File too large for a job spec"
-		                          : strerror(src->err);
-		int rc = jf_error_set(err, JF_EIO, "cannot read '%s': %s", display_path, why);
+	/* Found by discovery as often as named: a note, and the other jobs go on. */
+	bool noted = src->status == JF_SOURCE_TOO_LARGE || src->status == JF_SOURCE_OUTSIDE;
+	if (src->status != JF_SOURCE_OK && src->status != JF_SOURCE_BINARY && !noted) {
+		int rc = jf_error_set(err, JF_EIO, "cannot read '%s': %s", display_path,
+		                      jf_source_why(src));
 		jf_source_free(src);
 		return rc;
 	}
@@ -96,10 +112,19 @@ int jf_job_load(const char *fs_path, const char *display_path, const jf_image_bu
 	jf_arena_adopt(&j->arena, j->file_dir);
 	jf_arena_adopt(&j->arena, j->display_dir);
 	*out = j;
+	if (noted) {
+		jf_diag_set_help(jf_sink_add(sink, "JF005", src, (jf_span){ 0, 0 },
+		                             "'%s' is not linted: %s", display_path,
+		                             jf_source_why(src)),
+		                 "%s", jf_source_help(src));
+		return 0;
+	}
 
 	jf_job_read r = { j, src, NULL, NULL, sink, builds };
-	if (src->status == JF_SOURCE_OK && read_as(&r, false))
+	if (src->status == JF_SOURCE_OK && read_as(&r, false)) {
+		refuse_outside_code(j, sink);
 		return 0;
+	}
 	jf_yml_docs docs;
 	jf_yml_error yerr;
 	if (!jf_yml_load_all(src, &docs, &yerr)) {
@@ -109,6 +134,7 @@ int jf_job_load(const char *fs_path, const char *display_path, const jf_image_bu
 	r.docs = &docs;
 	r.doc = &docs.items[0];
 	read_as(&r, true);
+	refuse_outside_code(j, sink);
 	/* Suppressions stand in comments: only a file that names jobfix has any. */
 	if (src->status == JF_SOURCE_OK && strstr(src->data, "jobfix:"))
 		add_comments(j, &docs);

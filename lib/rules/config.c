@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include "core/confine.h"
 #include "core/path.h"
 #include "core/yml.h"
 /* A rule, rules or a category as the config names them, with where. */
@@ -54,12 +55,13 @@ struct jf_config {
 	jf_severity fail_on;
 	bool loaded, resolved;
 	jf_image_builds images;
+	jf_strings allow_outside; /* absolute folders */
 	jf_report errors;
 };
 
 static const char *const keys[] = { "select", "ignore",    "severity",  "exclude",
 	                            "per-file-ignores", "jobs", "rules-dir", "fail-on",
-	                            "images", NULL };
+	                            "images", "allow-outside", NULL };
 
 static char *current_dir(void)
 {
@@ -122,6 +124,7 @@ void jf_config_free(jf_config *self)
 		free(self->images.items[i].context_shown);
 	}
 	jf_array_release(&self->images);
+	jf_strings_release(&self->allow_outside);
 	jf_report_release(&self->errors);
 	jf_rule_list_release(&self->rules);
 	if (self->rules_folder)
@@ -415,6 +418,22 @@ static void load_images(loader *L, const yaml_node_t *n)
 	}
 }
 
+/* The folders outside the repository that linting may read, from the config's folder. */
+static void load_allowed(loader *L, const yaml_node_t *n)
+{
+	if (n->type != YAML_SEQUENCE_NODE) {
+		wrong_type(L, n, "'allow-outside'", "a list of folders");
+		return;
+	}
+	for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top;
+	     i++) {
+		const yaml_node_t *item = jf_yml_node(L->doc, *i);
+		const char *dir = string_of(L, item, "an entry of 'allow-outside'", "a folder");
+		if (dir)
+			jf_array_push(&L->c->allow_outside, jf_path_join(L->c->dir, dir));
+	}
+}
+
 static void load_pair(loader *L, const char *key, const yaml_node_t *k, const yaml_node_t *v)
 {
 	jf_config *c = L->c;
@@ -443,6 +462,8 @@ static void load_pair(loader *L, const char *key, const yaml_node_t *k, const ya
 		}
 	} else if (!strcmp(key, "images")) {
 		load_images(L, v);
+	} else if (!strcmp(key, "allow-outside")) {
+		load_allowed(L, v);
 	} else if (!strcmp(key, "fail-on")) {
 		const char *sev = string_of(L, v, "'fail-on'", "error, warning or note");
 		if (sev && !(c->fail_on_set = parse_severity(sev, &c->fail_on)))
@@ -497,11 +518,8 @@ int jf_config_load(jf_config *self, const char *path)
 	self->loaded = true;
 	jf_source *src = jf_source_load(path, path);
 	if (src->status != JF_SOURCE_OK && src->status != JF_SOURCE_BINARY) {
-		const char *why = src->status == JF_SOURCE_MISSING   ? "No such file or directory"
-		                  : src->status == JF_SOURCE_DIR       ? "Is a directory"
-		                  : src->status == JF_SOURCE_TOO_LARGE ? "File too large"
-		                                                       : strerror(src->err);
-		error_at(self, NULL, (jf_span){ 0, 0 }, "cannot read the config '%s': %s", path, why);
+		error_at(self, NULL, (jf_span){ 0, 0 }, "cannot read the config '%s': %s", path,
+		         jf_source_why(src));
 		jf_source_free(src);
 		return JF_EIO;
 	}
@@ -575,6 +593,10 @@ int jf_config_set(jf_config *self, const char *key, const char *value)
 		self->rules_dir = jf_path_join(self->cwd, value);
 		self->rules_dir_shown = jf_xstrdup(value);
 		self->rules_dir_src = NULL;
+		return 0;
+	}
+	if (!strcmp(key, "allow-outside")) {
+		jf_array_push(&self->allow_outside, jf_path_join(self->cwd, value));
 		return 0;
 	}
 	if (!strcmp(key, "fail-on")) {
@@ -686,6 +708,21 @@ static void sort_errors(jf_report *r)
 	}
 }
 
+/* Whether the config file's rules folder lies in the config's repository or
+ * a folder it allows (core/confine.h); one that does not exist is reported later. */
+static bool rules_dir_inside(const jf_config *self)
+{
+	if (!jf_path_is_dir(self->rules_dir))
+		return true;
+	jf_confine in;
+	jf_confine_init(&in, self->path, &self->allow_outside);
+	jf_confine_enter(&in);
+	bool inside = jf_confine_allows(self->rules_dir);
+	jf_confine_leave();
+	jf_confine_release(&in);
+	return inside;
+}
+
 int jf_config_resolve(jf_config *self)
 {
 	if (self->resolved)
@@ -695,6 +732,14 @@ int jf_config_resolve(jf_config *self)
 	if (broken) {
 		error_at(self, NULL, (jf_span){ 0, 0 }, "%s", broken);
 		return JF_EPARSE;
+	}
+	if (self->rules_dir && self->rules_dir_src && !rules_dir_inside(self)) {
+		error_at(self, self->rules_dir_src, self->rules_dir_span,
+		         "the rules folder '%s' lies outside the repository: a config names folders "
+		         "of its own repository, or of 'allow-outside'",
+		         self->rules_dir_shown);
+		free(self->rules_dir);
+		self->rules_dir = NULL;
 	}
 	if (self->rules_dir) {
 		self->rules_folder = jf_xcalloc(1, sizeof(*self->rules_folder));
@@ -852,6 +897,11 @@ bool jf_config__excluded_dir(const jf_config *self, const char *fs_path)
 bool jf_config__is_job(const jf_config *self, const char *fs_path)
 {
 	return self && any_pattern(self, self->jobs.items, self->jobs.size, fs_path, false);
+}
+
+const jf_strings *jf_config__allow_outside(const jf_config *self)
+{
+	return self ? &self->allow_outside : NULL;
 }
 
 const jf_image_builds *jf_config__images(const jf_config *self)

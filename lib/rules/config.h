@@ -29,6 +29,8 @@ bool jf_config__excluded_dir(const jf_config *self, const char *fs_path);
 bool jf_config__is_job(const jf_config *self, const char *fs_path);
 /** Which Dockerfile builds which image (`images:`); NULL for none. */
 const jf_image_builds *jf_config__images(const jf_config *self);
+/** The folders outside the repository a lint may read (absolute); NULL without a config. */
+const jf_strings *jf_config__allow_outside(const jf_config *self);
 /** The severity findings of `rule` get. */
 jf_severity jf_config__severity(const jf_config *self, const jf_rule *rule);
 /** The config's errors, as rule-less diagnostics (rendered by report/). */

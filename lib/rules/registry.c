@@ -527,10 +527,7 @@ static void load_user_file(jf_rules_dir *u, jf_lang lang, const char *fs_path, c
 	jf_array_push(&u->sources, src);
 	jf_span top = { 0, 0 };
 	if (src->status != JF_SOURCE_OK) {
-		problem(u, src, top, NULL, "cannot read the rule file: %s",
-		        src->status == JF_SOURCE_TOO_LARGE ? "it is larger than 8 MiB"
-		        : src->status == JF_SOURCE_BINARY  ? "it holds NUL bytes"
-		                                           : strerror(src->err ? src->err : EIO));
+		problem(u, src, top, NULL, "cannot read the rule file: %s", jf_source_why(src));
 		return;
 	}
 	const char *base = strrchr(fs_path, '/');

@@ -191,13 +191,12 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 			"the job runs this file as a script: point the command at the source file");
 		return NULL;
 	case JF_SOURCE_TOO_LARGE:
-		jf_sink_add(self->sink, "JF005", src, (jf_span){ 0, 0 },
-		            "'%s' is not linted: it is larger than %u MiB", display_path,
-		            JF_SOURCE_MAX_BYTES >> 20);
-		return NULL;
 	case JF_SOURCE_UNREADABLE:
-		jf_sink_add(self->sink, "JF005", src, (jf_span){ 0, 0 }, "'%s' is not linted: %s",
-		            display_path, strerror(src->err));
+	case JF_SOURCE_OUTSIDE:
+		jf_diag_set_help(jf_sink_add(self->sink, "JF005", src, (jf_span){ 0, 0 },
+		                             "'%s' is not linted: %s", display_path,
+		                             jf_source_why(src)),
+		                 "%s", jf_source_help(src));
 		return NULL;
 	default:
 		return NULL;

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# security.sh - jobfix on input an attacker controls (docs/security.md): reads
+# only in the repository, writes no file through a planted link, and ends in
+# bounded time on pathological input
+# usage: security.sh JOBFIX
+set -u
+jobfix=$1
+# shellcheck source=tests/check.sh
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+
+run() { # run ARGS...: sets rc; output in $tmp/out and $tmp/err
+	"$jobfix" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# A time limit for one run: an input that made jobfix hang fails the check.
+timed() { # timed SECONDS ARGS...
+	local limit=$1
+	shift
+	timeout "$limit" "$jobfix" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+secret='jobfix-test-secret-4711'
+outside=$tmp/outside
+mkdir -p "$outside/code" "$outside/rules/python"
+printf '%s = 1 2\n' "$secret" >"$outside/secret.py"
+printf 'x = "%s"\n' "$secret" >"$outside/code/passwd"
+repo=$tmp/repo
+mkdir -p "$repo/.git" "$repo/sub"
+cd "$repo" || exit 1
+
+# 1. Files outside the repository are neither read nor shown.
+printf 'version: 1\nimage: python:3.11\ncode: %s\ncommand: python passwd\n' "$outside/code" \
+	>code.yaml
+run lint code.yaml
+check "code: outside: a JF005 note at the code value" \
+	grep -q "^code.yaml:3:7: note: the code folder '$outside/code' is not read: it lies outside the repository" "$tmp/out"
+check "code: outside: nothing of the file shown" bash -c "! grep -q $secret $tmp/out $tmp/err"
+check "code: outside: exit 0 (a note)" test "$rc" -eq 0
+printf 'version: 1\nimage: python:3.11\ncode: ../outside/code\ncommand: python passwd\n' \
+	>dotdot.yaml
+run lint dotdot.yaml
+check "code: ../ out of the repository: refused" grep -q "is not read: it lies outside" "$tmp/out"
+
+ln -s "$outside/secret.py" creds.py
+printf 'version: 1\nimage: python:3.11\ncommand: python creds.py\n' >link.yaml
+run lint link.yaml
+check "a committed symlink out: a JF005 note naming the file" \
+	grep -q "^creds.py:1:1: note: 'creds.py' is not linted: it lies outside the repository" "$tmp/out"
+check "a committed symlink out: nothing of the file shown" \
+	bash -c "! grep -q $secret $tmp/out $tmp/err"
+run lint --format sarif link.yaml
+check "a committed symlink out: nothing of it in SARIF" bash -c "! grep -q $secret $tmp/out"
+run lint --allow-outside "$outside" link.yaml
+check "--allow-outside DIR reads there" grep -q "JF301" "$tmp/out"
+printf 'allow-outside: [%s]\n' "$outside" >allow.yaml
+run lint --config allow.yaml link.yaml
+check "the config's allow-outside reads there" grep -q "JF301" "$tmp/out"
+
+ln -s "$outside/code" linked
+printf 'version: 1\nimage: python:3.11\ncode: linked\ncommand: python passwd\n' >linked.yaml
+run lint linked.yaml
+check "a code folder that is a symlink out: refused" grep -q "code folder 'linked' is not read" "$tmp/out"
+
+ln -s "$outside/secret.py" job.yaml
+run lint job.yaml
+check "a job spec that is a symlink out: a JF005 note" \
+	grep -q "^job.yaml:1:1: note: 'job.yaml' is not linted: it lies outside" "$tmp/out"
+check "a job spec that is a symlink out: nothing shown" bash -c "! grep -q $secret $tmp/out"
+rm job.yaml
+
+# A job spec named outside the repository holds its own repository: the
+# current folder is no root of it.
+printf 'version: 1\nimage: python:3.11\ncommand: python t.py\n' >"$outside/job.yaml"
+printf 'import sys\n' >"$outside/t.py"
+run lint "$outside/job.yaml"
+check "a job outside the current folder is read in its own folder" test "$rc" -eq 0
+
+# A config may name a rules folder only inside its repository.
+cat >"$outside/rules/python/X1-whole-file.scm" <<'EOF'
+; id: X1
+; name: whole-file
+; severity: warning
+; category: Syntax Error
+; summary: the whole file
+; message: '{{finding}}'
+; help: none
+
+(module) @finding
+EOF
+printf 'rules-dir: %s\n' "$outside/rules" >.jobfix.yaml
+run lint code.yaml
+check "a config's rules-dir out of the repository: a config error" \
+	grep -q "the rules folder '$outside/rules' lies outside the repository" "$tmp/err"
+check "a config's rules-dir out of the repository: exit 2" test "$rc" -eq 2
+rm .jobfix.yaml
+run lint --rules-dir "$outside/rules" --select X1 sub/../code.yaml
+check "--rules-dir on the command line may be anywhere" test "$rc" -ne 2
+
+# 2. --output writes no file through a symlink, nor over a linted file.
+printf 'keep\n' >"$outside/bashrc"
+ln -s "$outside/bashrc" jobfix.txt
+run lint --output jobfix.txt code.yaml
+check "--output through a symlink: refused, exit 2" test "$rc" -eq 2
+check "--output through a symlink: says why" grep -q "is a symbolic link" "$tmp/err"
+check "--output through a symlink: the target is untouched" grep -qx keep "$outside/bashrc"
+ln -s "$outside" out
+run lint --output out/x.txt code.yaml
+check "--output through a symlinked folder: refused" grep -q "a folder on its way is a symbolic link" "$tmp/err"
+check "--output through a symlinked folder: nothing written" test ! -e "$outside/x.txt"
+printf 'print(1)\n' >t.py
+printf 'version: 1\nimage: python:3.11\ncommand: python t.py\n' >t.yaml
+run lint --output t.py --output-format json t.yaml
+check "--output naming a linted file: refused" grep -q "it is a file the lint read" "$tmp/err"
+check "--output naming a linted file: it is untouched" grep -qx 'print(1)' t.py
+run lint --output /dev/stdout --output-format json t.yaml
+check "--output /dev/stdout (a link to a device) is written" grep -q '"version": 1' "$tmp/out"
+
+finish
