@@ -165,7 +165,10 @@ static bool search(walk *w, const char *dir, const struct stat *st, int depth)
 			    jf_config__excluded_dir(w->config, path)) {
 				/* not searched */
 			} else if (!is_link(path)) {
-				search(w, path, &cs, depth + 1);
+				if (!search(w, path, &cs, depth + 1) && w->keep_skipped) {
+					/* unreadable: said with --verbose, as a folder */
+					jf_array_push(&w->skipped, jf_xasprintf("%s/", path));
+				}
 			} else if (!links_above(w, path)) {
 				struct deferred later = { path, depth + 1 };
 				jf_array_push(&w->links, later);

@@ -255,7 +255,7 @@ static int lint_path(jf_linter *self, const char *path)
 	           !self->report.diags.size) {
 		rc = jf_error_set(&self->error, JF_EIO, "cannot read '%s'", path);
 	}
-	L.image = jf_image_resolve(L.job);
+	L.image = jf_image_resolve(L.job, &L.sink);
 	L.facts = (jf_facts){ .job = L.job, .image = L.image, .ws = &L.ws };
 	if (!rc && !left_out)
 		jf_facts_gather(&L.facts, L.job, L.image, &L.ws);

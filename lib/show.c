@@ -398,7 +398,7 @@ int jf_linter_show(jf_linter *self, const char *path)
 	}
 	jf_workspace ws;
 	jf_workspace_init(&ws, &self->parsers, &sink);
-	jf_image *image = jf_image_resolve(job);
+	jf_image *image = jf_image_resolve(job, NULL);
 	jf_facts facts = { .job = job, .image = image, .ws = &ws };
 	jf_facts_gather(&facts, job, image, &ws);
 	shown s = { job, image, &facts.shell, &ws, &facts.sys_path };

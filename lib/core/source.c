@@ -8,6 +8,15 @@
 
 #include "core/confine.h"
 
+/* The last position this thread counted: findings are rendered in order, and
+ * counting each one's column from its line's start would make the findings
+ * of a long line quadratic. */
+static _Thread_local struct last_pos {
+	const jf_source *src;
+	const char *data;
+	uint32_t line, byte, col;
+} last_pos;
+
 static void build_line_map(jf_source *s)
 {
 	uint32_t n = 1;
@@ -162,6 +171,8 @@ void jf_source_free(jf_source *self)
 {
 	if (!self)
 		return;
+	if (last_pos.src == self)
+		last_pos.src = NULL;
 	free(self->path);
 	free(self->fs_path);
 	free(self->data);
@@ -239,7 +250,11 @@ jf_pos jf_source_pos(const jf_source *self, uint32_t byte)
 	if (byte > self->len)
 		byte = self->len;
 	uint32_t line = jf_source_line_of(self, byte);
-	uint32_t col = count_chars(self->data, self->lines[line], byte);
+	bool on = last_pos.src == self && last_pos.data == self->data && last_pos.line == line &&
+	          byte >= last_pos.byte;
+	uint32_t col = on ? last_pos.col + count_chars(self->data, last_pos.byte, byte)
+	                  : count_chars(self->data, self->lines[line], byte);
+	last_pos = (struct last_pos){ self, self->data, line, byte, col };
 	return (jf_pos){ byte, line + 1, col + 1 };
 }
 

@@ -71,7 +71,11 @@ static void parser_init(yaml_parser_t *parser, const jf_source *src)
 {
 	yaml_parser_initialize(parser);
 	yaml_parser_set_input_string(parser, (const unsigned char *)src->data, src->len);
-	yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING);
+	/* A UTF-8 byte-order mark is skipped only where libyaml tells the
+	 * encoding itself; set, it would take the mark for content and end the
+	 * document after its first line. */
+	if (!(src->len >= 3 && !memcmp(src->data, "\xef\xbb\xbf", 3)))
+		yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING);
 }
 
 bool jf_yml_load(const jf_source *src, yaml_document_t *doc, jf_yml_error *err)

@@ -410,7 +410,7 @@ static void conda_env(jf_image *img, const jf_job_image *ji)
 			parse_python(ji->installs.items[i].version, &img->py_major, &img->py_minor);
 }
 
-jf_image *jf_image_resolve(const jf_job *job)
+jf_image *jf_image_resolve(const jf_job *job, jf_sink *sink)
 {
 	jf_image *img = jf_xcalloc(1, sizeof *img);
 	if (!job)
@@ -447,6 +447,14 @@ jf_image *jf_image_resolve(const jf_job *job)
 			read_manifest(img, src->data);
 			img->packages_complete = true;
 			img->has_manifest = true;
+		} else if (sink) {
+			jf_diag_set_help(
+				jf_sink_add(sink, "JF005", ji->manifest.at.src, ji->manifest.at.span,
+				            "the image manifest '%s' is not read: %s; the image's packages "
+				            "are taken from what jobfix knows of the image",
+				            ji->manifest.value, jf_source_why(src)),
+				"point `image.manifest` at the `pip freeze` list of the image, a regular "
+				"file in the repository");
 		}
 		jf_source_free(src);
 		free(path);

@@ -11,6 +11,7 @@
 
 #include "core/diag.h"
 #include "core/error.h"
+#include "core/sink.h"
 #include "job/job.h"
 
 typedef enum { JF_UNKNOWN, JF_NO, JF_YES } jf_tri;
@@ -46,8 +47,12 @@ typedef struct {
 /* Which fact a diagnostic rests on, for jf_image_relate(). */
 typedef enum { JF_FACT_PACKAGES, JF_FACT_PYTHON, JF_FACT_USER, JF_FACT_EXECUTABLES } jf_image_fact;
 
-/** The image of `job`, from its fields and the catalog; never NULL. Free with jf_image_free. */
-jf_image *jf_image_resolve(const jf_job *job);
+/**
+ * The image of `job`, from its fields and the catalog; never NULL. Free with
+ * jf_image_free. A manifest the job names and jobfix cannot read is a JF005
+ * note in `sink` (NULL: not reported).
+ */
+jf_image *jf_image_resolve(const jf_job *job, jf_sink *sink);
 void jf_image_free(jf_image *self);
 
 /**

@@ -783,9 +783,9 @@ static void read_build(place *pl, yaml_node_t *build)
 	char *fs = jf_path_join(ctx, file), *shown = jf_path_join(ctx_shown, file);
 	jf_dockerfile df;
 	if (!jf_dockerfile_read(fs, shown, ctx, NULL, &df)) {
-		jf_sink_skip(f->sink, "JF110", "%s cannot be read or has no FROM: the image of the "
-		                               "environment is unknown",
-		             shown);
+		jf_sink_skip(f->sink, "JF110", "%s is not read (%s): the image of the environment is "
+		                               "unknown",
+		             shown, jf_dockerfile_why(&df));
 	} else {
 		const jf_source *dsrc = jf_dockerfile_keep(f, &df);
 		jf_dockerfile_build_image(f, &df, dsrc);

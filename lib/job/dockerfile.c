@@ -1058,6 +1058,12 @@ static void read_run(stage *s, const logical *l, size_t from)
 	commands_release(&cmds);
 }
 
+const char *jf_dockerfile_why(const jf_dockerfile *self)
+{
+	return self->src && self->src->status != JF_SOURCE_OK ? jf_source_why(self->src)
+	                                                      : "it has no FROM";
+}
+
 /* ENTRYPOINT / CMD: the JSON form's words, or the shell form noted. */
 static void read_exec(const logical *l, size_t from, words *to, bool *set, bool *shell)
 {

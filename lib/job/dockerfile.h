@@ -93,6 +93,8 @@ typedef struct {
  */
 bool jf_dockerfile_read(const char *fs_path, const char *display_path, const char *context,
                         const char *top, jf_dockerfile *out);
+/** Why jf_dockerfile_read() returned false (static text). */
+const char *jf_dockerfile_why(const jf_dockerfile *self);
 void jf_dockerfile_release(jf_dockerfile *self);
 
 /** Hands the Dockerfile's source to the job (values point into it) and returns it. */

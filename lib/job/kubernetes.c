@@ -713,7 +713,8 @@ static void find_code_in_image(jf_job_read *r)
 	char *context_shown =
 		configured ? jf_xstrdup(configured->context_shown) : jf_path_dirname(shown);
 	if (!jf_dockerfile_read(fs, shown, context, top, &df)) {
-		jf_sink_skip(r->sink, "JF102", "%s has no FROM: the job's scripts are not checked", shown);
+		jf_sink_skip(r->sink, "JF102", "%s is not read (%s): the job's scripts are not checked",
+		             shown, jf_dockerfile_why(&df));
 		goto done;
 	}
 	if (df.from && j->image.ref.value && !strcmp(df.from, j->image.ref.value)) {

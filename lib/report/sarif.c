@@ -1,6 +1,7 @@
 /* sarif.c - the sarif format: a SARIF 2.1.0 log for code scanning, with the rules the
  * findings use, their fingerprints, and the configuration's errors as notifications; its
  * levels (error, warning, note) are the severities' names */
+#include "core/strmap.h"
 #include "report/render.h"
 
 #include <inttypes.h>
@@ -101,7 +102,34 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
  * finding starts on, with leading and trailing white space dropped and inner
  * runs of it taken as one space.
  */
-static uint64_t finding_key(const jf_diag *d)
+/* The keys of the findings on one line, by rule: a key hashes the whole line,
+ * and a line may hold thousands of findings. */
+typedef struct {
+	const jf_source *src;
+	uint32_t line;
+	JF_ARRAY(struct line_key { const jf_rule *rule; uint64_t key; }) keys;
+} line_keys;
+
+static uint64_t line_key(const jf_diag *d);
+
+static uint64_t finding_key(line_keys *cache, const jf_diag *d)
+{
+	uint32_t line = jf_source_line_of(d->src, d->span.start);
+	if (cache->src != d->src || cache->line != line) {
+		cache->src = d->src;
+		cache->line = line;
+		cache->keys.size = 0;
+	}
+	for (size_t i = 0; i < cache->keys.size; i++)
+		if (cache->keys.items[i].rule == d->rule)
+			return cache->keys.items[i].key;
+	struct line_key k = { d->rule, line_key(d) };
+	jf_array_push(&cache->keys, k);
+	return k.key;
+}
+
+/* The rule, the file and the line's text with its runs of blanks as one. */
+static uint64_t line_key(const jf_diag *d)
 {
 	const jf_source *s = d->src;
 	uint64_t h = 0xcbf29ce484222325u;
@@ -299,18 +327,23 @@ static void render_log(const jf_report *r, const jf_report *config_errors, const
 	jf_jsonw_open(&w, "results", '[');
 	/* A finding's fingerprint: its key and how many findings before it in the
 	 * same file have the same key (diagnostics are sorted by file). */
-	uint64_t *keys = jf_xcalloc(r->diags.size ? r->diags.size : 1, sizeof(*keys));
+	jf_strmap seen = JF_STRMAP_INIT; /* key -> findings with it so far in the file, + 1 */
+	line_keys cache = { 0 };
 	for (size_t i = 0; i < r->diags.size; i++) {
 		const jf_diag *d = &r->diags.items[i];
-		keys[i] = finding_key(d);
-		unsigned seen = 0;
-		for (size_t k = i; k-- > 0 && !strcmp(r->diags.items[k].src->path, d->src->path);)
-			seen += keys[k] == keys[i];
+		if (i && strcmp(r->diags.items[i - 1].src->path, d->src->path)) {
+			jf_strmap_release(&seen);
+			seen = (jf_strmap)JF_STRMAP_INIT;
+		}
+		uint64_t key = finding_key(&cache, d);
+		uintptr_t count = (uintptr_t)jf_strmap_get(&seen, (const char *)&key, sizeof key);
+		jf_strmap_put(&seen, (const char *)&key, sizeof key, (void *)(count ? count + 1 : 2));
 		char n[16];
-		int len = snprintf(n, sizeof n, ":%u", seen);
-		sarif_result(&w, d, used_index(&used, d->rule), fnv1a(keys[i], n, (size_t)len));
+		int len = snprintf(n, sizeof n, ":%u", count ? (unsigned)(count - 1) : 0u);
+		sarif_result(&w, d, used_index(&used, d->rule), fnv1a(key, n, (size_t)len));
 	}
-	free(keys);
+	jf_strmap_release(&seen);
+	jf_array_release(&cache.keys);
 	jf_array_release(&used);
 	jf_jsonw_close(&w, ']');
 	if (s) {

@@ -733,8 +733,27 @@ static bool walk_guard(shell *sh, TSNode n)
 	return true;
 }
 
+/* Whether the job's budget of steps is spent; the first time, a JF005 note at `n`. */
+static bool out_of_steps(shell *sh, TSNode n)
+{
+	if (sh->out->steps++ < JF_SHELL_MAX_STEPS)
+		return false;
+	if (sh->out->steps == JF_SHELL_MAX_STEPS + 1 && sh->unit) {
+		uint32_t at = ts_node_start_byte(n);
+		jf_diag_set_help(
+			jf_sink_add(sh->ws->sink, "JF005", sh->unit->src, (jf_span){ at, at },
+			            "the command is followed no further than here: its launch scripts "
+			            "take more than %u steps (a script sourced again and again?)",
+			            JF_SHELL_MAX_STEPS),
+			"source a script once, from the top; the checks after this point did not run");
+	}
+	return true;
+}
+
 static void walk(shell *sh, TSNode n)
 {
+	if (out_of_steps(sh, n))
+		return;
 	const char *t = ts_node_type(n);
 	if (!strcmp(t, "command")) {
 		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {

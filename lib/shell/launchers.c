@@ -110,8 +110,15 @@ void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, boo
 		return;
 	}
 	const char *rel = jf_path_under(cpath, jf_job_workdir(sh->job));
-	if (!rel || !*rel || sh->depth >= MAX_SCRIPT_DEPTH) {
+	if (!rel || !*rel) {
 		free(cpath); /* outside the code folder: the image's business */
+		return;
+	}
+	if (sh->depth >= MAX_SCRIPT_DEPTH) {
+		jf_shell__not_followed(sh, wd, "'%s' is not followed: launch scripts run one another "
+		                               "deeper than %d levels",
+		                       wd->value, MAX_SCRIPT_DEPTH);
+		free(cpath);
 		return;
 	}
 	char *local = jf_path_join(sh->job->code_dir, rel);

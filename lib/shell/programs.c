@@ -130,8 +130,14 @@ static bool written_as_is(const jf_source *src, jf_span span, const char *value,
 static void run_shell_text(shell *sh, words *w, size_t k)
 {
 	const word *t = &w->items[k];
-	if (!t->src || sh->depth >= MAX_SCRIPT_DEPTH || t->span.end > t->src->len)
+	if (!t->src || t->span.end > t->src->len)
 		return;
+	if (sh->depth >= MAX_SCRIPT_DEPTH) {
+		jf_shell__not_followed(sh, t, "the text of `bash -c` is not followed: launch scripts "
+		                              "run one another deeper than %d levels",
+		                       MAX_SCRIPT_DEPTH);
+		return;
+	}
 	if (!t->value) {
 		jf_shell__not_followed(sh, t, "`bash -c` runs a text known only at run time: the "
 		                              "commands in it are not followed");
@@ -170,8 +176,13 @@ static void run_eval(shell *sh, words *w, size_t i, TSNode cmd, const launch *ou
 	}
 	if (!known || !first->src || sh->depth >= MAX_SCRIPT_DEPTH) {
 		sh->vars_uncertain = true;
-		jf_shell__not_followed(sh, first, "`eval` runs a text known only at run time: the "
-		                                  "commands in it are not followed");
+		if (known)
+			jf_shell__not_followed(sh, first, "the text of `eval` is not followed: launch "
+			                                  "scripts run one another deeper than %d levels",
+			                       MAX_SCRIPT_DEPTH);
+		else
+			jf_shell__not_followed(sh, first, "`eval` runs a text known only at run time: "
+			                                  "the commands in it are not followed");
 		jf_buf_release(&text);
 		return;
 	}

@@ -108,7 +108,13 @@ typedef struct {
 	bool produced_unknown;
 	JF_ARRAY(jf_missing_script) missing_scripts;
 	JF_ARRAY(jf_shell_write) writes;
+	/* Statements walked, against JF_SHELL_MAX_STEPS: a script sourced again
+	 * and again in a chain would otherwise take exponential time. */
+	size_t steps;
 } jf_shell_facts;
+
+/* The statements one job's command is followed through at most. */
+#define JF_SHELL_MAX_STEPS 200000
 
 /*
  * What the shell asks of the stages after it: whether Python entry script

@@ -10,7 +10,7 @@ static jf_image *resolve(const char *ref)
 	jf_job job;
 	memset(&job, 0, sizeof job);
 	job.image.ref.value = (char *)ref;
-	return jf_image_resolve(&job);
+	return jf_image_resolve(&job, NULL);
 }
 
 static void test_catalog_is_well_formed(void **state)
