@@ -255,6 +255,9 @@ jf_pos jf_source_pos(const jf_source *self, uint32_t byte)
 	uint32_t col = on ? last_pos.col + count_chars(self->data, last_pos.byte, byte)
 	                  : count_chars(self->data, self->lines[line], byte);
 	last_pos = (struct last_pos){ self, self->data, line, byte, col };
+	/* A byte-order mark is no column an editor shows. */
+	if (line == 0 && col > 0 && self->len >= 3 && !memcmp(self->data, "\xef\xbb\xbf", 3))
+		col--;
 	return (jf_pos){ byte, line + 1, col + 1 };
 }
 

@@ -1094,6 +1094,8 @@ static void read_pipeline(place *top, yaml_node_t *root)
 static void read_azureml(jf_job_read *r)
 {
 	jf_job *j = r->job;
+	jf_job__one_document(r, "an Azure ML job file is one document, and the CLI stops at "
+	                        "this one ('expected a single document in the stream')");
 	j->platform = (jf_field){ jf_job__copy(r, "azureml"), { NULL, { 0, 0 } } };
 	yaml_node_t *root = yaml_document_get_root_node((yaml_document_t *)r->doc);
 	top_keys t = doc_keys(r->doc);

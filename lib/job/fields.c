@@ -25,6 +25,18 @@ void jf_job__wrong_type(jf_job_read *r, const yaml_node_t *n, const char *key, c
 		            jf_yml_is_null(n) ? "empty" : jf_yml_type_name(n));
 }
 
+void jf_job__one_document(jf_job_read *r, const char *what)
+{
+	if (!r->docs || r->docs->size < 2)
+		return;
+	const yaml_mark_t *m = &r->docs->items[1].start_mark;
+	uint32_t at = jf_source_byte_from_yaml(r->src, m->line, m->column);
+	jf_diag_set_help(jf_sink_add(r->sink, "JF001", r->src, (jf_span){ at, at },
+	                             "a second YAML document: %s", what),
+	                 "keep one job per file; remove the '---' and what follows, or move it "
+	                 "to a file of its own");
+}
+
 void jf_job__unknown_key(jf_job_read *r, const yaml_node_t *k, const char *where,
                          const char *const *known)
 {

@@ -158,6 +158,7 @@ static bool top_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_
 static void read_native(jf_job_read *r)
 {
 	jf_job *j = r->job;
+	jf_job__one_document(r, "a job spec is one document, and this one is not read");
 	yaml_node_t *root = yaml_document_get_root_node((yaml_document_t *)r->doc);
 	if (!root || jf_yml_is_null(root)) {
 		jf_sink_add(r->sink, "JF004", r->src, (jf_span){ 0, 0 },

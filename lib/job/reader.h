@@ -53,6 +53,8 @@ yaml_node_t *jf_job__node(const jf_job_read *r, int index);
 jf_loc jf_job__loc(const jf_job_read *r, const yaml_node_t *n);
 /** JF003: `key` must be `want` ("a string"), not what `n` is. */
 void jf_job__wrong_type(jf_job_read *r, const yaml_node_t *n, const char *key, const char *want);
+/** JF001 at a second YAML document of a format whose files hold one; `what` says why. */
+void jf_job__one_document(jf_job_read *r, const char *what);
 /** JF002: key `k` of `where` is not one of `known` (with a did-you-mean). */
 void jf_job__unknown_key(jf_job_read *r, const yaml_node_t *k, const char *where,
                          const char *const *known);

@@ -103,7 +103,11 @@ static void render_snippet(jf_buf *b, const jf_diag *d, bool color)
 		return;
 	uint32_t line = jf_source_line_of(s, d->span.start);
 	jf_span ls = jf_source_line_span(s, line);
-	uint32_t at = d->span.start < ls.end ? d->span.start : ls.end;
+	if (line == 0 && s->len >= 3 && !memcmp(s->data, "\xef\xbb\xbf", 3))
+		ls.start = 3; /* a byte-order mark is nothing an editor shows */
+	uint32_t at = d->span.start < ls.start ? ls.start
+	              : d->span.start < ls.end ? d->span.start
+	                                       : ls.end;
 	uint32_t from = back_chars(s->data, at, ls.start, SNIPPET_BEFORE);
 	if (forward_chars(s->data, ls.start, ls.end, SNIPPET_WIDTH) == ls.end)
 		from = ls.start; /* the whole line fits */
