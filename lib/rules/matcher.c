@@ -65,8 +65,11 @@ static void work(jf_matcher *self, item *it)
 	if (m->error)
 		m->message = jf_xstrdup(jf_error_message(&err));
 	jf_error_clear(&err);
-	if (m->query)
-		jf_query_run(m->query, ts_tree_root_node(it->tree), it->text, on_match, it);
+	long limited = m->query ? jf_query_run(m->query, ts_tree_root_node(it->tree), it->text,
+	                                       on_match, it)
+	                        : -1;
+	if (limited >= 0)
+		m->limited = m->rule_of[limited];
 }
 
 static void *run(void *data)

@@ -35,6 +35,7 @@ typedef struct {
 	const jf_query *query; /* what it was matched with, when it was */
 	const jf_rule *const *rule_of; /* per pattern of `query` */
 	int error;             /* JF_EQUERY when the query did not compile (message in `message`) */
+	const jf_rule *limited; /* a rule whose regular expression gave up at its limits, or NULL */
 	char *message;
 	JF_ARRAY(struct jf_matched) matches; /* in the order the query found them */
 	JF_ARRAY(jf_capture) captures;       /* nodes of the file's own tree */

@@ -7,9 +7,55 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "rules/registry.h"
+
+/* Regular expressions: JIT-compiled where the machine allows (the interpreter
+ * elsewhere), and bounded either way: a pattern of a user's rules folder
+ * meets the text of the linted file, and `(a+)+$` on a long string would
+ * backtrack for minutes. */
+#define REGEX_MATCH_LIMIT 1000000u /* backtracking steps of one match */
+#define REGEX_DEPTH_LIMIT 10000u
+#define REGEX_HEAP_LIMIT (20u << 10) /* KiB */
+#define REGEX_GIVE_UPS 4 /* per pattern and file, before the pattern is given up on */
+
+enum { REGEX_NO_MATCH, REGEX_MATCH, REGEX_LIMIT };
+
+static pcre2_code *compile_regex(const char *pattern, int *errcode, PCRE2_SIZE *erroff)
+{
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+	                               PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, errcode, erroff, NULL);
+	if (re)
+		(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* failing, it is interpreted */
+	return re;
+}
+
+static pcre2_match_context *match_limits;
+
+static void make_match_limits(void)
+{
+	match_limits = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(match_limits, REGEX_MATCH_LIMIT);
+	pcre2_set_depth_limit(match_limits, REGEX_DEPTH_LIMIT);
+	pcre2_set_heap_limit(match_limits, REGEX_HEAP_LIMIT);
+}
+
+/* Whether `re` matches text[0, len): REGEX_LIMIT when it gave up at a limit. */
+static int regex_match(const pcre2_code *re, const char *text, size_t len,
+                       pcre2_match_data *md)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, make_match_limits);
+	int rc = pcre2_match(re, (PCRE2_SPTR)text, len, 0, 0, md, match_limits);
+	if (rc >= 0)
+		return REGEX_MATCH;
+	return rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+	                       rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT
+	               ? REGEX_LIMIT
+	               : REGEX_NO_MATCH;
+}
 
 typedef enum { PRED_EQ, PRED_MATCH, PRED_ANY_OF } pred_op;
 
@@ -136,8 +182,7 @@ static const char *compile_predicates(jf_query *q, uint32_t p)
 		if (pr.op == PRED_MATCH) {
 			int errcode;
 			PCRE2_SIZE erroff;
-			pr.re = pcre2_compile((PCRE2_SPTR)pr.strings[0], PCRE2_ZERO_TERMINATED,
-			                      PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &errcode, &erroff, NULL);
+			pr.re = compile_regex(pr.strings[0], &errcode, &erroff);
 			if (!pr.re) {
 				free(pr.strings[0]);
 				free(pr.strings);
@@ -258,7 +303,7 @@ static bool node_text_eq(TSNode n, const char *text, const char *s, size_t slen)
 }
 
 static bool pred_holds_for(const pred *pr, TSNode n, const TSQueryMatch *m, const char *text,
-                           pcre2_match_data *md)
+                           pcre2_match_data *md, bool *limited)
 {
 	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
 	switch (pr->op) {
@@ -270,8 +315,12 @@ static bool pred_holds_for(const pred *pr, TSNode n, const TSQueryMatch *m, cons
 			return false;
 		}
 		return node_text_eq(n, text, pr->strings[0], strlen(pr->strings[0]));
-	case PRED_MATCH:
-		return pcre2_match(pr->re, (PCRE2_SPTR)(text + a), b - a, 0, 0, md, NULL) >= 0;
+	case PRED_MATCH: {
+		int rc = regex_match(pr->re, text + a, b - a, md);
+		if (rc == REGEX_LIMIT)
+			*limited = true;
+		return rc == REGEX_MATCH;
+	}
 	case PRED_ANY_OF:
 		for (size_t k = 0; k < pr->nstrings; k++)
 			if (node_text_eq(n, text, pr->strings[k], strlen(pr->strings[k])))
@@ -283,7 +332,7 @@ static bool pred_holds_for(const pred *pr, TSNode n, const TSQueryMatch *m, cons
 
 /* A predicate holds when it holds for every node of its capture (none: vacuous). */
 static bool predicates_hold(const jf_query *q, const TSQueryMatch *m, const char *text,
-                            pcre2_match_data *md)
+                            pcre2_match_data *md, bool *limited)
 {
 	const pred_array *preds = &q->preds[m->pattern_index];
 	for (size_t i = 0; i < preds->size; i++) {
@@ -291,22 +340,34 @@ static bool predicates_hold(const jf_query *q, const TSQueryMatch *m, const char
 		for (uint16_t c = 0; c < m->capture_count; c++) {
 			if (m->captures[c].index != pr->capture)
 				continue;
-			if (pred_holds_for(pr, m->captures[c].node, m, text, md) == pr->negate)
+			if (pred_holds_for(pr, m->captures[c].node, m, text, md, limited) == pr->negate)
 				return false;
 		}
 	}
 	return true;
 }
 
-void jf_query_run(const jf_query *self, TSNode root, const char *text, jf_match_fn fn, void *data)
+long jf_query_run(const jf_query *self, TSNode root, const char *text, jf_match_fn fn,
+                  void *data)
 {
+	long limited_pattern = -1;
+	uint8_t *gave_up = jf_xcalloc(ts_query_pattern_count(self->ts) + 1, 1);
 	TSQueryCursor *cur = ts_query_cursor_new();
 	pcre2_match_data *md = pcre2_match_data_create(4, NULL);
 	JF_ARRAY(jf_capture) caps = { 0 };
 	TSQueryMatch m;
 	ts_query_cursor_exec(cur, self->ts, root);
 	while (ts_query_cursor_next_match(cur, &m)) {
-		if (!predicates_hold(self, &m, text, md))
+		/* A pattern whose regex gave up this often is given up on in this file:
+		 * each give-up costs the whole limit of steps. */
+		if (gave_up[m.pattern_index] >= REGEX_GIVE_UPS)
+			continue;
+		bool limited = false;
+		bool hold = predicates_hold(self, &m, text, md, &limited);
+		if (limited && limited_pattern < 0)
+			limited_pattern = m.pattern_index;
+		gave_up[m.pattern_index] += limited;
+		if (!hold)
 			continue;
 		caps.size = 0;
 		for (uint16_t c = 0; c < m.capture_count; c++) {
@@ -319,6 +380,8 @@ void jf_query_run(const jf_query *self, TSNode root, const char *text, jf_match_
 	jf_array_release(&caps);
 	pcre2_match_data_free(md);
 	ts_query_cursor_delete(cur);
+	free(gave_up);
+	return limited_pattern;
 }
 
 TSNode jf_match_get(const jf_match *m, const char *name)
@@ -336,9 +399,7 @@ bool jf_rule_compile_prefilter(jf_rule *rule)
 		return true;
 	int errcode;
 	PCRE2_SIZE erroff;
-	rule->prefilter_re = pcre2_compile((PCRE2_SPTR)rule->prefilter, PCRE2_ZERO_TERMINATED,
-	                                   PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &errcode, &erroff,
-	                                   NULL);
+	rule->prefilter_re = compile_regex(rule->prefilter, &errcode, &erroff);
 	return rule->prefilter_re != NULL;
 }
 
@@ -354,7 +415,7 @@ bool jf_rule_may_match(const jf_rule *rule, const char *text, uint32_t len)
 	if (!re)
 		return true;
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	int rc = pcre2_match(re, (PCRE2_SPTR)text, len, 0, 0, md, NULL);
+	int rc = regex_match(re, text, len, md);
 	pcre2_match_data_free(md);
-	return rc >= 0;
+	return rc != REGEX_NO_MATCH; /* a prefilter that gives up lets the query decide */
 }

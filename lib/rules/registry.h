@@ -177,8 +177,13 @@ int jf_query_cache_get(jf_query_cache *self, const jf_rule_list *rules, jf_lang 
 void jf_query_cache_release(jf_query_cache *self);
 
 typedef void (*jf_match_fn)(void *data, const jf_match *match);
-/** Runs the query over `root`, calling `fn` for each match whose predicates hold. */
-void jf_query_run(const jf_query *self, TSNode root, const char *text, jf_match_fn fn, void *data);
+/**
+ * Runs the query over `root`, calling `fn` for each match whose predicates
+ * hold. Returns -1, or the first pattern whose regular expression gave up at
+ * its limits (the match it was deciding is left out).
+ */
+long jf_query_run(const jf_query *self, TSNode root, const char *text, jf_match_fn fn,
+                  void *data);
 
 /** The first node captured as `name`, or a null node. */
 TSNode jf_match_get(const jf_match *m, const char *name);

@@ -154,6 +154,14 @@ static int run_queries(jf_rule_ctx *ctx, const query_run *run, jf_error *err)
 			rc = jf_error_set(err, fm[u]->error, "%s", fm[u]->message);
 		else
 			dispatch(ctx, run, fm[u], wanted + fm[u]->file->lang * nrules);
+		if (!rc && fm[u]->limited)
+			jf_diag_set_help(
+				jf_sink_add(ctx->out, "JF005", fm[u]->file->src, (jf_span){ 0, 0 },
+				            "rule %s is not fully checked in '%s': a regular expression of "
+				            "its query gave up at its limit of steps",
+				            fm[u]->limited->info.id, fm[u]->file->src->path),
+				"simplify the rule's regular expression (nested quantifiers such as (a+)+ "
+				"backtrack without end on long strings)");
 	}
 	free(fm);
 	free(wanted);
