@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		jf_config_set(c, "ignore", data[0] & 4 ? "JF101" : "Path Not Found,,");
 	if (data[0] & 8) {
 		snprintf(path, sizeof path, "%s/rules", fuzz_dir);
-		jf_config_set(c, "rules-fuzz_dir", path);
+		jf_config_set(c, "rules-dir", path);
 	}
 	if (data[0] & 16)
 		jf_config_set(c, "fail-on", data[0] & 32 ? "note" : "fatal");

@@ -676,7 +676,9 @@ static bool read_setup_py(jf_project *p, const char *dir, const jf_strings *extr
 	TSTree *tree = parse(tree_sitter_python(), src);
 	py m = { src, tree ? ts_tree_root_node(tree) : null_node };
 	TSNode call = tree ? py_setup_call(&m) : null_node;
-	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+	/* tree-sitter asks nothing of a null node: it reads through it. */
+	TSNode args = ts_node_is_null(call) ? null_node
+	                                    : ts_node_child_by_field_name(call, "arguments", 9);
 	bool found = !ts_node_is_null(call);
 	TSNode requires = null_node, extras_require = null_node, entry_points = null_node,
 	       package_dir = null_node;

@@ -221,29 +221,58 @@ uint32_t jf_query_pattern_start(const jf_query *self, uint32_t pattern)
 	return ts_query_start_byte_for_pattern(self->ts, pattern);
 }
 
-/* A quantifier (`*`, `+`, `?`) applied to an already quantified pattern, as
- * in `(x)?+` or `(x)* @c +`: tree-sitter 0.25's query compiler loops forever
- * on some of these, and none means anything. Returns its offset or UINT32_MAX. */
-static uint32_t stacked_quantifier(const char *text, uint32_t len)
+/* What tree-sitter's query compiler must not see: a NUL byte (it reads a
+ * node name past its end), an empty string as a node name (`""`: strncmp of
+ * NULL), and a quantifier (`*`, `+`, `?`) applied to an already quantified
+ * pattern, as in `(x)?+` or `(x)* @c +`, on some of which tree-sitter 0.25
+ * loops forever and none of which means anything. Returns the offset of the
+ * first, with *why, or UINT32_MAX. */
+static uint32_t refused_text(const char *text, uint32_t len, const char **why)
 {
 	bool after_quantifier = false;
+	/* Whether each open parenthesis is a predicate's `(#...`; deeper ones count as not. */
+	bool predicate[64] = { false };
+	uint32_t depth = 0;
 	for (uint32_t i = 0; i < len; i++) {
 		char c = text[i];
+		if (c == '\0') {
+			*why = "a NUL byte";
+			return i;
+		}
 		if (c == ';') {
-			while (i < len && text[i] != '\n')
+			while (i + 1 < len && text[i + 1] != '\n' && text[i + 1] != '\0')
 				i++;
 		} else if (c == '"') {
-			for (i++; i < len && text[i] != '"'; i++)
-				if (text[i] == '\\')
+			uint32_t open = i;
+			for (i++; i < len && text[i] != '"' && text[i] != '\0'; i++)
+				if (text[i] == '\\' && i + 1 < len && text[i + 1] != '\0')
 					i++;
+			if (i < len && text[i] == '\0') {
+				*why = "a NUL byte";
+				return i;
+			}
+			if (i == open + 1 && !(depth && depth <= 64 && predicate[depth - 1])) {
+				*why = "an empty string names no node";
+				return open;
+			}
+			after_quantifier = false;
+		} else if (c == '(') {
+			if (depth < 64)
+				predicate[depth] = i + 1 < len && text[i + 1] == '#';
+			depth++;
+			after_quantifier = false;
+		} else if (c == ')') {
+			depth -= depth > 0;
 			after_quantifier = false;
 		} else if (c == '@') {
-			while (i + 1 < len && (isalnum((unsigned char)text[i + 1]) ||
+			while (i + 1 < len && text[i + 1] && (isalnum((unsigned char)text[i + 1]) ||
 			                       strchr("_-.", text[i + 1])))
 				i++;
 		} else if (c == '*' || c == '+' || c == '?') {
-			if (after_quantifier)
+			if (after_quantifier) {
+				*why = "a quantifier applied to a quantified pattern";
 				return i;
+			}
 			after_quantifier = true;
 		} else if (!isspace((unsigned char)c)) {
 			after_quantifier = false;
@@ -257,10 +286,9 @@ jf_query *jf_query__compile_raw(jf_lang lang, const char *text, uint32_t len, ui
 {
 	uint32_t off;
 	TSQueryError e;
-	uint32_t stacked = stacked_quantifier(text, len);
-	if (stacked != UINT32_MAX) {
-		*err = "a quantifier applied to a quantified pattern";
-		*err_offset = stacked;
+	uint32_t refused = refused_text(text, len, err);
+	if (refused != UINT32_MAX) {
+		*err_offset = refused;
 		return NULL;
 	}
 	TSQuery *ts = ts_query_new(jf_lang_ts(lang), text, len, &off, &e);

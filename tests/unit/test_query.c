@@ -87,6 +87,30 @@ static void test_query__syntax_errors(void **state)
 	assert_compile_error("(identifier)* @x +", "t.scm:1:18:", "quantifier applied to a quantified");
 	/* A query with no patterns at all. */
 	assert_compile_error("; only a comment\n", "t.scm:1:1:", "no patterns");
+	/* An empty node name (tree-sitter would strncmp NULL); an empty predicate argument is fine. */
+	assert_compile_error("\"\"", "t.scm:1:1:", "empty string names no node");
+	assert_compile_error("(call \"\")", "t.scm:1:7:", "empty string names no node");
+	char *err = NULL;
+	jf_query *q = compile("((identifier) @i (#not-eq? @i \"\"))", &err);
+	assert_non_null(q);
+	jf_query_free(q);
+}
+
+/* A NUL byte in a query never reaches tree-sitter (it read a node name past its end). */
+static void test_query__nul_byte(void **state)
+{
+	(void)state;
+	static const char text[] = "\"+\0\" (identifier)";
+	uint32_t off = 0;
+	const char *what = NULL;
+	jf_query *q = jf_query__compile_raw(JF_LANG_PYTHON, text, sizeof text - 1, &off, &what);
+	assert_null(q);
+	assert_string_equal(what, "a NUL byte");
+	assert_int_equal(off, 2);
+	static const char comment[] = "; a\0b\n(identifier)";
+	q = jf_query__compile_raw(JF_LANG_PYTHON, comment, sizeof comment - 1, &off, &what);
+	assert_null(q);
+	assert_int_equal(off, 3);
 }
 
 static void test_query__bad_predicate_arguments(void **state)
@@ -303,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_query__compile_supported_predicates),
 		cmocka_unit_test(test_query__unknown_predicate),
 		cmocka_unit_test(test_query__syntax_errors),
+		cmocka_unit_test(test_query__nul_byte),
 		cmocka_unit_test(test_query__bad_predicate_arguments),
 		cmocka_unit_test_setup_teardown(test_query__run_without_predicates, setup_tree,
 		                                teardown_tree),
