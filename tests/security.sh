@@ -117,4 +117,50 @@ check "--output naming a linted file: it is untouched" grep -qx 'print(1)' t.py
 run lint --output /dev/stdout --output-format json t.yaml
 check "--output /dev/stdout (a link to a device) is written" grep -q '"version": 1' "$tmp/out"
 
+# 3. Pathological input ends in bounded time, and says where a limit cut it short.
+mkdir -p "$tmp/patho/.git" "$tmp/patho/rules/python"
+cd "$tmp/patho" || exit 1
+for i in $(seq 0 15); do
+	for _ in $(seq 16); do echo "source s$((i + 1)).sh"; done >"s$i.sh"
+done
+echo 'export READY=1' >s16.sh
+printf 'version: 1\nimage: python:3.11\ncommand: bash s0.sh\n' >source.yaml
+timed 20 lint source.yaml
+check "a script sourced 16 times at 16 levels: done in time" test "$rc" -ne 124
+check "a script sourced 16 times at 16 levels: a JF005 note" \
+	grep -q "followed no further than here" "$tmp/out"
+
+rule() { # rule ID NAME QUERY: a rule file of the rules folder
+	printf '; id: %s\n; name: %s\n; severity: warning\n; category: Syntax Error\n' "$1" "$2"
+	printf "; summary: a test rule\n; message: '{{finding}}'\n; help: none\n\n%s\n" "$3"
+}
+rule X2 nested '((string) @finding (#match? @finding "(a+)+$"))' >rules/python/X2-nested.scm
+rule X3 names '(identifier) @finding' >rules/python/X3-names.scm
+a60=$(printf 'a%.0s' $(seq 60))
+for i in $(seq 2000); do echo "x$i = \"$a60!\""; done >strings.py
+timed 20 lint --rules-dir rules strings.py
+check "a backtracking regex on 2000 strings: done in time" test "$rc" -ne 124
+check "a backtracking regex: a JF005 note naming the rule" \
+	grep -q "rule X2 is not fully checked in 'strings.py'" "$tmp/out"
+for i in $(seq 100000); do printf 'a%d = 1; ' "$i"; done >line.py
+echo >>line.py
+for format in text sarif json github; do
+	timed 20 lint --rules-dir rules --select X3 --format "$format" line.py
+	check "100,000 findings on one 1 MB line as $format: done in time" test "$rc" -eq 1
+done
+
+mkfifo pipe.txt pipe.sh
+printf 'version: 1\nimage:\n  name: python:3.11\n  manifest: pipe.txt\ncommand: bash pipe.sh\n' \
+	>fifo.yaml
+timed 20 lint fifo.yaml
+check "FIFOs as manifest and script: done in time" test "$rc" -ne 124
+check "a FIFO as manifest: a JF005 note" \
+	grep -q "manifest 'pipe.txt' is not read: not a regular file" "$tmp/out"
+check "a FIFO as script: a JF005 note" grep -q "'pipe.sh' is not linted: not a regular file" "$tmp/out"
+ln -s loop1.sh loop2.sh
+ln -s loop2.sh loop1.sh
+printf 'version: 1\nimage: python:3.11\ncommand: bash loop1.sh\n' >loop.yaml
+timed 20 lint loop.yaml
+check "a symbolic link loop as script: done in time" test "$rc" -ne 124
+
 finish

@@ -172,6 +172,11 @@ size_t jf_job__find_yaml(jf_job_read *r, const char *const *needles, jf_job_plac
 		free(real);
 	}
 	free(skip);
+	if (!f.budget)
+		jf_sink_skip(r->sink, "JF102",
+		             "the search for the repository's YAML files that define what %s names "
+		             "stopped after %d folder entries: a definition further on is not read",
+		             r->src->path, JF_JOB_FIND_BUDGET);
 	return f.n;
 }
 

@@ -123,8 +123,10 @@ void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, boo
 	}
 	char *local = jf_path_join(sh->job->code_dir, rel);
 	char *display = jf_path_join(sh->job->code_display, rel);
-	bool is_dir = jf_path_is_dir(local);
-	if (is_dir || !jf_path_is_file(local)) {
+	jf_path_kind found = jf_workspace_path_kind(sh->ws, local);
+	bool is_dir = found == JF_PATH_DIR;
+	/* A FIFO or a device is there: loading it says it is not read (JF005). */
+	if (found == JF_PATH_NONE || is_dir) {
 		if (!jf_shell__is_produced(sh, cpath)) {
 			jf_missing_script m = { jf_shell__copy_word(wd), kind == SCRIPT_PYTHON, is_dir, display,
 				                cpath };
