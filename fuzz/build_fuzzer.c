@@ -17,22 +17,9 @@ char fuzz_dir[64];
 static const char *const files[] = { "Dockerfile", "requirements.txt", "environment.yml",
 	                             "pyproject.toml", "setup.cfg", "setup.py", "extra.txt" };
 
-static void cleanup(void)
-{
-	char path[128];
-	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		snprintf(path, sizeof path, "%s/%s", fuzz_dir, files[i]);
-		unlink(path);
-	}
-	rmdir(fuzz_dir);
-}
-
 static void setup(void)
 {
-	snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/jobfix-fuzz-XXXXXX");
-	if (!mkdtemp(fuzz_dir))
-		abort();
-	atexit(cleanup);
+	fuzz_make_dir();
 	/* What `-r extra.txt` and `-c extra.txt` in the input find. */
 	fuzz_put_str("extra.txt", "numpy==1.26.4\n-r requirements.txt\n");
 }

@@ -14,28 +14,9 @@
 
 char fuzz_dir[64];
 
-static const char *const files[] = { ".jobfix.yaml", "train.py", "rules/python/X901-print-call.scm" };
-
-static void cleanup(void)
-{
-	char path[160];
-	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		snprintf(path, sizeof path, "%s/%s", fuzz_dir, files[i]);
-		unlink(path);
-	}
-	snprintf(path, sizeof path, "%s/rules/python", fuzz_dir);
-	rmdir(path);
-	snprintf(path, sizeof path, "%s/rules", fuzz_dir);
-	rmdir(path);
-	rmdir(fuzz_dir);
-}
-
 static void setup(void)
 {
-	snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/jobfix-fuzz-XXXXXX");
-	if (!mkdtemp(fuzz_dir))
-		abort();
-	atexit(cleanup);
+	fuzz_make_dir();
 	char path[160];
 	snprintf(path, sizeof path, "%s/rules", fuzz_dir);
 	mkdir(path, 0755);

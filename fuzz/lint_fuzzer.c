@@ -13,25 +13,9 @@
 
 char fuzz_dir[64];
 
-static void cleanup(void)
-{
-	static const char *const files[] = { "job.yaml", "input.py", "input.sh", "train.py",
-		                             "model.py", "run.sh", "entry.py", "entry.yaml",
-		                             "entry.sh", "packages.txt" };
-	char path[128];
-	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		snprintf(path, sizeof path, "%s/%s", fuzz_dir, files[i]);
-		unlink(path);
-	}
-	rmdir(fuzz_dir);
-}
-
 static void setup(void)
 {
-	snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/jobfix-fuzz-XXXXXX");
-	if (!mkdtemp(fuzz_dir))
-		abort();
-	atexit(cleanup);
+	fuzz_make_dir();
 	fuzz_put_str("train.py", "import tensorflow as tf\nfrom model import net\n"
 	                    "for i in range(2):\n    with tf.variable_scope('t'):\n"
 	                    "        w = tf.get_variable('w', [1])\n"
