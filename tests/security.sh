@@ -157,6 +157,9 @@ check "FIFOs as manifest and script: done in time" test "$rc" -ne 124
 check "a FIFO as manifest: a JF005 note" \
 	grep -q "manifest 'pipe.txt' is not read: not a regular file" "$tmp/out"
 check "a FIFO as script: a JF005 note" grep -q "'pipe.sh' is not linted: not a regular file" "$tmp/out"
+printf '\357\273\277fail-on: note\nselect: [JF999]\n' >bom.yaml
+run lint --config bom.yaml source.yaml
+check "a config with a byte-order mark is read whole" grep -q "^bom.yaml:2:10: error: unknown rule 'JF999'" "$tmp/err"
 ln -s loop1.sh loop2.sh
 ln -s loop2.sh loop1.sh
 printf 'version: 1\nimage: python:3.11\ncommand: bash loop1.sh\n' >loop.yaml
