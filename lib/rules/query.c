@@ -222,7 +222,7 @@ uint32_t jf_query_pattern_start(const jf_query *self, uint32_t pattern)
 }
 
 /* What tree-sitter's query compiler must not see: a NUL byte (it reads a
- * node name past its end), an empty string as a node name (`""`: strncmp of
+ * node name past its end), an empty string (`""`: strncmp and memcpy of
  * NULL), and a quantifier (`*`, `+`, `?`) applied to an already quantified
  * pattern, as in `(x)?+` or `(x)* @c +`, on some of which tree-sitter 0.25
  * loops forever and none of which means anything. Returns the offset of the
@@ -230,7 +230,7 @@ uint32_t jf_query_pattern_start(const jf_query *self, uint32_t pattern)
 static uint32_t refused_text(const char *text, uint32_t len, const char **why)
 {
 	bool after_quantifier = false;
-	/* Whether each open parenthesis is a predicate's `(#...`; deeper ones count as not. */
+	/* Whether each open parenthesis is a predicate's `(#...`, for the message. */
 	bool predicate[64] = { false };
 	uint32_t depth = 0;
 	for (uint32_t i = 0; i < len; i++) {
@@ -251,8 +251,11 @@ static uint32_t refused_text(const char *text, uint32_t len, const char **why)
 				*why = "a NUL byte";
 				return i;
 			}
-			if (i == open + 1 && !(depth && depth <= 64 && predicate[depth - 1])) {
-				*why = "an empty string names no node";
+			if (i == open + 1) {
+				*why = depth && depth <= 64 && predicate[depth - 1]
+				               ? "an empty string: tree-sitter cannot take one (test for an "
+				                 "empty text with #match? @x \"^$\")"
+				               : "an empty string names no node";
 				return open;
 			}
 			after_quantifier = false;
