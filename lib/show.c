@@ -9,6 +9,7 @@
 
 #include "rules/config.h"
 
+#include "core/confine.h"
 #include "core/path.h"
 #include "env/image.h"
 #include "facts/facts.h"
@@ -378,7 +379,7 @@ static void show_json(jf_jsonw *o, const shown *s)
 	jf_jsonw_close(o, '}');
 }
 
-int jf_linter_show(jf_linter *self, const char *path)
+static int show_path(jf_linter *self, const char *path)
 {
 	jf_report quiet = { 0 };
 	jf_strings skipped = { 0 };
@@ -434,4 +435,16 @@ int jf_linter_write_shown(jf_linter *self, FILE *out, jf_format format)
 	bool ok = n == b.len && fflush(out) == 0;
 	jf_buf_release(&b);
 	return ok ? 0 : JF_EIO;
+}
+
+int jf_linter_show(jf_linter *self, const char *path)
+{
+	/* It reads what a lint reads, and no more (core/confine.h). */
+	jf_confine in;
+	jf_confine_init(&in, path, jf_config__allow_outside(self->opts.config));
+	jf_confine_enter(&in);
+	int rc = show_path(self, path);
+	jf_confine_leave();
+	jf_confine_release(&in);
+	return rc;
 }

@@ -52,6 +52,8 @@ check "a committed symlink out: nothing of the file shown" \
 	bash -c "! grep -q $secret $tmp/out $tmp/err"
 run lint --format sarif link.yaml
 check "a committed symlink out: nothing of it in SARIF" bash -c "! grep -q $secret $tmp/out"
+run show --format json link.yaml
+check "show: a committed symlink out is no entry script" grep -q '"entry_scripts": \[\]' "$tmp/out"
 run lint --allow-outside "$outside" link.yaml
 check "--allow-outside DIR reads there" grep -q "JF301" "$tmp/out"
 printf 'allow-outside: [%s]\n' "$outside" >allow.yaml
