@@ -35,9 +35,16 @@ static const char *refused(const char *path, bool *in_place)
 	} else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		*in_place = true;
 	}
-	if (path[0] == '/' || !strncmp(path, "../", 3))
+	/* Below the current folder, named relative or absolute ($GITHUB_WORKSPACE/x). */
+	char *cwd = getcwd(NULL, 0);
+	size_t n = cwd ? strlen(cwd) : 0;
+	const char *rel = path;
+	if (path[0] == '/')
+		rel = cwd && n > 1 && !strncmp(path, cwd, n) && path[n] == '/' ? path + n + 1 : NULL;
+	free(cwd);
+	if (!rel || !strncmp(rel, "../", 3))
 		return NULL; /* named outside the current folder: the user's choice */
-	char *dir = strdup(path);
+	char *dir = strdup(rel);
 	for (char *slash = dir ? strchr(dir, '/') : NULL; slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		bool link = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode);

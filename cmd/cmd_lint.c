@@ -237,8 +237,9 @@ static bool lint_discovered(jf_linter *l, const jf_config *config, int verbose)
 	}
 	for (size_t i = 0; i < nskipped; i++)
 		fprintf(stderr, "jobfix: skipped %s: %s\n", skipped[i],
-		        skipped[i][strlen(skipped[i]) - 1] == '/' ? "a folder that cannot be read"
-		                                                  : "a YAML file that is no job file");
+		        skipped[i][strlen(skipped[i]) - 1] == '/'
+		                ? "a folder that cannot be read, or a link out of the repository"
+		                : "a YAML file that is no job file");
 	jf_paths_free(skipped);
 	if (!n) {
 		char *cwd = getcwd(NULL, 0);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
+#include "core/confine.h"
 #include "core/path.h"
 #include "job/job.h"
 #include "rules/config.h"
@@ -69,6 +70,7 @@ typedef struct {
 	dir_id *seen;
 	size_t nseen, cap;
 	char *start_real; /* a link to it or to a folder above it is a loop too */
+	jf_confine repo;  /* a link out of the start folder's repository is not followed */
 	/* Links to folders, searched after every real folder: a folder is found
 	 * under its own path rather than through a link to it. */
 	JF_ARRAY(struct deferred { char *path; int depth; }) links;
@@ -170,9 +172,18 @@ static bool search(walk *w, const char *dir, const struct stat *st, int depth)
 					jf_array_push(&w->skipped, jf_xasprintf("%s/", path));
 				}
 			} else if (!links_above(w, path)) {
-				struct deferred later = { path, depth + 1 };
-				jf_array_push(&w->links, later);
-				path = NULL;
+				const jf_confine *saved = jf_confine_current();
+				jf_confine_enter(&w->repo);
+				bool inside = jf_confine_allows(path);
+				jf_confine_enter(saved);
+				if (inside) {
+					struct deferred later = { path, depth + 1 };
+					jf_array_push(&w->links, later);
+					path = NULL;
+				} else if (w->keep_skipped) {
+					/* said with --verbose, as a folder */
+					jf_array_push(&w->skipped, jf_xasprintf("%s/", path));
+				}
 			}
 		} else if (!S_ISREG(cs.st_mode) || jf_config__excluded(w->config, path)) {
 			/* not a job file */
@@ -219,6 +230,9 @@ int jf_discover(const jf_config *config, const char *dir, char ***out, size_t *c
 	}
 	errno = 0;
 	w.start_real = realpath(dir, NULL);
+	char *inside = jf_path_join(dir, "x"); /* the folder's repository is a file's in it */
+	jf_confine_init(&w.repo, inside, jf_config__allow_outside(config));
+	free(inside);
 	bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && search(&w, dir, &st, 0);
 	/* The links, in the order found; searching one may find more. */
 	for (size_t i = 0; i < w.links.size; i++) {
@@ -231,6 +245,7 @@ int jf_discover(const jf_config *config, const char *dir, char ***out, size_t *c
 	jf_array_release(&w.links);
 	free(w.seen);
 	free(w.start_real);
+	jf_confine_release(&w.repo);
 	if (ok) {
 		*out = path_list(w.found.items, w.found.size, count);
 		if (skipped)

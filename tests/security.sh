@@ -100,6 +100,17 @@ rm .jobfix.yaml
 run lint --rules-dir "$outside/rules" --select X1 sub/../code.yaml
 check "--rules-dir on the command line may be anywhere" test "$rc" -ne 2
 
+# Finding the jobs does not follow a link out of the repository.
+mkdir -p "$outside/jobs"
+printf 'version: 1\nimage: python:3.11\ncommand: python t.py\n' >"$outside/jobs/job.yaml"
+ln -s "$outside/jobs" elsewhere
+run lint --verbose
+check "discovery: a folder linked out of the repository is not searched" \
+	bash -c "! grep -q elsewhere/job.yaml $tmp/out"
+check "discovery: --verbose names the link" \
+	grep -q "skipped elsewhere/: a folder that cannot be read, or a link out of the repository" "$tmp/err"
+rm elsewhere
+
 # 2. --output writes no file through a symlink, nor over a linted file.
 printf 'keep\n' >"$outside/bashrc"
 ln -s "$outside/bashrc" jobfix.txt
@@ -111,6 +122,9 @@ ln -s "$outside" out
 run lint --output out/x.txt code.yaml
 check "--output through a symlinked folder: refused" grep -q "a folder on its way is a symbolic link" "$tmp/err"
 check "--output through a symlinked folder: nothing written" test ! -e "$outside/x.txt"
+run lint --output "$repo/out/x.txt" code.yaml
+check "--output through a symlinked folder, named absolute: refused" \
+	grep -q "a folder on its way is a symbolic link" "$tmp/err"
 printf 'print(1)\n' >t.py
 printf 'version: 1\nimage: python:3.11\ncommand: python t.py\n' >t.yaml
 run lint --output t.py --output-format json t.yaml

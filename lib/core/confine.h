@@ -26,7 +26,7 @@ typedef struct {
  */
 void jf_confine_init(jf_confine *self, const char *path, const jf_strings *allowed);
 void jf_confine_release(jf_confine *self);
-/** `self` holds for this thread until jf_confine_leave(); it must outlive that. */
+/** `self` (NULL: none) holds for this thread until jf_confine_leave(); it must outlive that. */
 void jf_confine_enter(const jf_confine *self);
 void jf_confine_leave(void);
 /** The roots this thread is in, or NULL when it may read anywhere. */

@@ -274,7 +274,8 @@ JF_EXPORT int jf_linter_write_shown(jf_linter *self, FILE *out, jf_format format
 /**
  * jf_discover_jobs(), and also (when `skipped` is not NULL) the YAML files
  * (*.yaml, *.yml) found that are no job file, and the folders that could
- * not be read (their paths end in '/'), in a list of the same kind.
+ * not be read or are links out of the repository (their paths end in '/'),
+ * in a list of the same kind.
  */
 JF_EXPORT int jf_discover(const jf_config *config, const char *dir, char ***out, size_t *count,
                           char ***skipped, size_t *nskipped);
