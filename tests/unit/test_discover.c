@@ -128,13 +128,19 @@ static void test_discover__symbolic_links(void **state)
 	assert_int_equal(symlink("a/job.yaml", p), 0); /* a link to a spec is a spec */
 	free(p);
 	assert_found(f, "jobs/a/job.yaml\njobs/c.job.yaml\nshared/b/job.yaml\n");
-	/* A folder reached only through a link is searched through it. */
+	/* A folder of the repository reached only through a link is searched through it. */
+	th_put(f->dir, ".hidden/d/job.yaml", JOB);
+	p = jf_xasprintf("%s/in", f->dir);
+	assert_int_equal(symlink(".hidden/d", p), 0);
+	free(p);
+	assert_found(f, "in/job.yaml\njobs/a/job.yaml\njobs/c.job.yaml\nshared/b/job.yaml\n");
+	/* A folder out of the repository is not (security.md). */
 	char *outside = th_mkdtemp();
 	th_put(outside, "job.yaml", JOB);
 	p = jf_xasprintf("%s/ext", f->dir);
 	assert_int_equal(symlink(outside, p), 0);
 	free(p);
-	assert_found(f, "ext/job.yaml\njobs/a/job.yaml\njobs/c.job.yaml\nshared/b/job.yaml\n");
+	assert_found(f, "in/job.yaml\njobs/a/job.yaml\njobs/c.job.yaml\nshared/b/job.yaml\n");
 	th_rmtree(outside);
 	free(outside);
 }

@@ -248,8 +248,8 @@ JF_EXPORT jf_file_kind jf_file_kind_of(const jf_config *config, const char *path
  * Finds the job files in folder `dir` (NULL: the current one) and below it
  * (JF_FILE_JOB above: by name, or by content for the other formats), skipping hidden files and folders (`.git` among them),
  * `node_modules` folders, what the config's `exclude` matches, and folders
- * already searched (symbolic link loops); it follows symbolic links and stops
- * 64 folders deep. On success returns 0 with a NULL-terminated list of paths
+ * already searched (symbolic link loops); it follows symbolic links, but not
+ * out of the folder's repository (docs/security.md), and stops 64 folders deep. On success returns 0 with a NULL-terminated list of paths
  * sorted by byte value (each `dir` joined with the file's place, without a
  * leading "./" when `dir` is ".") in *out, their number in *count; free the
  * list with jf_paths_free(). Returns JF_EIO, with errno set, when `dir` is not
