@@ -27,14 +27,10 @@ static const char *refused(const char *path, bool *in_place)
 	struct stat st, target;
 	*in_place = false;
 	bool system = !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6);
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		if (!system && (stat(path, &target) != 0 || S_ISREG(target.st_mode) ||
-		                S_ISDIR(target.st_mode)))
-			return "it is a symbolic link, and jobfix does not write through one";
-		*in_place = true;
-	} else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		*in_place = true;
-	}
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !system &&
+	    (stat(path, &target) != 0 || S_ISREG(target.st_mode) || S_ISDIR(target.st_mode)))
+		return "it is a symbolic link, and jobfix does not write through one";
+	*in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
 	/* Below the current folder, named relative or absolute ($GITHUB_WORKSPACE/x). */
 	char *cwd = getcwd(NULL, 0);
 	size_t n = cwd ? strlen(cwd) : 0;

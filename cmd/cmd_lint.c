@@ -111,8 +111,6 @@ typedef enum {
 	MODE_STAGED_FILES, /* the PATHs are the changed files */
 } lint_mode;
 
-/* `path` made absolute against the current folder (before --staged moves to
- * the repository's top); NULL stays NULL. Caller frees. */
 /* Frees the overrides, and the values of the first `owned` (pairs) that are copies. */
 static void free_overrides(const char **overrides, size_t owned)
 {
@@ -121,6 +119,8 @@ static void free_overrides(const char **overrides, size_t owned)
 	free(overrides);
 }
 
+/* `path` made absolute against the current folder (before --staged moves to
+ * the repository's top); NULL stays NULL. Caller frees. */
 static char *absolute(const char *path)
 {
 	if (!path)

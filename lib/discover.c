@@ -172,11 +172,7 @@ static bool search(walk *w, const char *dir, const struct stat *st, int depth)
 					jf_array_push(&w->skipped, jf_xasprintf("%s/", path));
 				}
 			} else if (!links_above(w, path)) {
-				const jf_confine *saved = jf_confine_current();
-				jf_confine_enter(&w->repo);
-				bool inside = jf_confine_allows(path);
-				jf_confine_enter(saved);
-				if (inside) {
+				if (jf_confine_has(&w->repo, path)) {
 					struct deferred later = { path, depth + 1 };
 					jf_array_push(&w->links, later);
 					path = NULL;

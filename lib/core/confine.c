@@ -89,24 +89,17 @@ void jf_confine_leave(void)
 	current = NULL;
 }
 
-const jf_confine *jf_confine_current(void)
+bool jf_confine_has(const jf_confine *self, const char *path)
 {
-	return current;
-}
-
-bool jf_confine_allows(const char *path)
-{
-	if (!current)
-		return true;
 	char *real = realpath(path, NULL);
 	bool inside = false;
-	for (size_t i = 0; real && i < current->roots.size && !inside; i++)
-		inside = jf_path_under(real, current->roots.items[i]) != NULL;
+	for (size_t i = 0; real && i < self->roots.size && !inside; i++)
+		inside = jf_path_under(real, self->roots.items[i]) != NULL;
 	free(real);
 	return inside;
 }
 
-const char *jf_confine_top(void)
+bool jf_confine_allows(const char *path)
 {
-	return current ? current->roots.items[0] : "";
+	return !current || jf_confine_has(current, path);
 }

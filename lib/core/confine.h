@@ -26,18 +26,15 @@ typedef struct {
  */
 void jf_confine_init(jf_confine *self, const char *path, const jf_strings *allowed);
 void jf_confine_release(jf_confine *self);
-/** `self` (NULL: none) holds for this thread until jf_confine_leave(); it must outlive that. */
+/** `self` holds for this thread until jf_confine_leave(); it must outlive that. */
 void jf_confine_enter(const jf_confine *self);
 void jf_confine_leave(void);
-/** The roots this thread is in, or NULL when it may read anywhere. */
-const jf_confine *jf_confine_current(void);
 /**
- * Whether this thread may read `path`, which exists: its real path lies below
- * a root (always true outside a lint). A path whose real path cannot be found
- * (a symlink loop) is refused.
+ * Whether `path`, which exists, lies in `self`: its real path is below a
+ * root. A path whose real path cannot be found (a symlink loop) does not.
  */
+bool jf_confine_has(const jf_confine *self, const char *path);
+/** Whether this thread may read `path`: always outside a lint, else jf_confine_has(). */
 bool jf_confine_allows(const char *path);
-/** The repository of this thread's lint ("" outside a lint), for messages. */
-const char *jf_confine_top(void);
 
 #endif

@@ -29,6 +29,8 @@ typedef struct jf_sink {
  */
 jf_diag *jf_sink_add(jf_sink *self, const char *rule_id, const jf_source *src, jf_span span,
                      const char *fmt, ...) JF_PRINTF(5, 6);
+/** JF005 at the top of `src`, a file that was not read: why (jf_source_why), with the help. */
+void jf_sink_not_linted(jf_sink *self, const jf_source *src);
 /** Notes that `rule_id`'s check was skipped, and how to enable it; once per message. */
 void jf_sink_skip(jf_sink *self, const char *rule_id, const char *fmt, ...) JF_PRINTF(3, 4);
 /** The finding of `rule_id` already reported at `span` of `src`, or NULL. */

@@ -128,6 +128,11 @@ jf_source *jf_source_load(const char *fs_path, const char *display_path)
 	return s;
 }
 
+uint32_t jf_source_bom(const jf_source *self)
+{
+	return self->len >= 3 && !memcmp(self->data, "\xef\xbb\xbf", 3) ? 3 : 0;
+}
+
 const char *jf_source_why(const jf_source *self)
 {
 	switch (self->status) {
@@ -256,7 +261,7 @@ jf_pos jf_source_pos(const jf_source *self, uint32_t byte)
 	                  : count_chars(self->data, self->lines[line], byte);
 	last_pos = (struct last_pos){ self, self->data, line, byte, col };
 	/* A byte-order mark is no column an editor shows. */
-	if (line == 0 && col > 0 && self->len >= 3 && !memcmp(self->data, "\xef\xbb\xbf", 3))
+	if (line == 0 && col > 0 && jf_source_bom(self))
 		col--;
 	return (jf_pos){ byte, line + 1, col + 1 };
 }
@@ -280,8 +285,8 @@ uint32_t jf_source_byte_from_yaml(const jf_source *self, size_t line, size_t col
 		return self->len;
 	uint32_t i = self->lines[line];
 	/* libyaml counts a leading byte-order mark as no column. */
-	if (line == 0 && self->len >= 3 && memcmp(self->data, "\xef\xbb\xbf", 3) == 0)
-		i = 3;
+	if (line == 0)
+		i = jf_source_bom(self);
 	for (; i < self->len && column > 0; column--)
 		i += char_len(self->data, i, self->len);
 	return i;

@@ -66,6 +66,8 @@ jf_source *jf_source_from_string(const char *display_path, const char *data, siz
  * jf_source_free(); `origin` must outlive it.
  */
 jf_source *jf_source_from_value(const jf_source *origin, jf_span at, const char *data, size_t len);
+/** The length of the UTF-8 byte-order mark `self` starts with: 3, or 0 when none. */
+uint32_t jf_source_bom(const jf_source *self);
 /** Why `self` was not read, to follow "cannot read 'x': " (static text). */
 const char *jf_source_why(const jf_source *self);
 /** What to do about it, for a finding's help (static text), or NULL. */

@@ -74,7 +74,7 @@ static void parser_init(yaml_parser_t *parser, const jf_source *src)
 	/* A UTF-8 byte-order mark is skipped only where libyaml tells the
 	 * encoding itself; set, it would take the mark for content and end the
 	 * document after its first line. */
-	if (!(src->len >= 3 && !memcmp(src->data, "\xef\xbb\xbf", 3)))
+	if (!jf_source_bom(src))
 		yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING);
 }
 

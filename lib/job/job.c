@@ -113,10 +113,7 @@ int jf_job_load(const char *fs_path, const char *display_path, const jf_image_bu
 	jf_arena_adopt(&j->arena, j->display_dir);
 	*out = j;
 	if (noted) {
-		jf_diag_set_help(jf_sink_add(sink, "JF005", src, (jf_span){ 0, 0 },
-		                             "'%s' is not linted: %s", display_path,
-		                             jf_source_why(src)),
-		                 "%s", jf_source_help(src));
+		jf_sink_not_linted(sink, src);
 		return 0;
 	}
 

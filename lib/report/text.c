@@ -103,8 +103,8 @@ static void render_snippet(jf_buf *b, const jf_diag *d, bool color)
 		return;
 	uint32_t line = jf_source_line_of(s, d->span.start);
 	jf_span ls = jf_source_line_span(s, line);
-	if (line == 0 && s->len >= 3 && !memcmp(s->data, "\xef\xbb\xbf", 3))
-		ls.start = 3; /* a byte-order mark is nothing an editor shows */
+	if (line == 0)
+		ls.start = jf_source_bom(s); /* a byte-order mark is nothing an editor shows */
 	uint32_t at = d->span.start < ls.start ? ls.start
 	              : d->span.start < ls.end ? d->span.start
 	                                       : ls.end;

@@ -716,9 +716,7 @@ static bool rules_dir_inside(const jf_config *self)
 		return true;
 	jf_confine in;
 	jf_confine_init(&in, self->path, &self->allow_outside);
-	jf_confine_enter(&in);
-	bool inside = jf_confine_allows(self->rules_dir);
-	jf_confine_leave();
+	bool inside = jf_confine_has(&in, self->rules_dir);
 	jf_confine_release(&in);
 	return inside;
 }

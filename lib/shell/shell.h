@@ -114,7 +114,7 @@ typedef struct {
 } jf_shell_facts;
 
 /* The statements one job's command is followed through at most. */
-#define JF_SHELL_MAX_STEPS 200000
+#define JF_SHELL_MAX_STEPS 200000u
 
 /*
  * What the shell asks of the stages after it: whether Python entry script

@@ -193,10 +193,7 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 	case JF_SOURCE_TOO_LARGE:
 	case JF_SOURCE_UNREADABLE:
 	case JF_SOURCE_OUTSIDE:
-		jf_diag_set_help(jf_sink_add(self->sink, "JF005", src, (jf_span){ 0, 0 },
-		                             "'%s' is not linted: %s", display_path,
-		                             jf_source_why(src)),
-		                 "%s", jf_source_help(src));
+		jf_sink_not_linted(self->sink, src);
 		return NULL;
 	default:
 		return NULL;
