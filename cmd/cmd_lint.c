@@ -55,7 +55,11 @@ static void print_help(void)
 	       "                      from the repository's top)\n"
 	       "  --staged-files      the same for the files given as arguments (pre-commit)\n");
 	print_formats("  --format FORMAT     ");
-	printf("  --output FILE       also write the findings to FILE (stdout keeps --format)\n"
+	printf("  --fix               write the exact replacements the findings offer into the\n"
+	       "                      files (inside the job's code folder), then lint again\n"
+	       "  --diff              print those replacements as a unified diff and change\n"
+	       "                      nothing (exit 1 when there are some)\n"
+	       "  --output FILE       also write the findings to FILE (stdout keeps --format)\n"
 	       "  --output-format FORMAT\n"
 	       "                      the format of FILE; by default from its name: *.sarif\n"
 	       "                      sarif, *.json json, *.txt text\n"
@@ -323,6 +327,20 @@ static bool lint_changed(jf_linter *l, const jf_config *config, char **files, si
 	return ok;
 }
 
+/* Lints what the command line names; false when jobfix could not do its job on some of it. */
+static bool run_lints(jf_linter *l, jf_config *config, lint_mode mode, char **paths, int npaths,
+                      int verbose)
+{
+	bool failed = false;
+	if (mode != MODE_PATHS)
+		failed = !lint_changed(l, config, paths, (size_t)npaths);
+	else if (!npaths)
+		failed = !lint_discovered(l, config, verbose);
+	for (int i = 0; mode == MODE_PATHS && i < npaths; i++)
+		failed |= !lint_one(l, paths[i]);
+	return !failed;
+}
+
 int cmd_lint(int argc, char **argv)
 {
 	jf_format format = JF_FORMAT_TEXT;
@@ -330,7 +348,7 @@ int cmd_lint(int argc, char **argv)
 	int fail_on_given = 0, statistics = 0, no_config = 0;
 	jf_format output_format = JF_FORMAT_TEXT;
 	const char *output = NULL, *output_format_name = NULL;
-	int color = -1, quiet = 0, verbose = 0, npaths = 0;
+	int color = -1, quiet = 0, verbose = 0, npaths = 0, fix = 0, diff = 0;
 	lint_mode mode = MODE_PATHS;
 	const char *config_path = NULL;
 	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated:
@@ -358,6 +376,10 @@ int cmd_lint(int argc, char **argv)
 			statistics = 1;
 		} else if (!strcmp(a, "--no-config")) {
 			no_config = 1;
+		} else if (!strcmp(a, "--fix")) {
+			fix = 1;
+		} else if (!strcmp(a, "--diff")) {
+			diff = 1;
 		} else if (!strcmp(a, "--staged") || !strcmp(a, "--staged-files")) {
 			lint_mode m = !strcmp(a, "--staged") ? MODE_STAGED : MODE_STAGED_FILES;
 			if (mode != MODE_PATHS && mode != m) {
@@ -433,6 +455,17 @@ int cmd_lint(int argc, char **argv)
 		return usage_error("lint ", "--staged asks git for the files: no PATH (pass files "
 		                            "with --staged-files FILE...)");
 	}
+	if (fix && diff) {
+		free(paths);
+		free(overrides);
+		return usage_error("lint ", "--fix and --diff exclude each other (--diff shows what "
+		                            "--fix would write)");
+	}
+	if ((fix || diff) && mode != MODE_PATHS) {
+		free(paths);
+		free(overrides);
+		return usage_error("lint ", "--fix and --diff take paths, not --staged");
+	}
 	if (config_path && no_config) {
 		free(paths);
 		free(overrides);
@@ -501,13 +534,31 @@ int cmd_lint(int argc, char **argv)
 	jf_options opts = JF_OPTIONS_INIT;
 	opts.config = config;
 	jf_linter *l = jf_linter_new(&opts);
-	bool failed = false; /* jobfix could not do its job */
-	if (mode != MODE_PATHS)
-		failed = !lint_changed(l, config, paths, (size_t)npaths);
-	else if (!npaths)
-		failed = !lint_discovered(l, config, verbose);
-	for (int i = 0; mode == MODE_PATHS && i < npaths; i++)
-		failed |= !lint_one(l, paths[i]);
+	/* jobfix could not do its job */
+	bool failed = !run_lints(l, config, mode, paths, npaths, verbose);
+	if (diff || fix) {
+		size_t fixes;
+		int files = jf_linter_fix(l, stdout, fix, &fixes);
+		if (files < 0) {
+			fprintf(stderr, "jobfix: error: %s\n", jf_linter_error(l));
+			failed = true;
+		} else if (!quiet && (diff || files)) {
+			fprintf(stderr, "jobfix: %s %zu finding%s in %d file%s\n",
+			        diff ? "--fix would fix" : "fixed", fixes, fixes == 1 ? "" : "s", files,
+			        files == 1 ? "" : "s");
+		}
+		if (diff) {
+			rc = failed ? JF_EXIT_ERROR : files > 0 ? JF_EXIT_FINDINGS : JF_EXIT_OK;
+			jf_linter_free(l);
+			jf_config_free(config);
+			goto cleanup;
+		}
+		if (files > 0) { /* what is left: lint the fixed files again */
+			jf_linter_free(l);
+			l = jf_linter_new(&opts);
+			failed |= !run_lints(l, config, mode, paths, npaths, verbose);
+		}
+	}
 	int written = statistics ? jf_linter_write_statistics(l, stdout, format)
 	                         : jf_linter_write(l, stdout, format, color);
 	if (written < 0)

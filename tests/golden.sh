@@ -13,6 +13,10 @@
 #   expected.sarif   sarif format, with jobfix's version written @VERSION@ and the
 #                    home page (CMake's JF_HOMEPAGE_URL) @HOMEPAGE@
 #   expected.FORMAT  any other format as it is printed (expected.github)
+#   expected.diff    `jobfix lint --diff`; with it, expected.fixed/ holds the files
+#                    `--fix` must leave, run on a copy of the case: a second --fix
+#                    changes nothing, and files that need no fix keep their bytes
+#                    and modification time
 # JOBFIX_UPDATE_GOLDEN=1 rewrites them instead of comparing.
 set -u
 jobfix=$1
@@ -29,7 +33,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The linted tree must stay untouched: compare a listing before and after.
-before=$(find . -printf '%p %s %T@\n' | sort)
+before=$(find . -path ./expected.fixed -prune -o -printf '%p %s %T@\n' | sort)
 
 NO_COLOR= "$jobfix" lint --color never "${args[@]}" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -85,13 +89,50 @@ fi
 # Any other format the case has a file for, as it is printed (expected.github).
 for f in expected.*; do
 	fmt=${f#expected.}
-	case $fmt in txt | json | sarif | show | show.json) continue ;; esac
+	case $fmt in txt | json | sarif | show | show.json | diff | fixed) continue ;; esac
 	[[ -f $f ]] || continue
 	"$jobfix" lint --format "$fmt" "${args[@]}" >"$tmp/$f" 2>/dev/null
 	outputs+=("$f")
 done
 
-after=$(find . -printf '%p %s %T@\n' | sort)
+# --diff and --fix, in the cases that have them.
+fix_status=0
+if [[ -f expected.diff ]]; then
+	"$jobfix" lint --diff "${args[@]}" >"$tmp/expected.diff" 2>/dev/null
+	outputs+=(expected.diff)
+	work=$tmp/work
+	mkdir -p "$work"
+	tar -cf - --exclude=./expected.fixed --exclude='./expected.*' . | tar -xf - -C "$work"
+	touch -d '2001-01-01' $(find "$work" -type f)
+	stamps() { (cd "$work" && find . -type f -printf '%p %s %T@\n' | sort); }
+	(cd "$work" && "$jobfix" lint --fix "${args[@]}" >/dev/null 2>&1)
+	for f in $(cd "$work" && find . -type f | sort); do
+		if [[ ${JOBFIX_UPDATE_GOLDEN:-} == 1 && ! -f expected.fixed/$f ]] &&
+			! cmp -s "$work/$f" "$f"; then
+			mkdir -p "$(dirname "expected.fixed/$f")"
+			cp "$work/$f" "expected.fixed/$f"
+		fi
+		if [[ -f expected.fixed/$f ]]; then
+			[[ ${JOBFIX_UPDATE_GOLDEN:-} == 1 ]] && cp "$work/$f" "expected.fixed/$f"
+			if ! cmp -s "$work/$f" "expected.fixed/$f"; then
+				echo "FAIL: --fix left $f other than expected.fixed/$f:"
+				diff -u "expected.fixed/$f" "$work/$f" | head -30
+				fix_status=1
+			fi
+		elif ! cmp -s "$work/$f" "$f" || [[ $(stat -c %Y "$work/$f") != $(date -d 2001-01-01 +%s) ]]; then
+			echo "FAIL: --fix changed $f, which needs no fix"
+			fix_status=1
+		fi
+	done
+	first=$(stamps)
+	(cd "$work" && "$jobfix" lint --fix "${args[@]}" >/dev/null 2>&1)
+	if [[ "$(stamps)" != "$first" ]]; then
+		echo "FAIL: a second --fix changed files"
+		fix_status=1
+	fi
+fi
+
+after=$(find . -path ./expected.fixed -prune -o -printf '%p %s %T@\n' | sort)
 if [[ "$before" != "$after" ]]; then
 	echo "FAIL: jobfix changed the linted tree in $case_dir"
 	exit 1
@@ -102,7 +143,7 @@ if ((rc > 2)); then
 	exit 1
 fi
 
-status=0
+status=$fix_status
 for f in "${outputs[@]}"; do
 	if [[ ${JOBFIX_UPDATE_GOLDEN:-} == 1 ]]; then
 		cp "$tmp/$f" "$f"

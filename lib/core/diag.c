@@ -75,6 +75,17 @@ void jf_diag_set_help(jf_diag *self, const char *fmt, ...)
 	va_end(ap);
 }
 
+void jf_diag_add_edit(jf_diag *self, const jf_source *src, jf_span span, const char *text)
+{
+	jf_edit e = { src, span, jf_xstrdup(text) };
+	jf_array_push(&self->edits, e);
+}
+
+const char *jf_diag_category(const jf_diag *d)
+{
+	return d->category ? d->category : jf_rule_info_of(d->rule)->category;
+}
+
 static void diag_release(jf_diag *d)
 {
 	free(d->message);
@@ -82,6 +93,9 @@ static void diag_release(jf_diag *d)
 	for (size_t i = 0; i < d->related.size; i++)
 		free(d->related.items[i].message);
 	jf_array_release(&d->related);
+	for (size_t i = 0; i < d->edits.size; i++)
+		free(d->edits.items[i].text);
+	jf_array_release(&d->edits);
 }
 
 void jf_report_filter(jf_report *self, size_t from, bool (*keep)(void *data, jf_diag *d),

@@ -26,6 +26,14 @@ typedef struct {
 	char *message;
 } jf_related;
 
+/* A replacement a finding offers (`jobfix lint --fix`): `text` in place of
+ * `span` of `src`, exactly equivalent code. */
+typedef struct {
+	const jf_source *src;
+	jf_span span;
+	char *text;
+} jf_edit;
+
 typedef struct {
 	const jf_rule *rule; /* NULL for an error in jobfix's configuration */
 	jf_severity severity;
@@ -33,7 +41,9 @@ typedef struct {
 	jf_span span;
 	char *message;
 	char *help; /* NULL: the rule's help */
+	const char *category; /* static; NULL: the rule's category */
 	JF_ARRAY(jf_related) related;
+	JF_ARRAY(jf_edit) edits;
 } jf_diag;
 
 typedef struct {
@@ -60,6 +70,10 @@ jf_diag *jf_report_vadd(jf_report *self, const jf_rule *rule, const jf_source *s
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
 	JF_PRINTF(4, 5);
 void jf_diag_set_help(jf_diag *self, const char *fmt, ...) JF_PRINTF(2, 3);
+/** Offers replacing `span` of `src` (a file, not a copy of a value) with `text`. */
+void jf_diag_add_edit(jf_diag *self, const jf_source *src, jf_span span, const char *text);
+/** The failure category of `d`: its own, else its rule's. */
+const char *jf_diag_category(const jf_diag *d);
 /**
  * Keeps the diagnostics from index `from` on for which `keep` returns true
  * (it may change them, e.g. their severity) and frees the others.

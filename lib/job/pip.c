@@ -6,6 +6,8 @@
  * starts with `-` is an option. Conda specs are `name`, `name=version`,
  * `name==version`, `channel::name`, with conda's names for a few projects.
  */
+#include <ctype.h>
+
 #include "job/pip.h"
 
 #include <string.h>
@@ -37,6 +39,7 @@ void jf_pip_item_release(jf_pip_item *item)
 {
 	free(item->name);
 	free(item->version);
+	free(item->spec);
 	free(item->path);
 	memset(item, 0, sizeof *item);
 }
@@ -58,6 +61,26 @@ static char *pinned(const char *v, const char *end, bool conda)
 	while (v + k < end && !strchr(" ;,#*=<>!\r\n\t", v[k]))
 		k++;
 	return k ? jf_xstrndup(v, k) : NULL;
+}
+
+/* The version specifier at v (before end, after the name and extras), or
+ * NULL: ">=1.20,<2"; conda's "=1.24" means 1.24.* and "1.24" alone too. */
+static char *specifier(const char *v, const char *end, bool conda)
+{
+	while (v < end && (*v == ' ' || *v == '('))
+		v++;
+	size_t k = 0;
+	while (v + k < end && !strchr(";#)\r\n\t", v[k]) && !(v[k] == ' ' && conda))
+		k++;
+	while (k && v[k - 1] == ' ')
+		k--;
+	if (!k)
+		return NULL;
+	if (conda && v[0] == '=' && (k < 2 || v[1] != '='))
+		return jf_xasprintf("==%.*s%s", (int)k - 1, v + 1, v[k - 1] == '*' ? "" : ".*");
+	if (conda && isdigit((unsigned char)v[0]))
+		return jf_xasprintf("==%.*s%s", (int)k, v, v[k - 1] == '*' ? "" : ".*");
+	return jf_xstrndup(v, k);
 }
 
 static bool requirement(const char *spec, size_t n, bool conda, jf_pip_item *item)
@@ -104,6 +127,7 @@ static bool requirement(const char *spec, size_t n, bool conda, jf_pip_item *ite
 		v = close ? close + 1 : end;
 	}
 	item->version = pinned(v, end, conda);
+	item->spec = specifier(v, end, conda);
 	return true;
 }
 

@@ -27,6 +27,8 @@ typedef struct {
 	jf_pip_kind kind;
 	char *name;    /* JF_PIP_NAMED */
 	char *version; /* its exact pin (`==2.1.0`, conda's `=2.1.0`), or NULL */
+	char *spec;    /* its version specifier as pip reads it (">=1.20,<2"; conda's
+	                  `=1.24` is "==1.24.*"), or NULL when it has none */
 	/* A conda package: its recipe may bring packages its PyPI requirements
 	 * do not name (conda's pytorch brings pyyaml), so what it brings is not
 	 * known. False for python, pip, setuptools and wheel. */

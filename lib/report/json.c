@@ -53,7 +53,7 @@ void jf_render__json(const jf_report *r, jf_buf *b, bool color)
 		jf_buf_adds(b, ",\n      \"severity\": ");
 		jf_jsonw_quote(b, jf_severity_name(d->severity));
 		jf_buf_adds(b, ",\n      \"category\": ");
-		jf_jsonw_quote(b, d->rule->info.category);
+		jf_jsonw_quote(b, jf_diag_category(d));
 		jf_buf_adds(b, ",");
 		json_body(b, d);
 	}

@@ -41,8 +41,8 @@ void jf_stats_collect(jf_stats *self, const jf_report *r)
 		row->rule = d->rule;
 		if (!row->count++ || d->severity > row->severity)
 			row->severity = d->severity;
-		jf_stat_row *c = row_for(&self->cats, d->rule->info.category);
-		c->dimension = jf_category_dimension(d->rule->info.category);
+		jf_stat_row *c = row_for(&self->cats, jf_diag_category(d));
+		c->dimension = jf_category_dimension(jf_diag_category(d));
 		c->order = category_order(c->key);
 		c->count++;
 	}

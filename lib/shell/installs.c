@@ -60,13 +60,17 @@ static void installs_unknown(shell *sh, char *why)
 		free(why);
 }
 
-static void install_requirements(shell *sh, const char *path, int depth);
+static void install_requirements(shell *sh, const char *path, int depth, jf_loc at,
+                                 const char *file);
 
 typedef struct {
 	shell *sh;
 	const char *dir; /* the container folder relative paths start from; NULL: the shell's */
 	int depth;
 	bool no_deps;    /* --no-deps: a project's requirements are not installed */
+	const words *w;  /* the command's words from `install` on, or NULL (a file's lines) */
+	jf_loc at;       /* for a file's lines: the word that names the file */
+	const char *file; /* that file, as the command names it */
 } install_ctx;
 
 static void install_item(const jf_pip_item *it, void *data);
@@ -84,8 +88,13 @@ static void add_project(shell *sh, const char *local, const char *extras, instal
 		                                  *shown ? shown : ".", p.unknown));
 		free(shown);
 	}
-	for (size_t i = 0; c && !c->no_deps && i < p.requires.size; i++)
-		jf_pip_requirements(p.requires.items[i], install_item, c);
+	if (c && !c->no_deps) {
+		/* the project's requirements: placed at the command that installs it */
+		install_ctx pc = *c;
+		pc.w = NULL;
+		for (size_t i = 0; i < p.requires.size; i++)
+			jf_pip_requirements(p.requires.items[i], install_item, &pc);
+	}
 	for (size_t i = 0; i < p.roots.size; i++)
 		if (!jf_strings_have(&sh->out->import_roots, p.roots.items[i]))
 			jf_array_push(&sh->out->import_roots, jf_xstrdup(p.roots.items[i]));
@@ -135,11 +144,17 @@ static void install_item(const jf_pip_item *it, void *data)
 {
 	install_ctx *c = data;
 	shell *sh = c->sh;
+	jf_loc at = c->at;
+	if (c->w && it->word < c->w->size)
+		at = (jf_loc){ c->w->items[it->word].src, c->w->items[it->word].span };
 	if (it->kind == JF_PIP_NAMED) {
 		jf_array_push(&sh->out->installed, jf_xstrdup(it->name));
+		jf_shell_pin pin = { jf_xstrdup(it->name), it->spec ? jf_xstrdup(it->spec) : NULL, at,
+			             c->file ? jf_xstrdup(c->file) : NULL };
+		jf_array_push(&sh->out->pins, pin);
 	} else if (it->kind == JF_PIP_REQUIREMENTS) {
 		char *cpath = install_path(c, it->path);
-		install_requirements(sh, cpath, c->depth + 1);
+		install_requirements(sh, cpath, c->depth + 1, at, c->file ? c->file : it->path);
 		free(cpath);
 	} else if (it->kind == JF_PIP_PROJECT) {
 		install_project(c, it->path);
@@ -150,7 +165,8 @@ static void install_item(const jf_pip_item *it, void *data)
 }
 
 /* The requirements in file `path` (a container path), -r and -c followed. */
-static void install_requirements(shell *sh, const char *path, int depth)
+static void install_requirements(shell *sh, const char *path, int depth, jf_loc at,
+                                 const char *file)
 {
 	char *local = local_path(sh, path);
 	jf_source *src = local && depth < 4 ? jf_source_load(local, local) : NULL;
@@ -163,7 +179,7 @@ static void install_requirements(shell *sh, const char *path, int depth)
 		return;
 	}
 	char *dir = jf_path_dirname(path);
-	install_ctx c = { sh, dir, depth, false };
+	install_ctx c = { sh, dir, depth, false, NULL, at, file };
 	jf_pip_requirements(src->data, install_item, &c);
 	free(dir);
 	jf_source_free(src);
@@ -194,7 +210,7 @@ void jf_shell__setup_py(shell *sh, const words *w, size_t script)
 		return;
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? jf_xstrndup(path, (size_t)(slash - path)) : jf_xstrdup(".");
-	install_ctx c = { sh, NULL, 0, false };
+	install_ctx c = { sh, NULL, 0, false, NULL, sh->argv_at, NULL };
 	install_project(&c, *dir ? dir : "/");
 	free(dir);
 }
@@ -207,7 +223,8 @@ void jf_shell__install_words(shell *sh, const words *w, size_t i, bool pip)
 	const char **values = jf_xcalloc(w->size - i, sizeof *values);
 	for (size_t k = i; k < w->size; k++)
 		values[k - i] = w->items[k].value;
-	install_ctx c = { sh, NULL, 0, false };
+	words from = { w->items + i, w->size - i, 0 };
+	install_ctx c = { sh, NULL, 0, false, &from, sh->argv_at, NULL };
 	for (size_t k = 0; k < w->size - i; k++)
 		c.no_deps |= values[k] && !strcmp(values[k], "--no-deps");
 	jf_pip_install_args(values, w->size - i, pip, install_item, &c);

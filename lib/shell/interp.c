@@ -918,6 +918,12 @@ void jf_shell_facts_release(jf_shell_facts *self)
 	}
 	jf_array_release(&self->execs);
 	jf_strings_release(&self->installed);
+	for (size_t i = 0; i < self->pins.size; i++) {
+		free(self->pins.items[i].name);
+		free(self->pins.items[i].spec);
+		free(self->pins.items[i].file);
+	}
+	jf_array_release(&self->pins);
 	jf_strings_release(&self->produced);
 	jf_strings_release(&self->exported);
 	for (size_t i = 0; i < self->var_uses.size; i++)

@@ -79,6 +79,14 @@ typedef struct {
 	char *cpath;      /* in the container, or NULL when the folder is unknown */
 } jf_shell_write;
 
+/* A distribution the job installs, with the version it asks for. */
+typedef struct {
+	char *name;
+	char *spec;       /* its specifier ("==2.1.0", ">=1.20"), or NULL: any version */
+	jf_loc at;        /* the word of the command that installs it (`-r FILE` for a file's) */
+	char *file;       /* the requirements or conda file that lists it, or NULL */
+} jf_shell_pin;
+
 typedef struct {
 	/* `pip install` into the system site-packages: no --user, --target,
 	 * --prefix or --root, no active virtualenv, no PIP_USER. The place of the command. */
@@ -89,6 +97,7 @@ typedef struct {
 	 * `installs_unknown` when it installs something jobfix cannot name
 	 * (`pip install .`, `-r $FILE`), which may bring any package. */
 	jf_strings installed;
+	JF_ARRAY(jf_shell_pin) pins; /* the same, in order, with versions and places */
 	bool installs_unknown;
 	char *installs_why; /* why installs_unknown, for --verbose */
 	/* The local projects the image's build or the command installs (`pip

@@ -137,6 +137,18 @@ JF_EXPORT size_t jf_linter_count(const jf_linter *self, jf_severity min);
 JF_EXPORT int jf_linter_write(jf_linter *self, FILE *out, jf_format format, int color);
 
 /**
+ * The exact replacements the diagnostics so far offer (`jobfix lint --fix`),
+ * file by file; overlapping ones after the first are left out. With `apply`,
+ * each file is rewritten (a temporary file renamed over it) when it still
+ * holds what the lint read; else the changes are written to `out` as a
+ * unified diff and no file is touched. Sets *fixes to the replacements made
+ * (or shown) and returns the number of files changed (or that would be), or
+ * a negative JF_E* code when a file could not be written; the message is then
+ * in jf_linter_error().
+ */
+JF_EXPORT int jf_linter_fix(jf_linter *self, FILE *out, int apply, size_t *fixes);
+
+/**
  * Writes how many diagnostics there are of each rule (id, name, severity,
  * count) and of each failure category of the study (with its dimension),
  * most frequent first: instead of the diagnostics as a text table (text and

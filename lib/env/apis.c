@@ -1,0 +1,402 @@
+/* apis.c - data/api-changes.yaml, read once, and version ranges decided against it */
+#include <ctype.h>
+#include <pthread.h>
+#include <yaml.h>
+
+#include "core/embed.h"
+#include "env/apis.h"
+
+#define DATA_PATH "api-changes.yaml"
+
+static JF_ARRAY(jf_api_change) table;
+static pthread_once_t loaded = PTHREAD_ONCE_INIT;
+
+static const jf_embedded *data_file(void)
+{
+	for (size_t i = 0; i < jf_embedded_data_count; i++)
+		if (!strcmp(jf_embedded_data[i].path, DATA_PATH))
+			return &jf_embedded_data[i];
+	return NULL;
+}
+
+static const char *scalar(yaml_document_t *doc, yaml_node_t *n)
+{
+	(void)doc;
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static yaml_node_t *get(yaml_document_t *doc, yaml_node_t *m, const char *key)
+{
+	if (!m || m->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+		const char *k = scalar(doc, yaml_document_get_node(doc, p->key));
+		if (k && !strcmp(k, key))
+			return yaml_document_get_node(doc, p->value);
+	}
+	return NULL;
+}
+
+/* The `changes` sequence of the parsed data, or NULL. */
+static yaml_node_t *entries(yaml_document_t *doc)
+{
+	yaml_node_t *seq = get(doc, yaml_document_get_root_node(doc), "changes");
+	return seq && seq->type == YAML_SEQUENCE_NODE ? seq : NULL;
+}
+
+static bool parse(yaml_document_t *doc, const jf_embedded *f)
+{
+	yaml_parser_t p;
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)f->data, f->len);
+	bool ok = yaml_parser_load(&p, doc) && yaml_document_get_root_node(doc);
+	if (!ok && !p.error)
+		yaml_document_delete(doc);
+	yaml_parser_delete(&p);
+	return ok;
+}
+
+static const char *text(yaml_document_t *doc, yaml_node_t *e, const char *key)
+{
+	const char *s = scalar(doc, get(doc, e, key));
+	return s && *s ? jf_xstrdup(s) : NULL;
+}
+
+/* Reads entry `e` into `c`; false when it lacks what every entry needs. */
+static bool read_entry(yaml_document_t *doc, yaml_node_t *e, jf_api_change *c)
+{
+	memset(c, 0, sizeof *c);
+	const char *kind = scalar(doc, get(doc, e, "kind"));
+	c->kind = !kind || !strcmp(kind, "attribute") ? JF_API_ATTRIBUTE
+	          : !strcmp(kind, "module")           ? JF_API_MODULE
+	                                              : JF_API_KEYWORD;
+	const char *required = scalar(doc, get(doc, e, "required"));
+	c->required = required && !strcmp(required, "true");
+	const char *position = scalar(doc, get(doc, e, "position"));
+	c->position = position ? atoi(position) : 0;
+	c->name = text(doc, e, "name");
+	c->package = text(doc, e, "package");
+	c->keyword = text(doc, e, "keyword");
+	c->removed = text(doc, e, "removed");
+	c->restored = text(doc, e, "restored");
+	c->added = text(doc, e, "added");
+	c->error = text(doc, e, "error");
+	c->replacement = text(doc, e, "replacement");
+	c->fix = text(doc, e, "fix");
+	c->line = (unsigned)e->start_mark.line + 1;
+	return c->name && c->package && c->error && (c->removed || c->added) &&
+	       (c->kind != JF_API_KEYWORD || c->keyword);
+}
+
+static void release_entry(jf_api_change *c)
+{
+	const char *strs[] = { c->name, c->package, c->keyword, c->removed, c->restored, c->added,
+		               c->error, c->replacement, c->fix };
+	for (size_t s = 0; s < sizeof strs / sizeof *strs; s++)
+		free((char *)strs[s]);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const jf_api_change *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+	return d ? d : x->line < y->line ? -1 : x->line > y->line;
+}
+
+static void load(void)
+{
+	const jf_embedded *f = data_file();
+	yaml_document_t doc;
+	if (!f || !parse(&doc, f))
+		return;
+	yaml_node_t *seq = entries(&doc);
+	for (yaml_node_item_t *i = seq ? seq->data.sequence.items.start : NULL;
+	     seq && i < seq->data.sequence.items.top; i++) {
+		jf_api_change c;
+		if (read_entry(&doc, yaml_document_get_node(&doc, *i), &c))
+			jf_array_push(&table, c); /* kept for the process */
+		else
+			release_entry(&c); /* jf_api_changes_check() reports it */
+	}
+	yaml_document_delete(&doc);
+	if (table.size)
+		qsort(table.items, table.size, sizeof *table.items, by_name);
+}
+
+const jf_api_change *jf_api_changes(size_t *count)
+{
+	pthread_once(&loaded, load);
+	*count = table.size;
+	return table.items;
+}
+
+size_t jf_api_find(const char *name, size_t len, size_t *first)
+{
+	size_t n;
+	const jf_api_change *t = jf_api_changes(&n);
+	size_t lo = 0, hi = n;
+	while (lo < hi) { /* the first entry not before `name` */
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strncmp(t[mid].name, name, len);
+		if (d < 0 || (!d && strlen(t[mid].name) < len))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t k = lo;
+	while (k < n && !strncmp(t[k].name, name, len) && !t[k].name[len])
+		k++;
+	*first = lo;
+	return k - lo;
+}
+
+const jf_api_change *jf_api_find_name(const char *name, size_t len)
+{
+	size_t first, count = jf_api_find(name, len, &first), n;
+	const jf_api_change *t = jf_api_changes(&n);
+	for (size_t i = first; i < first + count; i++)
+		if (t[i].kind != JF_API_KEYWORD)
+			return &t[i];
+	return NULL;
+}
+
+/* ---- versions ---- */
+
+/* A closed or open bound of a range of versions; version NULL: unbounded. */
+typedef struct {
+	char *version;
+	bool inclusive;
+} bound;
+
+typedef struct {
+	bound lo, hi;
+	bool empty;
+} range;
+
+/* The release of `v` ("2.1.0a0+29c" -> "2.1.0"), and whether it is a pre-release or dev build. */
+static char *release_of(const char *v, bool *pre)
+{
+	size_t n = strcspn(v, "+");
+	size_t k = 0;
+	while (k < n && (isdigit((unsigned char)v[k]) || v[k] == '.'))
+		k++;
+	while (k && v[k - 1] == '.')
+		k--;
+	const char *rest = v + k;
+	*pre = k < n && strncmp(rest, ".post", 5) && strncmp(rest, "post", 4) &&
+	       strncmp(rest, "-post", 5);
+	return jf_xstrndup(v, k);
+}
+
+/* "1.21" -> "1.22", "1" -> "2": the first release after every "prefix.*". */
+static char *next_release(const char *prefix)
+{
+	const char *dot = strrchr(prefix, '.');
+	const char *last = dot ? dot + 1 : prefix;
+	return jf_xasprintf("%.*s%ld", (int)(last - prefix), prefix, strtol(last, NULL, 10) + 1);
+}
+
+static void set_lo(range *r, const char *v, bool inclusive)
+{
+	int d = r->lo.version ? jf_version_cmp(v, r->lo.version) : 1;
+	if (d > 0 || (d == 0 && !inclusive)) {
+		free(r->lo.version);
+		r->lo = (bound){ jf_xstrdup(v), inclusive };
+	}
+}
+
+static void set_hi(range *r, const char *v, bool inclusive)
+{
+	int d = r->hi.version ? jf_version_cmp(v, r->hi.version) : -1;
+	if (d < 0 || (d == 0 && !inclusive)) {
+		free(r->hi.version);
+		r->hi = (bound){ jf_xstrdup(v), inclusive };
+	}
+}
+
+/* Reads one clause of a specifier ("  >= 1.20 "); false when it is not one. */
+static bool clause(range *r, const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	static const char *const ops[] = { "===", "==", "!=", "~=", ">=", "<=", ">", "<", NULL };
+	size_t op = 0;
+	while (ops[op] && strncmp(s, ops[op], strlen(ops[op])))
+		op++;
+	if (!ops[op])
+		return n == 0 || (n == 1 && *s == '*');
+	size_t skip = strlen(ops[op]);
+	while (skip < n && isspace((unsigned char)s[skip]))
+		skip++;
+	char *v = jf_xstrndup(s + skip, n - skip);
+	bool ok = *v && (isdigit((unsigned char)*v));
+	bool wild = jf_str_ends(v, ".*");
+	if (wild)
+		v[strlen(v) - 2] = '\0';
+	if (ok && (op == 0 || op == 1) && wild) {
+		char *next = next_release(v);
+		set_lo(r, v, true);
+		set_hi(r, next, false);
+		free(next);
+	} else if (ok && (op == 0 || op == 1)) {
+		set_lo(r, v, true);
+		set_hi(r, v, true);
+	} else if (ok && op == 3) { /* ~=X.Y.Z: >=X.Y.Z, ==X.Y.* */
+		char *prefix = jf_xstrdup(v);
+		char *dot = strrchr(prefix, '.');
+		ok = dot != NULL;
+		if (ok) {
+			*dot = '\0';
+			char *next = next_release(prefix);
+			set_lo(r, v, true);
+			set_hi(r, next, false);
+			free(next);
+		}
+		free(prefix);
+	} else if (ok && op == 4) {
+		set_lo(r, v, true);
+	} else if (ok && op == 5) {
+		set_hi(r, v, true);
+	} else if (ok && op == 6) {
+		set_lo(r, v, false);
+	} else if (ok && op == 7) {
+		set_hi(r, v, false);
+	}
+	/* `!=` takes one version out: no bound moves. */
+	free(v);
+	return ok;
+}
+
+/* The range pip specifier `spec` allows; false when it cannot be read. */
+static bool read_spec(const char *spec, range *r)
+{
+	memset(r, 0, sizeof *r);
+	size_t n = strcspn(spec, ";#");
+	for (const char *p = spec; p < spec + n;) {
+		size_t len = strcspn(p, ",");
+		if (p + len > spec + n)
+			len = (size_t)(spec + n - p);
+		if (!clause(r, p, len))
+			return false;
+		p += len + (p[len] == ',');
+	}
+	return true;
+}
+
+/* Whether every version of `r` is >= `v` (`v` NULL: none is bounded). */
+static bool all_at_least(const range *r, const char *v)
+{
+	return r->lo.version && jf_version_cmp(r->lo.version, v) >= 0;
+}
+
+/* Whether every version of `r` is < `v`. */
+static bool all_below(const range *r, const char *v)
+{
+	if (!r->hi.version)
+		return false;
+	int d = jf_version_cmp(r->hi.version, v);
+	return d < 0 || (d == 0 && !r->hi.inclusive);
+}
+
+/* Whether the use of `c` fails in every version of `r` (JF_YES), in none (JF_NO). */
+static jf_tri decide(const jf_api_change *c, const range *r)
+{
+	if (c->added)
+		return all_below(r, c->added) ? JF_YES : all_at_least(r, c->added) ? JF_NO : JF_UNKNOWN;
+	bool from = all_at_least(r, c->removed);
+	bool until = !c->restored || all_below(r, c->restored);
+	if (from && until)
+		return JF_YES;
+	if (all_below(r, c->removed) || (c->restored && all_at_least(r, c->restored)))
+		return JF_NO;
+	return JF_UNKNOWN;
+}
+
+jf_tri jf_api_fails(const jf_api_change *c, const char *version, const char *spec)
+{
+	range r = { 0 };
+	jf_tri answer = JF_UNKNOWN;
+	if (version) {
+		bool pre;
+		char *rel = release_of(version, &pre);
+		/* A development build ("2.1.0a0+29c30b1") may already hold what its
+		 * release brings, or not yet: it decides only when every version the
+		 * entry names came before its release. */
+		const char *bounds[] = { c->removed, c->restored, c->added };
+		bool decides = *rel != '\0';
+		for (size_t i = 0; pre && decides && i < 3; i++)
+			decides = !bounds[i] || jf_version_cmp(bounds[i], rel) < 0;
+		if (decides) {
+			r.lo = (bound){ jf_xstrdup(rel), true };
+			r.hi = (bound){ jf_xstrdup(rel), true };
+			answer = decide(c, &r);
+		}
+		free(rel);
+	} else if (spec && read_spec(spec, &r)) {
+		answer = decide(c, &r);
+	}
+	free(r.lo.version);
+	free(r.hi.version);
+	return answer;
+}
+
+/* ---- the data's own check ---- */
+
+int jf_api_changes_check(jf_error *err)
+{
+	const jf_embedded *f = data_file();
+	yaml_document_t doc;
+	if (!f)
+		return jf_error_set(err, JF_EPARSE, "data/%s is not embedded", DATA_PATH);
+	if (!parse(&doc, f))
+		return jf_error_set(err, JF_EPARSE, "data/%s does not parse", DATA_PATH);
+	yaml_node_t *seq = entries(&doc);
+	int rc = seq ? 0 : jf_error_set(err, JF_EPARSE, "data/%s has no `changes` list", DATA_PATH);
+	static const char *const keys[] = { "name", "package", "kind", "keyword", "required",
+		                            "position", "removed", "restored", "added", "error",
+		                            "replacement", "fix", "source", "verified", "note", NULL };
+	for (yaml_node_item_t *i = seq ? seq->data.sequence.items.start : NULL;
+	     !rc && seq && i < seq->data.sequence.items.top; i++) {
+		yaml_node_t *e = yaml_document_get_node(&doc, *i);
+		unsigned long line = (unsigned long)e->start_mark.line + 1;
+		if (e->type != YAML_MAPPING_NODE) {
+			rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: an entry must be a mapping",
+			                  DATA_PATH, line);
+			break;
+		}
+		for (yaml_node_pair_t *p = e->data.mapping.pairs.start;
+		     !rc && p < e->data.mapping.pairs.top; p++) {
+			const char *k = scalar(&doc, yaml_document_get_node(&doc, p->key));
+			if (!k || !jf_str_in(k, keys))
+				rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", DATA_PATH,
+				                  line, k ? k : "?");
+		}
+		const char *kind = scalar(&doc, get(&doc, e, "kind"));
+		yaml_node_t *source = get(&doc, e, "source");
+		jf_api_change c;
+		bool complete = read_entry(&doc, e, &c);
+		const char *why =
+			rc                                              ? NULL
+			: !complete                                     ? "needs name, package, error and a version (keyword: and keyword)"
+			: kind && strcmp(kind, "attribute") && strcmp(kind, "module") && strcmp(kind, "keyword")
+				? "kind must be attribute, module or keyword"
+			: !source || (source->type == YAML_SEQUENCE_NODE &&
+			              source->data.sequence.items.start == source->data.sequence.items.top)
+				? "has no source"
+			: c.added && (c.removed || c.restored) ? "names both added and removed"
+			: c.restored && !c.removed              ? "restored needs removed"
+			: c.restored && jf_version_cmp(c.removed, c.restored) >= 0
+				? "restored must come after removed"
+			: !strchr(c.name, '.')                  ? "name must be dotted"
+			: c.required && c.kind != JF_API_KEYWORD ? "required is for keyword entries"
+			                                         : NULL;
+		if (why)
+			rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: '%s' %s", DATA_PATH, line,
+			                  c.name ? c.name : "?", why);
+		release_entry(&c);
+	}
+	yaml_document_delete(&doc);
+	return rc;
+}

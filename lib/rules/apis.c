@@ -1,0 +1,729 @@
+/* apis.c - JF120, JF121: names the job's version of a library or of Python does not have
+ *
+ * Each name the job's Python uses is resolved as Python resolves it (the
+ * file's imports and `x = module.sub` aliases; a name bound in any other
+ * way is left alone), then looked up in data/api-changes.yaml. The version
+ * that decides is the one the job installs itself (a pin in `pip install`,
+ * a requirements file it installs), else the image's (the Dockerfile's pin,
+ * the manifest, the catalog); a range decides only when all its versions
+ * agree. Uses under a guard stay silent: a `try` that catches the error, an
+ * `if` on a version, `hasattr` or the package.
+ */
+#include <ctype.h>
+
+#include "rules/checks.h"
+#include "core/path.h"
+#include "core/strmap.h"
+#include "env/apis.h"
+#include "env/pymodules.h"
+
+/* What the job's Python is checked against: one distribution's version. */
+typedef struct {
+	bool known;
+	char *version;             /* exact */
+	char *spec;                /* or a pip specifier */
+	char *shown;               /* "numpy 1.26.4", "numpy>=1.24" */
+	const jf_shell_pin *pin;   /* the job installs it here */
+	const jf_job_install *docker; /* the Dockerfile installs it here */
+	char *why;                 /* when not known: why (for --verbose) */
+} dist_version;
+
+typedef struct {
+	jf_rule_ctx *ctx;
+	const jf_facts *f;
+	JF_ARRAY(struct version_slot { char *dist; dist_version v; }) versions;
+	jf_strings brought; /* what the job's installs bring, the named ones too */
+	const char *brings_unknown;
+	jf_strmap said;     /* packages whose unknown version --verbose said */
+	/* One finding per entry: later uses become notes, and their fixes. */
+	JF_ARRAY(struct api_report { const jf_api_change *c; size_t diag; size_t more; }) reported;
+} checker;
+
+/* ---- versions ---- */
+
+static void version_of(checker *c, const char *dist, dist_version *out)
+{
+	const jf_facts *f = c->f;
+	const jf_image *img = f->image;
+	memset(out, 0, sizeof *out);
+	if (!strcmp(dist, "python")) {
+		out->known = img->py_major == 3;
+		if (out->known) {
+			out->version = jf_xasprintf("3.%d", img->py_minor);
+			out->shown = jf_xasprintf("Python 3.%d", img->py_minor);
+		} else {
+			out->why = jf_xstrdup("the image's Python version is not known");
+		}
+		return;
+	}
+	const jf_shell_facts *sh = &f->shell;
+	for (size_t i = sh->pins.size; i-- > 0;) {
+		const jf_shell_pin *p = &sh->pins.items[i];
+		if (!jf_dist_name_eq(p->name, strlen(p->name), dist))
+			continue;
+		out->pin = p;
+		if (!p->spec) {
+			out->why = jf_xasprintf("the job installs %s without a version", dist);
+		} else {
+			out->known = true;
+			bool exact = jf_str_starts(p->spec, "==") && !strpbrk(p->spec, ",*; ");
+			if (exact)
+				out->version = jf_xstrdup(p->spec + 2 + (p->spec[2] == '='));
+			else
+				out->spec = jf_xstrdup(p->spec);
+			out->shown = exact ? jf_xasprintf("%s %s", dist, out->version)
+			                   : jf_xasprintf("%s%s", dist, p->spec);
+		}
+		return;
+	}
+	if (sh->installs_unknown) {
+		out->why = jf_xstrdup(sh->installs_why ? sh->installs_why
+		                                       : "the job installs what jobfix cannot name");
+		return;
+	}
+	if (c->brings_unknown) {
+		out->why = jf_xasprintf("the job installs '%s', whose requirements are not in jobfix's "
+		                        "data",
+		                        c->brings_unknown);
+		return;
+	}
+	for (size_t i = 0; i < c->brought.size; i++)
+		if (jf_dist_name_eq(c->brought.items[i], strlen(c->brought.items[i]), dist)) {
+			out->why = jf_xasprintf("what the job installs may bring another %s", dist);
+			return;
+		}
+	if (img->extended) {
+		out->why = jf_xstrdup(img->extended);
+		return;
+	}
+	const char *v = NULL;
+	jf_tri has = jf_image_has_package(img, dist, &v);
+	if (has != JF_YES || !strcmp(v, "*")) {
+		out->why = has == JF_YES     ? jf_xasprintf("the image has %s in a version jobfix does "
+		                                            "not know",
+		                                            dist)
+		           : has == JF_NO    ? jf_xasprintf("the image does not have %s", dist)
+		           : jf_image_known(img) ? jf_xasprintf("the image's package list does not name %s",
+		                                                dist)
+		                             : jf_xstrdup(jf_image_unknown_reason(img));
+		return;
+	}
+	out->known = true;
+	out->version = jf_xstrdup(v);
+	out->shown = jf_xasprintf("%s %s", dist, v);
+	const jf_job_image *ji = &f->job->image;
+	for (size_t i = 0; i < ji->installs.size; i++)
+		if (jf_dist_name_eq(ji->installs.items[i].name.value,
+		                    strlen(ji->installs.items[i].name.value), dist) &&
+		    ji->installs.items[i].version && !strcmp(ji->installs.items[i].version, v))
+			out->docker = &ji->installs.items[i];
+}
+
+static const dist_version *version_cached(checker *c, const char *dist)
+{
+	for (size_t i = 0; i < c->versions.size; i++)
+		if (!strcmp(c->versions.items[i].dist, dist))
+			return &c->versions.items[i].v;
+	struct version_slot s = { jf_xstrdup(dist), { 0 } };
+	version_of(c, dist, &s.v);
+	jf_array_push(&c->versions, s);
+	return &jf_array_last(&c->versions)->v;
+}
+
+/* ---- names ---- */
+
+typedef JF_ARRAY(TSNode) node_list;
+
+/* What each name of a file stands for: "numpy" for np after `import numpy as
+ * np`; "" when it is bound otherwise too (a parameter, another import). */
+typedef struct {
+	jf_strmap names;
+	jf_strings targets; /* owned strings the map points into */
+} aliases;
+
+static void alias_bind(aliases *a, const char *name, size_t len, const char *target)
+{
+	const char *old = jf_strmap_get(&a->names, name, len);
+	if (old && (!target || strcmp(old, target)))
+		target = "";
+	if (old && !*old)
+		return;
+	char *t = jf_xstrdup(target ? target : "");
+	jf_array_push(&a->targets, t);
+	jf_strmap_put(&a->names, name, len, t);
+}
+
+/* What `name` (`len` bytes) stands for, or NULL. */
+static const char *alias_get(const aliases *a, const char *name, size_t len)
+{
+	const char *t = jf_strmap_get(&a->names, name, len);
+	return t && *t ? t : NULL;
+}
+
+/* Whether top-level module `top` is one of the job's own (next to the file or in the code folder). */
+static bool local_module(const checker *c, const jf_file *unit, const char *top)
+{
+	const char *dirs[] = { unit->import_root, c->f->job->code_dir };
+	for (size_t i = 0; i < 2; i++) {
+		if (!dirs[i])
+			continue;
+		char *p = jf_xasprintf("%s/%s", dirs[i], top);
+		char *py = jf_xasprintf("%s.py", p);
+		bool found = jf_path_is_dir(p) || jf_path_is_file(py);
+		free(py);
+		free(p);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/* The name the import of `imp` binds, and what it stands for (NULL: not known). */
+static void import_binding(const checker *c, const jf_file *unit, const jf_py_import *imp,
+                           aliases *a)
+{
+	TSNode what = !ts_node_is_null(imp->module) ? imp->module : imp->name;
+	if (ts_node_is_null(what))
+		return;
+	TSNode parent = ts_node_parent(what);
+	TSNode alias = jf_node_type_is(parent, "aliased_import") ? jf_node_field(parent, "alias")
+	                                                          : (TSNode){ 0 };
+	char *text = jf_node_text(unit, what);
+	char *target = NULL, *bound;
+	if (!ts_node_is_null(imp->module)) {
+		target = ts_node_is_null(alias) ? jf_xstrndup(text, strcspn(text, ".")) : jf_xstrdup(text);
+	} else if (jf_node_type_is(imp->from, "dotted_name")) {
+		char *from = jf_node_text(unit, imp->from);
+		target = jf_xasprintf("%s.%s", from, text);
+		free(from);
+	}
+	bound = ts_node_is_null(alias) ? jf_xstrndup(text, strcspn(text, "."))
+	                               : jf_node_text(unit, alias);
+	if (target) {
+		char *top = jf_xstrndup(target, strcspn(target, "."));
+		if (local_module(c, unit, top)) {
+			free(target);
+			target = NULL;
+		}
+		free(top);
+	}
+	alias_bind(a, bound, strlen(bound), target);
+	free(bound);
+	free(target);
+	free(text);
+}
+
+/* The identifiers of attribute chain `n` (`a.b.c`), root first; false when
+ * it does not start at a name (`f().b`, `x[0].b`). parts[i] is the node that
+ * ends with identifier i (the identifier itself for the root). */
+static bool chain_parts(TSNode n, node_list *parts, node_list *names)
+{
+	while (jf_node_type_is(n, "attribute")) {
+		jf_array_push(parts, n);
+		jf_array_push(names, jf_node_field(n, "attribute"));
+		n = jf_node_field(n, "object");
+	}
+	if (!jf_node_type_is(n, "identifier"))
+		return false;
+	jf_array_push(parts, n);
+	jf_array_push(names, n);
+	/* reverse: root first */
+	for (size_t i = 0, j = parts->size - 1; i < j; i++, j--) {
+		TSNode t = parts->items[i];
+		parts->items[i] = parts->items[j];
+		parts->items[j] = t;
+		t = names->items[i];
+		names->items[i] = names->items[j];
+		names->items[j] = t;
+	}
+	return true;
+}
+
+/* The dotted name `n` (an identifier or an attribute chain) stands for, or NULL. */
+static char *resolve(const aliases *a, const jf_file *unit, TSNode n)
+{
+	node_list parts = { 0 }, names = { 0 };
+	char *out = NULL;
+	if (chain_parts(n, &parts, &names)) {
+		TSNode root = names.items[0];
+		const char *t = alias_get(a, unit->src->data + ts_node_start_byte(root),
+		                          ts_node_end_byte(root) - ts_node_start_byte(root));
+		if (t) {
+			jf_buf b = JF_BUF_INIT;
+			jf_buf_adds(&b, t);
+			for (size_t i = 1; i < names.size; i++) {
+				jf_buf_addc(&b, '.');
+				jf_buf_add(&b, unit->src->data + ts_node_start_byte(names.items[i]),
+				           ts_node_end_byte(names.items[i]) - ts_node_start_byte(names.items[i]));
+			}
+			out = jf_buf_detach(&b, NULL);
+		}
+	}
+	jf_array_release(&parts);
+	jf_array_release(&names);
+	return out;
+}
+
+/* The names of `py` and what they stand for. */
+static void read_aliases(const checker *c, const jf_pyfacts *py, aliases *a)
+{
+	const jf_file *unit = py->file;
+	for (size_t i = 0; i < py->imports.size; i++)
+		import_binding(c, unit, &py->imports.items[i], a);
+	/* Every other binding: `x = np.linalg` is an alias; anything else hides the name. */
+	for (size_t i = 0; i < py->bindings.size; i++) {
+		TSNode name = py->bindings.items[i].name;
+		TSNode p = ts_node_parent(name);
+		while (jf_node_type_is(p, "dotted_name") || jf_node_type_is(p, "aliased_import"))
+			p = ts_node_parent(p);
+		if (jf_node_type_is(p, "import_statement") || jf_node_type_is(p, "import_from_statement"))
+			continue;
+		const char *s = unit->src->data + ts_node_start_byte(name);
+		size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+		char *target = NULL;
+		if (jf_node_type_is(p, "assignment") && ts_node_eq(jf_node_field(p, "left"), name))
+			target = resolve(a, unit, jf_node_field(p, "right"));
+		alias_bind(a, s, len, target);
+		free(target);
+	}
+}
+
+static void aliases_release(aliases *a)
+{
+	jf_strmap_release(&a->names);
+	jf_strings_release(&a->targets);
+}
+
+/* ---- guards ---- */
+
+static const char *const catches[] = { "ImportError", "ModuleNotFoundError", "AttributeError",
+	                               "TypeError",   "ValueError",          "Exception",
+	                               "BaseException", NULL };
+
+/* Whether condition `cond` asks about versions or names: a version check,
+ * hasattr/getattr, or the package (`if is_torch_2:`, `if TF2:`). */
+static bool asks_about(const jf_file *unit, TSNode cond, const char *package, const char *alias)
+{
+	char *t = jf_node_text(unit, cond);
+	for (char *p = t; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	char *pkg = jf_xstrdup(package);
+	for (char *p = pkg; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	bool asks = strstr(t, "version") || strstr(t, "hasattr") || strstr(t, "getattr") ||
+	            strstr(t, "type_checking") || strstr(t, pkg) || (alias && strstr(t, alias));
+	free(pkg);
+	free(t);
+	return asks;
+}
+
+/* Whether the use at `n` is guarded: in a `try` that catches what it raises,
+ * or under a condition that asks about the version or the name (`alias` is
+ * the name the job wrote for the package, or NULL). */
+static bool guarded(const jf_file *unit, TSNode n, const char *package, const char *alias)
+{
+	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+		const char *t = ts_node_type(p);
+		TSNode cond = { 0 };
+		if (!strcmp(t, "try_statement") && jf_node_type_is(c, "block") &&
+		    jf_py_try_catches(unit, p, catches))
+			return true;
+		if (!strcmp(t, "if_statement") || !strcmp(t, "elif_clause") ||
+		    !strcmp(t, "while_statement"))
+			cond = jf_node_field(p, "condition");
+		else if (!strcmp(t, "conditional_expression")) /* a if COND else b */
+			cond = ts_node_named_child(p, 1);
+		else if (!strcmp(t, "boolean_operator") && !ts_node_eq(jf_node_field(p, "left"), c))
+			cond = jf_node_field(p, "left");
+		if (!ts_node_is_null(cond) && !ts_node_eq(cond, c) &&
+		    asks_about(unit, cond, package, alias))
+			return true;
+	}
+	return false;
+}
+
+/* ---- findings ---- */
+
+/* How the job uses a name. */
+typedef enum { USE_ATTRIBUTE, USE_IMPORT_MODULE, USE_IMPORT_NAME, USE_KEYWORD } use_kind;
+
+/* The error the use raises: the data's, or Python's own for another form of use. */
+static char *error_for(const jf_api_change *e, use_kind use, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	int mod_len = (int)(dot - name);
+	bool attr_error = jf_str_starts(e->error, "AttributeError: module '");
+	bool import_error = jf_str_starts(e->error, "ImportError: cannot import name");
+	if (use == USE_IMPORT_NAME && (attr_error || e->kind == JF_API_MODULE))
+		return jf_xasprintf("ImportError: cannot import name '%s' from '%.*s'", dot + 1, mod_len,
+		                    name);
+	if (use == USE_IMPORT_MODULE && e->kind == JF_API_ATTRIBUTE && (attr_error || import_error))
+		return jf_xasprintf("ModuleNotFoundError: No module named '%s'", name);
+	if (use == USE_ATTRIBUTE && (import_error || e->kind == JF_API_MODULE))
+		return jf_xasprintf("AttributeError: module '%.*s' has no attribute '%s'", mod_len, name,
+		                    dot + 1);
+	return jf_xstrdup(e->error);
+}
+
+/* The text the job writes for the use, when short enough to quote; else the entry's name. */
+static char *use_text(const jf_file *unit, jf_span span, const char *name)
+{
+	size_t n = span.end - span.start;
+	const char *s = unit->src->data + span.start;
+	if (n > 60 || memchr(s, '\n', n))
+		return jf_xstrdup(name);
+	return jf_xstrndup(s, n);
+}
+
+static void relate_version(checker *c, jf_diag *d, const jf_api_change *e, const dist_version *v)
+{
+	const jf_image *img = c->f->image;
+	if (v->pin && v->pin->file)
+		jf_diag_relate(d, v->pin->at.src, v->pin->at.span, "the job installs %s from %s",
+		               v->shown, v->pin->file);
+	else if (v->pin)
+		jf_diag_relate(d, v->pin->at.src, v->pin->at.span, "the job installs %s", v->shown);
+	else if (v->docker)
+		jf_diag_relate(d, v->docker->name.at.src, v->docker->name.at.span,
+		               "the image's Dockerfile installs %s", v->shown);
+	else
+		jf_image_relate(d, img, !strcmp(e->package, "python") ? JF_FACT_PYTHON : JF_FACT_PACKAGES,
+		                "%s", v->shown);
+}
+
+/* The --verbose line for a name whose package version is not known; once per package. */
+static void say_unknown(checker *c, const jf_api_change *e, const dist_version *v,
+                        const char *written)
+{
+	if (jf_strmap_get(&c->said, e->package, strlen(e->package)))
+		return;
+	jf_strmap_put(&c->said, e->package, strlen(e->package), "");
+	jf_sink_skip(c->ctx->out, e->added ? "JF121" : "JF120",
+	             "'%s' and other names whose presence depends on the %s version are not "
+	             "checked: %s",
+	             written, e->package, v->why ? v->why : "its version is not known");
+}
+
+/* Reports the use of `e` at `span` of `unit` when the job's version fails
+ * it: how it is used, its name, the edit that fixes it (NULL: none), and how
+ * to show it (NULL: the text at `span`). Whether the version fails it. */
+static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_change *e,
+                   use_kind use, const char *name, const char *fix, const char *shown_as)
+{
+	const dist_version *v = version_cached(c, e->package);
+	char *written = shown_as ? jf_xstrdup(shown_as) : use_text(unit, span, name);
+	if (!v->known) {
+		say_unknown(c, e, v, written);
+		free(written);
+		return false;
+	}
+	jf_tri fails = jf_api_fails(e, v->version, v->spec);
+	if (fails == JF_UNKNOWN)
+		jf_sink_skip(c->ctx->out, e->added ? "JF121" : "JF120",
+		             "'%s' is not checked: %s allows versions with and without it (%s %s)",
+		             written, v->shown, e->added ? "added in" : "removed in",
+		             e->added ? e->added : e->removed);
+	if (fails != JF_YES) {
+		free(written);
+		return false;
+	}
+	/* A fix only inside the job's code folder. */
+	const jf_job *j = c->f->job;
+	if (fix && (!unit->fs_path || !jf_path_under(unit->fs_path, j->code_dir)))
+		fix = NULL;
+	for (size_t i = 0; i < c->reported.size; i++) {
+		struct api_report *r = &c->reported.items[i];
+		if (r->c != e)
+			continue;
+		jf_diag *d = &c->ctx->out->report->diags.items[r->diag];
+		if (r->more++ < 3)
+			jf_diag_relate(d, unit->src, span, "'%s' is used here too", written);
+		if (fix)
+			jf_diag_add_edit(d, unit->src, span, fix);
+		free(written);
+		return true;
+	}
+	const char *pkg = !strcmp(e->package, "python") ? "Python" : e->package;
+	char *error = error_for(e, use, name);
+	char *what = use == USE_KEYWORD && e->required
+	                     ? jf_xasprintf("'%s' without %s=", written, e->keyword)
+	             : use == USE_KEYWORD ? jf_xasprintf("keyword '%s=' of %s()", e->keyword, written)
+	                                  : jf_xasprintf("'%s'", written);
+	const char *has = v->pin ? "installs" : "has";
+	jf_diag *d;
+	if (e->added)
+		d = jf_sink_add(c->ctx->out, "JF121", unit->src, span,
+		                "%s is in %s only from %s, and the job %s %s: %s", what, pkg, e->added,
+		                has, v->shown, error);
+	else if (e->restored)
+		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
+		                "%s is not in %s from %s until %s, and the job %s %s: %s", what, pkg,
+		                e->removed, e->restored, has, v->shown, error);
+	else if (use == USE_KEYWORD && e->required)
+		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
+		                "%s fails from %s %s, and the job %s %s: %s", what, pkg, e->removed,
+		                has, v->shown, error);
+	else
+		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
+		                "%s was removed in %s %s, and the job %s %s: %s", what, pkg, e->removed,
+		                has, v->shown, error);
+	d->category = e->kind == JF_API_KEYWORD ? "Framework API Misuse" : "Attribute Not Found";
+	relate_version(c, d, e, v);
+	const char *fits = e->added ? ">=" : "<";
+	const char *bound = e->added ? e->added : e->removed;
+	if (!strcmp(e->package, "python") && e->replacement)
+		jf_diag_set_help(d, "use %s, or an image with Python %s %s", e->replacement, fits, bound);
+	else if (!strcmp(e->package, "python"))
+		jf_diag_set_help(d, "use an image with Python %s %s", fits, bound);
+	else if (e->replacement)
+		jf_diag_set_help(d, "use %s, or install %s%s%s", e->replacement, e->package, fits, bound);
+	else
+		jf_diag_set_help(d, "install %s%s%s", e->package, fits, bound);
+	if (fix)
+		jf_diag_add_edit(d, unit->src, span, fix);
+	struct api_report r = { e, c->ctx->out->report->diags.size - 1, 0 };
+	jf_array_push(&c->reported, r);
+	free(what);
+	free(error);
+	free(written);
+	return true;
+}
+
+/* The replacement text for `written_root` (the name the job wrote, standing
+ * for `target`) followed by the rest of an entry's fix: `tf` standing for
+ * tensorflow and fix "tensorflow.compat.v1.Session" give "tf.compat.v1.Session";
+ * a fix outside the target's module (a builtin such as `float`) is written as is
+ * when it has no dot. NULL when the fix cannot be written with the job's names. */
+static char *fix_text(const jf_api_change *e, const char *written_root, const char *target)
+{
+	if (!e->fix)
+		return NULL;
+	if (!strchr(e->fix, '.'))
+		return jf_xstrdup(e->fix);
+	size_t n = strlen(target);
+	if (!strncmp(e->fix, target, n) && e->fix[n] == '.')
+		return jf_xasprintf("%s%s", written_root, e->fix + n);
+	return NULL;
+}
+
+/* Checks an attribute chain `n` that is the whole chain (not the object of another attribute). */
+static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNode n)
+{
+	node_list parts = { 0 }, names = { 0 };
+	if (!chain_parts(n, &parts, &names))
+		goto done;
+	TSNode root = names.items[0];
+	const char *rs = unit->src->data + ts_node_start_byte(root);
+	size_t rlen = ts_node_end_byte(root) - ts_node_start_byte(root);
+	const char *target = alias_get(a, rs, rlen);
+	if (!target)
+		goto done;
+	jf_buf q = JF_BUF_INIT;
+	jf_buf_adds(&q, target);
+	for (size_t i = 1; i < names.size; i++) {
+		jf_buf_addc(&q, '.');
+		jf_buf_add(&q, unit->src->data + ts_node_start_byte(names.items[i]),
+		           ts_node_end_byte(names.items[i]) - ts_node_start_byte(names.items[i]));
+		const jf_api_change *e = jf_api_find_name(q.buf, q.len);
+		if (!e)
+			continue;
+		char *root_text = jf_xstrndup(rs, rlen);
+		if (guarded(unit, n, e->package, root_text)) {
+			free(root_text);
+			break;
+		}
+		char *fix = fix_text(e, root_text, target);
+		bool fails = report(c, unit, jf_node_span(parts.items[i]), e, USE_ATTRIBUTE, e->name,
+		                    fix, NULL);
+		free(fix);
+		free(root_text);
+		if (fails)
+			break;
+	}
+	jf_buf_release(&q);
+done:
+	jf_array_release(&parts);
+	jf_array_release(&names);
+}
+
+/* Checks the dotted module `mod` (`import a.b.c`, `from a.b import x`) when
+ * `whole`, and, for a from-import, `name`. */
+static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mod, TSNode name,
+                         bool whole)
+{
+	char *m = jf_node_text(unit, mod);
+	char *top = jf_xstrndup(m, strcspn(m, "."));
+	if (local_module(c, unit, top))
+		goto done;
+	/* the shortest dotted prefix that is an entry */
+	size_t n = strlen(m);
+	for (size_t len = strcspn(m, "."); whole && len <= n; len += 1 + strcspn(m + len + 1, ".")) {
+		const jf_api_change *e = jf_api_find_name(m, len);
+		if (e && guarded(unit, stmt, e->package, NULL))
+			goto done;
+		if (e) {
+			char *name_of = jf_xstrndup(m, len);
+			bool fails = report(c, unit, jf_node_span(mod), e, USE_IMPORT_MODULE, name_of,
+			                    NULL, NULL);
+			free(name_of);
+			if (fails)
+				goto done;
+		}
+		if (len == n)
+			break;
+	}
+	if (!ts_node_is_null(name)) {
+		char *nm = jf_node_text(unit, name);
+		char *q = jf_xasprintf("%s.%s", m, nm);
+		const jf_api_change *e = jf_api_find_name(q, strlen(q));
+		if (e && !guarded(unit, stmt, e->package, NULL))
+			report(c, unit, jf_node_span(name), e, USE_IMPORT_NAME, q, NULL, q);
+		free(q);
+		free(nm);
+	}
+done:
+	free(top);
+	free(m);
+}
+
+/* Checks keyword entries against call `call` (a recorded call node). */
+static void check_call(checker *c, const jf_file *unit, const aliases *a, const jf_py_node *call)
+{
+	if (!jf_node_type_is(call->a, "identifier") && !jf_node_type_is(call->a, "attribute"))
+		return;
+	char *q = resolve(a, unit, call->a);
+	if (!q)
+		return;
+	char *callee = use_text(unit, jf_node_span(call->a), q);
+	size_t first, count = jf_api_find(q, strlen(q), &first), total;
+	const jf_api_change *t = jf_api_changes(&total);
+	for (size_t i = first; i < first + count; i++) {
+		const jf_api_change *e = &t[i];
+		if (e->kind != JF_API_KEYWORD)
+			continue;
+		TSNode kw = { 0 };
+		size_t positional = 0;
+		bool splat = false;
+		jf_children it;
+		for (TSNode arg = jf_children_start(&it, call->b); !ts_node_is_null(arg);
+		     arg = jf_children_next(&it)) {
+			if (jf_node_type_is(arg, "keyword_argument")) {
+				if (jf_node_is(unit, jf_node_field(arg, "name"), e->keyword))
+					kw = jf_node_field(arg, "name");
+			} else if (jf_node_type_is(arg, "list_splat") ||
+			           jf_node_type_is(arg, "dictionary_splat")) {
+				splat = true;
+			} else if (!jf_node_type_is(arg, "comment")) {
+				positional++;
+			}
+		}
+		jf_children_release(&it);
+		if (guarded(unit, call->node, e->package, NULL))
+			continue;
+		if (e->required && ts_node_is_null(kw) && !splat &&
+		    (!e->position || positional < (size_t)e->position) &&
+		    jf_node_type_is(call->b, "argument_list"))
+			report(c, unit, jf_node_span(call->node), e, USE_KEYWORD, q, NULL, NULL);
+		else if (!e->required && !ts_node_is_null(kw))
+			report(c, unit, jf_node_span(kw), e, USE_KEYWORD, q, e->fix, callee);
+	}
+	free(callee);
+	free(q);
+}
+
+/* Whether attribute node `n` is the object of another attribute (`a.b` in `a.b.c`). */
+static bool inner_of_chain(TSNode n)
+{
+	TSNode p = ts_node_parent(n);
+	return jf_node_type_is(p, "attribute") && ts_node_eq(jf_node_field(p, "object"), n);
+}
+
+static void check_file(checker *c, const jf_pyfacts *py, const jf_strings *called)
+{
+	const jf_file *unit = py->file;
+	aliases a = { JF_STRMAP_INIT, { 0 } };
+	read_aliases(c, py, &a);
+	jf_strings own = { 0 };
+	if (called)
+		jf_py_own_calls(py, called, &own);
+	for (size_t i = 0; i < py->imports.size; i++) {
+		const jf_py_import *imp = &py->imports.items[i];
+		TSNode mod = !ts_node_is_null(imp->module) ? imp->module : imp->from;
+		if (!jf_node_type_is(mod, "dotted_name"))
+			continue; /* relative: the job's own */
+		TSNode stmt = ts_node_parent(mod);
+		if (jf_node_type_is(stmt, "aliased_import"))
+			stmt = ts_node_parent(stmt);
+		uint32_t at = jf_pyfacts_find(py, stmt);
+		if (called && at != JF_PY_NONE &&
+		    !jf_py_runs_when_imported(py, &py->nodes.items[at], called, &own))
+			continue;
+		/* a from-import's module is checked once, with its first name */
+		if (!ts_node_is_null(imp->from) && i > 0 &&
+		    ts_node_eq(py->imports.items[i - 1].from, imp->from)) {
+			check_import(c, unit, stmt, mod, imp->name, false);
+			continue;
+		}
+		check_import(c, unit, stmt, mod, imp->name, true);
+	}
+	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k);
+		if (inner_of_chain(pn->node) || (called && !jf_py_runs_when_imported(py, pn, called, &own)))
+			continue;
+		check_chain(c, unit, &a, pn->node);
+	}
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+		if (called && !jf_py_runs_when_imported(py, pn, called, &own))
+			continue;
+		check_call(c, unit, &a, pn);
+	}
+	jf_strings_release(&own);
+	aliases_release(&a);
+}
+
+void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
+{
+	(void)rule;
+	const jf_facts *f = ctx->facts;
+	if (!f->job || !f->job->code_dir)
+		return;
+	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT };
+	c.brings_unknown = jf_dist_closure(&f->shell.installed, &c.brought);
+	jf_pyfiles files = jf_facts_pyfiles(f);
+	jf_strings called = { 0 };
+	jf_py_called_names(&files, NULL, &called);
+	for (size_t i = 0; i < f->ws->files.size; i++) {
+		const jf_file *u = f->ws->files.items[i];
+		const jf_pyfacts *py = jf_facts_python(f, u);
+		if (!py || u->src->status != JF_SOURCE_OK ||
+		    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
+			continue;
+		if (u->lazy) {
+			jf_sink_skip(ctx->out, "JF120", "%s is imported only inside functions: the names "
+			                                "it uses are not checked",
+			             u->src->path);
+			continue;
+		}
+		check_file(&c, py, u->role == JF_ROLE_MODULE ? &called : NULL);
+	}
+	for (size_t i = 0; i < c.reported.size; i++) {
+		struct api_report *r = &c.reported.items[i];
+		jf_diag *d = &ctx->out->report->diags.items[r->diag];
+		if (r->more > 3)
+			jf_diag_relate(d, d->src, d->span, "and %zu more uses", r->more - 3);
+	}
+	jf_array_release(&c.reported);
+	for (size_t i = 0; i < c.versions.size; i++) {
+		dist_version *v = &c.versions.items[i].v;
+		free(c.versions.items[i].dist);
+		free(v->version);
+		free(v->spec);
+		free(v->shown);
+		free(v->why);
+	}
+	jf_array_release(&c.versions);
+	jf_strings_release(&called);
+	jf_strings_release(&c.brought);
+	jf_strmap_release(&c.said);
+}
