@@ -318,7 +318,7 @@ static bool asks_about(const jf_file *unit, TSNode cond, const char *package, co
 }
 
 /* Whether the use at `n` is guarded: in a `try` that catches what it raises,
- * or under a condition that asks about the version or the name (`alias` is
+ * in an `except` clause (the fallback of a newer name), or under a condition that asks about the version or the name (`alias` is
  * the name the job wrote for the package, or NULL). */
 static bool guarded(const jf_file *unit, TSNode n, const char *package, const char *alias)
 {
@@ -327,6 +327,9 @@ static bool guarded(const jf_file *unit, TSNode n, const char *package, const ch
 		TSNode cond = { 0 };
 		if (!strcmp(t, "try_statement") && jf_node_type_is(c, "block") &&
 		    jf_py_try_catches(unit, p, catches))
+			return true;
+		/* a fallback: runs only when what its `try` tried failed */
+		if (!strcmp(t, "except_clause") || !strcmp(t, "except_group_clause"))
 			return true;
 		if (!strcmp(t, "if_statement") || !strcmp(t, "elif_clause") ||
 		    !strcmp(t, "while_statement"))
