@@ -35,6 +35,7 @@ typedef struct {
 	jf_strings brought; /* what the job's installs bring, the named ones too */
 	const char *brings_unknown;
 	jf_strmap said;     /* packages whose unknown version --verbose said */
+	jf_strmap local;    /* module_in()'s answers, by "dir/top" */
 	/* One finding per entry: later uses become notes, and their fixes. */
 	JF_ARRAY(struct api_report { const jf_api_change *c; size_t diag; size_t more; }) reported;
 } checker;
@@ -160,26 +161,30 @@ static const char *alias_get(const aliases *a, const char *name, size_t len)
 	return t && *t ? t : NULL;
 }
 
-/* Whether top-level module `top` is one of the job's own (next to the file or in the code folder). */
-static bool local_module(const checker *c, const jf_file *unit, const char *top)
+/* Whether folder `dir` holds module `top` (top/ or top.py), each asked once per check. */
+static bool module_in(checker *c, const char *dir, const char *top)
 {
-	const char *dirs[] = { unit->import_root, c->f->job->code_dir };
-	for (size_t i = 0; i < 2; i++) {
-		if (!dirs[i])
-			continue;
-		char *p = jf_xasprintf("%s/%s", dirs[i], top);
-		char *py = jf_xasprintf("%s.py", p);
-		bool found = jf_path_is_dir(p) || jf_path_is_file(py);
+	char *key = jf_xasprintf("%s/%s", dir, top);
+	void *v = jf_strmap_get(&c->local, key, strlen(key));
+	if (!v) {
+		char *py = jf_xasprintf("%s.py", key);
+		v = jf_path_is_dir(key) || jf_path_is_file(py) ? "yes" : "no";
 		free(py);
-		free(p);
-		if (found)
-			return true;
+		jf_strmap_put(&c->local, key, strlen(key), v);
 	}
-	return false;
+	free(key);
+	return !strcmp(v, "yes");
+}
+
+/* Whether top-level module `top` is one of the job's own (next to the file or in the code folder). */
+static bool local_module(checker *c, const jf_file *unit, const char *top)
+{
+	return (unit->import_root && module_in(c, unit->import_root, top)) ||
+	       module_in(c, c->f->job->code_dir, top);
 }
 
 /* The name the import of `imp` binds, and what it stands for (NULL: not known). */
-static void import_binding(const checker *c, const jf_file *unit, const jf_py_import *imp,
+static void import_binding(checker *c, const jf_file *unit, const jf_py_import *imp,
                            aliases *a)
 {
 	TSNode what = !ts_node_is_null(imp->module) ? imp->module : imp->name;
@@ -265,7 +270,7 @@ static char *resolve(const aliases *a, const jf_file *unit, TSNode n)
 }
 
 /* The names of `py` and what they stand for. */
-static void read_aliases(const checker *c, const jf_pyfacts *py, aliases *a)
+static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 {
 	const jf_file *unit = py->file;
 	for (size_t i = 0; i < py->imports.size; i++)
@@ -343,6 +348,42 @@ static bool guarded(const jf_file *unit, TSNode n, const char *package, const ch
 			return true;
 	}
 	return false;
+}
+
+/* Whether the use at `n` runs only under a condition of the program's own
+ * (an `if` other than `if __name__ == "__main__"`, a loop's `while`, an
+ * `else`, a conditional expression, the right of `and`/`or`): whether it runs
+ * depends on the job's arguments, which jobfix does not follow that far. */
+static bool conditional(const jf_file *unit, TSNode n)
+{
+	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+		const char *t = ts_node_type(p);
+		if (!strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
+		    !strcmp(t, "while_statement") || !strcmp(t, "conditional_expression") ||
+		    (!strcmp(t, "boolean_operator") && !ts_node_eq(jf_node_field(p, "left"), c)))
+			return true;
+		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c)) {
+			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
+			bool main = strstr(cond, "__name__") && strstr(cond, "__main__");
+			free(cond);
+			if (!main)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Whether the file names `name`'s last part as a string ('compile', "compile"):
+ * a hasattr or getattr whose answer is kept (`self.flash = hasattr(F, ...)`). */
+static bool asked_by_string(const jf_file *unit, const char *name)
+{
+	const char *last = strrchr(name, '.');
+	last = last ? last + 1 : name;
+	char *q1 = jf_xasprintf("'%s'", last), *q2 = jf_xasprintf("\"%s\"", last);
+	bool asked = strstr(unit->src->data, q1) || strstr(unit->src->data, q2);
+	free(q1);
+	free(q2);
+	return asked;
 }
 
 /* ---- findings ---- */
@@ -531,7 +572,15 @@ static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNod
 		if (!e)
 			continue;
 		char *root_text = jf_xstrndup(rs, rlen);
-		if (guarded(unit, n, e->package, root_text)) {
+		if (guarded(unit, n, e->package, root_text) || asked_by_string(unit, e->name)) {
+			free(root_text);
+			break;
+		}
+		if (conditional(unit, n)) {
+			jf_sink_skip(c->ctx->out, e->added ? "JF121" : "JF120",
+			             "%s:%u: '%s' is not checked: it runs only under a condition",
+			             unit->src->path, jf_source_line_of(unit->src, ts_node_start_byte(n)) + 1,
+			             e->name);
 			free(root_text);
 			break;
 		}
@@ -621,7 +670,7 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 			}
 		}
 		jf_children_release(&it);
-		if (guarded(unit, call->node, e->package, NULL))
+		if (guarded(unit, call->node, e->package, NULL) || conditional(unit, call->node))
 			continue;
 		if (e->required && ts_node_is_null(kw) && !splat &&
 		    (!e->position || positional < (size_t)e->position) &&
@@ -691,7 +740,7 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	const jf_facts *f = ctx->facts;
 	if (!f->job || !f->job->code_dir)
 		return;
-	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT };
+	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT, .local = JF_STRMAP_INIT };
 	c.brings_unknown = jf_dist_closure(&f->shell.installed, &c.brought);
 	jf_pyfiles files = jf_facts_pyfiles(f);
 	jf_strings called = { 0 };
@@ -729,4 +778,5 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	jf_strings_release(&called);
 	jf_strings_release(&c.brought);
 	jf_strmap_release(&c.said);
+	jf_strmap_release(&c.local);
 }
