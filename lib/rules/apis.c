@@ -42,6 +42,48 @@ typedef struct {
 
 /* ---- versions ---- */
 
+/* Distributions that install the same modules under another name: an entry
+ * of the first is decided by whichever of them the job has. */
+static const char *const same_modules[][4] = {
+	{ "tensorflow", "tensorflow-gpu", "tensorflow-cpu", NULL },
+	{ "Pillow", "pillow-simd", NULL, NULL },
+};
+
+/* Whether distribution `name` provides `dist`'s modules: the same name, or one of same_modules. */
+static bool provides(const char *name, const char *dist)
+{
+	if (jf_dist_name_eq(name, strlen(name), dist))
+		return true;
+	for (size_t i = 0; i < sizeof same_modules / sizeof *same_modules; i++) {
+		if (!jf_dist_name_eq(same_modules[i][0], strlen(same_modules[i][0]), dist))
+			continue;
+		for (size_t k = 1; k < 4 && same_modules[i][k]; k++)
+			if (jf_dist_name_eq(name, strlen(name), same_modules[i][k]))
+				return true;
+	}
+	return false;
+}
+
+/* The distribution of the image that provides `dist`'s modules, its version in *v. */
+static jf_tri image_provider(const jf_image *img, const char *dist, const char **v,
+                             const char **which)
+{
+	*which = dist;
+	jf_tri has = jf_image_has_package(img, dist, v);
+	for (size_t i = 0; has != JF_YES && i < sizeof same_modules / sizeof *same_modules; i++) {
+		if (!jf_dist_name_eq(same_modules[i][0], strlen(same_modules[i][0]), dist))
+			continue;
+		for (size_t k = 1; k < 4 && same_modules[i][k] && has != JF_YES; k++) {
+			jf_tri alt = jf_image_has_package(img, same_modules[i][k], v);
+			if (alt == JF_YES)
+				*which = same_modules[i][k];
+			if (alt == JF_YES || (alt == JF_UNKNOWN && has == JF_NO))
+				has = alt;
+		}
+	}
+	return has;
+}
+
 static void version_of(checker *c, const char *dist, dist_version *out)
 {
 	const jf_facts *f = c->f;
@@ -60,7 +102,7 @@ static void version_of(checker *c, const char *dist, dist_version *out)
 	const jf_shell_facts *sh = &f->shell;
 	for (size_t i = sh->pins.size; i-- > 0;) {
 		const jf_shell_pin *p = &sh->pins.items[i];
-		if (!jf_dist_name_eq(p->name, strlen(p->name), dist))
+		if (!provides(p->name, dist))
 			continue;
 		out->pin = p;
 		if (!p->spec) {
@@ -72,8 +114,8 @@ static void version_of(checker *c, const char *dist, dist_version *out)
 				out->version = jf_xstrdup(p->spec + 2 + (p->spec[2] == '='));
 			else
 				out->spec = jf_xstrdup(p->spec);
-			out->shown = exact ? jf_xasprintf("%s %s", dist, out->version)
-			                   : jf_xasprintf("%s%s", dist, p->spec);
+			out->shown = exact ? jf_xasprintf("%s %s", p->name, out->version)
+			                   : jf_xasprintf("%s%s", p->name, p->spec);
 		}
 		return;
 	}
@@ -89,7 +131,7 @@ static void version_of(checker *c, const char *dist, dist_version *out)
 		return;
 	}
 	for (size_t i = 0; i < c->brought.size; i++)
-		if (jf_dist_name_eq(c->brought.items[i], strlen(c->brought.items[i]), dist)) {
+		if (provides(c->brought.items[i], dist)) {
 			out->why = jf_xasprintf("what the job installs may bring another %s", dist);
 			return;
 		}
@@ -97,8 +139,8 @@ static void version_of(checker *c, const char *dist, dist_version *out)
 		out->why = jf_xstrdup(img->extended);
 		return;
 	}
-	const char *v = NULL;
-	jf_tri has = jf_image_has_package(img, dist, &v);
+	const char *v = NULL, *which;
+	jf_tri has = image_provider(img, dist, &v, &which);
 	if (has != JF_YES || !strcmp(v, "*")) {
 		out->why = has == JF_YES     ? jf_xasprintf("the image has %s in a version jobfix does "
 		                                            "not know",
@@ -111,11 +153,10 @@ static void version_of(checker *c, const char *dist, dist_version *out)
 	}
 	out->known = true;
 	out->version = jf_xstrdup(v);
-	out->shown = jf_xasprintf("%s %s", dist, v);
+	out->shown = jf_xasprintf("%s %s", which, v);
 	const jf_job_image *ji = &f->job->image;
 	for (size_t i = 0; i < ji->installs.size; i++)
-		if (jf_dist_name_eq(ji->installs.items[i].name.value,
-		                    strlen(ji->installs.items[i].name.value), dist) &&
+		if (provides(ji->installs.items[i].name.value, dist) &&
 		    ji->installs.items[i].version && !strcmp(ji->installs.items[i].version, v))
 			out->docker = &ji->installs.items[i];
 }
@@ -450,9 +491,12 @@ static void say_unknown(checker *c, const jf_api_change *e, const dist_version *
 
 /* Reports the use of `e` at `span` of `unit` when the job's version fails
  * it: how it is used, its name, the edit that fixes it (NULL: none), and how
- * to show it (NULL: the text at `span`). Whether the version fails it. */
+ * to show it (NULL: the text at `span`); a use that runs only under a
+ * condition (`cond`) is said with --verbose instead, once per name. Whether
+ * the version fails it. */
 static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_change *e,
-                   use_kind use, const char *name, const char *fix, const char *shown_as)
+                   use_kind use, const char *name, const char *fix, const char *shown_as,
+                   bool cond)
 {
 	const dist_version *v = version_cached(c, e->package);
 	char *written = shown_as ? jf_xstrdup(shown_as) : use_text(unit, span, name);
@@ -470,6 +514,20 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 	if (fails != JF_YES) {
 		free(written);
 		return false;
+	}
+	if (cond) {
+		char *key = jf_xasprintf("if %s", e->name);
+		if (!jf_strmap_get(&c->said, key, strlen(key))) {
+			jf_strmap_put(&c->said, key, strlen(key), "");
+			jf_sink_skip(c->ctx->out, e->added ? "JF121" : "JF120",
+			             "%s:%u: '%s' fails on %s, and is not reported: it runs only under a "
+			             "condition of the program's own (the first such use)",
+			             unit->src->path, jf_source_line_of(unit->src, span.start) + 1, written,
+			             v->shown);
+		}
+		free(key);
+		free(written);
+		return true;
 	}
 	/* A fix only inside the job's code folder. */
 	const jf_job *j = c->f->job;
@@ -576,17 +634,9 @@ static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNod
 			free(root_text);
 			break;
 		}
-		if (conditional(unit, n)) {
-			jf_sink_skip(c->ctx->out, e->added ? "JF121" : "JF120",
-			             "%s:%u: '%s' is not checked: it runs only under a condition",
-			             unit->src->path, jf_source_line_of(unit->src, ts_node_start_byte(n)) + 1,
-			             e->name);
-			free(root_text);
-			break;
-		}
 		char *fix = fix_text(e, root_text, target);
 		bool fails = report(c, unit, jf_node_span(parts.items[i]), e, USE_ATTRIBUTE, e->name,
-		                    fix, NULL);
+		                    fix, NULL, conditional(unit, n));
 		free(fix);
 		free(root_text);
 		if (fails)
@@ -616,7 +666,7 @@ static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mo
 		if (e) {
 			char *name_of = jf_xstrndup(m, len);
 			bool fails = report(c, unit, jf_node_span(mod), e, USE_IMPORT_MODULE, name_of,
-			                    NULL, NULL);
+			                    NULL, NULL, false);
 			free(name_of);
 			if (fails)
 				goto done;
@@ -629,7 +679,7 @@ static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mo
 		char *q = jf_xasprintf("%s.%s", m, nm);
 		const jf_api_change *e = jf_api_find_name(q, strlen(q));
 		if (e && !guarded(unit, stmt, e->package, NULL))
-			report(c, unit, jf_node_span(name), e, USE_IMPORT_NAME, q, NULL, q);
+			report(c, unit, jf_node_span(name), e, USE_IMPORT_NAME, q, NULL, q, false);
 		free(q);
 		free(nm);
 	}
@@ -670,14 +720,15 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 			}
 		}
 		jf_children_release(&it);
-		if (guarded(unit, call->node, e->package, NULL) || conditional(unit, call->node))
+		if (guarded(unit, call->node, e->package, NULL))
 			continue;
+		bool cond = conditional(unit, call->node);
 		if (e->required && ts_node_is_null(kw) && !splat &&
 		    (!e->position || positional < (size_t)e->position) &&
 		    jf_node_type_is(call->b, "argument_list"))
-			report(c, unit, jf_node_span(call->node), e, USE_KEYWORD, q, NULL, NULL);
+			report(c, unit, jf_node_span(call->node), e, USE_KEYWORD, q, NULL, NULL, cond);
 		else if (!e->required && !ts_node_is_null(kw))
-			report(c, unit, jf_node_span(kw), e, USE_KEYWORD, q, e->fix, callee);
+			report(c, unit, jf_node_span(kw), e, USE_KEYWORD, q, e->fix, callee, cond);
 	}
 	free(callee);
 	free(q);
