@@ -194,6 +194,8 @@ static void sarif_result(jf_jsonw *w, const jf_diag *d, size_t rule_index,
 	char hex[17];
 	snprintf(hex, sizeof hex, "%016" PRIx64, fingerprint);
 	jf_jsonw_pair(w, "partialFingerprints", SARIF_FINGERPRINT, hex);
+	if (d->category) /* the finding's own, where it differs by case from the rule's */
+		jf_jsonw_pair(w, "properties", "category", d->category);
 	jf_jsonw_close(w, '}');
 }
 
