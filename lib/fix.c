@@ -90,7 +90,11 @@ static void diff_file(jf_buf *b, const jf_source *src, const edit *e, size_t n)
 			last = l > last ? l : last;
 		}
 		uint32_t from = first > CONTEXT ? first - CONTEXT : 0;
-		uint32_t to = last + CONTEXT < src->nlines ? last + CONTEXT : src->nlines - 1;
+		/* the file's last line, not the empty one after its final newline */
+		uint32_t lines = src->nlines;
+		if (lines > 1 && src->lines[lines - 1] >= src->len)
+			lines--;
+		uint32_t to = last + CONTEXT < lines ? last + CONTEXT : lines - 1;
 		jf_buf hunk = JF_BUF_INIT;
 		size_t old_n = 0, new_n = 0;
 		/* Within the hunk: unchanged lines as context, each run of changed lines as - and +. */

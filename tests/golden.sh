@@ -15,8 +15,9 @@
 #   expected.FORMAT  any other format as it is printed (expected.github)
 #   expected.diff    `jobfix lint --diff`; with it, expected.fixed/ holds the files
 #                    `--fix` must leave, run on a copy of the case: a second --fix
-#                    changes nothing, and files that need no fix keep their bytes
-#                    and modification time
+#                    changes nothing, files that need no fix keep their bytes
+#                    and modification time, and `git apply` of the diff gives
+#                    the same files as --fix
 # JOBFIX_UPDATE_GOLDEN=1 rewrites them instead of comparing.
 set -u
 jobfix=$1
@@ -121,6 +122,21 @@ if [[ -f expected.diff ]]; then
 			fi
 		elif ! cmp -s "$work/$f" "$f" || [[ $(stat -c %Y "$work/$f") != $(date -d 2001-01-01 +%s) ]]; then
 			echo "FAIL: --fix changed $f, which needs no fix"
+			fix_status=1
+		fi
+	done
+	# The diff, applied by git to another copy, gives the same files.
+	applied=$tmp/applied
+	mkdir -p "$applied"
+	tar -cf - --exclude=./expected.fixed --exclude='./expected.*' . | tar -xf - -C "$applied"
+	if ! (cd "$applied" && git apply "$tmp/expected.diff" 2>"$tmp/apply.err"); then
+		echo "FAIL: git apply refuses the --diff output:"
+		cat "$tmp/apply.err"
+		fix_status=1
+	fi
+	for f in $(cd "$work" && find . -type f | sort); do
+		if ! cmp -s "$work/$f" "$applied/$f"; then
+			echo "FAIL: the --diff output applied gives another $f than --fix"
 			fix_status=1
 		fi
 	done

@@ -648,6 +648,48 @@ done:
 	jf_array_release(&names);
 }
 
+/* The module that replaces `from <m> import a, b` exactly: every name the
+ * statement `stmt` imports has an entry `m.name` whose fix is `M.name`, the
+ * same M for all (`from torch._six import inf` -> `from math import inf`);
+ * NULL when there is none. */
+static char *from_import_fix(const jf_file *unit, TSNode stmt, const char *m)
+{
+	char *module = NULL;
+	bool ok = true;
+	TSNode from = jf_node_field(stmt, "module_name");
+	jf_children it;
+	size_t names = 0;
+	for (TSNode n = jf_children_start(&it, stmt); ok && !ts_node_is_null(n);
+	     n = jf_children_next(&it)) {
+		if (ts_node_eq(n, from))
+			continue;
+		TSNode name = jf_node_type_is(n, "aliased_import") ? jf_node_field(n, "name") : n;
+		if (!jf_node_type_is(name, "dotted_name")) {
+			ok = jf_node_type_is(n, "comment");
+			continue;
+		}
+		names++;
+		char *nm = jf_node_text(unit, name);
+		char *q = jf_xasprintf("%s.%s", m, nm);
+		const jf_api_change *e = jf_api_find_name(q, strlen(q));
+		const char *dot = e && e->fix ? strrchr(e->fix, '.') : NULL;
+		ok = dot && !strcmp(dot + 1, nm);
+		if (ok && !module)
+			module = jf_xstrndup(e->fix, (size_t)(dot - e->fix));
+		else if (ok)
+			ok = strlen(module) == (size_t)(dot - e->fix) &&
+			     !strncmp(module, e->fix, (size_t)(dot - e->fix));
+		free(q);
+		free(nm);
+	}
+	jf_children_release(&it);
+	if (!ok || !names) {
+		free(module);
+		return NULL;
+	}
+	return module;
+}
+
 /* Checks the dotted module `mod` (`import a.b.c`, `from a.b import x`) when
  * `whole`, and, for a from-import, `name`. */
 static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mod, TSNode name,
@@ -665,8 +707,12 @@ static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mo
 			goto done;
 		if (e) {
 			char *name_of = jf_xstrndup(m, len);
+			char *fix = len == n && jf_node_type_is(stmt, "import_from_statement")
+			                    ? from_import_fix(unit, stmt, m)
+			                    : NULL;
 			bool fails = report(c, unit, jf_node_span(mod), e, USE_IMPORT_MODULE, name_of,
-			                    NULL, NULL, false);
+			                    fix, NULL, false);
+			free(fix);
 			free(name_of);
 			if (fails)
 				goto done;
