@@ -103,21 +103,99 @@ static int by_name(const void *a, const void *b)
 	return d ? d : x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* `prefix.rest` of a renames line as a dotted name from the package's top
+ * module ("tf.Session" with prefix tf and package tensorflow:
+ * "tensorflow.Session"); NULL when the word does not start with the prefix. */
+static char *expand(const char *word, size_t n, const char *prefix, const char *package)
+{
+	size_t p = strlen(prefix);
+	if (n <= p + 1 || strncmp(word, prefix, p) || word[p] != '.')
+		return NULL;
+	return jf_xasprintf("%s%.*s", package, (int)(n - p), word + p);
+}
+
+/* Reads line `line` ("OLD NEW") of renames group `g` into `c`; false when it is not one. */
+static bool read_rename(yaml_document_t *doc, yaml_node_t *g, const char *line, unsigned at,
+                        jf_api_change *c)
+{
+	memset(c, 0, sizeof *c);
+	const char *prefix = scalar(doc, get(doc, g, "prefix"));
+	const char *package = scalar(doc, get(doc, g, "package"));
+	const char *removed = scalar(doc, get(doc, g, "removed"));
+	size_t a = strcspn(line, " ");
+	const char *second = line + a + strspn(line + a, " ");
+	size_t b = strcspn(second, " ");
+	if (!prefix || !package || !removed || !a || !b || second[b])
+		return false;
+	c->name = expand(line, a, prefix, package);
+	c->fix = expand(second, b, prefix, package);
+	c->package = jf_xstrdup(package);
+	c->removed = jf_xstrdup(removed);
+	c->kind = JF_API_ATTRIBUTE;
+	c->line = at;
+	if (c->name) {
+		const char *dot = strrchr(c->name, '.');
+		c->error = jf_xasprintf("AttributeError: module '%.*s' has no attribute '%s'",
+		                        (int)(dot - c->name), c->name, dot + 1);
+		c->replacement = c->fix ? jf_xasprintf("%s%s", prefix, c->fix + strlen(package))
+		                        : NULL;
+	}
+	return c->name && c->fix;
+}
+
+/* The `renames` groups of the parsed data, or NULL. */
+static yaml_node_t *rename_groups(yaml_document_t *doc)
+{
+	yaml_node_t *seq = get(doc, yaml_document_get_root_node(doc), "renames");
+	return seq && seq->type == YAML_SEQUENCE_NODE ? seq : NULL;
+}
+
+/* Calls fn(c, data) for each entry of the data (`changes`, then each line of `renames`),
+ * well-formed or not (`ok`); the entry is the callee's to keep or release. */
+static void each_entry(yaml_document_t *doc, void (*fn)(jf_api_change *c, bool ok, void *data),
+                       void *data)
+{
+	yaml_node_t *seq = entries(doc);
+	for (yaml_node_item_t *i = seq ? seq->data.sequence.items.start : NULL;
+	     seq && i < seq->data.sequence.items.top; i++) {
+		jf_api_change c;
+		bool ok = read_entry(doc, yaml_document_get_node(doc, *i), &c);
+		fn(&c, ok, data);
+	}
+	yaml_node_t *groups = rename_groups(doc);
+	for (yaml_node_item_t *i = groups ? groups->data.sequence.items.start : NULL;
+	     groups && i < groups->data.sequence.items.top; i++) {
+		yaml_node_t *g = yaml_document_get_node(doc, *i);
+		yaml_node_t *names = get(doc, g, "names");
+		for (yaml_node_item_t *k = names && names->type == YAML_SEQUENCE_NODE
+		                                   ? names->data.sequence.items.start
+		                                   : NULL;
+		     k && k < names->data.sequence.items.top; k++) {
+			yaml_node_t *line = yaml_document_get_node(doc, *k);
+			const char *text = scalar(doc, line);
+			jf_api_change c;
+			bool ok = text && read_rename(doc, g, text, (unsigned)line->start_mark.line + 1, &c);
+			fn(&c, ok, data);
+		}
+	}
+}
+
+static void keep_entry(jf_api_change *c, bool ok, void *data)
+{
+	(void)data;
+	if (ok)
+		jf_array_push(&table, *c); /* kept for the process */
+	else
+		release_entry(c); /* jf_api_changes_check() reports it */
+}
+
 static void load(void)
 {
 	const jf_embedded *f = data_file();
 	yaml_document_t doc;
 	if (!f || !parse(&doc, f))
 		return;
-	yaml_node_t *seq = entries(&doc);
-	for (yaml_node_item_t *i = seq ? seq->data.sequence.items.start : NULL;
-	     seq && i < seq->data.sequence.items.top; i++) {
-		jf_api_change c;
-		if (read_entry(&doc, yaml_document_get_node(&doc, *i), &c))
-			jf_array_push(&table, c); /* kept for the process */
-		else
-			release_entry(&c); /* jf_api_changes_check() reports it */
-	}
+	each_entry(&doc, keep_entry, NULL);
 	yaml_document_delete(&doc);
 	if (table.size)
 		qsort(table.items, table.size, sizeof *table.items, by_name);
@@ -396,6 +474,37 @@ int jf_api_changes_check(jf_error *err)
 			rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: '%s' %s", DATA_PATH, line,
 			                  c.name ? c.name : "?", why);
 		release_entry(&c);
+	}
+	yaml_node_t *groups = rename_groups(&doc);
+	static const char *const group_keys[] = { "package", "prefix", "removed", "source", "verified",
+		                                  "note", "names", NULL };
+	for (yaml_node_item_t *i = groups ? groups->data.sequence.items.start : NULL;
+	     !rc && groups && i < groups->data.sequence.items.top; i++) {
+		yaml_node_t *g = yaml_document_get_node(&doc, *i);
+		unsigned long line = (unsigned long)g->start_mark.line + 1;
+		for (yaml_node_pair_t *p = g->type == YAML_MAPPING_NODE ? g->data.mapping.pairs.start : NULL;
+		     !rc && p && p < g->data.mapping.pairs.top; p++) {
+			const char *k = scalar(&doc, yaml_document_get_node(&doc, p->key));
+			if (!k || !jf_str_in(k, group_keys))
+				rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", DATA_PATH,
+				                  line, k ? k : "?");
+		}
+		yaml_node_t *names = get(&doc, g, "names");
+		if (!rc && (!get(&doc, g, "source") || !names || names->type != YAML_SEQUENCE_NODE))
+			rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: a renames group needs source and "
+			                                  "names", DATA_PATH, line);
+		for (yaml_node_item_t *k = rc ? NULL : names->data.sequence.items.start;
+		     k && k < names->data.sequence.items.top && !rc; k++) {
+			yaml_node_t *n = yaml_document_get_node(&doc, *k);
+			const char *text = scalar(&doc, n);
+			jf_api_change c;
+			if (!text || !read_rename(&doc, g, text, 0, &c))
+				rc = jf_error_set(err, JF_EPARSE,
+				                  "data/%s:%lu: a rename is 'OLD NEW', both starting with "
+				                  "the group's prefix",
+				                  DATA_PATH, (unsigned long)n->start_mark.line + 1);
+			release_entry(&c);
+		}
 	}
 	yaml_document_delete(&doc);
 	return rc;

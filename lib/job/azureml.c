@@ -716,7 +716,8 @@ static void conda_item(const jf_pip_item *it, void *data)
 	jf_loc at = { c->f->src, { it->word, it->word + n } };
 	if (it->kind == JF_PIP_NAMED) {
 		jf_job_install in = { { jf_job__copy(c->f, it->name), at },
-			              it->version ? jf_job__copy(c->f, it->version) : NULL };
+			              it->version ? jf_job__copy(c->f, it->version) : NULL,
+			              it->spec ? jf_job__copy(c->f, it->spec) : NULL };
 		jf_array_push(&j->image.installs, in);
 	}
 	if ((it->kind != JF_PIP_NAMED || it->conda) && !j->image.extended_by.value) {

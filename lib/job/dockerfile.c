@@ -130,6 +130,7 @@ static void installs_release(jf_docker_installs *a)
 	for (size_t i = 0; i < a->size; i++) {
 		free(a->items[i].name);
 		free(a->items[i].version);
+		free(a->items[i].spec);
 	}
 	jf_array_release(a);
 }
@@ -160,7 +161,7 @@ static void stage_continue(stage *s, const stage *base)
 	for (size_t i = 0; i < base->installs.size; i++) {
 		const jf_docker_install *x = &base->installs.items[i];
 		jf_docker_install c = { jf_xstrdup(x->name), x->version ? jf_xstrdup(x->version) : NULL,
-			                x->at };
+			                x->at, x->spec ? jf_xstrdup(x->spec) : NULL };
 		jf_array_push(&s->installs, c);
 	}
 	for (size_t i = 0; i < base->projects.size; i++)
@@ -799,7 +800,8 @@ static void install_item(const jf_pip_item *it, void *data)
 	jf_span at = r->from_file ? r->at : r->cmd->items[r->first + it->word].at;
 	if (it->kind == JF_PIP_NAMED) {
 		jf_docker_install x = { jf_xstrdup(it->name),
-			                it->version ? jf_xstrdup(it->version) : NULL, at };
+			                it->version ? jf_xstrdup(it->version) : NULL, at,
+			                it->spec ? jf_xstrdup(it->spec) : NULL };
 		jf_array_push(&r->s->installs, x);
 		r->opaque |= it->conda; /* its recipe may bring more than its name says */
 	} else if (it->kind == JF_PIP_REQUIREMENTS) {
@@ -1264,7 +1266,8 @@ void jf_dockerfile_build_image(jf_job_read *r, const jf_dockerfile *df, const jf
 	for (size_t i = 0; i < df->installs.size; i++) {
 		const jf_docker_install *x = &df->installs.items[i];
 		jf_job_install in = { jf_dockerfile_field(r, src, x->name, x->at),
-			              x->version ? jf_job__copy(r, x->version) : NULL };
+			              x->version ? jf_job__copy(r, x->version) : NULL,
+			              x->spec ? jf_job__copy(r, x->spec) : NULL };
 		jf_array_push(&j->image.installs, in);
 	}
 	for (size_t i = 0; i < df->projects.size; i++)

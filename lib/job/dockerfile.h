@@ -53,6 +53,7 @@ typedef struct {
 	char *name;
 	char *version; /* pinned with ==, or NULL */
 	jf_span at;    /* the word of the RUN that installs it */
+	char *spec;    /* its version specifier (">=1.20"), or NULL */
 } jf_docker_install;
 
 typedef JF_ARRAY(jf_docker_install) jf_docker_installs;

@@ -85,6 +85,7 @@ typedef struct {
 typedef struct {
 	jf_field name;  /* at the word of the RUN that installs it */
 	char *version;  /* pinned with ==, or NULL */
+	char *spec;     /* its version specifier (">=1.20,<2"), or NULL */
 } jf_job_install;
 
 /* The job's image as the job file names and describes it; env/image.c adds

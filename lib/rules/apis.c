@@ -24,7 +24,7 @@ typedef struct {
 	char *spec;                /* or a pip specifier */
 	char *shown;               /* "numpy 1.26.4", "numpy>=1.24" */
 	const jf_shell_pin *pin;   /* the job installs it here */
-	const jf_job_install *docker; /* the Dockerfile installs it here */
+	const jf_job_install *docker; /* the Dockerfile (or the conda file) installs it here */
 	char *why;                 /* when not known: why (for --verbose) */
 } dist_version;
 
@@ -139,6 +139,21 @@ static void version_of(checker *c, const char *dist, dist_version *out)
 		out->why = jf_xstrdup(img->extended);
 		return;
 	}
+	/* What the Dockerfile or the conda file installs: a range decides as the job's own does. */
+	const jf_job_image *ji = &f->job->image;
+	for (size_t i = ji->installs.size; i-- > 0;) {
+		const jf_job_install *in = &ji->installs.items[i];
+		if (!provides(in->name.value, dist))
+			continue;
+		if (!in->version && in->spec) {
+			out->known = true;
+			out->spec = jf_xstrdup(in->spec);
+			out->shown = jf_xasprintf("%s%s", in->name.value, in->spec);
+			out->docker = in;
+			return;
+		}
+		break;
+	}
 	const char *v = NULL, *which;
 	jf_tri has = image_provider(img, dist, &v, &which);
 	if (has != JF_YES || !strcmp(v, "*")) {
@@ -154,7 +169,6 @@ static void version_of(checker *c, const char *dist, dist_version *out)
 	out->known = true;
 	out->version = jf_xstrdup(v);
 	out->shown = jf_xasprintf("%s %s", which, v);
-	const jf_job_image *ji = &f->job->image;
 	for (size_t i = 0; i < ji->installs.size; i++)
 		if (provides(ji->installs.items[i].name.value, dist) &&
 		    ji->installs.items[i].version && !strcmp(ji->installs.items[i].version, v))
@@ -470,7 +484,9 @@ static void relate_version(checker *c, jf_diag *d, const jf_api_change *e, const
 		jf_diag_relate(d, v->pin->at.src, v->pin->at.span, "the job installs %s", v->shown);
 	else if (v->docker)
 		jf_diag_relate(d, v->docker->name.at.src, v->docker->name.at.span,
-		               "the image's Dockerfile installs %s", v->shown);
+		               c->f->image->conda ? "the job's conda file installs %s"
+		                                  : "the image's Dockerfile installs %s",
+		               v->shown);
 	else
 		jf_image_relate(d, img, !strcmp(e->package, "python") ? JF_FACT_PYTHON : JF_FACT_PACKAGES,
 		                "%s", v->shown);
@@ -551,7 +567,7 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 	                     ? jf_xasprintf("'%s' without %s=", written, e->keyword)
 	             : use == USE_KEYWORD ? jf_xasprintf("keyword '%s=' of %s()", e->keyword, written)
 	                                  : jf_xasprintf("'%s'", written);
-	const char *has = v->pin ? "installs" : "has";
+	const char *has = v->pin || (v->docker && v->spec) ? "installs" : "has";
 	jf_diag *d;
 	if (e->added)
 		d = jf_sink_add(c->ctx->out, "JF121", unit->src, span,
