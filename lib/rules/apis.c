@@ -36,6 +36,7 @@ typedef struct {
 	const char *brings_unknown;
 	jf_strmap said;     /* packages whose unknown version --verbose said */
 	jf_strmap local;    /* module_in()'s answers, by "dir/top" */
+	jf_strmap asked;    /* asked_by_string()'s answers, by "file'name" */
 	/* One finding per entry: later uses become notes, and their fixes. */
 	JF_ARRAY(struct api_report { const jf_api_change *c; size_t diag; size_t more; }) reported;
 } checker;
@@ -429,16 +430,23 @@ static bool conditional(const jf_file *unit, TSNode n)
 }
 
 /* Whether the file names `name`'s last part as a string ('compile', "compile"):
- * a hasattr or getattr whose answer is kept (`self.flash = hasattr(F, ...)`). */
-static bool asked_by_string(const jf_file *unit, const char *name)
+ * a hasattr or getattr whose answer is kept (`self.flash = hasattr(F, ...)`).
+ * Asked once per file and name. */
+static bool asked_by_string(checker *c, const jf_file *unit, const char *name)
 {
 	const char *last = strrchr(name, '.');
 	last = last ? last + 1 : name;
-	char *q1 = jf_xasprintf("'%s'", last), *q2 = jf_xasprintf("\"%s\"", last);
-	bool asked = strstr(unit->src->data, q1) || strstr(unit->src->data, q2);
-	free(q1);
-	free(q2);
-	return asked;
+	char *key = jf_xasprintf("%zu'%s", unit->index, last);
+	void *v = jf_strmap_get(&c->asked, key, strlen(key));
+	if (!v) {
+		char *q1 = jf_xasprintf("'%s'", last), *q2 = jf_xasprintf("\"%s\"", last);
+		v = strstr(unit->src->data, q1) || strstr(unit->src->data, q2) ? "yes" : "no";
+		free(q1);
+		free(q2);
+		jf_strmap_put(&c->asked, key, strlen(key), v);
+	}
+	free(key);
+	return !strcmp(v, "yes");
 }
 
 /* ---- findings ---- */
@@ -607,6 +615,14 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 	return true;
 }
 
+/* Whether the job's version of `e`'s package is known to keep the use
+ * working: nothing more to look at (the guards cost more than this). */
+static bool known_to_work(checker *c, const jf_api_change *e)
+{
+	const dist_version *v = version_cached(c, e->package);
+	return v->known && jf_api_fails(e, v->version, v->spec) == JF_NO;
+}
+
 /* The replacement text for `written_root` (the name the job wrote, standing
  * for `target`) followed by the rest of an entry's fix: `tf` standing for
  * tensorflow and fix "tensorflow.compat.v1.Session" give "tf.compat.v1.Session";
@@ -643,10 +659,10 @@ static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNod
 		jf_buf_add(&q, unit->src->data + ts_node_start_byte(names.items[i]),
 		           ts_node_end_byte(names.items[i]) - ts_node_start_byte(names.items[i]));
 		const jf_api_change *e = jf_api_find_name(q.buf, q.len);
-		if (!e)
+		if (!e || known_to_work(c, e))
 			continue;
 		char *root_text = jf_xstrndup(rs, rlen);
-		if (guarded(unit, n, e->package, root_text) || asked_by_string(unit, e->name)) {
+		if (guarded(unit, n, e->package, root_text) || asked_by_string(c, unit, e->name)) {
 			free(root_text);
 			break;
 		}
@@ -719,6 +735,8 @@ static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mo
 	size_t n = strlen(m);
 	for (size_t len = strcspn(m, "."); whole && len <= n; len += 1 + strcspn(m + len + 1, ".")) {
 		const jf_api_change *e = jf_api_find_name(m, len);
+		if (e && known_to_work(c, e))
+			e = NULL;
 		if (e && guarded(unit, stmt, e->package, NULL))
 			goto done;
 		if (e) {
@@ -763,7 +781,7 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 	const jf_api_change *t = jf_api_changes(&total);
 	for (size_t i = first; i < first + count; i++) {
 		const jf_api_change *e = &t[i];
-		if (e->kind != JF_API_KEYWORD)
+		if (e->kind != JF_API_KEYWORD || known_to_work(c, e))
 			continue;
 		TSNode kw = { 0 };
 		size_t positional = 0;
@@ -796,11 +814,16 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 	free(q);
 }
 
-/* Whether attribute node `n` is the object of another attribute (`a.b` in `a.b.c`). */
-static bool inner_of_chain(TSNode n)
+/* The attribute nodes of `py` that are the object of another attribute
+ * (`a.b` in `a.b.c`), by node id: found from the outer ones, since asking a
+ * node for its parent walks down from the root. */
+static void inner_attributes(const jf_pyfacts *py, jf_strmap *inner)
 {
-	TSNode p = ts_node_parent(n);
-	return jf_node_type_is(p, "attribute") && ts_node_eq(jf_node_field(p, "object"), n);
+	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
+		TSNode obj = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k)->a;
+		if (jf_node_type_is(obj, "attribute"))
+			jf_strmap_put(inner, (const char *)&obj.id, sizeof obj.id, "");
+	}
 }
 
 static void check_file(checker *c, const jf_pyfacts *py, const jf_strings *called)
@@ -831,12 +854,16 @@ static void check_file(checker *c, const jf_pyfacts *py, const jf_strings *calle
 		}
 		check_import(c, unit, stmt, mod, imp->name, true);
 	}
+	jf_strmap inner = JF_STRMAP_INIT;
+	inner_attributes(py, &inner);
 	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k);
-		if (inner_of_chain(pn->node) || (called && !jf_py_runs_when_imported(py, pn, called, &own)))
+		if (jf_strmap_get(&inner, (const char *)&pn->node.id, sizeof pn->node.id) ||
+		    (called && !jf_py_runs_when_imported(py, pn, called, &own)))
 			continue;
 		check_chain(c, unit, &a, pn->node);
 	}
+	jf_strmap_release(&inner);
 	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
 		if (called && !jf_py_runs_when_imported(py, pn, called, &own))
@@ -853,7 +880,8 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	const jf_facts *f = ctx->facts;
 	if (!f->job || !f->job->code_dir)
 		return;
-	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT, .local = JF_STRMAP_INIT };
+	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT, .local = JF_STRMAP_INIT,
+		      .asked = JF_STRMAP_INIT };
 	c.brings_unknown = jf_dist_closure(&f->shell.installed, &c.brought);
 	jf_pyfiles files = jf_facts_pyfiles(f);
 	jf_strings called = { 0 };
@@ -892,4 +920,5 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	jf_strings_release(&c.brought);
 	jf_strmap_release(&c.said);
 	jf_strmap_release(&c.local);
+	jf_strmap_release(&c.asked);
 }
