@@ -69,7 +69,21 @@ static bool read_entry(yaml_document_t *doc, yaml_node_t *e, jf_api_change *c)
 	const char *kind = scalar(doc, get(doc, e, "kind"));
 	c->kind = !kind || !strcmp(kind, "attribute") ? JF_API_ATTRIBUTE
 	          : !strcmp(kind, "module")           ? JF_API_MODULE
+	          : !strcmp(kind, "method")           ? JF_API_METHOD
+	          : !strcmp(kind, "arity")            ? JF_API_ARITY
 	                                              : JF_API_KEYWORD;
+	yaml_node_t *rs = get(doc, e, "receivers");
+	if (rs && rs->type == YAML_SEQUENCE_NODE) {
+		size_t n = (size_t)(rs->data.sequence.items.top - rs->data.sequence.items.start);
+		const char **list = jf_xcalloc(n + 1, sizeof *list);
+		for (size_t i = 0; i < n; i++) {
+			const char *r = scalar(doc, yaml_document_get_node(doc, rs->data.sequence.items.start[i]));
+			list[i] = jf_xstrdup(r ? r : "");
+		}
+		c->receivers = list;
+	}
+	const char *arity = scalar(doc, get(doc, e, "arity"));
+	c->arity = arity ? atoi(arity) : 0;
 	const char *required = scalar(doc, get(doc, e, "required"));
 	c->required = required && !strcmp(required, "true");
 	const char *position = scalar(doc, get(doc, e, "position"));
@@ -85,7 +99,9 @@ static bool read_entry(yaml_document_t *doc, yaml_node_t *e, jf_api_change *c)
 	c->fix = text(doc, e, "fix");
 	c->line = (unsigned)e->start_mark.line + 1;
 	return c->name && c->package && c->error && (c->removed || c->added) &&
-	       (c->kind != JF_API_KEYWORD || c->keyword);
+	       (c->kind != JF_API_KEYWORD || c->keyword) &&
+	       ((c->kind != JF_API_METHOD && c->kind != JF_API_ARITY) || c->receivers) &&
+	       (c->kind != JF_API_ARITY || c->arity > 0);
 }
 
 static void release_entry(jf_api_change *c)
@@ -94,6 +110,9 @@ static void release_entry(jf_api_change *c)
 		               c->error, c->replacement, c->fix };
 	for (size_t s = 0; s < sizeof strs / sizeof *strs; s++)
 		free((char *)strs[s]);
+	for (size_t i = 0; c->receivers && c->receivers[i]; i++)
+		free((char *)c->receivers[i]);
+	free((void *)c->receivers);
 }
 
 static int by_name(const void *a, const void *b)
@@ -233,7 +252,7 @@ const jf_api_change *jf_api_find_name(const char *name, size_t len)
 	size_t first, count = jf_api_find(name, len, &first), n;
 	const jf_api_change *t = jf_api_changes(&n);
 	for (size_t i = first; i < first + count; i++)
-		if (t[i].kind != JF_API_KEYWORD)
+		if (t[i].kind == JF_API_ATTRIBUTE || t[i].kind == JF_API_MODULE)
 			return &t[i];
 	return NULL;
 }
@@ -433,6 +452,7 @@ int jf_api_changes_check(jf_error *err)
 	yaml_node_t *seq = entries(&doc);
 	int rc = seq ? 0 : jf_error_set(err, JF_EPARSE, "data/%s has no `changes` list", DATA_PATH);
 	static const char *const keys[] = { "name", "package", "kind", "keyword", "required",
+		                            "receivers", "arity",
 		                            "position", "removed", "restored", "added", "error",
 		                            "replacement", "fix", "source", "verified", "note", NULL };
 	for (yaml_node_item_t *i = seq ? seq->data.sequence.items.start : NULL;
@@ -457,9 +477,11 @@ int jf_api_changes_check(jf_error *err)
 		bool complete = read_entry(&doc, e, &c);
 		const char *why =
 			rc                                              ? NULL
-			: !complete                                     ? "needs name, package, error and a version (keyword: and keyword)"
-			: kind && strcmp(kind, "attribute") && strcmp(kind, "module") && strcmp(kind, "keyword")
-				? "kind must be attribute, module or keyword"
+			: !complete ? "needs name, package, error and a version (keyword: and keyword; "
+			              "method and arity: receivers; arity: arity)"
+			: kind && strcmp(kind, "attribute") && strcmp(kind, "module") &&
+			  strcmp(kind, "keyword") && strcmp(kind, "method") && strcmp(kind, "arity")
+				? "kind must be attribute, module, keyword, method or arity"
 			: !source || (source->type == YAML_SEQUENCE_NODE &&
 			              source->data.sequence.items.start == source->data.sequence.items.top)
 				? "has no source"

@@ -18,7 +18,11 @@
 #include "core/error.h"
 #include "env/image.h"
 
-typedef enum { JF_API_ATTRIBUTE, JF_API_MODULE, JF_API_KEYWORD } jf_api_kind;
+/* What a use of the name is: an attribute (`np.float`), a module (`import
+ * torch._six`), a keyword argument of a call, a method of an object a
+ * receiver call makes (`pd.read_csv(...).append`), or the number of values a
+ * method's result is unpacked into (`obs, r, done, info = env.step(a)`). */
+typedef enum { JF_API_ATTRIBUTE, JF_API_MODULE, JF_API_KEYWORD, JF_API_METHOD, JF_API_ARITY } jf_api_kind;
 
 typedef struct {
 	const char *name;     /* "numpy.float" */
@@ -33,6 +37,9 @@ typedef struct {
 	const char *error;    /* the first line the job prints */
 	const char *replacement; /* what to use instead (text), or NULL */
 	const char *fix;      /* the exactly equivalent name or keyword, or NULL */
+	/* JF_API_METHOD, JF_API_ARITY: the calls that make the object, NULL-terminated */
+	const char *const *receivers;
+	int arity;            /* JF_API_ARITY: how many values the method returns where it fails */
 	unsigned line;        /* of the entry in data/api-changes.yaml */
 } jf_api_change;
 

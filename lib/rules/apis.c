@@ -37,6 +37,8 @@ typedef struct {
 	jf_strmap said;     /* packages whose unknown version --verbose said */
 	jf_strmap local;    /* module_in()'s answers, by "dir/top" */
 	jf_strmap asked;    /* asked_by_string()'s answers, by "file'name" */
+	JF_ARRAY(const jf_api_change *) objects; /* the method and arity entries */
+	const char *error_override; /* the error of the use being reported, when not the entry's */
 	/* One finding per entry: later uses become notes, and their fixes. */
 	JF_ARRAY(struct api_report { const jf_api_change *c; size_t diag; size_t more; }) reported;
 } checker;
@@ -195,7 +197,10 @@ typedef JF_ARRAY(TSNode) node_list;
  * np`; "" when it is bound otherwise too (a parameter, another import). */
 typedef struct {
 	jf_strmap names;
-	jf_strings targets; /* owned strings the map points into */
+	/* What made the object each name holds: "pandas.read_csv" for df after
+	 * `df = pd.read_csv(...)`; "" when it is bound otherwise too. */
+	jf_strmap instances;
+	jf_strings targets; /* owned strings the maps point into */
 } aliases;
 
 static void alias_bind(aliases *a, const char *name, size_t len, const char *target)
@@ -208,6 +213,25 @@ static void alias_bind(aliases *a, const char *name, size_t len, const char *tar
 	char *t = jf_xstrdup(target ? target : "");
 	jf_array_push(&a->targets, t);
 	jf_strmap_put(&a->names, name, len, t);
+}
+
+static void instance_bind(aliases *a, const char *name, size_t len, const char *made_by)
+{
+	const char *old = jf_strmap_get(&a->instances, name, len);
+	if (old && (!made_by || strcmp(old, made_by)))
+		made_by = "";
+	if (old && !*old)
+		return;
+	char *t = jf_xstrdup(made_by ? made_by : "");
+	jf_array_push(&a->targets, t);
+	jf_strmap_put(&a->instances, name, len, t);
+}
+
+/* The call that made the object `name` (`len` bytes) holds, or NULL. */
+static const char *instance_get(const aliases *a, const char *name, size_t len)
+{
+	const char *t = jf_strmap_get(&a->instances, name, len);
+	return t && *t ? t : NULL;
 }
 
 /* What `name` (`len` bytes) stands for, or NULL. */
@@ -326,32 +350,66 @@ static char *resolve(const aliases *a, const jf_file *unit, TSNode n)
 }
 
 /* The names of `py` and what they stand for. */
+/* Whether recorded binding `name` of `py` is in an import statement. */
+static bool in_import(const jf_pyfacts *py, TSNode name)
+{
+	uint32_t at = ts_node_start_byte(name);
+	size_t k = jf_pyfacts_first_at(py, JF_PY_IMPORT, at + 1); /* the first starting after it */
+	if (!k)
+		return false;
+	const jf_py_node *imp = jf_pyfacts_at(py, JF_PY_IMPORT, k - 1);
+	return ts_node_end_byte(imp->node) >= ts_node_end_byte(name);
+}
+
 static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 {
 	const jf_file *unit = py->file;
 	for (size_t i = 0; i < py->imports.size; i++)
 		import_binding(c, unit, &py->imports.items[i], a);
-	/* Every other binding: `x = np.linalg` is an alias; anything else hides the name. */
+	/* `x = <...>`, by the id of x (a recorded node's parent is found this way
+	 * without walking down from the root). */
+	jf_strmap assigned = JF_STRMAP_INIT;
+	for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
+		if (jf_node_type_is(pn->a, "identifier") && !ts_node_is_null(pn->b))
+			jf_strmap_put(&assigned, (const char *)&pn->a.id, sizeof pn->a.id, (void *)pn);
+	}
+	/* Every other binding: `x = np.linalg` is an alias, `x = pd.read_csv(...)`
+	 * an object of what made it; anything else hides the name. */
 	for (size_t i = 0; i < py->bindings.size; i++) {
 		TSNode name = py->bindings.items[i].name;
-		TSNode p = ts_node_parent(name);
-		while (jf_node_type_is(p, "dotted_name") || jf_node_type_is(p, "aliased_import"))
-			p = ts_node_parent(p);
-		if (jf_node_type_is(p, "import_statement") || jf_node_type_is(p, "import_from_statement"))
-			continue;
 		const char *s = unit->src->data + ts_node_start_byte(name);
 		size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
-		char *target = NULL;
-		if (jf_node_type_is(p, "assignment") && ts_node_eq(jf_node_field(p, "left"), name))
-			target = resolve(a, unit, jf_node_field(p, "right"));
+		if (in_import(py, name)) {
+			instance_bind(a, s, len, NULL);
+			continue;
+		}
+		const jf_py_node *as = jf_strmap_get(&assigned, (const char *)&name.id, sizeof name.id);
+		char *target = as ? resolve(a, unit, as->b) : NULL;
+		char *made_by = as && jf_node_type_is(as->b, "call")
+		                        ? resolve(a, unit, jf_node_field(as->b, "function"))
+		                        : NULL;
 		alias_bind(a, s, len, target);
+		/* `df = df.append(...)`: the name keeps what made it */
+		TSNode fn = as && jf_node_type_is(as->b, "call") ? jf_node_field(as->b, "function")
+		                                                 : (TSNode){ 0 };
+		TSNode obj = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "object") : fn;
+		bool same = !made_by && jf_node_type_is(obj, "identifier") &&
+		            ts_node_end_byte(obj) - ts_node_start_byte(obj) == len &&
+		            !memcmp(unit->src->data + ts_node_start_byte(obj), s, len) &&
+		            !ts_node_eq(obj, fn);
+		if (!same)
+			instance_bind(a, s, len, made_by);
 		free(target);
+		free(made_by);
 	}
+	jf_strmap_release(&assigned);
 }
 
 static void aliases_release(aliases *a)
 {
 	jf_strmap_release(&a->names);
+	jf_strmap_release(&a->instances);
 	jf_strings_release(&a->targets);
 }
 
@@ -570,7 +628,7 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 		return true;
 	}
 	const char *pkg = !strcmp(e->package, "python") ? "Python" : e->package;
-	char *error = error_for(e, use, name);
+	char *error = c->error_override ? jf_xstrdup(c->error_override) : error_for(e, use, name);
 	char *what = use == USE_KEYWORD && e->required
 	                     ? jf_xasprintf("'%s' without %s=", written, e->keyword)
 	             : use == USE_KEYWORD ? jf_xasprintf("keyword '%s=' of %s()", e->keyword, written)
@@ -585,6 +643,10 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
 		                "%s is not in %s from %s until %s, and the job %s %s: %s", what, pkg,
 		                e->removed, e->restored, has, v->shown, error);
+	else if (e->kind == JF_API_ARITY)
+		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
+		                "%s returns %d values from %s %s, and the job %s %s: %s", what,
+		                e->arity, pkg, e->removed, has, v->shown, error);
 	else if (use == USE_KEYWORD && e->required)
 		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
 		                "%s fails from %s %s, and the job %s %s: %s", what, pkg, e->removed,
@@ -593,7 +655,8 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
 		                "%s was removed in %s %s, and the job %s %s: %s", what, pkg, e->removed,
 		                has, v->shown, error);
-	d->category = e->kind == JF_API_KEYWORD ? "Framework API Misuse" : "Attribute Not Found";
+	d->category = e->kind == JF_API_KEYWORD || e->kind == JF_API_ARITY ? "Framework API Misuse"
+	                                                                   : "Attribute Not Found";
 	relate_version(c, d, e, v);
 	const char *fits = e->added ? ">=" : "<";
 	const char *bound = e->added ? e->added : e->removed;
@@ -640,6 +703,91 @@ static char *fix_text(const jf_api_change *e, const char *written_root, const ch
 	return NULL;
 }
 
+/* The method or arity entry for method `method` (`len` bytes) of an object
+ * made by `made_by`, of kind `kind`, or NULL. */
+static const jf_api_change *object_entry(const checker *c, jf_api_kind kind, const char *made_by,
+                                         const char *method, size_t len)
+{
+	for (size_t i = 0; i < c->objects.size; i++) {
+		const jf_api_change *e = c->objects.items[i];
+		const char *last = strrchr(e->name, '.');
+		if (e->kind != kind || strlen(last + 1) != len || strncmp(last + 1, method, len))
+			continue;
+		for (size_t r = 0; e->receivers[r]; r++)
+			if (!strcmp(e->receivers[r], made_by))
+				return e;
+	}
+	return NULL;
+}
+
+/* Checks `x.method` where x holds an object made by a known call (`df.append`). */
+static void check_method(checker *c, const jf_file *unit, const aliases *a, TSNode n,
+                         const node_list *names)
+{
+	TSNode root = names->items[0], method = names->items[1];
+	const char *made_by = instance_get(a, unit->src->data + ts_node_start_byte(root),
+	                                   ts_node_end_byte(root) - ts_node_start_byte(root));
+	if (!made_by)
+		return;
+	const jf_api_change *e =
+		object_entry(c, JF_API_METHOD, made_by, unit->src->data + ts_node_start_byte(method),
+		             ts_node_end_byte(method) - ts_node_start_byte(method));
+	if (!e || known_to_work(c, e) || guarded(unit, n, e->package, NULL) ||
+	    asked_by_string(c, unit, e->name))
+		return;
+	char *shown = use_text(unit, jf_node_span(n), e->name);
+	report(c, unit, jf_node_span(method), e, USE_ATTRIBUTE, e->name, e->fix, shown,
+	       conditional(unit, n));
+	free(shown);
+}
+
+/* Checks `a, b, c, d = x.method(...)` where x holds an object made by a known
+ * call and the method returns another number of values (gym's env.step). */
+static void check_unpacking(checker *c, const jf_file *unit, const aliases *a, const jf_py_node *pn)
+{
+	if ((!jf_node_type_is(pn->a, "pattern_list") && !jf_node_type_is(pn->a, "tuple_pattern")) ||
+	    !jf_node_type_is(pn->b, "call"))
+		return;
+	TSNode fn = jf_node_field(pn->b, "function");
+	if (!jf_node_type_is(fn, "attribute"))
+		return;
+	TSNode obj = jf_node_field(fn, "object"), method = jf_node_field(fn, "attribute");
+	if (!jf_node_type_is(obj, "identifier"))
+		return;
+	const char *made_by = instance_get(a, unit->src->data + ts_node_start_byte(obj),
+	                                   ts_node_end_byte(obj) - ts_node_start_byte(obj));
+	const jf_api_change *e =
+		made_by ? object_entry(c, JF_API_ARITY, made_by,
+		                       unit->src->data + ts_node_start_byte(method),
+		                       ts_node_end_byte(method) - ts_node_start_byte(method))
+		        : NULL;
+	if (!e || known_to_work(c, e) || guarded(unit, pn->node, e->package, NULL))
+		return;
+	size_t targets = 0;
+	bool starred = false;
+	jf_children it;
+	for (TSNode t = jf_children_start(&it, pn->a); !ts_node_is_null(t); t = jf_children_next(&it)) {
+		starred |= jf_node_type_is(t, "list_splat_pattern");
+		targets += !jf_node_type_is(t, "comment");
+	}
+	jf_children_release(&it);
+	if (starred || targets == (size_t)e->arity)
+		return;
+	char *error = targets < (size_t)e->arity
+	                      ? jf_xasprintf("ValueError: too many values to unpack (expected %zu)",
+	                                     targets)
+	                      : jf_xasprintf("ValueError: not enough values to unpack (expected %zu, "
+	                                     "got %d)",
+	                                     targets, e->arity);
+	char *shown = use_text(unit, jf_node_span(fn), e->name);
+	c->error_override = error;
+	report(c, unit, jf_node_span(pn->a), e, USE_ATTRIBUTE, e->name, NULL, shown,
+	       conditional(unit, pn->node));
+	c->error_override = NULL;
+	free(shown);
+	free(error);
+}
+
 /* Checks an attribute chain `n` that is the whole chain (not the object of another attribute). */
 static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNode n)
 {
@@ -650,8 +798,11 @@ static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNod
 	const char *rs = unit->src->data + ts_node_start_byte(root);
 	size_t rlen = ts_node_end_byte(root) - ts_node_start_byte(root);
 	const char *target = alias_get(a, rs, rlen);
-	if (!target)
+	if (!target) {
+		if (names.size == 2)
+			check_method(c, unit, a, n, &names);
 		goto done;
+	}
 	jf_buf q = JF_BUF_INIT;
 	jf_buf_adds(&q, target);
 	for (size_t i = 1; i < names.size; i++) {
@@ -829,7 +980,7 @@ static void inner_attributes(const jf_pyfacts *py, jf_strmap *inner)
 static void check_file(checker *c, const jf_pyfacts *py, const jf_strings *called)
 {
 	const jf_file *unit = py->file;
-	aliases a = { JF_STRMAP_INIT, { 0 } };
+	aliases a = { JF_STRMAP_INIT, JF_STRMAP_INIT, { 0 } };
 	read_aliases(c, py, &a);
 	jf_strings own = { 0 };
 	if (called)
@@ -870,6 +1021,11 @@ static void check_file(checker *c, const jf_pyfacts *py, const jf_strings *calle
 			continue;
 		check_call(c, unit, &a, pn);
 	}
+	for (size_t k = 0; c->objects.size && k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
+		if (!called || jf_py_runs_when_imported(py, pn, called, &own))
+			check_unpacking(c, unit, &a, pn);
+	}
 	jf_strings_release(&own);
 	aliases_release(&a);
 }
@@ -883,6 +1039,11 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT, .local = JF_STRMAP_INIT,
 		      .asked = JF_STRMAP_INIT };
 	c.brings_unknown = jf_dist_closure(&f->shell.installed, &c.brought);
+	size_t total;
+	const jf_api_change *t = jf_api_changes(&total);
+	for (size_t i = 0; i < total; i++)
+		if (t[i].kind == JF_API_METHOD || t[i].kind == JF_API_ARITY)
+			jf_array_push(&c.objects, &t[i]);
 	jf_pyfiles files = jf_facts_pyfiles(f);
 	jf_strings called = { 0 };
 	jf_py_called_names(&files, NULL, &called);
@@ -921,4 +1082,5 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	jf_strmap_release(&c.said);
 	jf_strmap_release(&c.local);
 	jf_strmap_release(&c.asked);
+	jf_array_release(&c.objects);
 }
