@@ -34,7 +34,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The linted tree must stay untouched: compare a listing before and after.
-before=$(find . -path ./expected.fixed -prune -o -printf '%p %s %T@\n' | sort)
+before=$(find . -mindepth 1 -path ./expected.fixed -prune -o -printf '%p %s %T@\n' | sort)
 
 NO_COLOR= "$jobfix" lint --color never "${args[@]}" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -148,7 +148,7 @@ if [[ -f expected.diff ]]; then
 	fi
 fi
 
-after=$(find . -path ./expected.fixed -prune -o -printf '%p %s %T@\n' | sort)
+after=$(find . -mindepth 1 -path ./expected.fixed -prune -o -printf '%p %s %T@\n' | sort)
 if [[ "$before" != "$after" ]]; then
 	echo "FAIL: jobfix changed the linted tree in $case_dir"
 	exit 1

@@ -39,6 +39,10 @@ typedef struct {
 	jf_strmap asked;    /* asked_by_string()'s answers, by "file'name" */
 	JF_ARRAY(const jf_api_change *) objects; /* the method and arity entries */
 	const char *error_override; /* the error of the use being reported, when not the entry's */
+	/* tf.keras is Keras 3 (TensorFlow >= 2.16, no TF_USE_LEGACY_KERAS): 1, 0 not, -1 not asked */
+	int keras3;
+	bool via_tf_keras;          /* the name being checked is written as tf.keras */
+	dist_version keras_in_tf;   /* Keras's version when written as tf.keras */
 	/* One finding per entry: later uses become notes, and their fixes. */
 	JF_ARRAY(struct api_report { const jf_api_change *c; size_t diag; size_t more; }) reported;
 } checker;
@@ -180,6 +184,8 @@ static void version_of(checker *c, const char *dist, dist_version *out)
 
 static const dist_version *version_cached(checker *c, const char *dist)
 {
+	if (c->via_tf_keras && !strcmp(dist, "keras"))
+		return &c->keras_in_tf;
 	for (size_t i = 0; i < c->versions.size; i++)
 		if (!strcmp(c->versions.items[i].dist, dist))
 			return &c->versions.items[i].v;
@@ -187,6 +193,35 @@ static const dist_version *version_cached(checker *c, const char *dist)
 	version_of(c, dist, &s.v);
 	jf_array_push(&c->versions, s);
 	return &jf_array_last(&c->versions)->v;
+}
+
+/* Whether the job's tf.keras is Keras 3: TensorFlow 2.16 or later (every
+ * version the job may have), and nothing sets TF_USE_LEGACY_KERAS, which
+ * makes it tf_keras (Keras 2) again. Sets c->keras_in_tf. */
+static bool tf_keras_is_keras3(checker *c)
+{
+	if (c->keras3 >= 0)
+		return c->keras3 == 1;
+	static const jf_api_change tf216 = { .name = "tensorflow.keras", .package = "tensorflow",
+		                             .added = "2.16" };
+	const dist_version *tf = version_cached(c, "tensorflow");
+	const char *var = "TF_USE_LEGACY_KERAS";
+	const jf_facts *f = c->f;
+	bool legacy = jf_job_env(f->job, var) || jf_image_env(f->image, var) ||
+	              jf_strings_have(&f->shell.exported, var);
+	for (size_t i = 0; i < f->ws->files.size && !legacy; i++) {
+		const jf_file *u = f->ws->files.items[i];
+		legacy = u->src->data && strstr(u->src->data, var);
+	}
+	c->keras3 = tf->known && !legacy && jf_api_fails(&tf216, tf->version, tf->spec) == JF_NO;
+	if (c->keras3) {
+		c->keras_in_tf.known = true;
+		c->keras_in_tf.spec = jf_xstrdup(">=3.0");
+		c->keras_in_tf.shown = jf_xasprintf("%s, whose tf.keras is Keras 3", tf->shown);
+		c->keras_in_tf.pin = tf->pin;
+		c->keras_in_tf.docker = tf->docker;
+	}
+	return c->keras3 == 1;
 }
 
 /* ---- names ---- */
@@ -660,7 +695,11 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 	relate_version(c, d, e, v);
 	const char *fits = e->added ? ">=" : "<";
 	const char *bound = e->added ? e->added : e->removed;
-	if (!strcmp(e->package, "python") && e->replacement)
+	if (c->via_tf_keras)
+		jf_diag_set_help(d, "use %s, or install tf_keras and set TF_USE_LEGACY_KERAS=1 in the "
+		                    "job's env (tf.keras is then Keras 2)",
+		                 e->replacement ? e->replacement : "the Keras 3 API");
+	else if (!strcmp(e->package, "python") && e->replacement)
 		jf_diag_set_help(d, "use %s, or an image with Python %s %s", e->replacement, fits, bound);
 	else if (!strcmp(e->package, "python"))
 		jf_diag_set_help(d, "use an image with Python %s %s", fits, bound);
@@ -810,11 +849,18 @@ static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNod
 		jf_buf_add(&q, unit->src->data + ts_node_start_byte(names.items[i]),
 		           ts_node_end_byte(names.items[i]) - ts_node_start_byte(names.items[i]));
 		const jf_api_change *e = jf_api_find_name(q.buf, q.len);
-		if (!e || known_to_work(c, e))
+		/* tf.keras.X is keras.X where tf.keras is Keras 3 */
+		c->via_tf_keras = !e && jf_str_starts(q.buf, "tensorflow.keras.") &&
+		                  tf_keras_is_keras3(c) &&
+		                  (e = jf_api_find_name(q.buf + 11, q.len - 11)) != NULL;
+		if (!e || known_to_work(c, e)) {
+			c->via_tf_keras = false;
 			continue;
+		}
 		char *root_text = jf_xstrndup(rs, rlen);
 		if (guarded(unit, n, e->package, root_text) || asked_by_string(c, unit, e->name)) {
 			free(root_text);
+			c->via_tf_keras = false;
 			break;
 		}
 		char *fix = fix_text(e, root_text, target);
@@ -822,6 +868,7 @@ static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNod
 		                    fix, NULL, conditional(unit, n));
 		free(fix);
 		free(root_text);
+		c->via_tf_keras = false;
 		if (fails)
 			break;
 	}
@@ -930,6 +977,14 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 	char *callee = use_text(unit, jf_node_span(call->a), q);
 	size_t first, count = jf_api_find(q, strlen(q), &first), total;
 	const jf_api_change *t = jf_api_changes(&total);
+	/* tf.keras.X(...) is keras.X(...) where tf.keras is Keras 3 */
+	bool via = false;
+	for (size_t i = first; i < first + count && !via; i++)
+		via = t[i].kind == JF_API_KEYWORD;
+	via = !via && jf_str_starts(q, "tensorflow.keras.") && tf_keras_is_keras3(c);
+	if (via)
+		count = jf_api_find(q + 11, strlen(q) - 11, &first);
+	c->via_tf_keras = via;
 	for (size_t i = first; i < first + count; i++) {
 		const jf_api_change *e = &t[i];
 		if (e->kind != JF_API_KEYWORD || known_to_work(c, e))
@@ -961,6 +1016,7 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 		else if (!e->required && !ts_node_is_null(kw))
 			report(c, unit, jf_node_span(kw), e, USE_KEYWORD, q, e->fix, callee, cond);
 	}
+	c->via_tf_keras = false;
 	free(callee);
 	free(q);
 }
@@ -1037,7 +1093,7 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	if (!f->job || !f->job->code_dir)
 		return;
 	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT, .local = JF_STRMAP_INIT,
-		      .asked = JF_STRMAP_INIT };
+		      .asked = JF_STRMAP_INIT, .keras3 = -1 };
 	c.brings_unknown = jf_dist_closure(&f->shell.installed, &c.brought);
 	size_t total;
 	const jf_api_change *t = jf_api_changes(&total);
@@ -1083,4 +1139,6 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	jf_strmap_release(&c.local);
 	jf_strmap_release(&c.asked);
 	jf_array_release(&c.objects);
+	free(c.keras_in_tf.spec);
+	free(c.keras_in_tf.shown);
 }
