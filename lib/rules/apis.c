@@ -228,52 +228,129 @@ static bool tf_keras_is_keras3(checker *c)
 
 typedef JF_ARRAY(TSNode) node_list;
 
-/* What each name of a file stands for: "numpy" for np after `import numpy as
- * np`; "" when it is bound otherwise too (a parameter, another import). */
+/* One place a name of a file is bound, in which scope, and to what. */
 typedef struct {
-	jf_strmap names;
-	/* What made the object each name holds: "pandas.read_csv" for df after
-	 * `df = pd.read_csv(...)`; "" when it is bound otherwise too. */
-	jf_strmap instances;
-	jf_strings targets; /* owned strings the maps point into */
+	char *name;
+	uint32_t scope;   /* the recorded function, class or lambda (an index of the
+	                     file's nodes), or JF_PY_NONE for the module */
+	uint32_t at;      /* its start byte */
+	char *target;     /* the dotted name it stands for (`import numpy as np`), or NULL */
+	char *made_by;    /* the call that made its object (`df = pd.read_csv(...)`), or NULL */
+	bool keeps;       /* `df = df.append(...)`: its object is still what made it */
+} binding;
+
+/* The names of a file and what they stand for, by scope, as Python resolves
+ * them: a use sees the bindings of its own function before it, else those of
+ * the functions around it, else the module's; a class body is no scope of the
+ * functions in it. A name stands for something only when all the bindings it
+ * sees agree. */
+typedef struct {
+	const jf_pyfacts *py;
+	JF_ARRAY(binding) items; /* sorted by name, scope and place once read */
 } aliases;
 
-static void alias_bind(aliases *a, const char *name, size_t len, const char *target)
+static int binding_cmp(const void *pa, const void *pb)
 {
-	const char *old = jf_strmap_get(&a->names, name, len);
-	if (old && (!target || strcmp(old, target)))
-		target = "";
-	if (old && !*old)
-		return;
-	char *t = jf_xstrdup(target ? target : "");
-	jf_array_push(&a->targets, t);
-	jf_strmap_put(&a->names, name, len, t);
+	const binding *a = pa, *b = pb;
+	int d = strcmp(a->name, b->name);
+	if (d)
+		return d;
+	if (a->scope != b->scope)
+		return a->scope < b->scope ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
 }
 
-static void instance_bind(aliases *a, const char *name, size_t len, const char *made_by)
+/* The innermost recorded function, class or lambda of `py` around byte `at`
+ * (the name of a def is bound around the def), or JF_PY_NONE. */
+static uint32_t scope_at(const jf_pyfacts *py, uint32_t at, TSNode name)
 {
-	const char *old = jf_strmap_get(&a->instances, name, len);
-	if (old && (!made_by || strcmp(old, made_by)))
-		made_by = "";
-	if (old && !*old)
-		return;
-	char *t = jf_xstrdup(made_by ? made_by : "");
-	jf_array_push(&a->targets, t);
-	jf_strmap_put(&a->instances, name, len, t);
+	size_t lo = 0, hi = py->nodes.size;
+	while (lo < hi) { /* the first node starting after `at` */
+		size_t mid = lo + (hi - lo) / 2;
+		if (ts_node_start_byte(py->nodes.items[mid].node) <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return JF_PY_NONE;
+	uint32_t k = (uint32_t)(lo - 1);
+	const jf_py_node *n = &py->nodes.items[k];
+	uint32_t s = n->kind == JF_PY_FUNCTION || n->kind == JF_PY_CLASS || n->kind == JF_PY_LAMBDA
+	                     ? k
+	                     : n->scope;
+	while (s != JF_PY_NONE && ts_node_end_byte(py->nodes.items[s].node) <= at)
+		s = py->nodes.items[s].scope;
+	if (s != JF_PY_NONE && !ts_node_is_null(name) &&
+	    ts_node_eq(jf_node_field(py->nodes.items[s].node, "name"), name))
+		s = py->nodes.items[s].scope;
+	return s;
 }
 
-/* The call that made the object `name` (`len` bytes) holds, or NULL. */
-static const char *instance_get(const aliases *a, const char *name, size_t len)
+static void add_binding(aliases *a, const char *name, size_t len, uint32_t scope, uint32_t at,
+                        const char *target)
 {
-	const char *t = jf_strmap_get(&a->instances, name, len);
-	return t && *t ? t : NULL;
+	binding b = { jf_xstrndup(name, len), scope, at, target ? jf_xstrdup(target) : NULL, NULL,
+		      false };
+	jf_array_push(&a->items, b);
 }
 
-/* What `name` (`len` bytes) stands for, or NULL. */
-static const char *alias_get(const aliases *a, const char *name, size_t len)
+/* What `name` (`len` bytes), used in `scope` at byte `at`, stands for
+ * (`instance`: the call that made its object), or NULL. */
+static const char *lookup(const aliases *a, const char *name, size_t len, uint32_t scope,
+                          uint32_t at, bool instance)
 {
-	const char *t = jf_strmap_get(&a->names, name, len);
-	return t && *t ? t : NULL;
+	for (;;) {
+		size_t lo = 0, hi = a->items.size;
+		while (lo < hi) { /* the first binding of (name, scope) */
+			size_t mid = lo + (hi - lo) / 2;
+			const binding *b = &a->items.items[mid];
+			int d = strncmp(b->name, name, len);
+			if (!d && b->name[len])
+				d = 1;
+			if (d < 0 || (!d && b->scope < scope))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		bool any = false;
+		const char *value = NULL;
+		for (size_t i = lo; i < a->items.size; i++) {
+			const binding *b = &a->items.items[i];
+			if (strncmp(b->name, name, len) || b->name[len] || b->scope != scope)
+				break;
+			any = true;
+			if (b->at >= at)
+				break;
+			if (instance && b->keeps)
+				continue;
+			const char *v = instance ? b->made_by : b->target;
+			if (!v || (value && strcmp(value, v)))
+				return NULL;
+			value = v;
+		}
+		if (any || scope == JF_PY_NONE)
+			return value;
+		/* not bound here: the function around it, or the module (classes skipped) */
+		do
+			scope = a->py->nodes.items[scope].scope;
+		while (scope != JF_PY_NONE && a->py->nodes.items[scope].kind == JF_PY_CLASS);
+		at = UINT32_MAX;
+	}
+}
+
+static const char *alias_get(const aliases *a, TSNode name, const jf_file *unit, uint32_t scope,
+                             uint32_t at)
+{
+	return lookup(a, unit->src->data + ts_node_start_byte(name),
+	              ts_node_end_byte(name) - ts_node_start_byte(name), scope, at, false);
+}
+
+static const char *instance_get(const aliases *a, TSNode name, const jf_file *unit,
+                                uint32_t scope, uint32_t at)
+{
+	return lookup(a, unit->src->data + ts_node_start_byte(name),
+	              ts_node_end_byte(name) - ts_node_start_byte(name), scope, at, true);
 }
 
 /* Whether folder `dir` holds module `top` (top/ or top.py), each asked once per check. */
@@ -327,7 +404,8 @@ static void import_binding(checker *c, const jf_file *unit, const jf_py_import *
 		}
 		free(top);
 	}
-	alias_bind(a, bound, strlen(bound), target);
+	uint32_t at = ts_node_start_byte(what);
+	add_binding(a, bound, strlen(bound), scope_at(a->py, at, (TSNode){ 0 }), at, target);
 	free(bound);
 	free(target);
 	free(text);
@@ -359,15 +437,14 @@ static bool chain_parts(TSNode n, node_list *parts, node_list *names)
 	return true;
 }
 
-/* The dotted name `n` (an identifier or an attribute chain) stands for, or NULL. */
-static char *resolve(const aliases *a, const jf_file *unit, TSNode n)
+/* The dotted name `n` (an identifier or an attribute chain, used in `scope`
+ * at byte `at`) stands for, or NULL. */
+static char *resolve(const aliases *a, const jf_file *unit, TSNode n, uint32_t scope, uint32_t at)
 {
 	node_list parts = { 0 }, names = { 0 };
 	char *out = NULL;
 	if (chain_parts(n, &parts, &names)) {
-		TSNode root = names.items[0];
-		const char *t = alias_get(a, unit->src->data + ts_node_start_byte(root),
-		                          ts_node_end_byte(root) - ts_node_start_byte(root));
+		const char *t = alias_get(a, names.items[0], unit, scope, at);
 		if (t) {
 			jf_buf b = JF_BUF_INIT;
 			jf_buf_adds(&b, t);
@@ -399,6 +476,7 @@ static bool in_import(const jf_pyfacts *py, TSNode name)
 static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 {
 	const jf_file *unit = py->file;
+	a->py = py;
 	for (size_t i = 0; i < py->imports.size; i++)
 		import_binding(c, unit, &py->imports.items[i], a);
 	/* `x = <...>`, by the id of x (a recorded node's parent is found this way
@@ -409,43 +487,68 @@ static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 		if (jf_node_type_is(pn->a, "identifier") && !ts_node_is_null(pn->b))
 			jf_strmap_put(&assigned, (const char *)&pn->a.id, sizeof pn->a.id, (void *)pn);
 	}
-	/* Every other binding: `x = np.linalg` is an alias, `x = pd.read_csv(...)`
-	 * an object of what made it; anything else hides the name. */
+	/* Every other binding, unknown for now, in place; then, in the order of
+	 * the file, what the assignments among them make: `x = np.linalg` an
+	 * alias, `x = pd.read_csv(...)` an object of what made it. */
+	size_t first = a->items.size;
+	JF_ARRAY(const jf_py_node *) assignments = { 0 };
 	for (size_t i = 0; i < py->bindings.size; i++) {
 		TSNode name = py->bindings.items[i].name;
-		const char *s = unit->src->data + ts_node_start_byte(name);
-		size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
-		if (in_import(py, name)) {
-			instance_bind(a, s, len, NULL);
+		if (in_import(py, name))
 			continue;
-		}
+		uint32_t start = ts_node_start_byte(name);
 		const jf_py_node *as = jf_strmap_get(&assigned, (const char *)&name.id, sizeof name.id);
-		char *target = as ? resolve(a, unit, as->b) : NULL;
-		char *made_by = as && jf_node_type_is(as->b, "call")
-		                        ? resolve(a, unit, jf_node_field(as->b, "function"))
-		                        : NULL;
-		alias_bind(a, s, len, target);
-		/* `df = df.append(...)`: the name keeps what made it */
-		TSNode fn = as && jf_node_type_is(as->b, "call") ? jf_node_field(as->b, "function")
-		                                                 : (TSNode){ 0 };
-		TSNode obj = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "object") : fn;
-		bool same = !made_by && jf_node_type_is(obj, "identifier") &&
-		            ts_node_end_byte(obj) - ts_node_start_byte(obj) == len &&
-		            !memcmp(unit->src->data + ts_node_start_byte(obj), s, len) &&
-		            !ts_node_eq(obj, fn);
-		if (!same)
-			instance_bind(a, s, len, made_by);
-		free(target);
-		free(made_by);
+		/* an assignment binds once its right side is evaluated */
+		add_binding(a, unit->src->data + start, ts_node_end_byte(name) - start,
+		            scope_at(py, start, name), as ? ts_node_end_byte(as->node) : start, NULL);
+		jf_array_push(&assignments, as);
 	}
 	jf_strmap_release(&assigned);
+	/* the bindings just added, in file order, before sorting moves them */
+	typedef struct {
+		char *name;
+		uint32_t scope, at;
+		const jf_py_node *as;
+	} pending;
+	JF_ARRAY(pending) todo = { 0 };
+	for (size_t i = first; i < a->items.size; i++) {
+		const binding *b = &a->items.items[i];
+		pending p = { b->name, b->scope, b->at, assignments.items[i - first] };
+		if (p.as)
+			jf_array_push(&todo, p);
+	}
+	jf_array_release(&assignments);
+	if (a->items.size)
+		qsort(a->items.items, a->items.size, sizeof *a->items.items, binding_cmp);
+	for (size_t i = 0; i < todo.size; i++) {
+		const pending *p = &todo.items[i];
+		binding key = { p->name, p->scope, p->at, NULL, NULL, false };
+		binding *b = bsearch(&key, a->items.items, a->items.size, sizeof *a->items.items,
+		                     binding_cmp);
+		if (!b)
+			continue;
+		const jf_py_node *as = p->as;
+		b->target = resolve(a, unit, as->b, p->scope, p->at);
+		TSNode fn = jf_node_type_is(as->b, "call") ? jf_node_field(as->b, "function")
+		                                           : (TSNode){ 0 };
+		b->made_by = ts_node_is_null(fn) ? NULL : resolve(a, unit, fn, p->scope, p->at);
+		/* `df = df.append(...)`: the name keeps what made it */
+		TSNode obj = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "object") : fn;
+		b->keeps = !b->made_by && jf_node_type_is(obj, "identifier") && !ts_node_eq(obj, fn) &&
+		           ts_node_end_byte(obj) - ts_node_start_byte(obj) == strlen(b->name) &&
+		           !memcmp(unit->src->data + ts_node_start_byte(obj), b->name, strlen(b->name));
+	}
+	jf_array_release(&todo);
 }
 
 static void aliases_release(aliases *a)
 {
-	jf_strmap_release(&a->names);
-	jf_strmap_release(&a->instances);
-	jf_strings_release(&a->targets);
+	for (size_t i = 0; i < a->items.size; i++) {
+		free(a->items.items[i].name);
+		free(a->items.items[i].target);
+		free(a->items.items[i].made_by);
+	}
+	jf_array_release(&a->items);
 }
 
 /* ---- guards ---- */
@@ -508,8 +611,13 @@ static bool conditional(const jf_file *unit, TSNode n)
 	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
 		const char *t = ts_node_type(p);
 		if (!strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
-		    !strcmp(t, "while_statement") || !strcmp(t, "conditional_expression") ||
+		    !strcmp(t, "conditional_expression") ||
 		    (!strcmp(t, "boolean_operator") && !ts_node_eq(jf_node_field(p, "left"), c)))
+			return true;
+		/* a loop's body runs when its condition holds; `while True:` always */
+		if (!strcmp(t, "while_statement") && !ts_node_eq(jf_node_field(p, "condition"), c) &&
+		    !jf_node_is(unit, jf_node_field(p, "condition"), "True") &&
+		    !jf_node_is(unit, jf_node_field(p, "condition"), "1"))
 			return true;
 		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c)) {
 			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
@@ -761,11 +869,10 @@ static const jf_api_change *object_entry(const checker *c, jf_api_kind kind, con
 
 /* Checks `x.method` where x holds an object made by a known call (`df.append`). */
 static void check_method(checker *c, const jf_file *unit, const aliases *a, TSNode n,
-                         const node_list *names)
+                         const node_list *names, uint32_t scope)
 {
 	TSNode root = names->items[0], method = names->items[1];
-	const char *made_by = instance_get(a, unit->src->data + ts_node_start_byte(root),
-	                                   ts_node_end_byte(root) - ts_node_start_byte(root));
+	const char *made_by = instance_get(a, root, unit, scope, ts_node_start_byte(root));
 	if (!made_by)
 		return;
 	const jf_api_change *e =
@@ -793,8 +900,7 @@ static void check_unpacking(checker *c, const jf_file *unit, const aliases *a, c
 	TSNode obj = jf_node_field(fn, "object"), method = jf_node_field(fn, "attribute");
 	if (!jf_node_type_is(obj, "identifier"))
 		return;
-	const char *made_by = instance_get(a, unit->src->data + ts_node_start_byte(obj),
-	                                   ts_node_end_byte(obj) - ts_node_start_byte(obj));
+	const char *made_by = instance_get(a, obj, unit, pn->scope, ts_node_start_byte(obj));
 	const jf_api_change *e =
 		made_by ? object_entry(c, JF_API_ARITY, made_by,
 		                       unit->src->data + ts_node_start_byte(method),
@@ -828,7 +934,8 @@ static void check_unpacking(checker *c, const jf_file *unit, const aliases *a, c
 }
 
 /* Checks an attribute chain `n` that is the whole chain (not the object of another attribute). */
-static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNode n)
+static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNode n,
+                        uint32_t scope)
 {
 	node_list parts = { 0 }, names = { 0 };
 	if (!chain_parts(n, &parts, &names))
@@ -836,10 +943,10 @@ static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNod
 	TSNode root = names.items[0];
 	const char *rs = unit->src->data + ts_node_start_byte(root);
 	size_t rlen = ts_node_end_byte(root) - ts_node_start_byte(root);
-	const char *target = alias_get(a, rs, rlen);
+	const char *target = alias_get(a, root, unit, scope, ts_node_start_byte(root));
 	if (!target) {
 		if (names.size == 2)
-			check_method(c, unit, a, n, &names);
+			check_method(c, unit, a, n, &names, scope);
 		goto done;
 	}
 	jf_buf q = JF_BUF_INIT;
@@ -971,7 +1078,7 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 {
 	if (!jf_node_type_is(call->a, "identifier") && !jf_node_type_is(call->a, "attribute"))
 		return;
-	char *q = resolve(a, unit, call->a);
+	char *q = resolve(a, unit, call->a, call->scope, ts_node_start_byte(call->a));
 	if (!q)
 		return;
 	char *callee = use_text(unit, jf_node_span(call->a), q);
@@ -1036,7 +1143,7 @@ static void inner_attributes(const jf_pyfacts *py, jf_strmap *inner)
 static void check_file(checker *c, const jf_pyfacts *py, const jf_strings *called)
 {
 	const jf_file *unit = py->file;
-	aliases a = { JF_STRMAP_INIT, JF_STRMAP_INIT, { 0 } };
+	aliases a = { py, { 0 } };
 	read_aliases(c, py, &a);
 	jf_strings own = { 0 };
 	if (called)
@@ -1068,7 +1175,7 @@ static void check_file(checker *c, const jf_pyfacts *py, const jf_strings *calle
 		if (jf_strmap_get(&inner, (const char *)&pn->node.id, sizeof pn->node.id) ||
 		    (called && !jf_py_runs_when_imported(py, pn, called, &own)))
 			continue;
-		check_chain(c, unit, &a, pn->node);
+		check_chain(c, unit, &a, pn->node, pn->scope);
 	}
 	jf_strmap_release(&inner);
 	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
