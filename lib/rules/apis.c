@@ -1120,8 +1120,24 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 		    (!e->position || positional < (size_t)e->position) &&
 		    jf_node_type_is(call->b, "argument_list"))
 			report(c, unit, jf_node_span(call->node), e, USE_KEYWORD, q, NULL, NULL, cond);
-		else if (!e->required && !ts_node_is_null(kw))
+		else if (!e->required && !ts_node_is_null(kw)) {
+			/* Keras 3 prints the arguments it rejects with the job's value */
+			char *error = NULL;
+			TSNode value = jf_node_field(ts_node_parent(kw), "value");
+			if (jf_str_starts(e->error, "ValueError: Argument(s) not recognized: {")) {
+				bool literal = (jf_node_type_is(value, "float") ||
+				                jf_node_type_is(value, "integer")) &&
+				               ts_node_end_byte(value) - ts_node_start_byte(value) <= 24;
+				char *v = literal ? jf_node_text(unit, value) : jf_xstrdup("...");
+				error = jf_xasprintf("ValueError: Argument(s) not recognized: {'%s': %s}",
+				                     e->keyword, v);
+				free(v);
+			}
+			c->error_override = error;
 			report(c, unit, jf_node_span(kw), e, USE_KEYWORD, q, e->fix, callee, cond);
+			c->error_override = NULL;
+			free(error);
+		}
 	}
 	c->via_tf_keras = false;
 	free(callee);
