@@ -237,6 +237,11 @@ typedef struct {
 	char *target;     /* the dotted name it stands for (`import numpy as np`), or NULL */
 	char *made_by;    /* the call that made its object (`df = pd.read_csv(...)`), or NULL */
 	bool keeps;       /* `df = df.append(...)`: its object is still what made it */
+	/* What the name stands for after this binding, over the bindings of its
+	 * scope up to it: NULL when they disagree or one is not known. Set once
+	 * the binding is read (`done`), in the order of the file. */
+	const char *upto_target, *upto_made_by;
+	bool done;
 } binding;
 
 /* The names of a file and what they stand for, by scope, as Python resolves
@@ -290,9 +295,44 @@ static uint32_t scope_at(const jf_pyfacts *py, uint32_t at, TSNode name)
 static void add_binding(aliases *a, const char *name, size_t len, uint32_t scope, uint32_t at,
                         const char *target)
 {
-	binding b = { jf_xstrndup(name, len), scope, at, target ? jf_xstrdup(target) : NULL, NULL,
-		      false };
+	binding b = { .name = jf_xstrndup(name, len), .scope = scope, .at = at,
+		      .target = target ? jf_xstrdup(target) : NULL };
 	jf_array_push(&a->items, b);
+}
+
+/* The bindings of `name` (`len` bytes) in `scope`: [*first, result). */
+static size_t group_of(const aliases *a, const char *name, size_t len, uint32_t scope,
+                       size_t *first)
+{
+	size_t lo = 0, hi = a->items.size;
+	while (lo < hi) { /* the first binding not before (name, scope) */
+		size_t mid = lo + (hi - lo) / 2;
+		const binding *b = &a->items.items[mid];
+		int d = strncmp(b->name, name, len);
+		if (!d && b->name[len])
+			d = 1;
+		if (d < 0 || (!d && b->scope < scope))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	size_t end = lo, step = 1;
+	/* gallop, then bisect, to the end of the group */
+	while (end + step <= a->items.size) {
+		const binding *b = &a->items.items[end + step - 1];
+		if (strncmp(b->name, name, len) || b->name[len] || b->scope != scope)
+			break;
+		end += step;
+		step *= 2;
+	}
+	for (; step; step /= 2)
+		if (end + step <= a->items.size) {
+			const binding *b = &a->items.items[end + step - 1];
+			if (!strncmp(b->name, name, len) && !b->name[len] && b->scope == scope)
+				end += step;
+		}
+	return end;
 }
 
 /* What `name` (`len` bytes), used in `scope` at byte `at`, stands for
@@ -301,42 +341,42 @@ static const char *lookup(const aliases *a, const char *name, size_t len, uint32
                           uint32_t at, bool instance)
 {
 	for (;;) {
-		size_t lo = 0, hi = a->items.size;
-		while (lo < hi) { /* the first binding of (name, scope) */
-			size_t mid = lo + (hi - lo) / 2;
-			const binding *b = &a->items.items[mid];
-			int d = strncmp(b->name, name, len);
-			if (!d && b->name[len])
-				d = 1;
-			if (d < 0 || (!d && b->scope < scope))
-				lo = mid + 1;
-			else
-				hi = mid;
+		size_t first, end = group_of(a, name, len, scope, &first);
+		if (end > first) {
+			size_t lo = first, hi = end;
+			while (lo < hi) { /* the first binding at or after `at` */
+				size_t mid = lo + (hi - lo) / 2;
+				if (a->items.items[mid].at < at)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo == first)
+				return NULL; /* used before its scope binds it */
+			const binding *b = &a->items.items[lo - 1];
+			return !b->done ? NULL : instance ? b->upto_made_by : b->upto_target;
 		}
-		bool any = false;
-		const char *value = NULL;
-		for (size_t i = lo; i < a->items.size; i++) {
-			const binding *b = &a->items.items[i];
-			if (strncmp(b->name, name, len) || b->name[len] || b->scope != scope)
-				break;
-			any = true;
-			if (b->at >= at)
-				break;
-			if (instance && b->keeps)
-				continue;
-			const char *v = instance ? b->made_by : b->target;
-			if (!v || (value && strcmp(value, v)))
-				return NULL;
-			value = v;
-		}
-		if (any || scope == JF_PY_NONE)
-			return value;
+		if (scope == JF_PY_NONE)
+			return NULL;
 		/* not bound here: the function around it, or the module (classes skipped) */
 		do
 			scope = a->py->nodes.items[scope].scope;
 		while (scope != JF_PY_NONE && a->py->nodes.items[scope].kind == JF_PY_CLASS);
 		at = UINT32_MAX;
 	}
+}
+
+/* Sets b->upto_* from the binding before it in its scope (`prev`, or NULL). */
+static void settle(binding *b, const binding *prev)
+{
+	const char *t = b->target, *m = b->keeps && prev ? prev->upto_made_by : b->made_by;
+	if (prev) {
+		t = !prev->upto_target || !t || strcmp(prev->upto_target, t) ? NULL : t;
+		m = !prev->upto_made_by || !m || strcmp(prev->upto_made_by, m) ? NULL : m;
+	}
+	b->upto_target = t;
+	b->upto_made_by = m;
+	b->done = true;
 }
 
 static const char *alias_get(const aliases *a, TSNode name, const jf_file *unit, uint32_t scope,
@@ -473,6 +513,18 @@ static bool in_import(const jf_pyfacts *py, TSNode name)
 	return ts_node_end_byte(imp->node) >= ts_node_end_byte(name);
 }
 
+/* A binding's place in the file and its index among the sorted bindings. */
+typedef struct {
+	uint32_t at;
+	size_t index;
+} placed;
+
+static int by_place(const void *pa, const void *pb)
+{
+	const placed *a = pa, *b = pb;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
 static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 {
 	const jf_file *unit = py->file;
@@ -520,24 +572,50 @@ static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 	jf_array_release(&assignments);
 	if (a->items.size)
 		qsort(a->items.items, a->items.size, sizeof *a->items.items, binding_cmp);
-	for (size_t i = 0; i < todo.size; i++) {
-		const pending *p = &todo.items[i];
-		binding key = { p->name, p->scope, p->at, NULL, NULL, false };
-		binding *b = bsearch(&key, a->items.items, a->items.size, sizeof *a->items.items,
-		                     binding_cmp);
-		if (!b)
-			continue;
-		const jf_py_node *as = p->as;
-		b->target = resolve(a, unit, as->b, p->scope, p->at);
-		TSNode fn = jf_node_type_is(as->b, "call") ? jf_node_field(as->b, "function")
-		                                           : (TSNode){ 0 };
-		b->made_by = ts_node_is_null(fn) ? NULL : resolve(a, unit, fn, p->scope, p->at);
-		/* `df = df.append(...)`: the name keeps what made it */
-		TSNode obj = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "object") : fn;
-		b->keeps = !b->made_by && jf_node_type_is(obj, "identifier") && !ts_node_eq(obj, fn) &&
-		           ts_node_end_byte(obj) - ts_node_start_byte(obj) == strlen(b->name) &&
-		           !memcmp(unit->src->data + ts_node_start_byte(obj), b->name, strlen(b->name));
+	/* In the order of the file: what each assignment makes, then what its
+	 * name stands for from there on. */
+	JF_ARRAY(placed) order = { 0 };
+	for (size_t i = 0; i < a->items.size; i++) {
+		placed pl = { a->items.items[i].at, i };
+		jf_array_push(&order, pl);
 	}
+	if (order.size)
+		qsort(order.items, order.size, sizeof *order.items, by_place);
+	jf_strmap made = JF_STRMAP_INIT; /* pending by "scope:at:name" */
+	for (size_t i = 0; i < todo.size; i++) {
+		char *key = jf_xasprintf("%u:%u:%s", todo.items[i].scope, todo.items[i].at,
+		                         todo.items[i].name);
+		jf_strmap_put(&made, key, strlen(key), (void *)&todo.items[i]);
+		free(key);
+	}
+	for (size_t k = 0; k < order.size; k++) {
+		size_t i = order.items[k].index;
+		binding *b = &a->items.items[i];
+		char *key = jf_xasprintf("%u:%u:%s", b->scope, b->at, b->name);
+		const pending *p = jf_strmap_get(&made, key, strlen(key));
+		free(key);
+		if (p) {
+			const jf_py_node *as = p->as;
+			b->target = resolve(a, unit, as->b, p->scope, p->at);
+			TSNode fn = jf_node_type_is(as->b, "call") ? jf_node_field(as->b, "function")
+			                                           : (TSNode){ 0 };
+			b->made_by = ts_node_is_null(fn) ? NULL : resolve(a, unit, fn, p->scope, p->at);
+			/* `df = df.append(...)`: the name keeps what made it */
+			TSNode obj = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "object") : fn;
+			b->keeps = !b->made_by && jf_node_type_is(obj, "identifier") &&
+			           !ts_node_eq(obj, fn) &&
+			           ts_node_end_byte(obj) - ts_node_start_byte(obj) == strlen(b->name) &&
+			           !memcmp(unit->src->data + ts_node_start_byte(obj), b->name,
+			                   strlen(b->name));
+		}
+		const binding *prev = i > 0 && !strcmp(a->items.items[i - 1].name, b->name) &&
+		                              a->items.items[i - 1].scope == b->scope
+		                              ? &a->items.items[i - 1]
+		                              : NULL;
+		settle(b, prev);
+	}
+	jf_strmap_release(&made);
+	jf_array_release(&order);
 	jf_array_release(&todo);
 }
 
