@@ -697,13 +697,8 @@ static bool conditional(const jf_file *unit, TSNode n)
 		    !jf_node_is(unit, jf_node_field(p, "condition"), "True") &&
 		    !jf_node_is(unit, jf_node_field(p, "condition"), "1"))
 			return true;
-		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c)) {
-			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
-			bool main = strstr(cond, "__name__") && strstr(cond, "__main__");
-			free(cond);
-			if (!main)
-				return true;
-		}
+		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c) && !jf_py_is_main_guard(unit, p))
+			return true;
 	}
 	return false;
 }

@@ -58,6 +58,8 @@ bool jf_py_makes_folder(const jf_file *unit, TSNode call, TSNode *path);
 /** How many times `name` stands as a whole word in the job's Python files,
  * comments left out, counting up to `most` (paths.c). */
 size_t jf_name_mentions(const jf_facts *facts, const char *name, size_t most);
+/** Whether Python `if_stmt` is `if __name__ == "__main__":` (its condition names both). */
+bool jf_py_is_main_guard(const jf_file *file, TSNode if_stmt);
 /** Whether Python `try_stmt` has a bare `except`, or one that names any of
  * `names` (NULL-terminated; in a tuple too, or as `except X as e`). */
 bool jf_py_try_catches(const jf_file *file, TSNode try_stmt, const char *const *names);

@@ -186,13 +186,8 @@ static bool guarded(const jf_file *unit, TSNode n)
 		    !strcmp(t, "while_statement") || !strcmp(t, "conditional_expression") ||
 		    (!strcmp(t, "boolean_operator") && !ts_node_eq(jf_node_field(p, "left"), c)))
 			return true;
-		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c)) {
-			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
-			bool main = strstr(cond, "__name__") && strstr(cond, "__main__");
-			free(cond);
-			if (!main)
-				return true;
-		}
+		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c) && !jf_py_is_main_guard(unit, p))
+			return true;
 	}
 	return false;
 }

@@ -35,13 +35,8 @@ static bool always_runs(const jf_file *unit, TSNode n)
 			return false;
 		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, import_errors))
 			return false;
-		if (!strcmp(t, "if_statement")) {
-			char *cond = jf_node_text(unit, jf_node_field(p, "condition"));
-			bool main = strstr(cond, "__name__") && strstr(cond, "__main__");
-			free(cond);
-			if (!main)
-				return false;
-		}
+		if (!strcmp(t, "if_statement") && !jf_py_is_main_guard(unit, p))
+			return false;
 	}
 	return true;
 }

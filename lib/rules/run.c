@@ -190,6 +190,14 @@ int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_matcher *matche
 	return rc;
 }
 
+bool jf_py_is_main_guard(const jf_file *file, TSNode if_stmt)
+{
+	char *cond = jf_node_text(file, jf_node_field(if_stmt, "condition"));
+	bool main = strstr(cond, "__name__") && strstr(cond, "__main__");
+	free(cond);
+	return main;
+}
+
 bool jf_py_try_catches(const jf_file *file, TSNode try_stmt, const char *const *names)
 {
 	for (uint32_t i = 0; i < ts_node_named_child_count(try_stmt); i++) {
