@@ -35,13 +35,11 @@ typedef struct {
 	jf_strings brought; /* what the job's installs bring, the named ones too */
 	const char *brings_unknown;
 	jf_strmap said;     /* packages whose unknown version --verbose said */
-	jf_strmap local;    /* module_in()'s answers, by "dir/top" */
+	jf_strmap local;    /* jf_module_in()'s answers */
 	jf_strmap asked;    /* asked_by_string()'s answers, by "file'name" */
 	JF_ARRAY(const jf_api_change *) objects; /* the method and arity entries */
-	const char *error_override; /* the error of the use being reported, when not the entry's */
 	/* tf.keras is Keras 3 (TensorFlow >= 2.16, no TF_USE_LEGACY_KERAS): 1, 0 not, -1 not asked */
 	int keras3;
-	bool via_tf_keras;          /* the name being checked is written as tf.keras */
 	dist_version keras_in_tf;   /* Keras's version when written as tf.keras */
 	/* One finding per entry: later uses become notes, and their fixes. */
 	JF_ARRAY(struct api_report { const jf_api_change *c; size_t diag; size_t more; }) reported;
@@ -49,44 +47,48 @@ typedef struct {
 
 /* ---- versions ---- */
 
-/* Distributions that install the same modules under another name: an entry
- * of the first is decided by whichever of them the job has. */
+/* Distributions that install the same modules: an entry of the first is
+ * decided by whichever of them the job has. */
 static const char *const same_modules[][4] = {
 	{ "tensorflow", "tensorflow-gpu", "tensorflow-cpu", NULL },
 	{ "Pillow", "pillow-simd", NULL, NULL },
 };
 
-/* Whether distribution `name` provides `dist`'s modules: the same name, or one of same_modules. */
+/* The distributions that provide `dist`'s modules, `dist` first, NULL-terminated. */
+static const char *const *providers(const char *dist, const char *own[2])
+{
+	for (size_t i = 0; i < sizeof same_modules / sizeof *same_modules; i++)
+		if (jf_dist_name_eq(same_modules[i][0], strlen(same_modules[i][0]), dist))
+			return same_modules[i];
+	own[0] = dist;
+	own[1] = NULL;
+	return own;
+}
+
+/* Whether distribution `name` provides `dist`'s modules. */
 static bool provides(const char *name, const char *dist)
 {
-	if (jf_dist_name_eq(name, strlen(name), dist))
-		return true;
-	for (size_t i = 0; i < sizeof same_modules / sizeof *same_modules; i++) {
-		if (!jf_dist_name_eq(same_modules[i][0], strlen(same_modules[i][0]), dist))
-			continue;
-		for (size_t k = 1; k < 4 && same_modules[i][k]; k++)
-			if (jf_dist_name_eq(name, strlen(name), same_modules[i][k]))
-				return true;
-	}
+	const char *own[2];
+	for (const char *const *p = providers(dist, own); *p; p++)
+		if (jf_dist_name_eq(name, strlen(name), *p))
+			return true;
 	return false;
 }
 
-/* The distribution of the image that provides `dist`'s modules, its version in *v. */
+/* Whether the image has `dist`'s modules: the distribution that provides
+ * them in *which and its version in *v when it has. */
 static jf_tri image_provider(const jf_image *img, const char *dist, const char **v,
                              const char **which)
 {
+	const char *own[2];
+	jf_tri has = JF_NO;
 	*which = dist;
-	jf_tri has = jf_image_has_package(img, dist, v);
-	for (size_t i = 0; has != JF_YES && i < sizeof same_modules / sizeof *same_modules; i++) {
-		if (!jf_dist_name_eq(same_modules[i][0], strlen(same_modules[i][0]), dist))
-			continue;
-		for (size_t k = 1; k < 4 && same_modules[i][k] && has != JF_YES; k++) {
-			jf_tri alt = jf_image_has_package(img, same_modules[i][k], v);
-			if (alt == JF_YES)
-				*which = same_modules[i][k];
-			if (alt == JF_YES || (alt == JF_UNKNOWN && has == JF_NO))
-				has = alt;
-		}
+	for (const char *const *p = providers(dist, own); *p && has != JF_YES; p++) {
+		jf_tri one = jf_image_has_package(img, *p, v);
+		if (one == JF_YES)
+			*which = *p;
+		if (one != JF_NO)
+			has = one;
 	}
 	return has;
 }
@@ -112,17 +114,15 @@ static void version_of(checker *c, const char *dist, dist_version *out)
 		if (!provides(p->name, dist))
 			continue;
 		out->pin = p;
-		if (!p->spec) {
-			out->why = jf_xasprintf("the job installs %s without a version", dist);
+		out->known = p->version || p->spec;
+		if (p->version) {
+			out->version = jf_xstrdup(p->version);
+			out->shown = jf_xasprintf("%s %s", p->name, p->version);
+		} else if (p->spec) {
+			out->spec = jf_xstrdup(p->spec);
+			out->shown = jf_xasprintf("%s%s", p->name, p->spec);
 		} else {
-			out->known = true;
-			bool exact = jf_str_starts(p->spec, "==") && !strpbrk(p->spec, ",*; ");
-			if (exact)
-				out->version = jf_xstrdup(p->spec + 2 + (p->spec[2] == '='));
-			else
-				out->spec = jf_xstrdup(p->spec);
-			out->shown = exact ? jf_xasprintf("%s %s", p->name, out->version)
-			                   : jf_xasprintf("%s%s", p->name, p->spec);
+			out->why = jf_xasprintf("the job installs %s without a version", dist);
 		}
 		return;
 	}
@@ -184,8 +184,6 @@ static void version_of(checker *c, const char *dist, dist_version *out)
 
 static const dist_version *version_cached(checker *c, const char *dist)
 {
-	if (c->via_tf_keras && !strcmp(dist, "keras"))
-		return &c->keras_in_tf;
 	for (size_t i = 0; i < c->versions.size; i++)
 		if (!strcmp(c->versions.items[i].dist, dist))
 			return &c->versions.items[i].v;
@@ -233,10 +231,11 @@ typedef struct {
 	char *name;
 	uint32_t scope;   /* the recorded function, class or lambda (an index of the
 	                     file's nodes), or JF_PY_NONE for the module */
-	uint32_t at;      /* its start byte */
+	uint32_t at;      /* where it binds: its start, or the end of its assignment */
 	char *target;     /* the dotted name it stands for (`import numpy as np`), or NULL */
 	char *made_by;    /* the call that made its object (`df = pd.read_csv(...)`), or NULL */
 	bool keeps;       /* `df = df.append(...)`: its object is still what made it */
+	const jf_py_node *assignment; /* `name = ...` that binds it, or NULL */
 	/* What the name stands for after this binding, over the bindings of its
 	 * scope up to it: NULL when they disagree or one is not known. Set once
 	 * the binding is read (`done`), in the order of the file. */
@@ -293,46 +292,38 @@ static uint32_t scope_at(const jf_pyfacts *py, uint32_t at, TSNode name)
 }
 
 static void add_binding(aliases *a, const char *name, size_t len, uint32_t scope, uint32_t at,
-                        const char *target)
+                        const char *target, const jf_py_node *assignment)
 {
 	binding b = { .name = jf_xstrndup(name, len), .scope = scope, .at = at,
-		      .target = target ? jf_xstrdup(target) : NULL };
+		      .target = target ? jf_xstrdup(target) : NULL, .assignment = assignment };
 	jf_array_push(&a->items, b);
 }
 
-/* The bindings of `name` (`len` bytes) in `scope`: [*first, result). */
-static size_t group_of(const aliases *a, const char *name, size_t len, uint32_t scope,
-                       size_t *first)
+/* The index of the first binding of `a` not before (name, scope, at), in the
+ * order the bindings are sorted in. */
+static size_t lower_bound(const aliases *a, const char *name, size_t len, uint32_t scope,
+                          uint32_t at)
 {
 	size_t lo = 0, hi = a->items.size;
-	while (lo < hi) { /* the first binding not before (name, scope) */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const binding *b = &a->items.items[mid];
 		int d = strncmp(b->name, name, len);
 		if (!d && b->name[len])
 			d = 1;
-		if (d < 0 || (!d && b->scope < scope))
+		if (d < 0 || (!d && (b->scope < scope || (b->scope == scope && b->at < at))))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	*first = lo;
-	size_t end = lo, step = 1;
-	/* gallop, then bisect, to the end of the group */
-	while (end + step <= a->items.size) {
-		const binding *b = &a->items.items[end + step - 1];
-		if (strncmp(b->name, name, len) || b->name[len] || b->scope != scope)
-			break;
-		end += step;
-		step *= 2;
-	}
-	for (; step; step /= 2)
-		if (end + step <= a->items.size) {
-			const binding *b = &a->items.items[end + step - 1];
-			if (!strncmp(b->name, name, len) && !b->name[len] && b->scope == scope)
-				end += step;
-		}
-	return end;
+	return lo;
+}
+
+/* Whether binding `i` of `a` binds `name` (`len` bytes) in `scope`. */
+static bool binds(const aliases *a, size_t i, const char *name, size_t len, uint32_t scope)
+{
+	const binding *b = i < a->items.size ? &a->items.items[i] : NULL;
+	return b && !strncmp(b->name, name, len) && !b->name[len] && b->scope == scope;
 }
 
 /* What `name` (`len` bytes), used in `scope` at byte `at`, stands for
@@ -341,19 +332,12 @@ static const char *lookup(const aliases *a, const char *name, size_t len, uint32
                           uint32_t at, bool instance)
 {
 	for (;;) {
-		size_t first, end = group_of(a, name, len, scope, &first);
-		if (end > first) {
-			size_t lo = first, hi = end;
-			while (lo < hi) { /* the first binding at or after `at` */
-				size_t mid = lo + (hi - lo) / 2;
-				if (a->items.items[mid].at < at)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			if (lo == first)
+		size_t first = lower_bound(a, name, len, scope, 0);
+		if (binds(a, first, name, len, scope)) {
+			size_t next = lower_bound(a, name, len, scope, at);
+			if (next == first)
 				return NULL; /* used before its scope binds it */
-			const binding *b = &a->items.items[lo - 1];
+			const binding *b = &a->items.items[next - 1];
 			return !b->done ? NULL : instance ? b->upto_made_by : b->upto_target;
 		}
 		if (scope == JF_PY_NONE)
@@ -393,26 +377,11 @@ static const char *instance_get(const aliases *a, TSNode name, const jf_file *un
 	              ts_node_end_byte(name) - ts_node_start_byte(name), scope, at, true);
 }
 
-/* Whether folder `dir` holds module `top` (top/ or top.py), each asked once per check. */
-static bool module_in(checker *c, const char *dir, const char *top)
-{
-	char *key = jf_xasprintf("%s/%s", dir, top);
-	void *v = jf_strmap_get(&c->local, key, strlen(key));
-	if (!v) {
-		char *py = jf_xasprintf("%s.py", key);
-		v = jf_path_is_dir(key) || jf_path_is_file(py) ? "yes" : "no";
-		free(py);
-		jf_strmap_put(&c->local, key, strlen(key), v);
-	}
-	free(key);
-	return !strcmp(v, "yes");
-}
-
-/* Whether top-level module `top` is one of the job's own (next to the file or in the code folder). */
+/* Whether top-level module `top` is the job's own (next to the file, or in the code folder). */
 static bool local_module(checker *c, const jf_file *unit, const char *top)
 {
-	return (unit->import_root && module_in(c, unit->import_root, top)) ||
-	       module_in(c, c->f->job->code_dir, top);
+	return (unit->import_root && jf_module_in(&c->local, unit->import_root, top)) ||
+	       jf_module_in(&c->local, c->f->job->code_dir, top);
 }
 
 /* The name the import of `imp` binds, and what it stands for (NULL: not known). */
@@ -445,7 +414,7 @@ static void import_binding(checker *c, const jf_file *unit, const jf_py_import *
 		free(top);
 	}
 	uint32_t at = ts_node_start_byte(what);
-	add_binding(a, bound, strlen(bound), scope_at(a->py, at, (TSNode){ 0 }), at, target);
+	add_binding(a, bound, strlen(bound), scope_at(a->py, at, (TSNode){ 0 }), at, target, NULL);
 	free(bound);
 	free(target);
 	free(text);
@@ -501,7 +470,6 @@ static char *resolve(const aliases *a, const jf_file *unit, TSNode n, uint32_t s
 	return out;
 }
 
-/* The names of `py` and what they stand for. */
 /* Whether recorded binding `name` of `py` is in an import statement. */
 static bool in_import(const jf_pyfacts *py, TSNode name)
 {
@@ -539,11 +507,10 @@ static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 		if (jf_node_type_is(pn->a, "identifier") && !ts_node_is_null(pn->b))
 			jf_strmap_put(&assigned, (const char *)&pn->a.id, sizeof pn->a.id, (void *)pn);
 	}
-	/* Every other binding, unknown for now, in place; then, in the order of
-	 * the file, what the assignments among them make: `x = np.linalg` an
-	 * alias, `x = pd.read_csv(...)` an object of what made it. */
-	size_t first = a->items.size;
-	JF_ARRAY(const jf_py_node *) assignments = { 0 };
+	/* Every other binding, in place; then, in the order of the file, what
+	 * the assignments among them make (`x = np.linalg` an alias, `x =
+	 * pd.read_csv(...)` an object of what made it) and what each name stands
+	 * for from there on. */
 	for (size_t i = 0; i < py->bindings.size; i++) {
 		TSNode name = py->bindings.items[i].name;
 		if (in_import(py, name))
@@ -552,28 +519,12 @@ static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 		const jf_py_node *as = jf_strmap_get(&assigned, (const char *)&name.id, sizeof name.id);
 		/* an assignment binds once its right side is evaluated */
 		add_binding(a, unit->src->data + start, ts_node_end_byte(name) - start,
-		            scope_at(py, start, name), as ? ts_node_end_byte(as->node) : start, NULL);
-		jf_array_push(&assignments, as);
+		            scope_at(py, start, name), as ? ts_node_end_byte(as->node) : start, NULL,
+		            as);
 	}
 	jf_strmap_release(&assigned);
-	/* the bindings just added, in file order, before sorting moves them */
-	typedef struct {
-		char *name;
-		uint32_t scope, at;
-		const jf_py_node *as;
-	} pending;
-	JF_ARRAY(pending) todo = { 0 };
-	for (size_t i = first; i < a->items.size; i++) {
-		const binding *b = &a->items.items[i];
-		pending p = { b->name, b->scope, b->at, assignments.items[i - first] };
-		if (p.as)
-			jf_array_push(&todo, p);
-	}
-	jf_array_release(&assignments);
 	if (a->items.size)
 		qsort(a->items.items, a->items.size, sizeof *a->items.items, binding_cmp);
-	/* In the order of the file: what each assignment makes, then what its
-	 * name stands for from there on. */
 	JF_ARRAY(placed) order = { 0 };
 	for (size_t i = 0; i < a->items.size; i++) {
 		placed pl = { a->items.items[i].at, i };
@@ -581,32 +532,21 @@ static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 	}
 	if (order.size)
 		qsort(order.items, order.size, sizeof *order.items, by_place);
-	jf_strmap made = JF_STRMAP_INIT; /* pending by "scope:at:name" */
-	for (size_t i = 0; i < todo.size; i++) {
-		char *key = jf_xasprintf("%u:%u:%s", todo.items[i].scope, todo.items[i].at,
-		                         todo.items[i].name);
-		jf_strmap_put(&made, key, strlen(key), (void *)&todo.items[i]);
-		free(key);
-	}
 	for (size_t k = 0; k < order.size; k++) {
 		size_t i = order.items[k].index;
 		binding *b = &a->items.items[i];
-		char *key = jf_xasprintf("%u:%u:%s", b->scope, b->at, b->name);
-		const pending *p = jf_strmap_get(&made, key, strlen(key));
-		free(key);
-		if (p) {
-			const jf_py_node *as = p->as;
-			b->target = resolve(a, unit, as->b, p->scope, p->at);
+		const jf_py_node *as = b->assignment;
+		if (as) {
+			b->target = resolve(a, unit, as->b, b->scope, b->at);
 			TSNode fn = jf_node_type_is(as->b, "call") ? jf_node_field(as->b, "function")
 			                                           : (TSNode){ 0 };
-			b->made_by = ts_node_is_null(fn) ? NULL : resolve(a, unit, fn, p->scope, p->at);
+			b->made_by = ts_node_is_null(fn) ? NULL : resolve(a, unit, fn, b->scope, b->at);
 			/* `df = df.append(...)`: the name keeps what made it */
 			TSNode obj = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "object") : fn;
+			size_t len = strlen(b->name);
 			b->keeps = !b->made_by && jf_node_type_is(obj, "identifier") &&
-			           !ts_node_eq(obj, fn) &&
-			           ts_node_end_byte(obj) - ts_node_start_byte(obj) == strlen(b->name) &&
-			           !memcmp(unit->src->data + ts_node_start_byte(obj), b->name,
-			                   strlen(b->name));
+			           !ts_node_eq(obj, fn) && ts_node_end_byte(obj) - ts_node_start_byte(obj) == len &&
+			           !memcmp(unit->src->data + ts_node_start_byte(obj), b->name, len);
 		}
 		const binding *prev = i > 0 && !strcmp(a->items.items[i - 1].name, b->name) &&
 		                              a->items.items[i - 1].scope == b->scope
@@ -614,9 +554,7 @@ static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 		                              : NULL;
 		settle(b, prev);
 	}
-	jf_strmap_release(&made);
 	jf_array_release(&order);
-	jf_array_release(&todo);
 }
 
 static void aliases_release(aliases *a)
@@ -653,8 +591,9 @@ static bool asks_about(const jf_file *unit, TSNode cond, const char *package, co
 }
 
 /* Whether the use at `n` is guarded: in a `try` that catches what it raises,
- * in an `except` clause (the fallback of a newer name), or under a condition that asks about the version or the name (`alias` is
- * the name the job wrote for the package, or NULL). */
+ * in an `except` clause (the fallback of a newer name), or under a condition
+ * that asks about the version or the name (`alias` is the name the job wrote
+ * for the package, or NULL). */
 static bool guarded(const jf_file *unit, TSNode n, const char *package, const char *alias)
 {
 	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
@@ -697,7 +636,8 @@ static bool conditional(const jf_file *unit, TSNode n)
 		    !jf_node_is(unit, jf_node_field(p, "condition"), "True") &&
 		    !jf_node_is(unit, jf_node_field(p, "condition"), "1"))
 			return true;
-		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c) && !jf_py_is_main_guard(unit, p))
+		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c) &&
+		    !jf_py_is_main_guard(unit, p))
 			return true;
 	}
 	return false;
@@ -787,17 +727,37 @@ static void say_unknown(checker *c, const jf_api_change *e, const dist_version *
 	             written, e->package, v->why ? v->why : "its version is not known");
 }
 
-/* Reports the use of `e` at `span` of `unit` when the job's version fails
- * it: how it is used, its name, the edit that fixes it (NULL: none), and how
- * to show it (NULL: the text at `span`); a use that runs only under a
- * condition (`cond`) is said with --verbose instead, once per name. Whether
- * the version fails it. */
-static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_change *e,
-                   use_kind use, const char *name, const char *fix, const char *shown_as,
-                   bool cond)
+/* A use of an entry's name in the job's code. */
+typedef struct {
+	const jf_file *unit;
+	jf_span span;            /* where it is reported, and replaced by `fix` */
+	const jf_api_change *e;
+	use_kind kind;
+	const char *name;        /* the dotted name, for Python's own messages */
+	const char *fix;         /* the replacement text, or NULL */
+	const char *shown;       /* how to quote the use; NULL: the text at `span` */
+	const char *error;       /* the error it raises when not the entry's, or NULL */
+	bool cond;               /* it runs only under a condition of the program's own */
+	bool via_tf_keras;       /* keras.X written as tf.keras.X (tf.keras is Keras 3) */
+} use;
+
+/* The version the use of `e` is decided by. */
+static const dist_version *version_for(checker *c, const jf_api_change *e, bool via_tf_keras)
 {
-	const dist_version *v = version_cached(c, e->package);
-	char *written = shown_as ? jf_xstrdup(shown_as) : use_text(unit, span, name);
+	return via_tf_keras ? &c->keras_in_tf : version_cached(c, e->package);
+}
+
+/* Reports use `u` when the job's version fails it; one that runs only under
+ * a condition is said with --verbose instead, once per name. Whether the
+ * version fails it. */
+static bool report(checker *c, const use *u)
+{
+	const jf_file *unit = u->unit;
+	const jf_api_change *e = u->e;
+	const char *fix = u->fix;
+	jf_span span = u->span;
+	const dist_version *v = version_for(c, e, u->via_tf_keras);
+	char *written = u->shown ? jf_xstrdup(u->shown) : use_text(unit, span, u->name);
 	if (!v->known) {
 		say_unknown(c, e, v, written);
 		free(written);
@@ -813,7 +773,7 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 		free(written);
 		return false;
 	}
-	if (cond) {
+	if (u->cond) {
 		char *key = jf_xasprintf("if %s", e->name);
 		if (!jf_strmap_get(&c->said, key, strlen(key))) {
 			jf_strmap_put(&c->said, key, strlen(key), "");
@@ -844,10 +804,10 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 		return true;
 	}
 	const char *pkg = !strcmp(e->package, "python") ? "Python" : e->package;
-	char *error = c->error_override ? jf_xstrdup(c->error_override) : error_for(e, use, name);
-	char *what = use == USE_KEYWORD && e->required
+	char *error = u->error ? jf_xstrdup(u->error) : error_for(e, u->kind, u->name);
+	char *what = u->kind == USE_KEYWORD && e->required
 	                     ? jf_xasprintf("'%s' without %s=", written, e->keyword)
-	             : use == USE_KEYWORD ? jf_xasprintf("keyword '%s=' of %s()", e->keyword, written)
+	             : u->kind == USE_KEYWORD ? jf_xasprintf("keyword '%s=' of %s()", e->keyword, written)
 	                                  : jf_xasprintf("'%s'", written);
 	const char *has = v->pin || (v->docker && v->spec) ? "installs" : "has";
 	jf_diag *d;
@@ -863,7 +823,7 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
 		                "%s returns %d values from %s %s, and the job %s %s: %s", what,
 		                e->arity, pkg, e->removed, has, v->shown, error);
-	else if (use == USE_KEYWORD && e->required)
+	else if (u->kind == USE_KEYWORD && e->required)
 		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
 		                "%s fails from %s %s, and the job %s %s: %s", what, pkg, e->removed,
 		                has, v->shown, error);
@@ -876,7 +836,7 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 	relate_version(c, d, e, v);
 	const char *fits = e->added ? ">=" : "<";
 	const char *bound = e->added ? e->added : e->removed;
-	if (c->via_tf_keras)
+	if (u->via_tf_keras)
 		jf_diag_set_help(d, "use %s, or install tf_keras and set TF_USE_LEGACY_KERAS=1 in the "
 		                    "job's env (tf.keras is then Keras 2)",
 		                 e->replacement ? e->replacement : "the Keras 3 API");
@@ -900,9 +860,9 @@ static bool report(checker *c, const jf_file *unit, jf_span span, const jf_api_c
 
 /* Whether the job's version of `e`'s package is known to keep the use
  * working: nothing more to look at (the guards cost more than this). */
-static bool known_to_work(checker *c, const jf_api_change *e)
+static bool known_to_work(checker *c, const jf_api_change *e, bool via_tf_keras)
 {
-	const dist_version *v = version_cached(c, e->package);
+	const dist_version *v = version_for(c, e, via_tf_keras);
 	return v->known && jf_api_fails(e, v->version, v->spec) == JF_NO;
 }
 
@@ -951,12 +911,13 @@ static void check_method(checker *c, const jf_file *unit, const aliases *a, TSNo
 	const jf_api_change *e =
 		object_entry(c, JF_API_METHOD, made_by, unit->src->data + ts_node_start_byte(method),
 		             ts_node_end_byte(method) - ts_node_start_byte(method));
-	if (!e || known_to_work(c, e) || guarded(unit, n, e->package, NULL) ||
+	if (!e || known_to_work(c, e, false) || guarded(unit, n, e->package, NULL) ||
 	    asked_by_string(c, unit, e->name))
 		return;
 	char *shown = use_text(unit, jf_node_span(n), e->name);
-	report(c, unit, jf_node_span(method), e, USE_ATTRIBUTE, e->name, e->fix, shown,
-	       conditional(unit, n));
+	use u = { unit, jf_node_span(method), e, USE_ATTRIBUTE, e->name, e->fix, shown, NULL,
+		  conditional(unit, n), false };
+	report(c, &u);
 	free(shown);
 }
 
@@ -979,7 +940,7 @@ static void check_unpacking(checker *c, const jf_file *unit, const aliases *a, c
 		                       unit->src->data + ts_node_start_byte(method),
 		                       ts_node_end_byte(method) - ts_node_start_byte(method))
 		        : NULL;
-	if (!e || known_to_work(c, e) || guarded(unit, pn->node, e->package, NULL))
+	if (!e || known_to_work(c, e, false) || guarded(unit, pn->node, e->package, NULL))
 		return;
 	size_t targets = 0;
 	bool starred = false;
@@ -998,12 +959,20 @@ static void check_unpacking(checker *c, const jf_file *unit, const aliases *a, c
 	                                     "got %d)",
 	                                     targets, e->arity);
 	char *shown = use_text(unit, jf_node_span(fn), e->name);
-	c->error_override = error;
-	report(c, unit, jf_node_span(pn->a), e, USE_ATTRIBUTE, e->name, NULL, shown,
-	       conditional(unit, pn->node));
-	c->error_override = NULL;
+	use u = { unit, jf_node_span(pn->a), e, USE_ATTRIBUTE, e->name, NULL, shown, error,
+		  conditional(unit, pn->node), false };
+	report(c, &u);
 	free(shown);
 	free(error);
+}
+
+/* For `q` = "tensorflow.keras.X" where tf.keras is Keras 3: "keras.X", the
+ * name its entries have; else NULL. */
+static const char *as_keras(checker *c, const char *q)
+{
+	static const char prefix[] = "tensorflow.keras.";
+	return jf_str_starts(q, prefix) && tf_keras_is_keras3(c) ? q + strlen("tensorflow.")
+	                                                          : NULL;
 }
 
 /* Checks an attribute chain `n` that is the whole chain (not the object of another attribute). */
@@ -1029,26 +998,22 @@ static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNod
 		jf_buf_add(&q, unit->src->data + ts_node_start_byte(names.items[i]),
 		           ts_node_end_byte(names.items[i]) - ts_node_start_byte(names.items[i]));
 		const jf_api_change *e = jf_api_find_name(q.buf, q.len);
-		/* tf.keras.X is keras.X where tf.keras is Keras 3 */
-		c->via_tf_keras = !e && jf_str_starts(q.buf, "tensorflow.keras.") &&
-		                  tf_keras_is_keras3(c) &&
-		                  (e = jf_api_find_name(q.buf + 11, q.len - 11)) != NULL;
-		if (!e || known_to_work(c, e)) {
-			c->via_tf_keras = false;
+		const char *keras = e ? NULL : as_keras(c, q.buf);
+		if (keras)
+			e = jf_api_find_name(keras, strlen(keras));
+		if (!e || known_to_work(c, e, keras != NULL))
 			continue;
-		}
 		char *root_text = jf_xstrndup(rs, rlen);
 		if (guarded(unit, n, e->package, root_text) || asked_by_string(c, unit, e->name)) {
 			free(root_text);
-			c->via_tf_keras = false;
 			break;
 		}
 		char *fix = fix_text(e, root_text, target);
-		bool fails = report(c, unit, jf_node_span(parts.items[i]), e, USE_ATTRIBUTE, e->name,
-		                    fix, NULL, conditional(unit, n));
+		use u = { unit, jf_node_span(parts.items[i]), e, USE_ATTRIBUTE, e->name, fix, NULL, NULL,
+			  conditional(unit, n), keras != NULL };
+		bool fails = report(c, &u);
 		free(fix);
 		free(root_text);
-		c->via_tf_keras = false;
 		if (fails)
 			break;
 	}
@@ -1113,7 +1078,7 @@ static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mo
 	size_t n = strlen(m);
 	for (size_t len = strcspn(m, "."); whole && len <= n; len += 1 + strcspn(m + len + 1, ".")) {
 		const jf_api_change *e = jf_api_find_name(m, len);
-		if (e && known_to_work(c, e))
+		if (e && known_to_work(c, e, false))
 			e = NULL;
 		if (e && guarded(unit, stmt, e->package, NULL))
 			goto done;
@@ -1122,8 +1087,9 @@ static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mo
 			char *fix = len == n && jf_node_type_is(stmt, "import_from_statement")
 			                    ? from_import_fix(unit, stmt, m)
 			                    : NULL;
-			bool fails = report(c, unit, jf_node_span(mod), e, USE_IMPORT_MODULE, name_of,
-			                    fix, NULL, false);
+			use u = { unit, jf_node_span(mod), e, USE_IMPORT_MODULE, name_of, fix, NULL, NULL,
+				  false, false };
+			bool fails = report(c, &u);
 			free(fix);
 			free(name_of);
 			if (fails)
@@ -1136,14 +1102,32 @@ static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mo
 		char *nm = jf_node_text(unit, name);
 		char *q = jf_xasprintf("%s.%s", m, nm);
 		const jf_api_change *e = jf_api_find_name(q, strlen(q));
-		if (e && !guarded(unit, stmt, e->package, NULL))
-			report(c, unit, jf_node_span(name), e, USE_IMPORT_NAME, q, NULL, q, false);
+		if (e && !known_to_work(c, e, false) && !guarded(unit, stmt, e->package, NULL)) {
+			use u = { unit, jf_node_span(name), e, USE_IMPORT_NAME, q, NULL, q, NULL, false,
+				  false };
+			report(c, &u);
+		}
 		free(q);
 		free(nm);
 	}
 done:
 	free(top);
 	free(m);
+}
+
+/* The error Keras 3 prints for keyword argument `kwarg` it rejects, with the
+ * job's literal value; NULL for other entries. */
+static char *keras_unknown_argument(const jf_file *unit, const jf_api_change *e, TSNode kwarg)
+{
+	if (!jf_str_starts(e->error, "ValueError: Argument(s) not recognized: {"))
+		return NULL;
+	TSNode value = jf_node_field(kwarg, "value");
+	bool literal = (jf_node_type_is(value, "float") || jf_node_type_is(value, "integer")) &&
+	               ts_node_end_byte(value) - ts_node_start_byte(value) <= 24;
+	char *v = literal ? jf_node_text(unit, value) : jf_xstrdup("...");
+	char *error = jf_xasprintf("ValueError: Argument(s) not recognized: {'%s': %s}", e->keyword, v);
+	free(v);
+	return error;
 }
 
 /* Checks keyword entries against call `call` (a recorded call node). */
@@ -1154,22 +1138,20 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 	char *q = resolve(a, unit, call->a, call->scope, ts_node_start_byte(call->a));
 	if (!q)
 		return;
-	char *callee = use_text(unit, jf_node_span(call->a), q);
 	size_t first, count = jf_api_find(q, strlen(q), &first), total;
 	const jf_api_change *t = jf_api_changes(&total);
-	/* tf.keras.X(...) is keras.X(...) where tf.keras is Keras 3 */
-	bool via = false;
-	for (size_t i = first; i < first + count && !via; i++)
-		via = t[i].kind == JF_API_KEYWORD;
-	via = !via && jf_str_starts(q, "tensorflow.keras.") && tf_keras_is_keras3(c);
-	if (via)
-		count = jf_api_find(q + 11, strlen(q) - 11, &first);
-	c->via_tf_keras = via;
+	bool own = false; /* keyword entries of its own name */
+	for (size_t i = first; i < first + count; i++)
+		own |= t[i].kind == JF_API_KEYWORD;
+	const char *keras = own ? NULL : as_keras(c, q);
+	if (keras)
+		count = jf_api_find(keras, strlen(keras), &first);
+	char *callee = use_text(unit, jf_node_span(call->a), q);
 	for (size_t i = first; i < first + count; i++) {
 		const jf_api_change *e = &t[i];
-		if (e->kind != JF_API_KEYWORD || known_to_work(c, e))
+		if (e->kind != JF_API_KEYWORD || known_to_work(c, e, keras != NULL))
 			continue;
-		TSNode kw = { 0 };
+		TSNode kwarg = { 0 };
 		size_t positional = 0;
 		bool splat = false;
 		jf_children it;
@@ -1177,7 +1159,7 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 		     arg = jf_children_next(&it)) {
 			if (jf_node_type_is(arg, "keyword_argument")) {
 				if (jf_node_is(unit, jf_node_field(arg, "name"), e->keyword))
-					kw = jf_node_field(arg, "name");
+					kwarg = arg;
 			} else if (jf_node_type_is(arg, "list_splat") ||
 			           jf_node_type_is(arg, "dictionary_splat")) {
 				splat = true;
@@ -1189,30 +1171,20 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 		if (guarded(unit, call->node, e->package, NULL))
 			continue;
 		bool cond = conditional(unit, call->node);
-		if (e->required && ts_node_is_null(kw) && !splat &&
+		if (e->required && ts_node_is_null(kwarg) && !splat &&
 		    (!e->position || positional < (size_t)e->position) &&
-		    jf_node_type_is(call->b, "argument_list"))
-			report(c, unit, jf_node_span(call->node), e, USE_KEYWORD, q, NULL, NULL, cond);
-		else if (!e->required && !ts_node_is_null(kw)) {
-			/* Keras 3 prints the arguments it rejects with the job's value */
-			char *error = NULL;
-			TSNode value = jf_node_field(ts_node_parent(kw), "value");
-			if (jf_str_starts(e->error, "ValueError: Argument(s) not recognized: {")) {
-				bool literal = (jf_node_type_is(value, "float") ||
-				                jf_node_type_is(value, "integer")) &&
-				               ts_node_end_byte(value) - ts_node_start_byte(value) <= 24;
-				char *v = literal ? jf_node_text(unit, value) : jf_xstrdup("...");
-				error = jf_xasprintf("ValueError: Argument(s) not recognized: {'%s': %s}",
-				                     e->keyword, v);
-				free(v);
-			}
-			c->error_override = error;
-			report(c, unit, jf_node_span(kw), e, USE_KEYWORD, q, e->fix, callee, cond);
-			c->error_override = NULL;
+		    jf_node_type_is(call->b, "argument_list")) {
+			use u = { unit, jf_node_span(call->node), e, USE_KEYWORD, q, NULL, NULL, NULL, cond,
+				  keras != NULL };
+			report(c, &u);
+		} else if (!e->required && !ts_node_is_null(kwarg)) {
+			char *error = keras_unknown_argument(unit, e, kwarg);
+			use u = { unit, jf_node_span(jf_node_field(kwarg, "name")), e, USE_KEYWORD, q,
+				  e->fix, callee, error, cond, keras != NULL };
+			report(c, &u);
 			free(error);
 		}
 	}
-	c->via_tf_keras = false;
 	free(callee);
 	free(q);
 }
@@ -1287,6 +1259,11 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	(void)rule;
 	const jf_facts *f = ctx->facts;
 	if (!f->job || !f->job->code_dir)
+		return;
+	bool python = false; /* the data is read only for a job with Python */
+	for (size_t i = 0; i < f->ws->files.size && !python; i++)
+		python = jf_facts_python(f, f->ws->files.items[i]) != NULL;
+	if (!python)
 		return;
 	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT, .local = JF_STRMAP_INIT,
 		      .asked = JF_STRMAP_INIT, .keras3 = -1 };

@@ -8,6 +8,7 @@
 #define JF_CHECKS_H
 
 #include "core/sink.h"
+#include "core/strmap.h"
 #include "facts/facts.h"
 #include "rules/registry.h"
 #include "sources/tree.h"
@@ -58,6 +59,9 @@ bool jf_py_makes_folder(const jf_file *unit, TSNode call, TSNode *path);
 /** How many times `name` stands as a whole word in the job's Python files,
  * comments left out, counting up to `most` (paths.c). */
 size_t jf_name_mentions(const jf_facts *facts, const char *name, size_t most);
+/** Whether folder `dir` of this machine holds module `top` (top.py, a folder top/, or a
+ * compiled top.*.so), each folder and name asked once per `cache` (packages.c). */
+bool jf_module_in(jf_strmap *cache, const char *dir, const char *top);
 /** Whether Python `if_stmt` is `if __name__ == "__main__":` (its condition names both). */
 bool jf_py_is_main_guard(const jf_file *file, TSNode if_stmt);
 /** Whether Python `try_stmt` has a bare `except`, or one that names any of

@@ -130,22 +130,21 @@ typedef struct {
 	bool brings_unknown;
 	code_modules anywhere; /* modules anywhere under code, by name; read on first use */
 	bool anywhere_read;
-	jf_strmap found;     /* module_in() answers so far, by "dir\0top" */
+	jf_strmap found;     /* jf_module_in() answers so far */
 	/* One JF110 per missing module: later imports of it become notes. */
 	JF_ARRAY(struct reported { char *top; size_t diag; size_t more; }) reported;
 } checker;
 
-/* module_in(), each folder and name asked once per check. */
-static bool module_in_cached(checker *c, const char *dir, const char *top)
+bool jf_module_in(jf_strmap *cache, const char *dir, const char *top)
 {
 	jf_buf key = JF_BUF_INIT;
 	jf_buf_adds(&key, dir);
 	jf_buf_addc(&key, '\0');
 	jf_buf_adds(&key, top);
-	void *v = jf_strmap_get(&c->found, key.buf, key.len);
+	void *v = jf_strmap_get(cache, key.buf, key.len);
 	if (!v) {
 		v = module_in(dir, top) ? "yes" : "no";
-		jf_strmap_put(&c->found, key.buf, key.len, v);
+		jf_strmap_put(cache, key.buf, key.len, v);
 	}
 	jf_buf_release(&key);
 	return !strcmp(v, "yes");
@@ -177,21 +176,21 @@ static const char *module_anywhere(checker *c, const char *top)
 static bool is_local(checker *c, const char *top)
 {
 	const jf_job *j = c->ctx->facts->job;
-	if (c->unit->import_root && module_in_cached(c, c->unit->import_root, top))
+	if (c->unit->import_root && jf_module_in(&c->found, c->unit->import_root, top))
 		return true;
 	/* The working folder is not on sys.path for `python tools/x.py` (Python
 	 * puts tools/ there); it may be when PYTHONPATH is set to what is not known. */
 	if ((!c->unit->import_root || c->ctx->facts->sys_path_open) &&
-	    module_in_cached(c, j->code_dir, top))
+	    jf_module_in(&c->found, j->code_dir, top))
 		return true;
 	const jf_strings *sys_path = &c->ctx->facts->sys_path;
 	for (size_t i = 0; i < sys_path->size; i++)
-		if (module_in_cached(c, sys_path->items[i], top))
+		if (jf_module_in(&c->found, sys_path->items[i], top))
 			return true;
 	if (!c->edits_sys_path)
 		return false;
 	for (size_t i = 0; i < c->edited.size; i++)
-		if (module_in_cached(c, c->edited.items[i], top))
+		if (jf_module_in(&c->found, c->edited.items[i], top))
 			return true;
 	return !c->edits_known && module_anywhere(c, top);
 }

@@ -149,7 +149,10 @@ static void install_item(const jf_pip_item *it, void *data)
 		at = (jf_loc){ c->w->items[it->word].src, c->w->items[it->word].span };
 	if (it->kind == JF_PIP_NAMED) {
 		jf_array_push(&sh->out->installed, jf_xstrdup(it->name));
-		jf_shell_pin pin = { jf_xstrdup(it->name), it->spec ? jf_xstrdup(it->spec) : NULL, at,
+		/* conda's `numpy=1.24` pins 1.24.*: a range, not a version */
+		bool exact = it->version && !(it->spec && strchr(it->spec, '*'));
+		jf_shell_pin pin = { jf_xstrdup(it->name), exact ? jf_xstrdup(it->version) : NULL,
+			             it->spec ? jf_xstrdup(it->spec) : NULL, at,
 			             c->file ? jf_xstrdup(c->file) : NULL };
 		jf_array_push(&sh->out->pins, pin);
 	} else if (it->kind == JF_PIP_REQUIREMENTS) {

@@ -920,6 +920,7 @@ void jf_shell_facts_release(jf_shell_facts *self)
 	jf_strings_release(&self->installed);
 	for (size_t i = 0; i < self->pins.size; i++) {
 		free(self->pins.items[i].name);
+		free(self->pins.items[i].version);
 		free(self->pins.items[i].spec);
 		free(self->pins.items[i].file);
 	}

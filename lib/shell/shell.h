@@ -82,6 +82,7 @@ typedef struct {
 /* A distribution the job installs, with the version it asks for. */
 typedef struct {
 	char *name;
+	char *version;    /* its exact pin ("2.1.0"), or NULL */
 	char *spec;       /* its specifier ("==2.1.0", ">=1.20"), or NULL: any version */
 	jf_loc at;        /* the word of the command that installs it (`-r FILE` for a file's) */
 	char *file;       /* the requirements or conda file that lists it, or NULL */
