@@ -14,6 +14,7 @@ endfunction()
 
 jf_require_pkg(YAML yaml-0.1 libyaml-dev)
 jf_require_pkg(PCRE2 libpcre2-8 libpcre2-dev)
+jf_require_pkg(ZLIB zlib zlib1g-dev)
 if(JF_TESTS)
   jf_require_pkg(CMOCKA cmocka libcmocka-dev)
 endif()

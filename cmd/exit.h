@@ -14,6 +14,7 @@ int cmd_lint(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_triage(int argc, char **argv);
 
 /** Prints "jobfix: error: ..." and the usage hint to stderr; returns JF_EXIT_ERROR. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

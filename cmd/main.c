@@ -15,6 +15,7 @@ static const struct {
 	{ "lint", cmd_lint, "lint job specs, Python and shell files" },
 	{ "rules", cmd_rules, "list every rule: id, name, severity, category, summary" },
 	{ "show", cmd_show, "show what jobfix understands of a job file: image, command, scripts" },
+	{ "triage", cmd_triage, "read a failed job's log: what ended it, whether a retry can help" },
 	{ "explain", cmd_explain, "explain a rule: what it finds, why the job fails, the fix" },
 	{ "hook", cmd_hook, "install or remove the git pre-commit hook that lints staged files" },
 };

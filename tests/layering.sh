@@ -9,7 +9,7 @@
 # files at lib/'s top (the public API over the stages) may include any.
 set -u
 root=$1
-order=(core job env sources shell python facts rules report)
+order=(core job env sources shell python facts rules report triage)
 rank() { # rank FOLDER: its place in `order`, or nothing
 	local i
 	for i in "${!order[@]}"; do

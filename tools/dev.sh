@@ -16,7 +16,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # dpkg-dev and file: the Debian package (CPack's shlibdeps); git and pre-commit: the tests
 # of `lint --staged`, `hook install` and the pre-commit hook; python3: the parser JF301
 # is checked against (tests/syntax_oracle.sh).
-packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev libcmocka-dev diffutils
+packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev zlib1g-dev libcmocka-dev diffutils
 	go-md2man groff-base dpkg-dev file git pre-commit python3)
 
 missing_packages() {

@@ -376,6 +376,47 @@ JF_EXPORT char *jf_rule_explain(const jf_rule_info *rule, jf_explain_format form
 /** The Markdown index of every rule (docs/rules.md). Caller frees with free(). */
 JF_EXPORT char *jf_rules_index_markdown(void);
 
+/*
+ * Triage: the log of a job that failed anyway, read for what ended it (the
+ * failure message, its category of the study, whether a retry can help, the
+ * stage, the job's own frame), and, given the job, the line of its code and
+ * the finding that would have caught it (`jobfix triage`, docs/triage.md).
+ */
+typedef struct jf_triage jf_triage; /* opaque */
+
+/** The verdicts of jf_triage_verdict(), for a platform's retry policy. */
+enum { JF_TRIAGE_RETRY = 0, JF_TRIAGE_NO_RETRY = 1, JF_TRIAGE_UNKNOWN = 2 };
+
+JF_EXPORT jf_triage *jf_triage_new(void);
+/** NULL is a no-op. */
+JF_EXPORT void jf_triage_free(jf_triage *self);
+/**
+ * Reads the log at `path` ("-": standard input; plain or gzip), streaming, and
+ * adds its result. 0, or JF_EIO when it could not be read to its end (the
+ * result then says why: jf_triage_error()).
+ */
+JF_EXPORT int jf_triage_read(jf_triage *self, const char *path);
+/** Why the last jf_triage_read() failed; owned by `self`, NULL when it did not. */
+JF_EXPORT const char *jf_triage_error(const jf_triage *self);
+/**
+ * Lints the job at `job` with `linter` and links every result to it: the
+ * file and line of the job's code that its user frame names, and the finding
+ * that reports that line or the failure's subject (a flag, a module, a path).
+ * Returns jf_linter_lint()'s result.
+ */
+JF_EXPORT int jf_triage_link(jf_triage *self, jf_linter *linter, const char *job);
+/**
+ * Writes every result in `format` (text, json; sarif once linked to a job):
+ * 0, JF_EIO when the write failed, JF_ERROR for a format triage has not.
+ */
+JF_EXPORT int jf_triage_write(jf_triage *self, FILE *out, jf_format format);
+/**
+ * What a platform should do about the logs read: JF_TRIAGE_NO_RETRY when one
+ * failure is deterministic, else JF_TRIAGE_UNKNOWN when one log shows no known
+ * failure or could not be read, else JF_TRIAGE_RETRY (a retry may help).
+ */
+JF_EXPORT int jf_triage_verdict(const jf_triage *self);
+
 #ifdef __cplusplus
 }
 #endif
