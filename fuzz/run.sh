@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh - runs a libFuzzer target of build-fuzz/ on a copy of its corpus
 # usage: fuzz/run.sh TARGET SECONDS [BUILD_DIR]
-#   TARGET: lint, query, config or build. Crashes land in fuzz-out/TARGET/;
+#   TARGET: lint, query, config, build or triage. Crashes land in fuzz-out/TARGET/;
 #   the last line of fuzz-out/TARGET/log gives executions and coverage.
 # LeakSanitizer needs whole stacks to match tests/lsan.supp (libFuzzer's own
 # default keeps two frames, where the suppressed function is not).

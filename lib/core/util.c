@@ -117,8 +117,7 @@ void jf_buf_addf(jf_buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+size_t jf_utf8_seq(const unsigned char *s, size_t n)
 {
 	if (s[0] < 0x80)
 		return 1;
@@ -153,7 +152,7 @@ void jf_buf_add_json_str(jf_buf *b, const char *s, size_t n)
 		} else if (c < 0x20 || c == 0x7f) {
 			jf_buf_addf(b, "\\u%04x", c);
 		} else if (c >= 0x80) {
-			size_t len = utf8_seq(u + i, n - i);
+			size_t len = jf_utf8_seq(u + i, n - i);
 			if (!len) {
 				jf_buf_adds(b, "\\ufffd");
 				i++;
@@ -179,7 +178,7 @@ void jf_buf_add_gh_escaped(jf_buf *b, const char *s, bool property)
 		if (c == '%' || c == '\r' || c == '\n' || (property && (c == ':' || c == ','))) {
 			jf_buf_addf(b, "%%%02X", c);
 		} else if (c >= 0x80) {
-			size_t len = utf8_seq(u + i, n - i);
+			size_t len = jf_utf8_seq(u + i, n - i);
 			jf_buf_add(b, len ? s + i : "\xef\xbf\xbd", len ? len : 3);
 			i += len ? len : 1;
 			continue;

@@ -43,6 +43,8 @@ void jf_buf_adds(jf_buf *b, const char *s);
 void jf_buf_addc(jf_buf *b, char c);
 void jf_buf_addf(jf_buf *b, const char *fmt, ...) JF_PRINTF(2, 3);
 void jf_buf_vaddf(jf_buf *b, const char *fmt, va_list ap) JF_PRINTF(2, 0);
+/** The length of the valid UTF-8 sequence at s[0, n) (1 to 4), or 0 when it is invalid. */
+size_t jf_utf8_seq(const unsigned char *s, size_t n);
 /** Appends `s` as a JSON string literal, quotes included; invalid UTF-8 becomes U+FFFD. */
 void jf_buf_add_json_str(jf_buf *b, const char *s, size_t n);
 /**

@@ -4,6 +4,7 @@
 #include <yaml.h>
 
 #include "core/embed.h"
+#include "core/yml.h"
 #include "env/apis.h"
 
 #define DATA_PATH "api-changes.yaml"
@@ -19,28 +20,10 @@ static const jf_embedded *data_file(void)
 	return NULL;
 }
 
-static const char *scalar(yaml_document_t *doc, yaml_node_t *n)
-{
-	(void)doc;
-	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-static yaml_node_t *get(yaml_document_t *doc, yaml_node_t *m, const char *key)
-{
-	if (!m || m->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
-		const char *k = scalar(doc, yaml_document_get_node(doc, p->key));
-		if (k && !strcmp(k, key))
-			return yaml_document_get_node(doc, p->value);
-	}
-	return NULL;
-}
-
 /* The `changes` sequence of the parsed data, or NULL. */
 static yaml_node_t *entries(yaml_document_t *doc)
 {
-	yaml_node_t *seq = get(doc, yaml_document_get_root_node(doc), "changes");
+	yaml_node_t *seq = jf_yml_get(doc, yaml_document_get_root_node(doc), "changes");
 	return seq && seq->type == YAML_SEQUENCE_NODE ? seq : NULL;
 }
 
@@ -58,7 +41,7 @@ static bool parse(yaml_document_t *doc, const jf_embedded *f)
 
 static const char *text(yaml_document_t *doc, yaml_node_t *e, const char *key)
 {
-	const char *s = scalar(doc, get(doc, e, key));
+	const char *s = jf_yml_scalar(jf_yml_get(doc, e, key));
 	return s && *s ? jf_xstrdup(s) : NULL;
 }
 
@@ -66,27 +49,27 @@ static const char *text(yaml_document_t *doc, yaml_node_t *e, const char *key)
 static bool read_entry(yaml_document_t *doc, yaml_node_t *e, jf_api_change *c)
 {
 	memset(c, 0, sizeof *c);
-	const char *kind = scalar(doc, get(doc, e, "kind"));
+	const char *kind = jf_yml_scalar(jf_yml_get(doc, e, "kind"));
 	c->kind = !kind || !strcmp(kind, "attribute") ? JF_API_ATTRIBUTE
 	          : !strcmp(kind, "module")           ? JF_API_MODULE
 	          : !strcmp(kind, "method")           ? JF_API_METHOD
 	          : !strcmp(kind, "arity")            ? JF_API_ARITY
 	                                              : JF_API_KEYWORD;
-	yaml_node_t *rs = get(doc, e, "receivers");
+	yaml_node_t *rs = jf_yml_get(doc, e, "receivers");
 	if (rs && rs->type == YAML_SEQUENCE_NODE) {
 		size_t n = (size_t)(rs->data.sequence.items.top - rs->data.sequence.items.start);
 		const char **list = jf_xcalloc(n + 1, sizeof *list);
 		for (size_t i = 0; i < n; i++) {
-			const char *r = scalar(doc, yaml_document_get_node(doc, rs->data.sequence.items.start[i]));
+			const char *r = jf_yml_scalar(yaml_document_get_node(doc, rs->data.sequence.items.start[i]));
 			list[i] = jf_xstrdup(r ? r : "");
 		}
 		c->receivers = list;
 	}
-	const char *arity = scalar(doc, get(doc, e, "arity"));
+	const char *arity = jf_yml_scalar(jf_yml_get(doc, e, "arity"));
 	c->arity = arity ? atoi(arity) : 0;
-	const char *required = scalar(doc, get(doc, e, "required"));
+	const char *required = jf_yml_scalar(jf_yml_get(doc, e, "required"));
 	c->required = required && !strcmp(required, "true");
-	const char *position = scalar(doc, get(doc, e, "position"));
+	const char *position = jf_yml_scalar(jf_yml_get(doc, e, "position"));
 	c->position = position ? atoi(position) : 0;
 	c->name = text(doc, e, "name");
 	c->package = text(doc, e, "package");
@@ -138,9 +121,9 @@ static bool read_rename(yaml_document_t *doc, yaml_node_t *g, const char *line, 
                         jf_api_change *c)
 {
 	memset(c, 0, sizeof *c);
-	const char *prefix = scalar(doc, get(doc, g, "prefix"));
-	const char *package = scalar(doc, get(doc, g, "package"));
-	const char *removed = scalar(doc, get(doc, g, "removed"));
+	const char *prefix = jf_yml_scalar(jf_yml_get(doc, g, "prefix"));
+	const char *package = jf_yml_scalar(jf_yml_get(doc, g, "package"));
+	const char *removed = jf_yml_scalar(jf_yml_get(doc, g, "removed"));
 	size_t a = strcspn(line, " ");
 	const char *second = line + a + strspn(line + a, " ");
 	size_t b = strcspn(second, " ");
@@ -165,7 +148,7 @@ static bool read_rename(yaml_document_t *doc, yaml_node_t *g, const char *line, 
 /* The `renames` groups of the parsed data, or NULL. */
 static yaml_node_t *rename_groups(yaml_document_t *doc)
 {
-	yaml_node_t *seq = get(doc, yaml_document_get_root_node(doc), "renames");
+	yaml_node_t *seq = jf_yml_get(doc, yaml_document_get_root_node(doc), "renames");
 	return seq && seq->type == YAML_SEQUENCE_NODE ? seq : NULL;
 }
 
@@ -185,13 +168,13 @@ static void each_entry(yaml_document_t *doc, void (*fn)(jf_api_change *c, bool o
 	for (yaml_node_item_t *i = groups ? groups->data.sequence.items.start : NULL;
 	     groups && i < groups->data.sequence.items.top; i++) {
 		yaml_node_t *g = yaml_document_get_node(doc, *i);
-		yaml_node_t *names = get(doc, g, "names");
+		yaml_node_t *names = jf_yml_get(doc, g, "names");
 		for (yaml_node_item_t *k = names && names->type == YAML_SEQUENCE_NODE
 		                                   ? names->data.sequence.items.start
 		                                   : NULL;
 		     k && k < names->data.sequence.items.top; k++) {
 			yaml_node_t *line = yaml_document_get_node(doc, *k);
-			const char *text = scalar(doc, line);
+			const char *text = jf_yml_scalar(line);
 			jf_api_change c;
 			bool ok = text && read_rename(doc, g, text, (unsigned)line->start_mark.line + 1, &c);
 			fn(&c, ok, data);
@@ -466,13 +449,13 @@ int jf_api_changes_check(jf_error *err)
 		}
 		for (yaml_node_pair_t *p = e->data.mapping.pairs.start;
 		     !rc && p < e->data.mapping.pairs.top; p++) {
-			const char *k = scalar(&doc, yaml_document_get_node(&doc, p->key));
+			const char *k = jf_yml_scalar(yaml_document_get_node(&doc, p->key));
 			if (!k || !jf_str_in(k, keys))
 				rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", DATA_PATH,
 				                  line, k ? k : "?");
 		}
-		const char *kind = scalar(&doc, get(&doc, e, "kind"));
-		yaml_node_t *source = get(&doc, e, "source");
+		const char *kind = jf_yml_scalar(jf_yml_get(&doc, e, "kind"));
+		yaml_node_t *source = jf_yml_get(&doc, e, "source");
 		jf_api_change c;
 		bool complete = read_entry(&doc, e, &c);
 		const char *why =
@@ -506,19 +489,19 @@ int jf_api_changes_check(jf_error *err)
 		unsigned long line = (unsigned long)g->start_mark.line + 1;
 		for (yaml_node_pair_t *p = g->type == YAML_MAPPING_NODE ? g->data.mapping.pairs.start : NULL;
 		     !rc && p && p < g->data.mapping.pairs.top; p++) {
-			const char *k = scalar(&doc, yaml_document_get_node(&doc, p->key));
+			const char *k = jf_yml_scalar(yaml_document_get_node(&doc, p->key));
 			if (!k || !jf_str_in(k, group_keys))
 				rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", DATA_PATH,
 				                  line, k ? k : "?");
 		}
-		yaml_node_t *names = get(&doc, g, "names");
-		if (!rc && (!get(&doc, g, "source") || !names || names->type != YAML_SEQUENCE_NODE))
+		yaml_node_t *names = jf_yml_get(&doc, g, "names");
+		if (!rc && (!jf_yml_get(&doc, g, "source") || !names || names->type != YAML_SEQUENCE_NODE))
 			rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: a renames group needs source and "
 			                                  "names", DATA_PATH, line);
 		for (yaml_node_item_t *k = rc ? NULL : names->data.sequence.items.start;
 		     k && k < names->data.sequence.items.top && !rc; k++) {
 			yaml_node_t *n = yaml_document_get_node(&doc, *k);
-			const char *text = scalar(&doc, n);
+			const char *text = jf_yml_scalar(n);
 			jf_api_change c;
 			if (!text || !read_rename(&doc, g, text, 0, &c))
 				rc = jf_error_set(err, JF_EPARSE,

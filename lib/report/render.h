@@ -71,6 +71,9 @@ void jf_render__json(const jf_report *r, jf_buf *out, bool color);
 void jf_render__json_errors(const jf_report *r, jf_buf *out, bool color);
 /* sarif.c: SARIF 2.1.0 */
 void jf_render__sarif(const jf_report *r, jf_buf *out, bool color);
+/** Starts a SARIF 2.1.0 log in `b`: its one run's tool.driver is open, with jobfix's name,
+ * version and URI; the rules and the rest follow (also for `jobfix triage`). */
+void jf_sarif_start(jf_jsonw *w, jf_buf *b);
 void jf_render__sarif_errors(const jf_report *r, jf_buf *out, bool color);
 void jf_render__sarif_statistics(const jf_report *r, const jf_stats *s, jf_buf *out);
 /* github.c: GitHub Actions workflow commands */

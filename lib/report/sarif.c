@@ -16,6 +16,21 @@ static void sarif_text(jf_jsonw *w, const char *key, const char *text)
 
 #define SARIF_SCHEMA                                                                       \
 	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+void jf_sarif_start(jf_jsonw *w, jf_buf *b)
+{
+	jf_jsonw_start(w, b);
+	jf_jsonw_str(w, "$schema", SARIF_SCHEMA);
+	jf_jsonw_str(w, "version", "2.1.0");
+	jf_jsonw_open(w, "runs", '[');
+	jf_jsonw_open(w, NULL, '{');
+	jf_jsonw_open(w, "tool", '{');
+	jf_jsonw_open(w, "driver", '{');
+	jf_jsonw_str(w, "name", "jobfix");
+	jf_jsonw_str(w, "version", JF_VERSION);
+	jf_jsonw_str(w, "semanticVersion", JF_VERSION);
+	jf_jsonw_str(w, "informationUri", jf_homepage_url());
+}
+
 /* The key of jobfix's fingerprint in partialFingerprints; bump the version when
  * the way it is computed changes. */
 #define SARIF_FINGERPRINT "jobfixLineHash/v1"
@@ -257,17 +272,7 @@ static void render_log(const jf_report *r, const jf_report *config_errors, const
 	if (!r)
 		r = &none;
 	jf_jsonw w;
-	jf_jsonw_start(&w, b);
-	jf_jsonw_str(&w, "$schema", SARIF_SCHEMA);
-	jf_jsonw_str(&w, "version", "2.1.0");
-	jf_jsonw_open(&w, "runs", '[');
-	jf_jsonw_open(&w, NULL, '{');
-	jf_jsonw_open(&w, "tool", '{');
-	jf_jsonw_open(&w, "driver", '{');
-	jf_jsonw_str(&w, "name", "jobfix");
-	jf_jsonw_str(&w, "version", JF_VERSION);
-	jf_jsonw_str(&w, "semanticVersion", JF_VERSION);
-	jf_jsonw_str(&w, "informationUri", jf_homepage_url());
+	jf_sarif_start(&w, b);
 	/* The rules the results use, in id order: a result's ruleIndex is its
 	 * rule's place in this list. */
 	used_rules used = { 0 };

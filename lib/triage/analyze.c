@@ -14,6 +14,7 @@
 #define CONTEXTS_MAX 8   /* explaining lines kept, the first ones */
 #define ATTACH_LINES 40  /* a message this close after a traceback's end shares its frames */
 #define MESSAGE_MAX 400  /* bytes of the failure line quoted */
+#define EXPLAINS_LINES 500 /* an explaining line this close before the error it explains */
 #define EVAL_PREFIX 24   /* an evaluation marker starts this close to the line's start */
 
 static const char TRACEBACK[] = "Traceback (most recent call last)";
@@ -57,6 +58,7 @@ typedef struct {
 		size_t at;
 	} words[16];
 	size_t nwords;
+	size_t traceback_at; /* where "Traceback (most recent call last)" is; SIZE_MAX: nowhere */
 	/* time and progress */
 	int64_t first_time, time;
 	bool first_dated, dated;
@@ -214,18 +216,8 @@ static char *quote_line(const char *s, size_t n)
 		n--;
 	for (size_t i = 0; i < n && b.len < MESSAGE_MAX;) {
 		unsigned char c = (unsigned char)s[i];
-		size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
-		bool ok = len && i + len <= n && !(len == 2 && c < 0xc2);
-		for (size_t k = 1; ok && k < len; k++)
-			ok = ((unsigned char)s[i + k] & 0xc0) == 0x80;
-		if (ok && len == 3) { /* no overlong forms, no surrogates */
-			unsigned char c1 = (unsigned char)s[i + 1];
-			ok = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0);
-		} else if (ok && len == 4) {
-			unsigned char c1 = (unsigned char)s[i + 1];
-			ok = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90) && c <= 0xf4;
-		}
-		if (!ok) {
+		size_t len = jf_utf8_seq((const unsigned char *)s + i, n - i);
+		if (!len) {
 			jf_buf_adds(&b, "\xef\xbf\xbd"); /* U+FFFD */
 			i++;
 		} else if (len == 1 && (c < 0x20 || c == 0x7f)) {
@@ -322,6 +314,10 @@ static bool on_key(void *data, uint32_t id, size_t at)
 {
 	analysis *a = data;
 	size_t n = a->table->npatterns;
+	if (id == n + JF_WORD_TRACEBACK) {
+		a->traceback_at = at;
+		return true;
+	}
 	if (id >= n) {
 		if (a->nwords < sizeof a->words / sizeof *a->words)
 			a->words[a->nwords].word = id - (uint32_t)n, a->words[a->nwords++].at = at;
@@ -338,13 +334,19 @@ static bool on_key(void *data, uint32_t id, size_t at)
 	return true;
 }
 
+/* Finds the line's keys: the patterns whose literal it holds, and the words. */
+static void scan_line(analysis *a, const char *text, size_t len)
+{
+	a->nhits = a->nwords = 0;
+	a->traceback_at = SIZE_MAX;
+	jf_keyset_scan(a->table->literals, text, len, on_key, a);
+}
+
 /* The pattern of the highest rank matching the line (of equal ranks, the first), among those
- * whose literal the line holds and those with none. */
+ * whose literal scan_line() found in it and those with none. */
 static const jf_triage_pattern *match_line(analysis *a, const char *text, size_t len)
 {
 	const jf_triage_table *t = a->table;
-	a->nhits = a->nwords = 0;
-	jf_keyset_scan(t->literals, text, len, on_key, a);
 	const jf_triage_pattern *best = NULL;
 	size_t h = 0, u = 0;
 	while (h < a->nhits || u < t->nunfiltered) {
@@ -428,7 +430,9 @@ static bool track_traceback(analysis *a, rank_state *r, const char *text, size_t
 {
 	size_t ws = leading_space(text, len);
 	const char *s = text + ws, *end = text + len;
-	if (memmem(text, len, TRACEBACK, sizeof TRACEBACK - 1)) {
+	/* the scan ignores case: Python's own is checked */
+	if (a->traceback_at != SIZE_MAX &&
+	    !memcmp(text + a->traceback_at, TRACEBACK, sizeof TRACEBACK - 1)) {
 		frames_clear(r);
 		r->open = true;
 		r->indent = ws;
@@ -471,6 +475,7 @@ static void analyze_line(analysis *a, const char *raw, size_t len, char *buf, ui
 		a->dated = ln.dated;
 	}
 	rank_state *r = rank_of(a, ln.rank);
+	scan_line(a, ln.text, ln.len);
 	if (track_traceback(a, r, ln.text, ln.len, number))
 		return;
 	const jf_triage_pattern *p = match_line(a, ln.text, ln.len);
@@ -496,7 +501,8 @@ static candidate *root_of(analysis *a)
 	for (size_t i = 0; i < a->ncontexts; i++) {
 		candidate *c = &a->contexts[i];
 		for (const jf_triage_category **e = c->pattern->explains; *e; e++)
-			if (*e == best->pattern->category && c->line < best->line) {
+			if (*e == best->pattern->category && c->line < best->line &&
+			    best->line - c->line <= EXPLAINS_LINES) {
 				/* the explaining line is the root; the failure's frame and stage stay */
 				if (best->has_frame && !c->has_frame) {
 					frame_copy(&c->frame, &best->frame);

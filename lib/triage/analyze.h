@@ -2,7 +2,8 @@
  *
  * Every line is cleaned (log.h) and matched against the patterns (patterns.h). The line of
  * the highest rank wins; of equal ranks the first (the first rank to fail). A line that
- * `explains` the winner's category, earlier in the log, is reported in its place. Python
+ * `explains` the winner's category, at most EXPLAINS_LINES before it, is reported in its
+ * place. Python
  * tracebacks are followed per rank label, so interleaved ranks keep their own frames: the
  * winner gets the frames of the traceback it ends (or that ended just before it), and its
  * user frame is the innermost one outside the libraries. When no pattern matches, the last

@@ -1,4 +1,5 @@
-/* log.c - a log read as lines (zlib: plain or gzip), and a line cleaned of what is not the program's */
+/* log.c - a log read as lines (zlib: plain or gzip), a line cleaned of what is not the program's */
+#define _GNU_SOURCE /* memrchr */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -251,8 +252,12 @@ static const char *glog_prefix(const char *s, const char *end, int64_t *time)
 	const char *close = memchr(p, ']', (size_t)(end - p));
 	if (!close || close - p > 80)
 		return NULL;
+	/* no year: a day of 2001 orders the days of one log */
 	int mo = digits(s + 1, end, 2), d = digits(s + 3, end, 2);
-	*time = (mo >= 1 && mo <= 12 && d >= 1 ? jf_days_from_civil(2001, (unsigned)mo, (unsigned)d) : 0) * 86400 + secs;
+	int64_t day = mo >= 1 && mo <= 12 && d >= 1
+	                      ? jf_days_from_civil(2001, (unsigned)mo, (unsigned)d)
+	                      : 0;
+	*time = day * 86400 + secs;
 	return close + 1 + (close + 1 < end && close[1] == ' ');
 }
 
@@ -349,43 +354,48 @@ void jf_log_clean(const char *raw, size_t len, char *buf, jf_log_line *out)
 	/* What a terminal shows: the text after the last carriage return that has some. */
 	while (len && raw[len - 1] == '\r')
 		len--;
-	for (size_t i = len; i-- > 0;) {
-		if (raw[i] != '\r')
-			continue;
+	for (const char *cr; (cr = memrchr(raw, '\r', len));) {
 		bool blank = true;
-		for (size_t k = i + 1; k < len && blank; k++)
-			blank = isspace((unsigned char)raw[k]);
+		for (const char *k = cr + 1; k < raw + len && blank; k++)
+			blank = isspace((unsigned char)*k);
 		if (!blank) {
-			raw += i + 1;
-			len -= i + 1;
+			len -= (size_t)(cr + 1 - raw);
+			raw = cr + 1;
 			break;
 		}
-		len = i;
+		len = (size_t)(cr - raw);
 	}
-	/* ANSI escapes: CSI (ESC [ ... final byte), OSC (ESC ] ... BEL or ESC \), others. */
-	size_t n = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)raw[i];
-		if (c != 0x1b) {
-			buf[n++] = (char)(c == '\0' ? '?' : c);
-			continue;
+	const char *s = raw, *end = raw + len;
+	/* ANSI escapes (CSI: ESC [ ... final byte; OSC: ESC ] ... BEL or ESC \; others: ESC and
+	 * one byte) and NUL bytes are dropped, into `buf`; most lines have none and stay where
+	 * they are. */
+	if (memchr(raw, 0x1b, len) || memchr(raw, '\0', len)) {
+		size_t n = 0;
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)raw[i];
+			if (c != 0x1b) {
+				buf[n++] = (char)(c == '\0' ? '?' : c);
+				continue;
+			}
+			if (i + 1 < len && raw[i + 1] == '[') {
+				i += 2;
+				while (i < len && !((unsigned char)raw[i] >= 0x40 && (unsigned char)raw[i] <= 0x7e))
+					i++;
+			} else if (i + 1 < len && raw[i + 1] == ']') {
+				i += 2;
+				while (i < len && raw[i] != '\a' &&
+				       !(raw[i] == 0x1b && i + 1 < len && raw[i + 1] == '\\'))
+					i++;
+				if (i < len && raw[i] == 0x1b)
+					i++;
+			} else {
+				i++;
+			}
 		}
-		if (i + 1 < len && raw[i + 1] == '[') {
-			i += 2;
-			while (i < len && !((unsigned char)raw[i] >= 0x40 && (unsigned char)raw[i] <= 0x7e))
-				i++;
-		} else if (i + 1 < len && raw[i + 1] == ']') {
-			i += 2;
-			while (i < len && raw[i] != '\a' && !(raw[i] == 0x1b && i + 1 < len && raw[i + 1] == '\\'))
-				i++;
-			if (i < len && raw[i] == 0x1b)
-				i++;
-		} else {
-			i++;
-		}
+		buf[n] = '\0';
+		s = buf;
+		end = buf + n;
 	}
-	buf[n] = '\0';
-	const char *s = buf, *end = buf + n;
 	for (int k = 0; k < 4 && strip_prefix(&s, end, out); k++)
 		;
 	out->text = s;

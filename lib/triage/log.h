@@ -42,7 +42,8 @@ typedef struct {
 } jf_log_line;
 
 /**
- * Cleans raw[0, len) into `buf` (at least len + 1 bytes) and describes the result in *out.
+ * Cleans raw[0, len) and describes the result in *out: its text points into `raw`, or into
+ * `buf` (at least len + 1 bytes) when escape sequences or NUL bytes had to be dropped.
  */
 void jf_log_clean(const char *raw, size_t len, char *buf, jf_log_line *out);
 

@@ -2,8 +2,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "report/jsonw.h"
-#include "rules/registry.h"
+#include "report/render.h"
 #include "triage/output.h"
 
 void jf_triage_entry_release(jf_triage_entry *e)
@@ -169,9 +168,6 @@ static void json_entry(jf_jsonw *w, const jf_triage_entry *e, bool linked)
 
 /* SARIF */
 
-#define SARIF_SCHEMA                                                                       \
-	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-
 /* "GPU Out of Memory" -> "triage/gpu-out-of-memory". */
 static void rule_id(jf_buf *b, const char *category)
 {
@@ -211,17 +207,7 @@ static void render_sarif(const jf_triage_entry *entries, size_t n, jf_buf *b)
 	}
 	jf_jsonw w;
 	jf_buf t = JF_BUF_INIT;
-	jf_jsonw_start(&w, b);
-	jf_jsonw_str(&w, "$schema", SARIF_SCHEMA);
-	jf_jsonw_str(&w, "version", "2.1.0");
-	jf_jsonw_open(&w, "runs", '[');
-	jf_jsonw_open(&w, NULL, '{');
-	jf_jsonw_open(&w, "tool", '{');
-	jf_jsonw_open(&w, "driver", '{');
-	jf_jsonw_str(&w, "name", "jobfix");
-	jf_jsonw_str(&w, "version", JF_VERSION);
-	jf_jsonw_str(&w, "semanticVersion", JF_VERSION);
-	jf_jsonw_str(&w, "informationUri", jf_homepage_url());
+	jf_sarif_start(&w, b);
 	jf_jsonw_open(&w, "rules", '[');
 	for (size_t k = 0; k < nused; k++) {
 		const jf_triage_category *c = used[k];
@@ -232,7 +218,7 @@ static void render_sarif(const jf_triage_entry *entries, size_t n, jf_buf *b)
 		jf_buf_truncate(&t, 0);
 		for (const char *p = c->name; *p; p++) /* "GPU Out of Memory" -> "GPUOutOfMemory" */
 			if (*p != ' ')
-				jf_buf_addc(&t, p[-1] == ' ' && *p >= 'a' && *p <= 'z' ? (char)(*p - 32) : *p);
+				jf_buf_addc(&t, p > c->name && p[-1] == ' ' && *p >= 'a' && *p <= 'z' ? (char)(*p - 32) : *p);
 		jf_jsonw_str(&w, "name", t.buf);
 		jf_jsonw_pair(&w, "shortDescription", "text", c->name);
 		jf_buf_truncate(&t, 0);

@@ -9,6 +9,7 @@
 #include <yaml.h>
 
 #include "core/embed.h"
+#include "core/yml.h"
 #include "core/util.h"
 #include "rules/registry.h"
 #include "triage/patterns.h"
@@ -300,26 +301,9 @@ char *jf_triage_literal(const char *re)
 static jf_triage_table table;
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
-static const char *scalar(yaml_node_t *n)
-{
-	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-static yaml_node_t *get(yaml_document_t *doc, yaml_node_t *m, const char *key)
-{
-	if (!m || m->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
-		const char *k = scalar(yaml_document_get_node(doc, p->key));
-		if (k && !strcmp(k, key))
-			return yaml_document_get_node(doc, p->value);
-	}
-	return NULL;
-}
-
 static const char *text(yaml_document_t *doc, yaml_node_t *e, const char *key)
 {
-	const char *s = scalar(get(doc, e, key));
+	const char *s = jf_yml_scalar(jf_yml_get(doc, e, key));
 	return s && *s ? jf_xstrdup(s) : NULL;
 }
 
@@ -365,7 +349,7 @@ static bool read_category(yaml_document_t *doc, yaml_node_t *e, jf_triage_catego
 	c->name = text(doc, e, "name");
 	c->why = text(doc, e, "why");
 	c->dimension = text(doc, e, "dimension");
-	if (!c->name || !c->why || !retry_of(scalar(get(doc, e, "retry")), &c->retry))
+	if (!c->name || !c->why || !retry_of(jf_yml_scalar(jf_yml_get(doc, e, "retry")), &c->retry))
 		return fail(line, "a category needs name, retry (no, yes, maybe) and why");
 	if (!c->dimension) {
 		const char *d = jf_category_dimension(c->name);
@@ -387,31 +371,31 @@ static bool read_pattern(yaml_document_t *doc, yaml_node_t *e, jf_triage_pattern
 	p->hint = text(doc, e, "hint");
 	p->example = text(doc, e, "example");
 	p->source = text(doc, e, "source");
-	const char *stage = scalar(get(doc, e, "stage"));
+	const char *stage = jf_yml_scalar(jf_yml_get(doc, e, "stage"));
 	p->setup = stage && !strcmp(stage, "setup");
 	if (!p->id || !p->match || !p->hint || !p->example || !p->source)
 		return fail(line, "a pattern needs id, match, category, rank, hint, example and source");
 	if (stage && !p->setup)
 		return fail(line, "stage can only be setup");
-	p->category = jf_triage_category_find(&table, scalar(get(doc, e, "category")));
+	p->category = jf_triage_category_find(&table, jf_yml_scalar(jf_yml_get(doc, e, "category")));
 	if (!p->category)
 		return fail(line, "unknown category");
-	const char *rank = scalar(get(doc, e, "rank"));
+	const char *rank = jf_yml_scalar(jf_yml_get(doc, e, "rank"));
 	p->rank = rank ? atoi(rank) : 0;
 	if (p->rank < 1 || p->rank > 100)
 		return fail(line, "rank must be 1 to 100");
 	p->retry = p->category->retry;
-	const char *retry = scalar(get(doc, e, "retry"));
+	const char *retry = jf_yml_scalar(jf_yml_get(doc, e, "retry"));
 	if (retry && !retry_of(retry, &p->retry))
 		return fail(line, "retry must be no, yes or maybe");
-	yaml_node_t *ex = get(doc, e, "explains");
+	yaml_node_t *ex = jf_yml_get(doc, e, "explains");
 	if (ex) {
 		size_t n = seq_len(ex);
 		if (!n)
 			return fail(line, "explains must be a list of categories");
 		p->explains = jf_xcalloc(n + 1, sizeof *p->explains);
 		for (size_t i = 0; i < n; i++)
-			if (!(p->explains[i] = jf_triage_category_find(&table, scalar(seq_at(doc, ex, i)))))
+			if (!(p->explains[i] = jf_triage_category_find(&table, jf_yml_scalar(seq_at(doc, ex, i)))))
 				return fail(line, "explains names an unknown category");
 	}
 	int code;
@@ -455,7 +439,7 @@ static void load(void)
 	}
 	yaml_parser_delete(&parser);
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
-	yaml_node_t *cats = get(&doc, root, "categories"), *pats = get(&doc, root, "patterns");
+	yaml_node_t *cats = jf_yml_get(&doc, root, "categories"), *pats = jf_yml_get(&doc, root, "patterns");
 	size_t nc = seq_len(cats), np = seq_len(pats);
 	jf_triage_category *categories = jf_xcalloc(nc + 1, sizeof *categories);
 	jf_triage_pattern *patterns = jf_xcalloc(np + 1, sizeof *patterns);
@@ -484,6 +468,7 @@ static void load(void)
 		[JF_WORD_EPOCH] = "epoch", [JF_WORD_STEP] = "step", [JF_WORD_ITER] = "iter",
 		[JF_WORD_RATE] = "it/s]", [JF_WORD_RATE2] = "s/it]", [JF_WORD_EVAL] = "eval",
 		[JF_WORD_VALID] = "valid", [JF_WORD_TEST] = "test",
+		[JF_WORD_TRACEBACK] = "traceback (most recent call last)",
 	};
 	table.unfiltered = jf_xcalloc(table.npatterns + 1, sizeof *table.unfiltered);
 	for (size_t i = 0; i < table.npatterns; i++) {

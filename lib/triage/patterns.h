@@ -46,10 +46,10 @@ typedef struct jf_triage_pattern {
 /* The keys a prefilter index is built from: byte strings of 4 bytes or more, lower case. */
 typedef struct jf_keyset jf_keyset;
 
-/* The words a log's progress is told by, found by the same scan as the literals: word k has
- * the id npatterns + k. */
+/* The words a log's progress and tracebacks are told by, found by the same scan as the
+ * literals: word k has the id npatterns + k. */
 enum { JF_WORD_EPOCH, JF_WORD_STEP, JF_WORD_ITER, JF_WORD_RATE, JF_WORD_RATE2, JF_WORD_EVAL,
-       JF_WORD_VALID, JF_WORD_TEST, JF_WORD_COUNT };
+       JF_WORD_VALID, JF_WORD_TEST, JF_WORD_TRACEBACK, JF_WORD_COUNT };
 
 typedef struct {
 	jf_triage_category *categories;
