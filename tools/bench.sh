@@ -9,6 +9,9 @@
 #    after the other (a busy machine slows both alike): the medians of wall
 #    and CPU time, MB/s, and the median of the pairs' ratios (job speed over
 #    alone speed; the goal is 0.8 or more).
+# 3. `jobfix triage` on a generated log of about 200 MB (training progress lines with
+#    timestamps, then an out-of-memory error): wall time, MB/s and peak memory, beside
+#    `grep -ci error` on the same file (the page cache's speed for a line scan).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobfix=$(realpath "${1:-$root/build/jobfix}")
@@ -81,3 +84,21 @@ done | awk -v s="$size" -v n="$pairs" '
 		printf "  as a job'"'"'s entry: wall %.2f s (%.1f MB/s), cpu %.2f s\n", mjw, s / mjw / 1e6, mjc
 		printf "  job speed / alone speed: wall %.2f, cpu %.2f (median of the pairs)\n",
 			median(rw, NR), median(rc, NR) }'
+
+log=$tmp/train.log
+yes '2025-01-01 10:00:00,000 - INFO - epoch 3 step 91234 loss 1.2345 lr 3.0e-04 grad_norm 0.91' |
+	head -c 200000000 >"$log"
+echo 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB' >>"$log"
+size=$(stat -c %s "$log")
+cat "$log" >/dev/null # warm the page cache
+for ((i = 0; i < 5; i++)); do
+	/usr/bin/time -o "$tmp/t" -f '%e %M' "$jobfix" triage "$log" >/dev/null 2>&1 || true
+	tail -1 "$tmp/t"
+done | sort -n | awk -v s="$size" 'NR == 3 {
+	printf "triage of a %d MB log, median of 5: %.2f s (%.0f MB/s), peak memory %.1f MB\n",
+		s / 1e6, $1, s / $1 / 1e6, $2 / 1024 }'
+start=$(date +%s%N)
+grep -ci error "$log" >/dev/null || true
+end=$(date +%s%N)
+awk -v s="$size" -v ns=$((end - start)) 'BEGIN {
+	printf "  grep -ci error on it: %.2f s (%.0f MB/s)\n", ns / 1e9, s / (ns / 1e9) / 1e6 }'
