@@ -86,8 +86,8 @@ done | awk -v s="$size" -v n="$pairs" '
 			median(rw, NR), median(rc, NR) }'
 
 log=$tmp/train.log
-yes '2025-01-01 10:00:00,000 - INFO - epoch 3 step 91234 loss 1.2345 lr 3.0e-04 grad_norm 0.91' |
-	head -c 200000000 >"$log"
+line='2025-01-01 10:00:00,000 - INFO - epoch 3 step 91234 loss 1.2345 lr 3.0e-04 grad_norm 0.91'
+head -c 200000000 >"$log" < <(yes "$line")
 echo 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB' >>"$log"
 size=$(stat -c %s "$log")
 cat "$log" >/dev/null # warm the page cache
