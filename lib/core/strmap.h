@@ -29,4 +29,18 @@ void jf_strmap_put(jf_strmap *self, const char *key, size_t len, void *value);
 /** Frees the keys and the table; the values are the caller's. */
 void jf_strmap_release(jf_strmap *self);
 
+/* A map used as a set of strings: a key is in it when it has a value. */
+static inline bool jf_strmap_has(const jf_strmap *self, const char *key)
+{
+	return jf_strmap_get(self, key, strlen(key)) != NULL;
+}
+/** Adds `key` to the set; whether it was not in it yet. */
+static inline bool jf_strmap_add(jf_strmap *self, const char *key)
+{
+	if (jf_strmap_has(self, key))
+		return false;
+	jf_strmap_put(self, key, strlen(key), (void *)1);
+	return true;
+}
+
 #endif

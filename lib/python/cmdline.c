@@ -418,10 +418,10 @@ static bool echoes_argv(const char *text, const char *p)
 /* Collects the argparse definitions of `py` into `c`: all of it for the
  * entry script (`called` NULL), the parts that run for it in an imported
  * module. */
-static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *called)
+static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strmap *called)
 {
 	const jf_file *unit = py->file;
-	jf_strings own = { 0 };
+	jf_strmap own = JF_STRMAP_INIT;
 	if (called)
 		jf_py_own_calls(py, called, &own);
 	/* A module's variables are its own: a `group` there is no parser group. */
@@ -526,7 +526,7 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strings *calle
 		if (strstr(unit->src->data, open_markers[i]))
 			c->open = "it reads its command line with a library jobfix does not model "
 			          "(hydra, jsonargparse, click, typer, ...)";
-	jf_strings_release(&own);
+	jf_strmap_release(&own);
 }
 
 void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry)
@@ -534,7 +534,7 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 	memset(c, 0, sizeof(*c));
 	c->allow_abbrev = true;
 	collect(c, entry, NULL);
-	jf_strings called = { 0 };
+	jf_strmap called = JF_STRMAP_INIT;
 	jf_py_called_names(files, entry, &called);
 	for (size_t i = 0; i < files->ws->files.size; i++) {
 		const jf_file *u = files->ws->files.items[i];
@@ -542,7 +542,7 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 		if (u->role == JF_ROLE_MODULE && py)
 			collect(c, py, &called);
 	}
-	jf_strings_release(&called);
+	jf_strmap_release(&called);
 	/* parse_known_args, then parse_args of what it left: every flag must be known */
 	if (c->rest_parsed)
 		c->tolerant = false;

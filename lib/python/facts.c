@@ -4,6 +4,7 @@
  * looked up once per walk. The walk is a tree cursor in pre-order with a
  * stack of the definitions it is in.
  */
+#define _GNU_SOURCE /* memmem */
 #include "python/facts.h"
 
 #include "sources/tree.h"
@@ -338,6 +339,7 @@ const jf_pyfacts *jf_pyfacts_read(jf_file *file)
 {
 	jf_pyfacts *f = jf_arena_alloc(&file->arena, sizeof(*f));
 	f->file = file;
+	f->mentions_main = memmem(file->src->data, file->src->len, "__main__", 8) != NULL;
 	grammar g;
 	grammar_init(&g, ts_tree_language(file->tree));
 	walker w = { f, &g, file->src->data, JF_PY_NONE, JF_PY_NONE };
@@ -453,8 +455,11 @@ uint32_t jf_pyfacts_scope_of(const jf_pyfacts *self, TSNode body)
 
 /* Whether node `n` lies in an `if __name__ == "__main__":` block, which a
  * module does not run when it is imported. */
-static bool under_main_guard(const jf_file *unit, TSNode n)
+static bool under_main_guard(const jf_pyfacts *py, TSNode n)
 {
+	if (!py->mentions_main) /* most modules: no walk up the tree */
+		return false;
+	const jf_file *unit = py->file;
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
 		if (!jf_node_type_is(p, "if_statement"))
 			continue;
@@ -490,7 +495,7 @@ static bool defines(const jf_pyfacts *py, const char *name)
 	return false;
 }
 
-void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_strings *out)
+void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_strmap *out)
 {
 	for (size_t i = 0; i < files->ws->files.size; i++) {
 		const jf_file *u = files->ws->files.items[i];
@@ -500,16 +505,15 @@ void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_str
 			continue;
 		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
 			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-			if (!is_entry && under_main_guard(u, pn->node))
+			if (!is_entry && under_main_guard(py, pn->node))
 				continue;
 			char *text = jf_node_text(u, pn->a);
 			bool bare = !strchr(text, '.');
 			free(text);
 			char *name = callee_name(u, pn->a);
-			if (jf_strings_have(out, name) || (bare && defines(py, name)))
-				free(name);
-			else
-				jf_array_push(out, name);
+			if (!jf_strmap_has(out, name) && !(bare && defines(py, name)))
+				jf_strmap_add(out, name);
+			free(name);
 		}
 	}
 }
@@ -523,21 +527,21 @@ static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn)
 	return def == JF_PY_NONE ? (TSNode){ 0 } : jf_node_field(py->nodes.items[def].node, "name");
 }
 
-bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strings *called,
-                               const jf_strings *own)
+bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strmap *called,
+                               const jf_strmap *own)
 {
-	if (under_main_guard(py->file, pn->node))
+	if (under_main_guard(py, pn->node))
 		return false;
 	TSNode def = outermost_definition(py, pn);
 	if (ts_node_is_null(def))
 		return true;
 	char *name = jf_node_text(py->file, def);
-	bool called_ = jf_strings_have(called, name) || jf_strings_have(own, name);
+	bool called_ = jf_strmap_has(called, name) || jf_strmap_has(own, name);
 	free(name);
 	return called_;
 }
 
-void jf_py_own_calls(const jf_pyfacts *py, const jf_strings *called, jf_strings *out)
+void jf_py_own_calls(const jf_pyfacts *py, const jf_strmap *called, jf_strmap *out)
 {
 	/* Each call's callee and the definition it stands in, once; then the
 	 * calls of the definitions reached so far, until no new name is added. */
@@ -547,7 +551,7 @@ void jf_py_own_calls(const jf_pyfacts *py, const jf_strings *called, jf_strings 
 	bool *done = jf_xcalloc(n ? n : 1, sizeof *done);
 	for (size_t k = 0; k < n; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		done[k] = under_main_guard(py->file, pn->node);
+		done[k] = under_main_guard(py, pn->node);
 		if (done[k])
 			continue;
 		callee[k] = callee_name(py->file, pn->a);
@@ -557,13 +561,10 @@ void jf_py_own_calls(const jf_pyfacts *py, const jf_strings *called, jf_strings 
 	for (bool grew = true; grew;) {
 		grew = false;
 		for (size_t k = 0; k < n; k++) {
-			if (done[k] || (in[k] && !jf_strings_have(called, in[k]) && !jf_strings_have(out, in[k])))
+			if (done[k] || (in[k] && !jf_strmap_has(called, in[k]) && !jf_strmap_has(out, in[k])))
 				continue;
 			done[k] = true;
-			if (!jf_strings_have(out, callee[k])) {
-				jf_array_push(out, jf_xstrdup(callee[k]));
-				grew = true;
-			}
+			grew |= jf_strmap_add(out, callee[k]);
 		}
 	}
 	for (size_t k = 0; k < n; k++) {

@@ -17,6 +17,7 @@
 #define JF_PYFACTS_H
 
 #include "sources/workspace.h"
+#include "core/strmap.h"
 
 typedef JF_ARRAY(TSNode) jf_nodes;
 
@@ -70,6 +71,7 @@ typedef struct jf_pyfacts {
 	/* The module of each absolute import statement, once per statement. */
 	jf_nodes absolute_imports;
 	JF_ARRAY(jf_py_binding) bindings;              /* in source order */
+	bool mentions_main; /* the text has "__main__": only then can it have a __main__ block */
 } jf_pyfacts;
 
 /* The Python files of a lint, with their facts (NULL for a file not read). */
@@ -123,20 +125,20 @@ static inline bool jf_py_within(const jf_py_node *n, TSNode outer)
  * or bare names the calling file does not define itself; a module's calls
  * in its own `if __name__ == "__main__":` block are left out.
  */
-void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_strings *out);
+void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_strmap *out);
 /**
  * The names module `py` calls where its code runs on import: outside its
  * `__main__` block, at module level, or in a function or class whose name is
  * in `called` (jf_py_called_names) or is itself called so, in turn.
  */
-void jf_py_own_calls(const jf_pyfacts *py, const jf_strings *called, jf_strings *out);
+void jf_py_own_calls(const jf_pyfacts *py, const jf_strmap *called, jf_strmap *out);
 /**
  * Whether recorded node `pn` of imported module `py` runs for the job:
  * outside the module's `__main__` block and, inside functions and classes,
  * in an outermost one whose name is in `called` (jf_py_called_names) or
  * `own` (jf_py_own_calls).
  */
-bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strings *called,
-                              const jf_strings *own);
+bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strmap *called,
+                              const jf_strmap *own);
 
 #endif

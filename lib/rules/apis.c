@@ -1201,12 +1201,12 @@ static void inner_attributes(const jf_pyfacts *py, jf_strmap *inner)
 	}
 }
 
-static void check_file(checker *c, const jf_pyfacts *py, const jf_strings *called)
+static void check_file(checker *c, const jf_pyfacts *py, const jf_strmap *called)
 {
 	const jf_file *unit = py->file;
 	aliases a = { py, { 0 } };
 	read_aliases(c, py, &a);
-	jf_strings own = { 0 };
+	jf_strmap own = JF_STRMAP_INIT;
 	if (called)
 		jf_py_own_calls(py, called, &own);
 	for (size_t i = 0; i < py->imports.size; i++) {
@@ -1250,7 +1250,7 @@ static void check_file(checker *c, const jf_pyfacts *py, const jf_strings *calle
 		if (!called || jf_py_runs_when_imported(py, pn, called, &own))
 			check_unpacking(c, unit, &a, pn);
 	}
-	jf_strings_release(&own);
+	jf_strmap_release(&own);
 	aliases_release(&a);
 }
 
@@ -1274,7 +1274,7 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 		if (t[i].kind == JF_API_METHOD || t[i].kind == JF_API_ARITY)
 			jf_array_push(&c.objects, &t[i]);
 	jf_pyfiles files = jf_facts_pyfiles(f);
-	jf_strings called = { 0 };
+	jf_strmap called = JF_STRMAP_INIT;
 	jf_py_called_names(&files, NULL, &called);
 	for (size_t i = 0; i < f->ws->files.size; i++) {
 		const jf_file *u = f->ws->files.items[i];
@@ -1306,7 +1306,7 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 		free(v->why);
 	}
 	jf_array_release(&c.versions);
-	jf_strings_release(&called);
+	jf_strmap_release(&called);
 	jf_strings_release(&c.brought);
 	jf_strmap_release(&c.said);
 	jf_strmap_release(&c.local);

@@ -226,10 +226,10 @@ static bool callers_guarded(const env_model *m, const jf_file *unit, TSNode n)
 
 /* JF108 in `py`; `called` (jf_py_called_names) for an imported module, whose
  * functions nothing calls do not run, nor does its `__main__` block. */
-static void check_python(env_model *m, const jf_pyfacts *py, const jf_strings *called)
+static void check_python(env_model *m, const jf_pyfacts *py, const jf_strmap *called)
 {
 	const jf_file *unit = py->file;
-	jf_strings own = { 0 };
+	jf_strmap own = JF_STRMAP_INIT;
 	if (called)
 		jf_py_own_calls(py, called, &own);
 	for (size_t k = 0; k < py->of_kind[JF_PY_ENVIRON_SUBSCRIPT].size; k++) {
@@ -266,7 +266,7 @@ static void check_python(env_model *m, const jf_pyfacts *py, const jf_strings *c
 		}
 		free(var);
 	}
-	jf_strings_release(&own);
+	jf_strmap_release(&own);
 }
 
 /* A file that never names the environment has nothing for the walks below. */
@@ -290,7 +290,7 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 			collect_writes(&m, py);
 	}
 	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
-	jf_strings called = { 0 };
+	jf_strmap called = JF_STRMAP_INIT;
 	jf_py_called_names(&files, NULL, &called);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
@@ -299,7 +299,7 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE) && mentions_environ(u))
 			check_python(&m, py, u->role == JF_ROLE_MODULE ? &called : NULL);
 	}
-	jf_strings_release(&called);
+	jf_strmap_release(&called);
 	/* The shell's uses, once each: a word may be expanded more than once. */
 	for (size_t i = 0; i < ctx->facts->shell.var_uses.size; i++) {
 		const jf_var_use *u = &ctx->facts->shell.var_uses.items[i];
