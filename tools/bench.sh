@@ -12,6 +12,11 @@
 # 3. `jobfix triage` on a generated log of about 200 MB (training progress lines with
 #    timestamps, then an out-of-memory error): wall time, MB/s and peak memory, beside
 #    `grep -ci error` on the same file (the page cache's speed for a line scan).
+# 4. 400 files of the Python standard library linted alone, beside pyflakes3 on them
+#    and build/jobfix-parse-only (tree-sitter's parse of the same files: the limit):
+#    medians of 5, MB/s.
+# 5. With BIG_JOB=path/to/job.yaml (e.g. a job of the Megatron-LM gpt3 example at the
+#    top of a checkout; docs/development.md): its lint, median of 3, and peak memory.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobfix=$(realpath "${1:-$root/build/jobfix}")
@@ -102,3 +107,38 @@ grep -ci error "$log" >/dev/null || true
 end=$(date +%s%N)
 awk -v s="$size" -v ns=$((end - start)) 'BEGIN {
 	printf "  grep -ci error on it: %.2f s (%.0f MB/s)\n", ns / 1e9, s / (ns / 1e9) / 1e6 }'
+
+median_of() { # median_of N CMD...: the median wall seconds of N runs
+	local n=$1 i
+	shift
+	for ((i = 0; i < n; i++)); do
+		/usr/bin/time -o "$tmp/t" -f '%e' "$@" >/dev/null 2>&1 || true
+		tail -1 "$tmp/t"
+	done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+
+stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])' 2>/dev/null || echo /usr/lib/python3)
+mapfile -t files < <(find "$stdlib" -name '*.py' -not -path '*/site-packages/*' -not -path '*/test*' | sort | head -400)
+if ((${#files[@]} >= 100)); then
+	bytes=$(cat "${files[@]}" | wc -c)
+	parse_only=$(dirname "$jobfix")/jobfix-parse-only
+	echo "${#files[@]} files of the standard library ($((bytes / 1000)) kB), medians of 5:"
+	t=$(median_of 5 "$jobfix" lint --no-config "${files[@]}")
+	awk -v t="$t" -v b="$bytes" 'BEGIN { printf "  jobfix lint:        %.2f s (%.1f MB/s)\n", t, b / t / 1e6 }'
+	if command -v pyflakes3 >/dev/null; then
+		p=$(median_of 5 pyflakes3 "${files[@]}")
+		awk -v t="$p" -v j="$t" -v b="$bytes" 'BEGIN {
+			printf "  pyflakes3:          %.2f s (%.1f MB/s); jobfix is %.1fx its speed\n", t, b / t / 1e6, t / j }'
+	fi
+	if [[ -x $parse_only ]]; then
+		p=$(median_of 5 "$parse_only" "${files[@]}")
+		awk -v t="$p" -v j="$t" -v b="$bytes" 'BEGIN {
+			printf "  parse only:         %.2f s (%.1f MB/s); jobfix is %.2fx its speed\n", t, b / t / 1e6, t / j }'
+	fi
+fi
+
+if [[ -n ${BIG_JOB:-} ]]; then
+	t=$(median_of 3 "$jobfix" lint --no-config "$BIG_JOB")
+	/usr/bin/time -o "$tmp/t" -f '%M' "$jobfix" lint --no-config "$BIG_JOB" >/dev/null 2>&1 || true
+	echo "big job $BIG_JOB: median of 3 $t s, peak memory $(($(tail -1 "$tmp/t") / 1024)) MB"
+fi
