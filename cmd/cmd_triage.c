@@ -23,6 +23,7 @@ static void print_help(void)
 	       "                   logs do not tell (for a retry policy or an epilog)\n"
 	       "  --config FILE    the config for linting --job, instead of .jobfix.yaml\n"
 	       "  --no-config      read no config file\n"
+	       "  -v, --verbose    also say which checks of the --job lint were skipped\n"
 	       "  -h, --help       show this help\n\n"
 	       "Without --exit-code: 0 when every log was read, 2 when one could not be.\n"
 	       "docs/triage.md tells more.\n");
@@ -31,7 +32,7 @@ static void print_help(void)
 int cmd_triage(int argc, char **argv)
 {
 	const char *config_path = NULL, *job = NULL;
-	int no_config = 0, exit_code = 0;
+	int no_config = 0, exit_code = 0, verbose = 0;
 	jf_format format = JF_FORMAT_TEXT;
 	const char **logs = calloc((size_t)argc, sizeof(char *));
 	size_t nlogs = 0;
@@ -51,6 +52,8 @@ int cmd_triage(int argc, char **argv)
 			no_config = 1;
 		} else if (!strcmp(a, "--exit-code")) {
 			exit_code = 1;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			verbose = 1;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
 			if (!strcmp(v, "text"))
 				format = JF_FORMAT_TEXT;
@@ -78,8 +81,8 @@ int cmd_triage(int argc, char **argv)
 		rc = usage_error("triage ", "--format sarif needs --job: SARIF places results in code");
 	if (rc == JF_EXIT_OK && config_path && no_config)
 		rc = usage_error("triage ", "--config and --no-config exclude each other");
-	if (rc == JF_EXIT_OK && (config_path || no_config) && !job)
-		rc = usage_error("triage ", "--config and --no-config are for linting --job");
+	if (rc == JF_EXIT_OK && (config_path || no_config || verbose) && !job)
+		rc = usage_error("triage ", "--config, --no-config and --verbose are for linting --job");
 	size_t stdin_logs = 0;
 	for (size_t i = 0; i < nlogs; i++)
 		stdin_logs += !strcmp(logs[i], "-");
@@ -116,6 +119,8 @@ int cmd_triage(int argc, char **argv)
 		}
 		if (jf_triage_write(t, stdout, format) < 0)
 			read_rc = JF_EXIT_ERROR;
+		for (size_t i = 0; verbose && jf_linter_skipped(l, i); i++)
+			fprintf(stderr, "jobfix: skipped %s\n", jf_linter_skipped(l, i));
 		jf_linter_free(l);
 		jf_config_free(config);
 	} else if (jf_triage_write(t, stdout, format) < 0) {

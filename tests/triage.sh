@@ -82,6 +82,15 @@ printf '\x1f\x8b\x08\x00\x00\x00\x00\x00' >"$tmp/cut.log.gz"
 check "a gzip stream cut short: exit 2" test $? -eq 2
 check "a gzip stream cut short: said" grep -q "cut short or corrupt" "$tmp/err"
 
+# --job: a frame in no file of the job says so; --verbose is for --job only.
+printf 'Traceback (most recent call last):\n  File "/opt/app/elsewhere.py", line 3, in f\nKeyError: 1\n' >"$tmp/elsewhere.log"
+check "a frame outside the job's code is said" grep -q "no file of the job's code has this path" \
+	<(cd "$cases/job-frame-link" && "$jobfix" triage --job job/spec.yaml "$tmp/elsewhere.log")
+"$jobfix" triage --verbose "$tmp/oom.log" >/dev/null 2>&1
+check "--verbose without --job: exit 2" test $? -eq 2
+check "--verbose with --job: exit 0" \
+	bash -c "cd '$cases/job-frame-link' && '$jobfix' triage -v --job job/spec.yaml input.log >/dev/null 2>&1"
+
 # 1 GB of training log, then the failure, through a pipe: read to its end in
 # bounded memory (the peak resident size stays under 64 MB).
 big() {

@@ -19,4 +19,7 @@ extern const size_t jf_embedded_rule_docs_count;
 extern const jf_embedded jf_embedded_data[];
 extern const size_t jf_embedded_data_count;
 
+/** The file `path` of data/ ("api-changes.yaml"), or NULL. */
+const jf_embedded *jf_embedded_data_find(const char *path);
+
 #endif

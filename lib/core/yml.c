@@ -254,3 +254,23 @@ void jf_yml_comments(const jf_source *src, const yaml_document_t *doc, jf_yml_co
 	}
 	jf_array_release(&scalars);
 }
+
+char *jf_yml_text(const yaml_document_t *doc, const yaml_node_t *map, const char *key)
+{
+	const char *s = jf_yml_scalar(jf_yml_get(doc, map, key));
+	return s && *s ? jf_xstrdup(s) : NULL;
+}
+
+bool jf_yml_load_data(const char *data, size_t len, yaml_document_t *doc, unsigned *error_line)
+{
+	yaml_parser_t p;
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
+	bool ok = yaml_parser_load(&p, doc) && yaml_document_get_root_node(doc);
+	if (!ok && !p.error) /* loaded, but empty */
+		yaml_document_delete(doc);
+	if (!ok && error_line)
+		*error_line = (unsigned)p.problem_mark.line + 1;
+	yaml_parser_delete(&p);
+	return ok;
+}

@@ -58,6 +58,13 @@ jf_span jf_yml_span(const jf_source *src, const yaml_node_t *n);
 yaml_node_t *jf_yml_get(const yaml_document_t *doc, const yaml_node_t *map, const char *key);
 /** The value of a scalar node, or NULL for NULL and other nodes. */
 const char *jf_yml_scalar(const yaml_node_t *n);
+/** A copy of the scalar value of `key` in mapping `map`, or NULL when absent or empty. */
+char *jf_yml_text(const yaml_document_t *doc, const yaml_node_t *map, const char *key);
+/**
+ * Loads jobfix's own YAML data[0, len) (a file of data/, trusted) into *doc: false, with
+ * *error_line (1-based) set, when it is not valid YAML or has no document.
+ */
+bool jf_yml_load_data(const char *data, size_t len, yaml_document_t *doc, unsigned *error_line);
 /** Whether `n` is a plain null scalar: empty, `~`, `null`. */
 bool jf_yml_is_null(const yaml_node_t *n);
 /** "a mapping", "a list" or "a scalar". */

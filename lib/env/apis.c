@@ -12,14 +12,6 @@
 static JF_ARRAY(jf_api_change) table;
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
-static const jf_embedded *data_file(void)
-{
-	for (size_t i = 0; i < jf_embedded_data_count; i++)
-		if (!strcmp(jf_embedded_data[i].path, DATA_PATH))
-			return &jf_embedded_data[i];
-	return NULL;
-}
-
 /* The `changes` sequence of the parsed data, or NULL. */
 static yaml_node_t *entries(yaml_document_t *doc)
 {
@@ -27,23 +19,6 @@ static yaml_node_t *entries(yaml_document_t *doc)
 	return seq && seq->type == YAML_SEQUENCE_NODE ? seq : NULL;
 }
 
-static bool parse(yaml_document_t *doc, const jf_embedded *f)
-{
-	yaml_parser_t p;
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)f->data, f->len);
-	bool ok = yaml_parser_load(&p, doc) && yaml_document_get_root_node(doc);
-	if (!ok && !p.error)
-		yaml_document_delete(doc);
-	yaml_parser_delete(&p);
-	return ok;
-}
-
-static const char *text(yaml_document_t *doc, yaml_node_t *e, const char *key)
-{
-	const char *s = jf_yml_scalar(jf_yml_get(doc, e, key));
-	return s && *s ? jf_xstrdup(s) : NULL;
-}
 
 /* Reads entry `e` into `c`; false when it lacks what every entry needs. */
 static bool read_entry(yaml_document_t *doc, yaml_node_t *e, jf_api_change *c)
@@ -71,15 +46,15 @@ static bool read_entry(yaml_document_t *doc, yaml_node_t *e, jf_api_change *c)
 	c->required = required && !strcmp(required, "true");
 	const char *position = jf_yml_scalar(jf_yml_get(doc, e, "position"));
 	c->position = position ? atoi(position) : 0;
-	c->name = text(doc, e, "name");
-	c->package = text(doc, e, "package");
-	c->keyword = text(doc, e, "keyword");
-	c->removed = text(doc, e, "removed");
-	c->restored = text(doc, e, "restored");
-	c->added = text(doc, e, "added");
-	c->error = text(doc, e, "error");
-	c->replacement = text(doc, e, "replacement");
-	c->fix = text(doc, e, "fix");
+	c->name = jf_yml_text(doc, e, "name");
+	c->package = jf_yml_text(doc, e, "package");
+	c->keyword = jf_yml_text(doc, e, "keyword");
+	c->removed = jf_yml_text(doc, e, "removed");
+	c->restored = jf_yml_text(doc, e, "restored");
+	c->added = jf_yml_text(doc, e, "added");
+	c->error = jf_yml_text(doc, e, "error");
+	c->replacement = jf_yml_text(doc, e, "replacement");
+	c->fix = jf_yml_text(doc, e, "fix");
 	c->line = (unsigned)e->start_mark.line + 1;
 	return c->name && c->package && c->error && (c->removed || c->added) &&
 	       (c->kind != JF_API_KEYWORD || c->keyword) &&
@@ -193,9 +168,9 @@ static void keep_entry(jf_api_change *c, bool ok, void *data)
 
 static void load(void)
 {
-	const jf_embedded *f = data_file();
+	const jf_embedded *f = jf_embedded_data_find(DATA_PATH);
 	yaml_document_t doc;
-	if (!f || !parse(&doc, f))
+	if (!f || !jf_yml_load_data(f->data, f->len, &doc, NULL))
 		return;
 	each_entry(&doc, keep_entry, NULL);
 	yaml_document_delete(&doc);
@@ -426,12 +401,13 @@ jf_tri jf_api_fails(const jf_api_change *c, const char *version, const char *spe
 
 int jf_api_changes_check(jf_error *err)
 {
-	const jf_embedded *f = data_file();
+	const jf_embedded *f = jf_embedded_data_find(DATA_PATH);
 	yaml_document_t doc;
 	if (!f)
 		return jf_error_set(err, JF_EPARSE, "data/%s is not embedded", DATA_PATH);
-	if (!parse(&doc, f))
-		return jf_error_set(err, JF_EPARSE, "data/%s does not parse", DATA_PATH);
+	unsigned bad;
+	if (!jf_yml_load_data(f->data, f->len, &doc, &bad))
+		return jf_error_set(err, JF_EPARSE, "data/%s:%u: does not parse", DATA_PATH, bad);
 	yaml_node_t *seq = entries(&doc);
 	int rc = seq ? 0 : jf_error_set(err, JF_EPARSE, "data/%s has no `changes` list", DATA_PATH);
 	static const char *const keys[] = { "name", "package", "kind", "keyword", "required",

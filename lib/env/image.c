@@ -8,6 +8,7 @@
 
 #include "core/embed.h"
 #include "core/path.h"
+#include "core/yml.h"
 #include "env/pymodules.h"
 
 bool jf_dist_name_eq(const char *a, size_t n, const char *b)
@@ -215,15 +216,8 @@ static void fill_from_entry(jf_image *img, catalog_doc *c, yaml_node_t *e)
 
 static bool load_catalog_doc(catalog_doc *c, const jf_embedded *f)
 {
-	yaml_parser_t p;
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)f->data, f->len);
-	bool ok = yaml_parser_load(&p, &c->doc) && yaml_document_get_root_node(&c->doc);
-	if (!ok && !p.error)
-		yaml_document_delete(&c->doc);
-	yaml_parser_delete(&p);
 	c->file = f;
-	return ok;
+	return jf_yml_load_data(f->data, f->len, &c->doc, NULL);
 }
 
 /* The entries of a catalog file: the `images` sequence, or NULL. */

@@ -45,20 +45,10 @@ static void read_list(yaml_document_t *doc, yaml_node_t *n, strings *into)
 
 static void read_data(void)
 {
-	const jf_embedded *f = NULL;
-	for (size_t i = 0; i < jf_embedded_data_count; i++)
-		if (!strcmp(jf_embedded_data[i].path, "platforms.yaml"))
-			f = &jf_embedded_data[i];
-	if (!f)
-		return;
-	yaml_parser_t p;
+	const jf_embedded *f = jf_embedded_data_find("platforms.yaml");
 	yaml_document_t doc;
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)f->data, f->len);
-	if (!yaml_parser_load(&p, &doc)) {
-		yaml_parser_delete(&p);
+	if (!f || !jf_yml_load_data(f->data, f->len, &doc, NULL))
 		return;
-	}
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	yaml_node_t *sections[] = { jf_yml_get(&doc, root, "platforms"), jf_yml_get(&doc, root, "launchers") };
 	for (int s = 0; s < 2; s++) {
@@ -83,7 +73,6 @@ static void read_data(void)
 		}
 	}
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&p);
 }
 
 static const profile *find(const void *list, const char *name)

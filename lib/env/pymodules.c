@@ -34,14 +34,6 @@ static JF_ARRAY(requires_entry) requires;
 static jf_strmap stdlib_by_name, imports_by_module, requires_by_dist; /* to the entries above */
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
-static const jf_embedded *data_file(const char *path)
-{
-	for (size_t i = 0; i < jf_embedded_data_count; i++)
-		if (!strcmp(jf_embedded_data[i].path, path))
-			return &jf_embedded_data[i];
-	return NULL;
-}
-
 /* Splits the next non-comment line of `*p` into at most `max` fields; returns the count. */
 static size_t next_fields(const char **p, char **fields, size_t max)
 {
@@ -85,7 +77,7 @@ static int minor_of(const char *v, int none)
 
 static void load(void)
 {
-	const jf_embedded *f = data_file("stdlib.txt");
+	const jf_embedded *f = jf_embedded_data_find("stdlib.txt");
 	char *fields[64];
 	for (const char *p = f ? f->data : ""; *p;) {
 		size_t n = next_fields(&p, fields, 3);
@@ -100,7 +92,7 @@ static void load(void)
 		free(fields[1]);
 		free(fields[2]);
 	}
-	f = data_file("import-names.txt");
+	f = jf_embedded_data_find("import-names.txt");
 	for (const char *p = f ? f->data : ""; *p;) {
 		size_t n = next_fields(&p, fields, 64);
 		if (n < 2) {
@@ -112,7 +104,7 @@ static void load(void)
 		memcpy(e.dists, fields + 1, (n - 1) * sizeof(char *));
 		jf_array_push(&imports, e);
 	}
-	f = data_file("dependencies.txt");
+	f = jf_embedded_data_find("dependencies.txt");
 	for (const char *p = f ? f->data : ""; *p;) {
 		size_t n = next_fields(&p, fields, 64);
 		if (!n)

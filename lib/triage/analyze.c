@@ -147,44 +147,46 @@ static bool has_word(const char *s, const char *const *words)
 	return false;
 }
 
-/* The stage a traceback's functions show: evaluation, checkpointing, training (any frame,
- * innermost first), initialisation (the job's own frames); NULL when none tells. */
-static const char *stage_of_frames(const rank_state *r)
+/* The stage function `f` shows by its name: evaluation, checkpointing, training, or, for a
+ * function of the job's own, initialisation; NULL when it tells none. */
+static const char *stage_of_function(const jf_triage_frame *f)
 {
 	static const char *const eval[] = { "eval", "valid", "predict", "infer", NULL };
 	static const char *const save[] = { "save", "checkpoint", NULL };
 	static const char *const train[] = { "train", "fit", "backward", "optimizer_step", NULL };
 	static const char *const init[] = { "load", "init", "build", "setup", "prepare",
 		                            "download", "parse_args", "create", NULL };
+	if (!f->function)
+		return NULL;
 	char name[128];
-	for (size_t i = r->nframes; i-- > 0;) {
-		const char *fn = r->frames[i].function;
-		if (!fn)
-			continue;
-		size_t k = 0;
-		for (; fn[k] && k + 1 < sizeof name; k++)
-			name[k] = (char)tolower((unsigned char)fn[k]);
-		name[k] = '\0';
-		if (has_word(name, eval) || !strncmp(name, "test", 4))
-			return "evaluation";
-		if (has_word(name, save) && !strstr(name, "load"))
-			return "checkpointing";
-		if (has_word(name, train))
-			return "training";
-	}
-	for (size_t i = r->nframes; i-- > 0;) {
-		const char *fn = r->frames[i].function;
-		if (fn && !jf_triage_library_file(r->frames[i].file)) {
-			char lower[128];
-			size_t k = 0;
-			for (; fn[k] && k + 1 < sizeof lower; k++)
-				lower[k] = (char)tolower((unsigned char)fn[k]);
-			lower[k] = '\0';
-			if (has_word(lower, init))
-				return "initialisation";
-		}
-	}
+	size_t k = 0;
+	for (; f->function[k] && k + 1 < sizeof name; k++)
+		name[k] = (char)tolower((unsigned char)f->function[k]);
+	name[k] = '\0';
+	if (has_word(name, eval) || !strncmp(name, "test", 4))
+		return "evaluation";
+	if (has_word(name, save) && !strstr(name, "load"))
+		return "checkpointing";
+	if (has_word(name, train))
+		return "training";
+	if (has_word(name, init) && !jf_triage_library_file(f->file))
+		return "initialisation";
 	return NULL;
+}
+
+/* The stage a traceback's functions show, innermost first; initialisation only when no
+ * function shows another. */
+static const char *stage_of_frames(const rank_state *r)
+{
+	const char *init = NULL;
+	for (size_t i = r->nframes; i-- > 0;) {
+		const char *stage = stage_of_function(&r->frames[i]);
+		if (stage && strcmp(stage, "initialisation"))
+			return stage;
+		if (stage && !init)
+			init = stage;
+	}
+	return init;
 }
 
 /* Rank labels */
@@ -282,6 +284,23 @@ static const rank_state *frames_for(const rank_state *r, uint64_t number)
 	return number - r->ended <= ATTACH_LINES ? r : NULL;
 }
 
+/* The stage of a failure: setup for a message that comes before Python runs, else what its
+ * traceback's functions show, else the log's progress before it, else initialisation when
+ * Python ran; NULL when nothing tells. */
+static const char *stage_at(const analysis *a, const jf_triage_pattern *p, const rank_state *tb)
+{
+	const char *stage = tb ? stage_of_frames(tb) : NULL;
+	if (p && p->setup)
+		return "setup";
+	if (stage)
+		return stage;
+	if (a->eval_line && a->eval_line > a->train_line)
+		return "evaluation";
+	if (a->train_line)
+		return "training";
+	return a->frames_seen ? "initialisation" : NULL;
+}
+
 static void capture(analysis *a, candidate *c, const jf_triage_pattern *p, uint64_t number,
                     const char *text, size_t len, const rank_state *r)
 {
@@ -295,16 +314,7 @@ static void capture(analysis *a, candidate *c, const jf_triage_pattern *p, uint6
 		c->has_frame = true;
 		frame_copy(&c->frame, f);
 	}
-	if (p && p->setup)
-		c->stage = "setup";
-	else if (tb && (c->stage = stage_of_frames(tb)))
-		;
-	else if (a->eval_line && a->eval_line > a->train_line)
-		c->stage = "evaluation";
-	else if (a->train_line)
-		c->stage = "training";
-	else if (a->frames_seen)
-		c->stage = "initialisation";
+	c->stage = stage_at(a, p, tb);
 	c->progress = progress_text(a);
 	c->time = a->time;
 	c->dated = a->dated;

@@ -83,6 +83,8 @@ static void text_entry(const jf_triage_entry *e, bool linked, jf_buf *b)
 			jf_buf_addf(b, ", in %s", r->frame.function);
 		if (e->code_file)
 			jf_buf_addf(b, " (the job's %s:%u)", e->code_file, e->code_line);
+		else if (linked)
+			jf_buf_adds(b, " (no file of the job's code has this path)");
 		jf_buf_addc(b, '\n');
 	}
 	if (e->has_finding)

@@ -301,12 +301,6 @@ char *jf_triage_literal(const char *re)
 static jf_triage_table table;
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
-static const char *text(yaml_document_t *doc, yaml_node_t *e, const char *key)
-{
-	const char *s = jf_yml_scalar(jf_yml_get(doc, e, key));
-	return s && *s ? jf_xstrdup(s) : NULL;
-}
-
 static bool retry_of(const char *s, jf_retry *out)
 {
 	if (!s)
@@ -346,9 +340,9 @@ static bool fail(unsigned line, const char *what)
 static bool read_category(yaml_document_t *doc, yaml_node_t *e, jf_triage_category *c)
 {
 	unsigned line = (unsigned)e->start_mark.line + 1;
-	c->name = text(doc, e, "name");
-	c->why = text(doc, e, "why");
-	c->dimension = text(doc, e, "dimension");
+	c->name = jf_yml_text(doc, e, "name");
+	c->why = jf_yml_text(doc, e, "why");
+	c->dimension = jf_yml_text(doc, e, "dimension");
 	if (!c->name || !c->why || !retry_of(jf_yml_scalar(jf_yml_get(doc, e, "retry")), &c->retry))
 		return fail(line, "a category needs name, retry (no, yes, maybe) and why");
 	if (!c->dimension) {
@@ -364,13 +358,13 @@ static bool read_pattern(yaml_document_t *doc, yaml_node_t *e, jf_triage_pattern
 {
 	unsigned line = (unsigned)e->start_mark.line + 1;
 	p->line = line;
-	p->id = text(doc, e, "id");
-	p->match = text(doc, e, "match");
-	p->why = text(doc, e, "why");
-	p->cause = text(doc, e, "cause");
-	p->hint = text(doc, e, "hint");
-	p->example = text(doc, e, "example");
-	p->source = text(doc, e, "source");
+	p->id = jf_yml_text(doc, e, "id");
+	p->match = jf_yml_text(doc, e, "match");
+	p->why = jf_yml_text(doc, e, "why");
+	p->cause = jf_yml_text(doc, e, "cause");
+	p->hint = jf_yml_text(doc, e, "hint");
+	p->example = jf_yml_text(doc, e, "example");
+	p->source = jf_yml_text(doc, e, "source");
 	const char *stage = jf_yml_scalar(jf_yml_get(doc, e, "stage"));
 	p->setup = stage && !strcmp(stage, "setup");
 	if (!p->id || !p->match || !p->hint || !p->example || !p->source)
@@ -417,27 +411,18 @@ static bool read_pattern(yaml_document_t *doc, yaml_node_t *e, jf_triage_pattern
 
 static void load(void)
 {
-	const jf_embedded *f = NULL;
-	for (size_t i = 0; i < jf_embedded_data_count; i++)
-		if (!strcmp(jf_embedded_data[i].path, DATA_PATH))
-			f = &jf_embedded_data[i];
+	const jf_embedded *f = jf_embedded_data_find(DATA_PATH);
 	table.literals = jf_keyset_new();
 	if (!f) {
 		fail(0, "not compiled into jobfix");
 		return;
 	}
-	yaml_parser_t parser;
 	yaml_document_t doc;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)f->data, f->len);
-	if (!yaml_parser_load(&parser, &doc) || !yaml_document_get_root_node(&doc)) {
-		fail((unsigned)parser.problem_mark.line + 1, "not valid YAML");
-		if (!parser.error)
-			yaml_document_delete(&doc);
-		yaml_parser_delete(&parser);
+	unsigned line;
+	if (!jf_yml_load_data(f->data, f->len, &doc, &line)) {
+		fail(line, "not valid YAML");
 		return;
 	}
-	yaml_parser_delete(&parser);
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	yaml_node_t *cats = jf_yml_get(&doc, root, "categories"), *pats = jf_yml_get(&doc, root, "patterns");
 	size_t nc = seq_len(cats), np = seq_len(pats);
