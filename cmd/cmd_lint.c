@@ -75,6 +75,9 @@ static void print_help(void)
 	       "                      instead of the findings\n"
 	       "  --color WHEN        auto (default: when stdout is a terminal and NO_COLOR is\n"
 	       "                      unset), always or never\n"
+	       "  -j, --threads N     lint up to N files and jobs at once, and parse a job's\n"
+	       "                      modules on N threads (default: one per core); the\n"
+	       "                      output is the same for every N\n"
 	       "  -q, --quiet         print no summary line\n"
 	       "  -v, --verbose       also say which checks were skipped for want of facts\n"
 	       "                      (an unknown image), and how to enable them, and which\n"
@@ -84,6 +87,20 @@ static void print_help(void)
 	       "the nearest folder above it (docs/config.md).\n\n"
 	       "exit status: 0 nothing at or above --fail-on, 1 findings, 2 jobfix could not\n"
 	       "do its job (bad options or config, unreadable path, output not written)\n");
+}
+
+#define MAX_THREADS 256
+
+/* The N of -j N: 1 to MAX_THREADS. */
+static int parse_threads(const char *v, unsigned *out)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || errno || n < 1 || n > MAX_THREADS)
+		return -1;
+	*out = (unsigned)n;
+	return 0;
 }
 
 /* The names of the formats, for usage messages: "text, concise, json, sarif, github". */
@@ -221,12 +238,17 @@ static bool is_regular_file(const char *path)
 }
 
 /* Lints `path`; false when jobfix could not (the error printed). */
-static bool lint_one(jf_linter *l, const char *path)
+static void print_error(void *data, const char *path, const char *message)
 {
-	if (jf_linter_lint(l, path) >= 0)
-		return true;
-	fprintf(stderr, "jobfix: error: %s\n", jf_linter_error(l));
-	return false;
+	(void)data;
+	(void)path;
+	fprintf(stderr, "jobfix: error: %s\n", message);
+}
+
+/* Lints `paths` (on the linter's threads); false when one could not be linted. */
+static bool lint_each(jf_linter *l, const char *const *paths, size_t n)
+{
+	return jf_linter_lint_all(l, paths, n, print_error, NULL) >= 0;
 }
 
 /* Lints the jobs found from the current folder; false when jobfix could not. */
@@ -250,9 +272,7 @@ static bool lint_discovered(jf_linter *l, const jf_config *config, int verbose)
 		fprintf(stderr, "jobfix: no job files found under %s\n", cwd ? cwd : ".");
 		free(cwd);
 	}
-	bool ok = true;
-	for (size_t i = 0; i < n; i++)
-		ok &= lint_one(l, jobs[i]);
+	bool ok = lint_each(l, (const char *const *)jobs, n);
 	jf_paths_free(jobs);
 	return ok;
 }
@@ -306,22 +326,31 @@ static bool lint_changed(jf_linter *l, const jf_config *config, char **files, si
 			njobs = 0;
 			jobs = NULL;
 		}
-		jf_linter_restrict(l, config_changed ? NULL : scripts);
+		/* The jobs that are not themselves changed specs (those come after). */
+		size_t kept = 0;
 		for (size_t i = 0; i < njobs; i++) {
 			bool changed = false;
 			for (size_t k = 0; k < nspecs && !changed; k++)
 				changed = same_file(jobs[i], specs[k]);
 			if (!changed)
-				ok &= lint_one(l, jobs[i]);
+				jobs[kept++] = jobs[i];
+			else
+				free(jobs[i]);
 		}
+		if (jobs)
+			jobs[kept] = NULL;
+		jf_linter_restrict(l, config_changed ? NULL : scripts);
+		ok &= lint_each(l, (const char *const *)jobs, kept);
 		jf_linter_restrict(l, NULL);
 		jf_paths_free(jobs);
 	}
-	for (size_t i = 0; i < nspecs; i++)
-		ok &= lint_one(l, specs[i]);
+	ok &= lint_each(l, specs, nspecs);
+	/* The changed scripts no linted job read, alone. */
+	size_t alone = 0;
 	for (size_t i = 0; i < nscripts; i++)
 		if (!jf_linter_has_read(l, scripts[i]))
-			ok &= lint_one(l, scripts[i]);
+			scripts[alone++] = scripts[i];
+	ok &= lint_each(l, scripts, alone);
 	free(specs);
 	free(scripts);
 	return ok;
@@ -336,8 +365,8 @@ static bool run_lints(jf_linter *l, jf_config *config, lint_mode mode, char **pa
 		failed = !lint_changed(l, config, paths, (size_t)npaths);
 	else if (!npaths)
 		failed = !lint_discovered(l, config, verbose);
-	for (int i = 0; mode == MODE_PATHS && i < npaths; i++)
-		failed |= !lint_one(l, paths[i]);
+	if (mode == MODE_PATHS && npaths)
+		failed |= !lint_each(l, (const char *const *)paths, (size_t)npaths);
 	return !failed;
 }
 
@@ -349,6 +378,7 @@ int cmd_lint(int argc, char **argv)
 	jf_format output_format = JF_FORMAT_TEXT;
 	const char *output = NULL, *output_format_name = NULL;
 	int color = -1, quiet = 0, verbose = 0, npaths = 0, fix = 0, diff = 0;
+	unsigned threads = 0; /* one per core */
 	lint_mode mode = MODE_PATHS;
 	const char *config_path = NULL;
 	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated:
@@ -390,6 +420,15 @@ int cmd_lint(int argc, char **argv)
 			mode = m;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
+		} else if ((v = option_value(argc, argv, &i, "--threads", &missing)) ||
+		           (v = option_value(argc, argv, &i, "-j", &missing)) ||
+		           (!strncmp(a, "-j", 2) && a[2] && (v = a + 2))) {
+			if (parse_threads(v, &threads) < 0) {
+				free(paths);
+				free(overrides);
+				return usage_error("lint ", "-j needs a number of threads from 1 to %d, not '%s'",
+				                   MAX_THREADS, v);
+			}
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
 			if (jf_format_from_name(v, &format) < 0) {
 				free(paths);
@@ -533,6 +572,7 @@ int cmd_lint(int argc, char **argv)
 	color = cmd_color_for(color, STDOUT_FILENO);
 	jf_options opts = JF_OPTIONS_INIT;
 	opts.config = config;
+	opts.threads = threads;
 	jf_linter *l = jf_linter_new(&opts);
 	/* jobfix could not do its job */
 	bool failed = !run_lints(l, config, mode, paths, npaths, verbose);

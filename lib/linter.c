@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <sys/stat.h>
 
@@ -20,6 +21,7 @@
 #include "rules/config.h"
 #include "rules/run.h"
 #include "rules/suppress.h"
+#include "sources/prefetch.h"
 
 static void *ts_malloc(size_t n)
 {
@@ -47,8 +49,13 @@ jf_linter *jf_linter_new(const jf_options *opts)
 	pthread_once(&allocator_once, set_allocator);
 	jf_linter *l = jf_xcalloc(1, sizeof(*l));
 	jf_options defaults = JF_OPTIONS_INIT;
-	l->opts = opts ? *opts : defaults;
-	l->matcher = jf_matcher_new();
+	if (opts && opts->version < 2) /* no `threads`: the caller's struct ends before it */
+		memcpy(&l->opts, opts, offsetof(jf_options, threads));
+	else
+		l->opts = opts ? *opts : defaults;
+	l->threads = l->opts.threads ? l->opts.threads : jf_cores();
+	l->matcher = jf_matcher_new(l->threads > 1);
+	l->prefetch = l->threads > 1 ? jf_prefetch_new(l->threads - 1) : NULL;
 	l->shown_text = l->shown_json = (jf_buf)JF_BUF_INIT;
 	return l;
 }
@@ -61,6 +68,7 @@ void jf_linter_free(jf_linter *self)
 	jf_sources_release(&self->sources);
 	jf_parsers_release(&self->parsers);
 	jf_matcher_free(self->matcher);
+	jf_prefetch_free(self->prefetch);
 	jf_query_cache_release(&self->queries);
 	jf_error_clear(&self->error);
 	jf_linter_restrict(self, NULL);
@@ -243,6 +251,7 @@ static int lint_path(jf_linter *self, const char *path)
 	jf_workspace_init(&L.ws, &self->parsers, &L.sink);
 	L.ws.on_parsed = match_rules;
 	L.ws.on_parsed_data = self->matcher;
+	L.ws.prefetch = self->prefetch;
 	size_t first = self->report.diags.size;
 	int rc = 0;
 	bool left_out = false; /* a job that reads no changed file (jf_linter_restrict) */
@@ -271,6 +280,8 @@ static int lint_path(jf_linter *self, const char *path)
 		jf_suppress_finish(&L.facts, cfg, &L.sink, first);
 	count_python(self, &L.ws);
 	jf_matcher_end(self->matcher);
+	if (self->prefetch)
+		jf_prefetch_drop(self->prefetch);
 	jf_facts_release(&L.facts);
 	jf_workspace_release(&L.ws);
 	jf_image_free(L.image);
@@ -302,6 +313,136 @@ int jf_linter_lint(jf_linter *self, const char *path)
 	if (rc < 0)
 		jf_report_add_failure(&self->report, jf_linter_error(self));
 	return rc;
+}
+
+/* Several paths at once */
+
+/* What the lint of one path left, moved out of the linter that ran it. */
+typedef struct {
+	jf_report report;
+	jf_sources sources;
+	jf_file_ids read;
+	jf_strings skipped;
+	size_t python_files, python_walks;
+	int rc;
+	char *error;
+} lint_result;
+
+typedef struct {
+	const jf_linter *parent;
+	const char *const *paths;
+	lint_result *results;
+	size_t n;
+	size_t next; /* the next path a worker takes, atomically */
+} lint_batch;
+
+/* Moves what `self` collected since it was made, or since the last move, into `r`. */
+static void move_result(jf_linter *self, lint_result *r)
+{
+	r->report = self->report;
+	r->sources = self->sources;
+	r->read = self->read;
+	r->skipped = self->skipped;
+	r->python_files = self->python_files;
+	r->python_walks = self->python_walks;
+	memset(&self->report, 0, sizeof self->report);
+	memset(&self->sources, 0, sizeof self->sources);
+	memset(&self->read, 0, sizeof self->read);
+	memset(&self->skipped, 0, sizeof self->skipped);
+	self->python_files = self->python_walks = 0;
+}
+
+/* Appends `r` to what `self` collected, as if `self` had linted its path. */
+static void take_result(jf_linter *self, lint_result *r)
+{
+	jf_array_extend(&self->report.diags, r->report.diags.items, r->report.diags.size);
+	jf_array_extend(&self->report.failures, r->report.failures.items,
+	                r->report.failures.size);
+	jf_array_extend(&self->sources, r->sources.items, r->sources.size);
+	for (size_t i = 0; i < r->read.size; i++)
+		if (!ids_have(&self->read, r->read.items[i]))
+			jf_array_push(&self->read, r->read.items[i]);
+	for (size_t i = 0; i < r->skipped.size; i++) {
+		if (jf_strings_have(&self->skipped, r->skipped.items[i]))
+			free(r->skipped.items[i]);
+		else
+			jf_array_push(&self->skipped, r->skipped.items[i]);
+	}
+	self->python_files += r->python_files;
+	self->python_walks += r->python_walks;
+	jf_array_release(&r->report.diags);
+	jf_array_release(&r->report.failures);
+	jf_array_release(&r->sources);
+	jf_array_release(&r->read);
+	jf_array_release(&r->skipped);
+}
+
+/* A thread of jf_linter_lint_all(): a linter of its own lints the paths it takes. */
+static void *lint_worker(void *data)
+{
+	lint_batch *b = data;
+	jf_options opts = b->parent->opts;
+	opts.threads = 1; /* the batch already keeps every core busy */
+	jf_linter *w = jf_linter_new(&opts);
+	w->restricted = b->parent->restricted;
+	jf_array_extend(&w->changed, b->parent->changed.items, b->parent->changed.size);
+	for (size_t i = 0; i < b->parent->changed_real.size; i++)
+		jf_array_push(&w->changed_real, jf_xstrdup(b->parent->changed_real.items[i]));
+	for (;;) {
+		size_t i = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
+		if (i >= b->n)
+			break;
+		lint_result *r = &b->results[i];
+		r->rc = jf_linter_lint(w, b->paths[i]);
+		if (r->rc < 0)
+			r->error = jf_xstrdup(jf_linter_error(w));
+		move_result(w, r);
+	}
+	jf_linter_free(w);
+	return NULL;
+}
+
+int jf_linter_lint_all(jf_linter *self, const char *const *paths, size_t n,
+                       jf_lint_error_fn *on_error, void *data)
+{
+	int first = 0;
+	if (self->threads < 2 || n < 2) {
+		for (size_t i = 0; i < n; i++) {
+			int rc = jf_linter_lint(self, paths[i]);
+			if (rc < 0 && on_error)
+				on_error(data, paths[i], jf_linter_error(self));
+			if (rc < 0 && !first)
+				first = rc;
+		}
+		return first;
+	}
+	lint_batch b = { self, paths, jf_xcalloc(n, sizeof(lint_result)), n, 0 };
+	size_t extra = (self->threads < n ? self->threads : n) - 1, started = 0;
+	pthread_t *threads = jf_xcalloc(extra, sizeof(pthread_t));
+	while (started < extra && pthread_create(&threads[started], NULL, lint_worker, &b) == 0)
+		started++;
+	lint_worker(&b); /* this thread is one of the workers */
+	for (size_t t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	free(threads);
+	char *first_error = NULL;
+	for (size_t i = 0; i < n; i++) {
+		lint_result *r = &b.results[i];
+		take_result(self, r);
+		if (r->rc < 0 && on_error)
+			on_error(data, paths[i], r->error);
+		if (r->rc < 0 && !first) {
+			first = r->rc;
+			first_error = r->error;
+		} else {
+			free(r->error);
+		}
+	}
+	if (first_error)
+		jf_error_set(&self->error, first, "%s", first_error);
+	free(first_error);
+	free(b.results);
+	return first;
 }
 
 size_t jf_linter_count(const jf_linter *self, jf_severity min)

@@ -28,11 +28,13 @@ typedef JF_ARRAY(jf_file_id) jf_file_ids;
 
 struct jf_linter {
 	jf_options opts;
+	unsigned threads; /* opts.threads, or the number of cores */
 	jf_report report;
 	jf_sources sources; /* every source a diagnostic may point into */
 	jf_parsers parsers;
 	jf_query_cache queries; /* the rule queries of the config's rules, compiled */
 	jf_matcher *matcher;    /* matches them on a second thread */
+	struct jf_prefetch *prefetch; /* parses a job's modules ahead on other threads */
 	jf_error error;
 	/* jf_linter_restrict(): the files, by identity and by real path. */
 	bool restricted;

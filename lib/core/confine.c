@@ -89,6 +89,11 @@ void jf_confine_leave(void)
 	current = NULL;
 }
 
+const jf_confine *jf_confine_current(void)
+{
+	return current;
+}
+
 bool jf_confine_has(const jf_confine *self, const char *path)
 {
 	char *real = realpath(path, NULL);

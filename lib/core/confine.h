@@ -29,6 +29,8 @@ void jf_confine_release(jf_confine *self);
 /** `self` holds for this thread until jf_confine_leave(); it must outlive that. */
 void jf_confine_enter(const jf_confine *self);
 void jf_confine_leave(void);
+/** The roots this thread entered, or NULL (another thread may enter them too). */
+const jf_confine *jf_confine_current(void);
 /**
  * Whether `path`, which exists, lies in `self`: its real path is below a
  * root. A path whose real path cannot be found (a symlink loop) does not.

@@ -1,8 +1,11 @@
-/* util.c - allocation, jf_buf and jf_array helpers */
+/* util.c - allocation, jf_buf and jf_array helpers, the number of cores */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "core/util.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 char jf_buf__empty[1];
 
@@ -237,6 +240,25 @@ void jf_array__grow(void **items, size_t *cap, size_t need, size_t elem)
 		n *= 2;
 	*items = jf_xrealloc(*items, n * elem);
 	*cap = n;
+}
+
+void jf_array__extend(void **items, size_t *size, size_t *cap, const void *src, size_t n,
+                      size_t elem)
+{
+	if (!n)
+		return;
+	jf_array__grow(items, cap, *size + n, elem);
+	memcpy((char *)*items + *size * elem, src, n * elem);
+	*size += n;
+}
+
+unsigned jf_cores(void)
+{
+	/* The cores of the process's CPU set (a container's limit), else those online. */
+	cpu_set_t set;
+	long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+	                                                    : sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
 
 void jf_array__check(size_t i, size_t size)

@@ -73,8 +73,14 @@ void jf_buf_release(jf_buf *b);
 #define jf_array_get(a, i) (jf_array__check((i), (a)->size), &(a)->items[(i)])
 #define jf_array_last(a) jf_array_get(a, (a)->size - 1)
 #define jf_array_release(a) (free((a)->items), (a)->items = NULL, (a)->size = (a)->cap = 0)
+/* Appends the `n` items at `src`. */
+#define jf_array_extend(a, src, n)                                                          \
+	jf_array__extend((void **)&(a)->items, &(a)->size, &(a)->cap, (src), (n),          \
+	                 sizeof(*(a)->items))
 
 void jf_array__grow(void **items, size_t *cap, size_t need, size_t elem);
+void jf_array__extend(void **items, size_t *size, size_t *cap, const void *src, size_t n,
+                      size_t elem);
 void jf_array__check(size_t i, size_t size);
 
 /* A list of strings, each owned by the list. */
@@ -83,6 +89,9 @@ typedef JF_ARRAY(char *) jf_strings;
 void jf_strings_release(jf_strings *list);
 /** Whether `list` holds `s`. */
 bool jf_strings_have(const jf_strings *list, const char *s);
+
+/** The cores this process may run on (at least 1, at most 64). */
+unsigned jf_cores(void);
 
 /* Small string helpers. */
 bool jf_str_starts(const char *s, const char *prefix);

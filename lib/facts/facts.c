@@ -69,16 +69,18 @@ static bool import_may_not_run(const jf_file *file, const jf_pyfacts *py, TSNode
 	return !called;
 }
 
-/* Loads the local modules that `file` imports. */
+/* Loads the local modules that `file` imports; with `prefetch`, only names
+ * them to the workspace's prefetch pool. */
 static void follow_imports(const jf_job *job, jf_workspace *ws, jf_file *file,
-                           const jf_pyfacts *py, const jf_strings *sys_path)
+                           const jf_pyfacts *py, const jf_strings *sys_path, bool prefetch)
 {
 	jf_importer im;
 	jf_importer_init(&im, job, ws, file, sys_path);
+	im.prefetch = prefetch;
 	for (size_t i = 0; i < py->imports.size; i++) {
 		const jf_py_import *imp = &py->imports.items[i];
 		TSNode at = ts_node_is_null(imp->module) ? imp->from : imp->module;
-		im.lazy = import_may_not_run(file, py, at);
+		im.lazy = !prefetch && import_may_not_run(file, py, at);
 		char *module = text_of(file, imp->module), *from = text_of(file, imp->from);
 		char *sub = text_of(file, imp->name);
 		if (sub && strchr(sub, '.')) {
@@ -187,12 +189,22 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	jf_shell_run(&out->shell, job, ws, &host);
 	gather_sys_path(out, job);
 	bool follow = job->command.size && job->code_dir && jf_path_is_dir(job->code_dir);
-	/* The list grows while it is read: modules found are followed in turn. */
+	/* The list grows while it is read: modules found are followed in turn.
+	 * With a prefetch pool, the modules of a file and of the 8 files after it
+	 * are named to the pool before the file's are loaded, so that they are
+	 * parsed on other threads while this one walks and loads. */
+	size_t named = 0; /* the files whose modules the pool knows */
 	for (size_t i = 0; i < ws->files.size; i++) {
+		for (; ws->prefetch && named < ws->files.size && named <= i + 8; named++) {
+			jf_file *next = ws->files.items[named];
+			const jf_pyfacts *py = python_of(out, next);
+			if (py && follow && next->fs_path)
+				follow_imports(job, ws, next, py, &out->sys_path, true);
+		}
 		jf_file *file = ws->files.items[i];
 		const jf_pyfacts *py = python_of(out, file);
 		if (py && follow && file->fs_path)
-			follow_imports(job, ws, file, py, &out->sys_path);
+			follow_imports(job, ws, file, py, &out->sys_path, false);
 	}
 }
 

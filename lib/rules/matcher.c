@@ -20,7 +20,7 @@ struct jf_matcher {
 	pthread_mutex_t lock;
 	pthread_cond_t changed; /* an item was queued or finished, or the thread must stop */
 	pthread_t thread;
-	bool started, stop;
+	bool threaded, started, stop;
 	JF_ARRAY(item *) items; /* of this lint, in the order added */
 	size_t next;            /* the first item the thread has not taken */
 	/* The lint */
@@ -95,9 +95,10 @@ static void *run(void *data)
 	return NULL;
 }
 
-jf_matcher *jf_matcher_new(void)
+jf_matcher *jf_matcher_new(bool threaded)
 {
 	jf_matcher *self = jf_xcalloc(1, sizeof(*self));
+	self->threaded = threaded;
 	pthread_mutex_init(&self->lock, NULL);
 	pthread_cond_init(&self->changed, NULL);
 	return self;
@@ -168,7 +169,7 @@ void jf_matcher_add(jf_matcher *self, const jf_file *file)
 		it->state = QUEUED;
 	}
 	pthread_mutex_lock(&self->lock);
-	if (any && !self->started)
+	if (any && self->threaded && !self->started)
 		self->started = pthread_create(&self->thread, NULL, run, self) == 0;
 	jf_array_push(&self->items, it);
 	pthread_cond_broadcast(&self->changed);
@@ -183,7 +184,7 @@ const jf_file_matches *jf_matcher_wait(jf_matcher *self, const jf_file *file)
 		if (self->items.items[i]->m.file == file)
 			it = self->items.items[i];
 	if (it && it->state == QUEUED && !self->started) {
-		/* No thread could be made: the work is done here. */
+		/* No thread (none wanted, or none could be made): the work is done here. */
 		it->state = WORKING;
 		pthread_mutex_unlock(&self->lock);
 		work(self, it);

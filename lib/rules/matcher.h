@@ -41,8 +41,12 @@ typedef struct {
 	JF_ARRAY(jf_capture) captures;       /* nodes of the file's own tree */
 } jf_file_matches;
 
-/** A matcher; its thread starts with the first file. Free with jf_matcher_free(). */
-jf_matcher *jf_matcher_new(void);
+/**
+ * A matcher; with `threaded`, its thread starts with the first file, else
+ * each file's queries run when jf_matcher_wait() asks for them. Free with
+ * jf_matcher_free().
+ */
+jf_matcher *jf_matcher_new(bool threaded);
 /** Ends the thread (after the file it is working on) and frees everything. NULL is a no-op. */
 void jf_matcher_free(jf_matcher *self);
 

@@ -27,6 +27,14 @@ static bool load_module(jf_importer *im, const char *base, const char *rel)
 			continue;
 		}
 		const char *under = jf_path_under(local, im->job->code_dir);
+		if (im->prefetch) {
+			char *display = under ? jf_path_join(im->job->code_display, under) : NULL;
+			if (display)
+				jf_workspace_prefetch(im->ws, local, display, JF_LANG_PYTHON);
+			free(display);
+			free(local);
+			return true;
+		}
 		jf_file *known = jf_workspace_find(im->ws, local);
 		bool lazy = im->lazy || im->from->lazy;
 		if (known && !lazy)

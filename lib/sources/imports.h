@@ -12,6 +12,7 @@ typedef struct {
 	jf_file *from;     /* the importing file */
 	jf_strings roots;  /* sys.path on this machine: the file's import root, then PYTHONPATH */
 	bool lazy;         /* the import at hand runs only when a function runs (set per import) */
+	bool prefetch;     /* only name the files to the workspace's prefetch pool, load none */
 } jf_importer;
 
 /**

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "sources/prefetch.h"
 #include "sources/syntax.h"
 #include "sources/tree.h"
 
@@ -68,9 +69,8 @@ static TSRange range_of(const jf_source *src, jf_span s)
 		          { b.line - 1, s.end - src->lines[b.line - 1] }, s.start, s.end };
 }
 
-/* Parses `src` (or only `n` ranges of it); NULL when the time budget ran out. */
-static TSTree *parse(jf_parsers *ps, jf_lang lang, const jf_source *src, const jf_span *ranges,
-                     size_t n)
+TSTree *jf_parse(jf_parsers *ps, jf_lang lang, const jf_source *src, const jf_span *ranges,
+                 size_t n)
 {
 	TSParser *p = parser_for(ps, lang);
 	parse_input in = { src, { 0, 0 }, 0 };
@@ -139,7 +139,7 @@ static void check_syntax(jf_workspace *ws, jf_file *f, const jf_span *ranges, si
 	                     ? jf_syntax_gaps_blanked(f->src, f->lang)
 	                     : NULL;
 	jf_source *blanked = copy ? jf_source_from_string(f->src->path, copy, f->src->len) : NULL;
-	TSTree *tree = blanked ? parse(ws->parsers, f->lang, blanked, ranges, n) : NULL;
+	TSTree *tree = blanked ? jf_parse(ws->parsers, f->lang, blanked, ranges, n) : NULL;
 	jf_syntax_check(ws->sink, f, tree);
 	if (tree)
 		ts_tree_delete(tree);
@@ -174,12 +174,17 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 	jf_file *f = jf_workspace_find(self, fs_path);
 	if (f)
 		return f;
-	jf_source *src = jf_source_load(fs_path, display_path);
-	jf_array_push(&self->sources, src);
+	jf_source *src = NULL;
 	TSTree *tree = NULL;
+	if (!self->prefetch || !jf_prefetch_take(self->prefetch, self->parsers, fs_path,
+	                                         display_path, lang, &src, &tree)) {
+		src = jf_source_load(fs_path, display_path);
+		if (src->status == JF_SOURCE_OK)
+			tree = jf_parse(self->parsers, lang, src, NULL, 0);
+	}
+	jf_array_push(&self->sources, src);
 	switch (src->status) {
 	case JF_SOURCE_OK:
-		tree = parse(self->parsers, lang, src, NULL, 0);
 		break;
 	case JF_SOURCE_BINARY:
 		jf_diag_set_help(
@@ -214,10 +219,17 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 	return f;
 }
 
+void jf_workspace_prefetch(jf_workspace *self, const char *fs_path, const char *display_path,
+                           jf_lang lang)
+{
+	if (self->prefetch && !jf_workspace_find(self, fs_path))
+		jf_prefetch_submit(self->prefetch, fs_path, display_path, lang);
+}
+
 jf_file *jf_workspace_add_text(jf_workspace *self, const jf_source *src, const jf_span *ranges,
                                size_t n, jf_lang lang, jf_role role)
 {
-	TSTree *tree = parse(self->parsers, lang, src, ranges, n);
+	TSTree *tree = jf_parse(self->parsers, lang, src, ranges, n);
 	if (!tree)
 		return NULL;
 	jf_file *f = add_file(self, src, lang, role, tree);

@@ -61,7 +61,14 @@ typedef struct jf_workspace {
 	 * queries); NULL: none. */
 	void (*on_parsed)(void *data, const jf_file *file);
 	void *on_parsed_data;
+	/* Reads and parses ahead the files jf_workspace_prefetch() names
+	 * (sources/prefetch.h); NULL: each file is parsed when it is loaded. */
+	struct jf_prefetch *prefetch;
 } jf_workspace;
+
+/** Parses `n` ranges of `src` (n == 0: all of it) with `parsers`; NULL when the time budget ran out. */
+TSTree *jf_parse(jf_parsers *parsers, jf_lang lang, const jf_source *src, const jf_span *ranges,
+                 size_t n);
 
 void jf_workspace_init(jf_workspace *self, jf_parsers *parsers, jf_sink *sink);
 /** Frees the files and their trees, and the sources not handed over. */
@@ -76,6 +83,13 @@ void jf_workspace_keep_sources(jf_workspace *self, jf_sources *into);
  */
 jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *display_path,
                            jf_lang lang, jf_role role, const char *container_dir, int depth);
+/**
+ * Says that jf_workspace_load() is about to load `fs_path` (as `display_path`
+ * and `lang`), so that a thread of the prefetch pool may read and parse it
+ * first; nothing without a pool or when the file is loaded already.
+ */
+void jf_workspace_prefetch(jf_workspace *self, const char *fs_path, const char *display_path,
+                           jf_lang lang);
 /**
  * Parses `n` byte ranges of `src` (owned by the caller, who keeps it until
  * the findings are rendered) as one file: the job's command. With n == 0,

@@ -25,7 +25,7 @@ static int setup(void **state)
 	fixture *f = jf_xcalloc(1, sizeof(*f));
 	f->sink = (jf_sink){ &f->report, no_rule, NULL, &f->skipped, NULL };
 	jf_workspace_init(&f->ws, &f->parsers, &f->sink);
-	f->matcher = jf_matcher_new();
+	f->matcher = jf_matcher_new(true);
 	f->dir = th_mkdtemp();
 	jf_matcher_begin(f->matcher, jf_rules_builtin(), &f->queries, NULL, false);
 	*state = f;

@@ -69,19 +69,22 @@ JF_EXPORT const char *jf_format_summary(jf_format format);
 typedef struct jf_config jf_config; /* opaque: see "Configuration" below */
 
 typedef struct {
-	unsigned version;         /* of this struct: 1 */
+	unsigned version;         /* of this struct: 2 (1 has no `threads`) */
 	int verbose;              /* reserved for messages about skipped checks */
 	const jf_config *config;  /* borrowed, resolved; must outlive the linter. NULL: defaults */
+	unsigned threads;         /* the threads a linter may use at once; 0: one per core */
 } jf_options;
-#define JF_OPTIONS_INIT { 1, 0, NULL }
+#define JF_OPTIONS_INIT { 2, 0, NULL, 0 }
 
 typedef struct jf_linter jf_linter; /* opaque */
 
 /**
  * A new linter; never NULL (out of memory aborts). Free with jf_linter_free().
- * While it lints, a linter matches the rule queries of the files it has read
- * on a thread of its own; the thread ends with jf_linter_free(). A linter is
- * used by one thread at a time.
+ * With more than one thread (jf_options.threads), a linter matches the rule
+ * queries of the files a job reads on a thread of its own and parses the
+ * modules a job imports on others; jf_linter_lint_all() lints several paths
+ * at once. The threads end with jf_linter_free(). A linter is used by one
+ * thread at a time.
  */
 JF_EXPORT jf_linter *jf_linter_new(const jf_options *opts);
 /** Frees the linter and every diagnostic; NULL is a no-op. */
@@ -94,6 +97,20 @@ JF_EXPORT void jf_linter_free(jf_linter *self);
  * compile); the message is then in jf_linter_error().
  */
 JF_EXPORT int jf_linter_lint(jf_linter *self, const char *path);
+
+/** What jf_linter_lint_all() calls for a path it could not lint. */
+typedef void jf_lint_error_fn(void *data, const char *path, const char *message);
+
+/**
+ * Lints the `n` paths as jf_linter_lint() on each in turn would, up to
+ * jf_options.threads of them at once: the findings, the skipped checks and
+ * the files read are the same, in the same order. `on_error` (may be NULL)
+ * is called for each path that could not be linted, in the order of the
+ * paths, once all are done. Returns 0, or the first path's negative error
+ * code (the message is then in jf_linter_error()).
+ */
+JF_EXPORT int jf_linter_lint_all(jf_linter *self, const char *const *paths, size_t n,
+                                 jf_lint_error_fn *on_error, void *data);
 
 /**
  * Restricts the job specs that later jf_linter_lint() calls report on to the

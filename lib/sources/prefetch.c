@@ -1,0 +1,184 @@
+/* prefetch.c - a pool of threads that read and parse the files a lint is about to load */
+#include "sources/prefetch.h"
+
+#include <pthread.h>
+
+#include "core/confine.h"
+#include "core/strmap.h"
+
+typedef struct {
+	char *fs_path, *display_path;
+	jf_lang lang;
+	const jf_confine *confine; /* of the thread that submitted it */
+	enum { QUEUED, WORKING, DONE, TAKEN } state;
+	jf_source *src;
+	TSTree *tree;
+} task;
+
+struct jf_prefetch {
+	pthread_mutex_t lock;
+	pthread_cond_t changed; /* a task was queued or finished, or the threads must stop */
+	pthread_t *threads;
+	unsigned nthreads, started;
+	bool stop;
+	JF_ARRAY(task *) tasks; /* in the order submitted */
+	size_t next;            /* the first task that may still be queued */
+	jf_strmap by_path;      /* fs_path -> task */
+};
+
+/* Reads and parses `t` with `parsers`, as the thread that submitted it may read. */
+static void work(task *t, jf_parsers *parsers)
+{
+	const jf_confine *was = jf_confine_current();
+	jf_confine_enter(t->confine);
+	t->src = jf_source_load(t->fs_path, t->display_path);
+	if (t->src->status == JF_SOURCE_OK)
+		t->tree = jf_parse(parsers, t->lang, t->src, NULL, 0);
+	if (was)
+		jf_confine_enter(was);
+	else
+		jf_confine_leave();
+}
+
+/* The first queued task, marked WORKING, or NULL; with the lock held. */
+static task *next_queued(jf_prefetch *self)
+{
+	while (self->next < self->tasks.size && self->tasks.items[self->next]->state != QUEUED)
+		self->next++;
+	if (self->next == self->tasks.size)
+		return NULL;
+	task *t = self->tasks.items[self->next++];
+	t->state = WORKING;
+	return t;
+}
+
+/* Works `t` with the lock released, and marks it done. */
+static void work_unlocked(jf_prefetch *self, task *t, jf_parsers *parsers)
+{
+	pthread_mutex_unlock(&self->lock);
+	work(t, parsers);
+	pthread_mutex_lock(&self->lock);
+	t->state = DONE;
+	pthread_cond_broadcast(&self->changed);
+}
+
+static void *run(void *data)
+{
+	jf_prefetch *self = data;
+	jf_parsers parsers = { 0 };
+	pthread_mutex_lock(&self->lock);
+	for (;;) {
+		task *t = NULL;
+		while (!self->stop && !(t = next_queued(self)))
+			pthread_cond_wait(&self->changed, &self->lock);
+		if (self->stop)
+			break;
+		work_unlocked(self, t, &parsers);
+	}
+	pthread_mutex_unlock(&self->lock);
+	jf_parsers_release(&parsers);
+	return NULL;
+}
+
+jf_prefetch *jf_prefetch_new(unsigned threads)
+{
+	jf_prefetch *self = jf_xcalloc(1, sizeof(*self));
+	pthread_mutex_init(&self->lock, NULL);
+	pthread_cond_init(&self->changed, NULL);
+	self->nthreads = threads;
+	self->threads = jf_xcalloc(threads ? threads : 1, sizeof(pthread_t));
+	return self;
+}
+
+static void free_task(task *t)
+{
+	free(t->fs_path);
+	free(t->display_path);
+	if (t->tree)
+		ts_tree_delete(t->tree);
+	jf_source_free(t->src);
+	free(t);
+}
+
+void jf_prefetch_drop(jf_prefetch *self)
+{
+	pthread_mutex_lock(&self->lock);
+	for (size_t i = 0; i < self->tasks.size; i++) {
+		task *t = self->tasks.items[i];
+		while (t->state == WORKING)
+			pthread_cond_wait(&self->changed, &self->lock);
+		free_task(t);
+	}
+	self->tasks.size = 0;
+	self->next = 0;
+	jf_strmap_release(&self->by_path);
+	pthread_mutex_unlock(&self->lock);
+}
+
+void jf_prefetch_free(jf_prefetch *self)
+{
+	if (!self)
+		return;
+	jf_prefetch_drop(self);
+	pthread_mutex_lock(&self->lock);
+	self->stop = true;
+	pthread_cond_broadcast(&self->changed);
+	pthread_mutex_unlock(&self->lock);
+	for (unsigned i = 0; i < self->started; i++)
+		pthread_join(self->threads[i], NULL);
+	jf_array_release(&self->tasks);
+	free(self->threads);
+	pthread_cond_destroy(&self->changed);
+	pthread_mutex_destroy(&self->lock);
+	free(self);
+}
+
+void jf_prefetch_submit(jf_prefetch *self, const char *fs_path, const char *display_path,
+                        jf_lang lang)
+{
+	pthread_mutex_lock(&self->lock);
+	if (!jf_strmap_has(&self->by_path, fs_path)) {
+		task *t = jf_xcalloc(1, sizeof(*t));
+		t->fs_path = jf_xstrdup(fs_path);
+		t->display_path = jf_xstrdup(display_path);
+		t->lang = lang;
+		t->confine = jf_confine_current();
+		jf_array_push(&self->tasks, t);
+		jf_strmap_put(&self->by_path, fs_path, strlen(fs_path), t);
+		while (self->started < self->nthreads &&
+		       pthread_create(&self->threads[self->started], NULL, run, self) == 0)
+			self->started++;
+		pthread_cond_broadcast(&self->changed);
+	}
+	pthread_mutex_unlock(&self->lock);
+}
+
+bool jf_prefetch_take(jf_prefetch *self, jf_parsers *parsers, const char *fs_path,
+                      const char *display_path, jf_lang lang, jf_source **src, TSTree **tree)
+{
+	pthread_mutex_lock(&self->lock);
+	task *t = jf_strmap_get(&self->by_path, fs_path, strlen(fs_path));
+	if (t && t->state == QUEUED) {
+		t->state = WORKING;
+		work_unlocked(self, t, parsers);
+	}
+	while (t && t->state == WORKING) {
+		/* Parsed elsewhere: meanwhile, parse the next file in the queue here. */
+		task *other = next_queued(self);
+		if (other)
+			work_unlocked(self, other, parsers);
+		else
+			pthread_cond_wait(&self->changed, &self->lock);
+	}
+	bool found = t && t->state == DONE && t->lang == lang &&
+	             !strcmp(t->display_path, display_path);
+	if (found) {
+		*src = t->src;
+		*tree = t->tree;
+		t->src = NULL;
+		t->tree = NULL;
+		t->state = TAKEN;
+	}
+	pthread_mutex_unlock(&self->lock);
+	return found;
+}
