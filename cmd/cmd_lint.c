@@ -78,6 +78,8 @@ static void print_help(void)
 	       "  -j, --threads N     lint up to N files and jobs at once, and parse a job's\n"
 	       "                      modules on N threads (default: one per core); the\n"
 	       "                      output is the same for every N\n"
+	       "  --no-cache          lint everything anew: neither use nor keep the fact\n"
+	       "                      cache ($XDG_CACHE_HOME/jobfix or ~/.cache/jobfix)\n"
 	       "  -q, --quiet         print no summary line\n"
 	       "  -v, --verbose       also say which checks were skipped for want of facts\n"
 	       "                      (an unknown image), and how to enable them, and which\n"
@@ -379,6 +381,7 @@ int cmd_lint(int argc, char **argv)
 	const char *output = NULL, *output_format_name = NULL;
 	int color = -1, quiet = 0, verbose = 0, npaths = 0, fix = 0, diff = 0;
 	unsigned threads = 0; /* one per core */
+	char *cache_dir = NULL;
 	lint_mode mode = MODE_PATHS;
 	const char *config_path = NULL;
 	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated:
@@ -387,7 +390,7 @@ int cmd_lint(int argc, char **argv)
 	size_t k = 0;
 	const char *select = NULL, *ignore = NULL, *rules_dir = NULL;
 	char **paths = calloc((size_t)argc + 1, sizeof(char *));
-	int only_paths = 0;
+	int only_paths = 0, no_cache = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		int missing = 0;
@@ -406,6 +409,8 @@ int cmd_lint(int argc, char **argv)
 			statistics = 1;
 		} else if (!strcmp(a, "--no-config")) {
 			no_config = 1;
+		} else if (!strcmp(a, "--no-cache")) {
+			no_cache = 1;
 		} else if (!strcmp(a, "--fix")) {
 			fix = 1;
 		} else if (!strcmp(a, "--diff")) {
@@ -573,6 +578,9 @@ int cmd_lint(int argc, char **argv)
 	jf_options opts = JF_OPTIONS_INIT;
 	opts.config = config;
 	opts.threads = threads;
+	/* --fix rewrites files between its two lints: both run anew. */
+	cache_dir = no_cache || fix || diff ? NULL : jf_cache_dir();
+	opts.cache_dir = cache_dir;
 	jf_linter *l = jf_linter_new(&opts);
 	/* jobfix could not do its job */
 	bool failed = !run_lints(l, config, mode, paths, npaths, verbose);
@@ -627,6 +635,7 @@ int cmd_lint(int argc, char **argv)
 	jf_linter_free(l);
 	jf_config_free(config);
 cleanup:
+	free(cache_dir);
 	free(paths);
 	free_overrides(overrides, allowed_owned);
 	free(staged_buf);

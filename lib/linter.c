@@ -13,7 +13,9 @@
 #include <pthread.h>
 #include <sys/stat.h>
 
+#include "cache.h"
 #include "core/confine.h"
+#include "core/deps.h"
 #include "core/path.h"
 #include "env/image.h"
 #include "facts/facts.h"
@@ -49,7 +51,7 @@ jf_linter *jf_linter_new(const jf_options *opts)
 	pthread_once(&allocator_once, set_allocator);
 	jf_linter *l = jf_xcalloc(1, sizeof(*l));
 	jf_options defaults = JF_OPTIONS_INIT;
-	if (opts && opts->version < 2) /* no `threads`: the caller's struct ends before it */
+	if (opts && opts->version < 2) /* the caller's struct ends before `threads` */
 		memcpy(&l->opts, opts, offsetof(jf_options, threads));
 	else
 		l->opts = opts ? *opts : defaults;
@@ -74,6 +76,9 @@ void jf_linter_free(jf_linter *self)
 	jf_linter_restrict(self, NULL);
 	jf_array_release(&self->read);
 	jf_strings_release(&self->skipped);
+	if (self->cache_stores)
+		jf_cache_prune(self->opts.cache_dir, JF_CACHE_MAX_BYTES, JF_CACHE_MAX_ENTRIES);
+	jf_strings_release(&self->cache_strings);
 	jf_buf_release(&self->shown_text);
 	jf_buf_release(&self->shown_json);
 	free(self);
@@ -113,6 +118,13 @@ void jf_linter_restrict(jf_linter *self, const char *const *files)
 		jf_array_push(&self->changed, id);
 		jf_array_push(&self->changed_real, real);
 	}
+}
+
+void jf_linter__note_read(jf_linter *self, const char *fs_path)
+{
+	jf_file_id id;
+	if (file_id_of(fs_path, &id) && !ids_have(&self->read, id))
+		jf_array_push(&self->read, id);
 }
 
 int jf_linter_has_read(const jf_linter *self, const char *path)
@@ -184,6 +196,7 @@ static jf_lang lang_of_file(const char *path)
 	if (jf_str_ends(path, ".sh") || jf_str_ends(path, ".bash") || jf_str_ends(path, ".sbatch") ||
 	    jf_str_ends(path, ".slurm"))
 		return JF_LANG_BASH;
+	jf_deps_note(JF_DEP_FILE, path);
 	FILE *f = fopen(path, "rb");
 	char line[128] = "";
 	if (f) {
@@ -292,9 +305,7 @@ static int lint_path(jf_linter *self, const char *path)
 		return 0;
 	}
 	for (size_t i = 0; i < L.sources.size; i++) {
-		jf_file_id id;
-		if (file_id_of(L.sources.items[i]->fs_path, &id) && !ids_have(&self->read, id))
-			jf_array_push(&self->read, id);
+		jf_linter__note_read(self, L.sources.items[i]->fs_path);
 		jf_array_push(&self->sources, L.sources.items[i]);
 	}
 	jf_array_release(&L.sources);
@@ -307,7 +318,34 @@ int jf_linter_lint(jf_linter *self, const char *path)
 	jf_confine in;
 	jf_confine_init(&in, path, jf_config__allow_outside(self->opts.config));
 	jf_confine_enter(&in);
-	int rc = lint_path(self, path);
+	jf_cache_key key;
+	bool keep = jf_cache_key_of(self, path, &key);
+	int rc = 0;
+	if (!keep || !jf_cache_replay(self, &key, &in)) {
+		/* What this lint skips, whatever earlier lints skipped too. */
+		jf_strings skipped = self->skipped;
+		memset(&self->skipped, 0, sizeof self->skipped);
+		size_t first_diag = self->report.diags.size, first_source = self->sources.size;
+		size_t files = self->python_files, walks = self->python_walks;
+		jf_deps deps;
+		jf_deps_init(&deps);
+		if (keep)
+			jf_deps_enter(&deps);
+		rc = lint_path(self, path);
+		jf_deps_leave();
+		if (keep && rc == 0)
+			jf_cache_store(self, &key, &in, &deps, first_diag, first_source, &self->skipped,
+			               self->python_files - files, self->python_walks - walks);
+		jf_deps_release(&deps);
+		for (size_t i = 0; i < self->skipped.size; i++) {
+			if (jf_strings_have(&skipped, self->skipped.items[i]))
+				free(self->skipped.items[i]);
+			else
+				jf_array_push(&skipped, self->skipped.items[i]);
+		}
+		jf_array_release(&self->skipped);
+		self->skipped = skipped;
+	}
 	jf_confine_leave();
 	jf_confine_release(&in);
 	if (rc < 0)
@@ -323,7 +361,8 @@ typedef struct {
 	jf_sources sources;
 	jf_file_ids read;
 	jf_strings skipped;
-	size_t python_files, python_walks;
+	jf_strings cache_strings;
+	size_t python_files, python_walks, cache_hits;
 	int rc;
 	char *error;
 } lint_result;
@@ -343,8 +382,12 @@ static void move_result(jf_linter *self, lint_result *r)
 	r->sources = self->sources;
 	r->read = self->read;
 	r->skipped = self->skipped;
+	r->cache_strings = self->cache_strings;
 	r->python_files = self->python_files;
 	r->python_walks = self->python_walks;
+	r->cache_hits = self->cache_hits;
+	memset(&self->cache_strings, 0, sizeof self->cache_strings);
+	self->cache_hits = 0;
 	memset(&self->report, 0, sizeof self->report);
 	memset(&self->sources, 0, sizeof self->sources);
 	memset(&self->read, 0, sizeof self->read);
@@ -368,8 +411,11 @@ static void take_result(jf_linter *self, lint_result *r)
 		else
 			jf_array_push(&self->skipped, r->skipped.items[i]);
 	}
+	jf_array_extend(&self->cache_strings, r->cache_strings.items, r->cache_strings.size);
 	self->python_files += r->python_files;
 	self->python_walks += r->python_walks;
+	self->cache_hits += r->cache_hits;
+	jf_array_release(&r->cache_strings);
 	jf_array_release(&r->report.diags);
 	jf_array_release(&r->report.failures);
 	jf_array_release(&r->sources);

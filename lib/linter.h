@@ -45,11 +45,17 @@ struct jf_linter {
 	/* Counted over every lint, for the tests: Python files read, and full
 	 * walks of their trees. */
 	size_t python_files, python_walks;
+	/* The fact cache (cache.h): the categories of findings given back, and
+	 * how many lints were given back or kept. */
+	jf_strings cache_strings;
+	size_t cache_hits, cache_stores;
 	/* jf_linter_show(): the jobs described so far, in text and as JSON array members. */
 	jf_buf shown_text, shown_json;
 	size_t shown_jobs;
 };
 
+/** Adds the file at `fs_path` to the files the linter has read (jf_linter_has_read()). */
+void jf_linter__note_read(jf_linter *self, const char *fs_path);
 /** The rule `id` as the config `config` sees it (a jf_sink's `rule`). */
 const jf_rule *jf_linter__rule_of(const void *config, const char *id);
 

@@ -32,6 +32,9 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A fact cache of the case's own: the first lint runs, the later ones (the
+# other formats, a second text run) give back what it kept.
+export XDG_CACHE_HOME=$tmp/cache
 
 # The linted tree must stay untouched: compare a listing before and after.
 before=$(find . -mindepth 1 -path ./expected.fixed -prune -o -printf '%p %s %T@\n' | sort)
@@ -44,6 +47,15 @@ rc=$?
 	cat "$tmp/err"
 	echo "--- exit $rc"
 } >"$tmp/expected.txt"
+NO_COLOR= "$jobfix" lint --color never "${args[@]}" >"$tmp/again" 2>"$tmp/again.err"
+again_rc=$?
+cache_status=0
+if ! cmp -s "$tmp/out" "$tmp/again" || ! cmp -s "$tmp/err" "$tmp/again.err" || ((rc != again_rc)); then
+	echo "FAIL: a second lint, from the fact cache, prints something else:"
+	diff -u "$tmp/out" "$tmp/again" | head -30
+	diff -u "$tmp/err" "$tmp/again.err" | head -10
+	cache_status=1
+fi
 "$jobfix" lint --format json "${args[@]}" >"$tmp/expected.json" 2>/dev/null
 outputs=(expected.txt expected.json)
 if [[ -f expected.sarif ]]; then
@@ -159,7 +171,7 @@ if ((rc > 2)); then
 	exit 1
 fi
 
-status=$fix_status
+status=$((fix_status | cache_status))
 for f in "${outputs[@]}"; do
 	if [[ ${JOBFIX_UPDATE_GOLDEN:-} == 1 ]]; then
 		cp "$tmp/$f" "$f"

@@ -12,11 +12,15 @@
 # 3. `jobfix triage` on a generated log of about 200 MB (training progress lines with
 #    timestamps, then an out-of-memory error): wall time, MB/s and peak memory, beside
 #    `grep -ci error` on the same file (the page cache's speed for a line scan).
-# 4. 400 files of the Python standard library linted alone, beside pyflakes3 on them
-#    and build/jobfix-parse-only (tree-sitter's parse of the same files: the limit):
-#    medians of 5, MB/s.
+# 4. 400 files of the Python standard library linted alone with -j 1 and -j 2, beside
+#    pyflakes3 on them and build/jobfix-parse-only (tree-sitter's parse of the same
+#    files on one thread: the limit): medians of 5, MB/s.
 # 5. With BIG_JOB=path/to/job.yaml (e.g. a job of the Megatron-LM gpt3 example at the
-#    top of a checkout; docs/development.md): its lint, median of 3, and peak memory.
+#    top of a checkout; docs/development.md): its lint with -j 1 and -j 2 without the
+#    fact cache, then a first (cold) and second (warm) lint with a fresh cache, medians
+#    of 3, and peak memory; with strace installed, the parse-only time of the files it
+#    read.
+# Every run but the warm ones is --no-cache: the fact cache would answer them.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobfix=$(realpath "${1:-$root/build/jobfix}")
@@ -43,8 +47,8 @@ cd "$root/fixtures/demo"
 files=$(find . -name '*.py' -o -name '*.sh' -o -name '*.yaml' | wc -l)
 lines=$(cat $(find . -name '*.py' -o -name '*.sh' -o -name '*.yaml') | wc -l)
 echo "demo job ($files files, $lines lines):"
-time_runs 5 "$jobfix" lint job.yaml >/dev/null # warm the page cache
-echo "  jobfix lint job.yaml: $(time_runs "$runs" "$jobfix" lint job.yaml | ms_stats)"
+time_runs 5 "$jobfix" lint --no-cache job.yaml >/dev/null # warm the page cache
+echo "  jobfix lint job.yaml: $(time_runs "$runs" "$jobfix" lint --no-cache job.yaml | ms_stats)"
 echo "  jobfix --version:     $(time_runs "$runs" "$jobfix" --version | ms_stats)"
 echo "  /bin/true (the cost of starting a process from this script): $(time_runs "$runs" /bin/true | ms_stats)"
 
@@ -71,7 +75,7 @@ YAML
 pairs=${PAIRS:-11}
 for ((i = 0; i < pairs; i++)); do
 	for target in "$tmp/big.py" "$tmp/job/job.yaml"; do
-		/usr/bin/time -o "$tmp/t" -f '%e %U %S' "$jobfix" lint "$target" >/dev/null 2>&1 || true
+		/usr/bin/time -o "$tmp/t" -f '%e %U %S' "$jobfix" lint --no-cache "$target" >/dev/null 2>&1 || true
 		printf '%s ' "$(tail -1 "$tmp/t")"
 	done
 	echo
@@ -123,8 +127,11 @@ if ((${#files[@]} >= 100)); then
 	bytes=$(cat "${files[@]}" | wc -c)
 	parse_only=$(dirname "$jobfix")/jobfix-parse-only
 	echo "${#files[@]} files of the standard library ($((bytes / 1000)) kB), medians of 5:"
-	t=$(median_of 5 "$jobfix" lint --no-config "${files[@]}")
-	awk -v t="$t" -v b="$bytes" 'BEGIN { printf "  jobfix lint:        %.2f s (%.1f MB/s)\n", t, b / t / 1e6 }'
+	t=$(median_of 5 "$jobfix" lint -j 1 --no-cache --no-config "${files[@]}")
+	t2=$(median_of 5 "$jobfix" lint -j 2 --no-cache --no-config "${files[@]}")
+	awk -v t="$t" -v t2="$t2" -v b="$bytes" 'BEGIN {
+		printf "  jobfix lint -j 1:   %.2f s (%.1f MB/s)\n", t, b / t / 1e6
+		printf "  jobfix lint -j 2:   %.2f s (%.1f MB/s); %.2fx -j 1\n", t2, b / t2 / 1e6, t / t2 }'
 	if command -v pyflakes3 >/dev/null; then
 		p=$(median_of 5 pyflakes3 "${files[@]}")
 		awk -v t="$p" -v j="$t" -v b="$bytes" 'BEGIN {
@@ -138,7 +145,24 @@ if ((${#files[@]} >= 100)); then
 fi
 
 if [[ -n ${BIG_JOB:-} ]]; then
-	t=$(median_of 3 "$jobfix" lint --no-config "$BIG_JOB")
-	/usr/bin/time -o "$tmp/t" -f '%M' "$jobfix" lint --no-config "$BIG_JOB" >/dev/null 2>&1 || true
-	echo "big job $BIG_JOB: median of 3 $t s, peak memory $(($(tail -1 "$tmp/t") / 1024)) MB"
+	echo "big job $BIG_JOB, medians of 3:"
+	for j in 1 2; do
+		t=$(median_of 3 "$jobfix" lint -j $j --no-cache --no-config "$BIG_JOB")
+		/usr/bin/time -o "$tmp/t" -f '%M' "$jobfix" lint -j $j --no-cache --no-config "$BIG_JOB" >/dev/null 2>&1 || true
+		echo "  -j $j, no cache: $t s, peak memory $(($(tail -1 "$tmp/t") / 1024)) MB"
+	done
+	for i in 1 2 3; do
+		rm -rf "$tmp/cache"
+		/usr/bin/time -o "$tmp/t" -f '%e' env XDG_CACHE_HOME="$tmp/cache" "$jobfix" lint --no-config "$BIG_JOB" >/dev/null 2>&1 || true
+		cold=$(tail -1 "$tmp/t")
+		/usr/bin/time -o "$tmp/t" -f '%e %M' env XDG_CACHE_HOME="$tmp/cache" "$jobfix" lint --no-config "$BIG_JOB" >/dev/null 2>&1 || true
+		echo "$cold $(tail -1 "$tmp/t")"
+	done | sort -n -k2 | awk 'NR == 2 { printf "  cache cold: %.2f s; warm: %.2f s, peak memory %.1f MB\n", $1, $2, $3 / 1024 }'
+	parse_only=$(dirname "$jobfix")/jobfix-parse-only
+	if command -v strace >/dev/null && [[ -x $parse_only ]]; then
+		strace -f -e trace=openat -o "$tmp/strace" "$jobfix" lint -j 1 --no-cache --no-config "$BIG_JOB" >/dev/null 2>&1 || true
+		mapfile -t read < <(grep -v ENOENT "$tmp/strace" | grep -o '"[^"]*\.py"' | tr -d '"' | sort -u)
+		p=$(median_of 3 "$parse_only" "${read[@]}")
+		echo "  parse only of the ${#read[@]} Python files it read ($(($(cat "${read[@]}" | wc -c) / 1000)) kB): $p s"
+	fi
 fi

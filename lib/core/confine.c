@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "core/deps.h"
 #include "core/path.h"
 
 static _Thread_local const jf_confine *current;
@@ -106,5 +107,6 @@ bool jf_confine_has(const jf_confine *self, const char *path)
 
 bool jf_confine_allows(const char *path)
 {
+	jf_deps_note(JF_DEP_ALLOW, path);
 	return !current || jf_confine_has(current, path);
 }

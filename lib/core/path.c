@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include "core/deps.h"
 #include "core/util.h"
 
 char *jf_path_normalize(const char *p)
@@ -92,12 +93,14 @@ const char *jf_path_under(const char *path, const char *dir)
 
 bool jf_path_is_file(const char *p)
 {
+	jf_deps_note(JF_DEP_KIND, p);
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 bool jf_path_is_dir(const char *p)
 {
+	jf_deps_note(JF_DEP_KIND, p);
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "core/confine.h"
+#include "core/deps.h"
 
 /* The last position this thread counted: findings are rendered in order, and
  * counting each one's column from its line's start would make the findings
@@ -63,8 +64,10 @@ jf_source *jf_source_from_value(const jf_source *origin, jf_span at, const char 
 
 jf_source *jf_source_load(const char *fs_path, const char *display_path)
 {
+	jf_deps_note(JF_DEP_FILE, fs_path);
 	jf_source *s = source_new(display_path);
 	s->fs_path = jf_xstrdup(fs_path);
+	s->from_file = true;
 	struct stat st;
 	set_data(s, jf_xstrdup(""), 0);
 	if (stat(fs_path, &st) != 0) {

@@ -42,6 +42,7 @@ typedef struct jf_source {
 	uint32_t nlines;
 	jf_source_status status;
 	int err;             /* errno for UNREADABLE; 0: not a regular file */
+	bool from_file;      /* made by jf_source_load(): `data` are the bytes of fs_path */
 	/* A copy of a value of another file (a YAML string whose escapes or
 	 * folding make it differ from the file's bytes): positions in the copy
 	 * have no place in that file, so findings are reported at the value. */

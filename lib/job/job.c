@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/confine.h"
+#include "core/deps.h"
 #include "core/path.h"
 #include "job/reader.h"
 
@@ -149,6 +150,7 @@ const char *jf_job_sniff(const char *text, size_t len)
 
 const char *jf_job_sniff_file(const char *path)
 {
+	jf_deps_note(JF_DEP_FILE, path);
 	/* Non-blocking: a FIFO is not waited on, and is no job file. */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)

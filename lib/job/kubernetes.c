@@ -14,6 +14,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <stdlib.h>
 
+#include "core/deps.h"
 #include "core/path.h"
 #include "job/dockerfile.h"
 #include "job/k8s.h"
@@ -550,6 +551,8 @@ static bool detect_kubernetes(const jf_source *src, const jf_yml_docs *docs)
 /* Whether local paths `a` and `b` are the same existing file or folder. */
 static bool same_place(const char *a, const char *b)
 {
+	jf_deps_note(JF_DEP_REAL, a);
+	jf_deps_note(JF_DEP_REAL, b);
 	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
 	bool same = ra && rb && !strcmp(ra, rb);
 	free(ra);

@@ -9,16 +9,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/deps.h"
 #include "core/path.h"
 
 /* How many folders above the job file its repository's top is, or -1 when none. */
 static long levels_to_top(const jf_job *j)
 {
+	jf_deps_note(JF_DEP_REAL, *j->file_dir ? j->file_dir : ".");
 	char *at = realpath(*j->file_dir ? j->file_dir : ".", NULL);
 	long levels = 0;
 	bool found = false;
 	while (at) {
 		char *git = jf_path_join(at, ".git");
+		jf_deps_note(JF_DEP_KIND, git);
 		found = access(git, F_OK) == 0;
 		free(git);
 		if (found || !strcmp(at, "/"))
@@ -97,6 +100,8 @@ static int name_cmp(const void *a, const void *b)
 /* Whether the first bytes of regular file `path` hold every needle. */
 static bool file_holds(const char *path, const char *const *needles)
 {
+	jf_deps_note(JF_DEP_LKIND, path);
+	jf_deps_note(JF_DEP_FILE, path);
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
 	struct stat st;
 	if (fd < 0)
@@ -120,6 +125,7 @@ static bool file_holds(const char *path, const char *const *needles)
 /* Walks `dir` (shown as `shown`), but not its entry `skip` (walked already). */
 static void find_in(yaml_find *f, const char *dir, const char *shown, int depth, const char *skip)
 {
+	jf_deps_note(JF_DEP_DIR, dir);
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
@@ -135,6 +141,7 @@ static void find_in(yaml_find *f, const char *dir, const char *shown, int depth,
 		char *path = jf_path_join(dir, names.items[i]);
 		char *sh = jf_path_join(shown, names.items[i]);
 		struct stat st;
+		jf_deps_note(JF_DEP_LKIND, path);
 		if (lstat(path, &st)) {
 			/* gone meanwhile */
 		} else if (S_ISDIR(st.st_mode)) {
@@ -166,6 +173,7 @@ size_t jf_job__find_yaml(jf_job_read *r, const char *const *needles, jf_job_plac
 		jf_job_place p = above(r->job, k, ".");
 		find_in(&f, p.dir, p.display, 0, skip);
 		free(skip);
+		jf_deps_note(JF_DEP_REAL, *p.dir ? p.dir : ".");
 		char *real = realpath(*p.dir ? p.dir : ".", NULL);
 		const char *slash = real ? strrchr(real, '/') : NULL;
 		skip = slash && slash[1] ? jf_xstrdup(slash + 1) : NULL;

@@ -22,6 +22,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <stdlib.h>
 
+#include "core/deps.h"
 #include "core/path.h"
 #include "job/place.h"
 
@@ -404,6 +405,7 @@ static void read_container(jf_job_read *r)
 /* The folder of this checkout an absolute --chdir names, or NULL. */
 static char *chdir_here(jf_job_read *r, const jf_job_place *top, const char *dir)
 {
+	jf_deps_note(JF_DEP_REAL, top->dir);
 	char *real_top = realpath(top->dir, NULL);
 	const char *rel = real_top ? jf_path_under(dir, real_top) : NULL;
 	char *local = rel ? jf_path_join(top->dir, rel) : NULL;
@@ -428,6 +430,7 @@ static void read_code(jf_job_read *r, const directives *ds)
 		jf_job_place top = { 0 };
 		char *local = jf_job__repo_top(r, &top) ? chdir_here(r, &top, d) : NULL;
 		if (local && jf_path_is_dir(local)) {
+			jf_deps_note(JF_DEP_REAL, top.dir);
 			char *real_top = realpath(top.dir, NULL);
 			char *display = jf_path_join(top.display, jf_path_under(d, real_top));
 			free(real_top);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/confine.h"
+#include "core/deps.h"
 #include "core/path.h"
 #include "core/yml.h"
 /* A rule, rules or a category as the config names them, with where. */
@@ -57,6 +58,7 @@ struct jf_config {
 	jf_image_builds images;
 	jf_strings allow_outside; /* absolute folders */
 	jf_report errors;
+	uint64_t fingerprint; /* of what made it: the current folder, the file, the overrides */
 };
 
 static const char *const keys[] = { "select", "ignore",    "severity",  "exclude",
@@ -83,6 +85,7 @@ jf_config *jf_config_new(void)
 	jf_config *c = jf_xcalloc(1, sizeof(*c));
 	c->cwd = current_dir();
 	c->dir = jf_xstrdup(c->cwd);
+	c->fingerprint = jf_hash(c->cwd, strlen(c->cwd) + 1, 0);
 	return c;
 }
 
@@ -517,6 +520,8 @@ int jf_config_load(jf_config *self, const char *path)
 		JF_BUG("jf_config_load called twice");
 	self->loaded = true;
 	jf_source *src = jf_source_load(path, path);
+	self->fingerprint = jf_hash(path, strlen(path) + 1, self->fingerprint);
+	self->fingerprint = jf_hash(src->data, src->len, self->fingerprint ^ src->status);
 	if (src->status != JF_SOURCE_OK && src->status != JF_SOURCE_BINARY) {
 		error_at(self, NULL, (jf_span){ 0, 0 }, "cannot read the config '%s': %s", path,
 		         jf_source_why(src));
@@ -581,6 +586,8 @@ static int set_rules(jf_config *c, selectors *out, const char *flag, const char 
 
 int jf_config_set(jf_config *self, const char *key, const char *value)
 {
+	self->fingerprint = jf_hash(key, strlen(key) + 1, self->fingerprint);
+	self->fingerprint = jf_hash(value, strlen(value) + 1, self->fingerprint);
 	if (!strcmp(key, "select")) {
 		self->has_select = true;
 		return set_rules(self, &self->select, "--select", value);
@@ -914,6 +921,13 @@ jf_severity jf_config__severity(const jf_config *self, const jf_rule *rule)
 		if (selects(self->severity.items[i].rule.text, rule))
 			s = self->severity.items[i].severity;
 	return s;
+}
+
+bool jf_config__fingerprint(const jf_config *self, uint64_t *out)
+{
+	*out = self ? self->fingerprint : 1;
+	/* A rules folder's query files are read with the config, not by a lint. */
+	return !self || !self->rules_dir;
 }
 
 const jf_rule_list *jf_config__rules(const jf_config *self)

@@ -14,6 +14,7 @@
 #include <dirent.h>
 
 #include "rules/checks.h"
+#include "core/deps.h"
 #include "core/path.h"
 #include "core/strmap.h"
 #include "env/pymodules.h"
@@ -52,6 +53,7 @@ static bool module_in(const char *dir, const char *top)
 	free(p);
 	if (found)
 		return true;
+	jf_deps_note(JF_DEP_DIR, dir);
 	DIR *d = opendir(dir);
 	size_t n = strlen(top);
 	for (struct dirent *e; d && !found && (e = readdir(d));)
@@ -77,6 +79,7 @@ static void modules_anywhere(const char *code, const char *rel, int depth, size_
                              code_modules *out)
 {
 	char *dir = *rel ? jf_path_join(code, rel) : jf_xstrdup(code);
+	jf_deps_note(JF_DEP_DIR, dir);
 	DIR *d = opendir(dir);
 	jf_strings subs = { 0 };
 	for (struct dirent *e; d && *budget && (e = readdir(d)); (*budget)--) {

@@ -4,12 +4,14 @@
 #include <pthread.h>
 
 #include "core/confine.h"
+#include "core/deps.h"
 #include "core/strmap.h"
 
 typedef struct {
 	char *fs_path, *display_path;
 	jf_lang lang;
 	const jf_confine *confine; /* of the thread that submitted it */
+	jf_deps *deps;             /* the same */
 	enum { QUEUED, WORKING, DONE, TAKEN } state;
 	jf_source *src;
 	TSTree *tree;
@@ -30,7 +32,9 @@ struct jf_prefetch {
 static void work(task *t, jf_parsers *parsers)
 {
 	const jf_confine *was = jf_confine_current();
+	jf_deps *was_deps = jf_deps_current();
 	jf_confine_enter(t->confine);
+	jf_deps_enter(t->deps);
 	t->src = jf_source_load(t->fs_path, t->display_path);
 	if (t->src->status == JF_SOURCE_OK)
 		t->tree = jf_parse(parsers, t->lang, t->src, NULL, 0);
@@ -38,6 +42,7 @@ static void work(task *t, jf_parsers *parsers)
 		jf_confine_enter(was);
 	else
 		jf_confine_leave();
+	jf_deps_enter(was_deps);
 }
 
 /* The first queued task, marked WORKING, or NULL; with the lock held. */
@@ -143,6 +148,7 @@ void jf_prefetch_submit(jf_prefetch *self, const char *fs_path, const char *disp
 		t->display_path = jf_xstrdup(display_path);
 		t->lang = lang;
 		t->confine = jf_confine_current();
+		t->deps = jf_deps_current();
 		jf_array_push(&self->tasks, t);
 		jf_strmap_put(&self->by_path, fs_path, strlen(fs_path), t);
 		while (self->started < self->nthreads &&

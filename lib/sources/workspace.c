@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/deps.h"
 #include "sources/prefetch.h"
 #include "sources/syntax.h"
 #include "sources/tree.h"
@@ -114,6 +115,7 @@ jf_path_kind jf_workspace_path_kind(jf_workspace *self, const char *fs_path)
 	void *known = jf_strmap_get(&self->path_kinds, fs_path, len);
 	if (known)
 		return (jf_path_kind)((intptr_t)known - 1);
+	jf_deps_note(JF_DEP_KIND, fs_path);
 	struct stat st;
 	jf_path_kind kind = stat(fs_path, &st) != 0 ? JF_PATH_NONE
 	                    : S_ISREG(st.st_mode)   ? JF_PATH_FILE

@@ -69,12 +69,23 @@ JF_EXPORT const char *jf_format_summary(jf_format format);
 typedef struct jf_config jf_config; /* opaque: see "Configuration" below */
 
 typedef struct {
-	unsigned version;         /* of this struct: 2 (1 has no `threads`) */
+	unsigned version;         /* of this struct: 2 (1 ends before `threads`) */
 	int verbose;              /* reserved for messages about skipped checks */
 	const jf_config *config;  /* borrowed, resolved; must outlive the linter. NULL: defaults */
 	unsigned threads;         /* the threads a linter may use at once; 0: one per core */
+	/* The fact cache's folder (created when missing): a lint whose files and
+	 * folders did not change since it was kept there is not run again. NULL:
+	 * no cache. jf_cache_dir() gives the usual one. */
+	const char *cache_dir;
 } jf_options;
-#define JF_OPTIONS_INIT { 2, 0, NULL, 0 }
+#define JF_OPTIONS_INIT { 2, 0, NULL, 0, NULL }
+
+/**
+ * The usual folder of the fact cache: $XDG_CACHE_HOME/jobfix, else
+ * $HOME/.cache/jobfix (absolute variables only); NULL when neither is set.
+ * Caller frees.
+ */
+JF_EXPORT char *jf_cache_dir(void);
 
 typedef struct jf_linter jf_linter; /* opaque */
 

@@ -1,0 +1,569 @@
+/* cache.c - the fact cache: entries written, checked and given back (cache.h) */
+#define _XOPEN_SOURCE 700 /* mkstemp, utimensat */
+#include "cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/path.h"
+#include "rules/config.h"
+
+static const char MAGIC[8] = { 'J', 'F', 'C', 'A', 'C', 'H', 'E', '1' };
+#define NONE UINT32_MAX /* no source */
+
+/* Writing */
+
+static void put_u8(jf_buf *b, uint8_t v)
+{
+	jf_buf_add(b, (const char *)&v, 1);
+}
+
+static void put_u32(jf_buf *b, uint32_t v)
+{
+	jf_buf_add(b, (const char *)&v, sizeof v);
+}
+
+static void put_u64(jf_buf *b, uint64_t v)
+{
+	jf_buf_add(b, (const char *)&v, sizeof v);
+}
+
+static void put_str(jf_buf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	put_u32(b, (uint32_t)n);
+	jf_buf_add(b, s ? s : "", n);
+}
+
+/* Reading: every read is checked against the end; a short entry fails. */
+
+typedef struct {
+	const char *p, *end;
+	bool bad;
+} reader;
+
+static bool take(reader *r, void *out, size_t n)
+{
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		memset(out, 0, n);
+		return false;
+	}
+	memcpy(out, r->p, n);
+	r->p += n;
+	return true;
+}
+
+static uint8_t get_u8(reader *r)
+{
+	uint8_t v;
+	take(r, &v, 1);
+	return v;
+}
+
+static uint32_t get_u32(reader *r)
+{
+	uint32_t v;
+	take(r, &v, sizeof v);
+	return v;
+}
+
+static uint64_t get_u64(reader *r)
+{
+	uint64_t v;
+	take(r, &v, sizeof v);
+	return v;
+}
+
+/* A copy of the next string, NUL-terminated, its length in *len (may be NULL);
+ * NULL once the entry is found short. */
+static char *get_bytes(reader *r, uint32_t *len)
+{
+	uint32_t n = get_u32(r);
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		return NULL;
+	}
+	char *s = jf_xmalloc((size_t)n + 1);
+	memcpy(s, r->p, n);
+	s[n] = '\0';
+	r->p += n;
+	if (len)
+		*len = n;
+	return s;
+}
+
+static char *get_str(reader *r)
+{
+	return get_bytes(r, NULL);
+}
+
+/* A count of items of at least `size` bytes each that the rest can hold. */
+static uint32_t get_count(reader *r, size_t size)
+{
+	uint32_t n = get_u32(r);
+	if (!r->bad && (size_t)(r->end - r->p) / size < n)
+		r->bad = true;
+	return r->bad ? 0 : n;
+}
+
+char *jf_cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (xdg && xdg[0] == '/')
+		return jf_path_join(xdg, "jobfix");
+	if (home && home[0] == '/')
+		return jf_xasprintf("%s/.cache/jobfix", home);
+	return NULL;
+}
+
+/* The key */
+
+bool jf_cache_key_of(const jf_linter *self, const char *path, jf_cache_key *key)
+{
+	uint64_t config;
+	struct stat exe;
+	if (!self->opts.cache_dir || self->restricted ||
+	    !jf_config__fingerprint(self->opts.config, &config) || stat("/proc/self/exe", &exe) != 0)
+		return false;
+	char *cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return false;
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_add(&b, MAGIC, sizeof MAGIC);
+	put_str(&b, JF_VERSION);
+	put_u64(&b, (uint64_t)exe.st_dev);
+	put_u64(&b, (uint64_t)exe.st_ino);
+	put_u64(&b, (uint64_t)exe.st_size);
+	put_u64(&b, (uint64_t)exe.st_mtim.tv_sec);
+	put_u64(&b, (uint64_t)exe.st_mtim.tv_nsec);
+	put_str(&b, cwd);
+	put_str(&b, path);
+	put_u64(&b, config);
+	free(cwd);
+	uint64_t h[2] = { jf_hash(b.buf, b.len, 0x6a6f62666978ull), jf_hash(b.buf, b.len, 17) };
+	jf_buf_release(&b);
+	memcpy(key->hash, h, sizeof key->hash);
+	for (size_t i = 0; i < sizeof key->hash; i++)
+		snprintf(key->name + 2 * i, 3, "%02x", key->hash[i]);
+	return true;
+}
+
+/* Giving an entry back */
+
+typedef struct {
+	jf_sources sources;
+	JF_ARRAY(char *) read; /* fs paths */
+	jf_strings skipped;
+	JF_ARRAY(jf_diag) diags;
+	jf_strings categories; /* the strings the diagnostics' categories point into */
+	uint64_t python_files, python_walks;
+} replayed;
+
+static void replayed_release(replayed *r)
+{
+	jf_sources_release(&r->sources);
+	jf_strings_release((jf_strings *)&r->read);
+	jf_strings_release(&r->skipped);
+	jf_report tmp = { 0 };
+	tmp.diags.items = r->diags.items;
+	tmp.diags.size = r->diags.size;
+	jf_report_release(&tmp);
+	jf_strings_release(&r->categories);
+	memset(r, 0, sizeof *r);
+}
+
+static char *read_entry(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	char *data = NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= JF_CACHE_MAX_ENTRY) {
+		data = jf_xmalloc((size_t)st.st_size);
+		size_t got = 0;
+		ssize_t n;
+		while (got < (size_t)st.st_size &&
+		       (n = read(fd, data + got, (size_t)st.st_size - got)) > 0)
+			got += (size_t)n;
+		if (got != (size_t)st.st_size) {
+			free(data);
+			data = NULL;
+		}
+		*len = got;
+	}
+	close(fd);
+	return data;
+}
+
+/* The source of index `i` of the entry, or NULL (NONE, or out of range: bad). */
+static const jf_source *source_at(reader *r, const replayed *out, uint32_t i)
+{
+	if (i == NONE)
+		return NULL;
+	if (i >= out->sources.size) {
+		r->bad = true;
+		return NULL;
+	}
+	return out->sources.items[i];
+}
+
+static jf_span get_span(reader *r)
+{
+	jf_span s;
+	s.start = get_u32(r);
+	s.end = get_u32(r);
+	if (s.end < s.start)
+		r->bad = true;
+	return s;
+}
+
+/* The findings and the rest of the entry after its questions. */
+static bool read_result(reader *r, const jf_linter *self, replayed *out)
+{
+	out->python_files = get_u64(r);
+	out->python_walks = get_u64(r);
+	for (uint32_t n = get_count(r, 9), i = 0; i < n && !r->bad; i++) {
+		char *shown = get_str(r), *fs = get_str(r);
+		jf_source *src = NULL;
+		if (get_u8(r)) {
+			uint32_t len;
+			char *data = get_bytes(r, &len);
+			src = data ? jf_source_from_string(shown, data, len) : NULL;
+			if (src)
+				src->fs_path = jf_xstrdup(fs);
+			free(data);
+		} else if (!r->bad) {
+			src = jf_source_load(fs, shown);
+		}
+		if (src)
+			jf_array_push(&out->sources, src);
+		free(shown);
+		free(fs);
+	}
+	for (uint32_t n = get_count(r, 4), i = 0; i < n && !r->bad; i++) {
+		char *fs = get_str(r);
+		if (fs)
+			jf_array_push(&out->read, fs);
+	}
+	for (uint32_t n = get_count(r, 4), i = 0; i < n && !r->bad; i++) {
+		char *s = get_str(r);
+		if (s)
+			jf_array_push(&out->skipped, s);
+	}
+	for (uint32_t n = get_count(r, 30), i = 0; i < n && !r->bad; i++) {
+		jf_diag d = { 0 };
+		char *id = get_str(r);
+		d.rule = id && *id ? jf_config__find_rule(self->opts.config, id) : NULL;
+		if (id && *id && !d.rule)
+			r->bad = true; /* a rule this config no longer has */
+		free(id);
+		d.severity = (jf_severity)get_u8(r);
+		d.src = source_at(r, out, get_u32(r));
+		d.span = get_span(r);
+		d.message = get_str(r);
+		if (get_u8(r))
+			d.help = get_str(r);
+		if (get_u8(r)) {
+			char *c = get_str(r);
+			if (c) {
+				jf_array_push(&out->categories, c);
+				d.category = c;
+			}
+		}
+		for (uint32_t k = 0, nr = get_count(r, 16); k < nr && !r->bad; k++) {
+			jf_related rel = { source_at(r, out, get_u32(r)), get_span(r), get_str(r) };
+			jf_array_push(&d.related, rel);
+		}
+		for (uint32_t k = 0, ne = get_count(r, 16); k < ne && !r->bad; k++) {
+			jf_edit e = { source_at(r, out, get_u32(r)), get_span(r), get_str(r) };
+			jf_array_push(&d.edits, e);
+		}
+		jf_array_push(&out->diags, d);
+	}
+	return !r->bad && r->p == r->end;
+}
+
+bool jf_cache_replay(jf_linter *self, const jf_cache_key *key, const jf_confine *in)
+{
+	char *path = jf_path_join(self->opts.cache_dir, key->name);
+	size_t len = 0;
+	char *data = read_entry(path, &len);
+	bool ok = data && len >= sizeof MAGIC + 8 + sizeof key->hash &&
+	          !memcmp(data, MAGIC, sizeof MAGIC);
+	reader r = { data + sizeof MAGIC, data + len, false };
+	if (ok) {
+		uint64_t sum = get_u64(&r);
+		ok = sum == jf_hash(r.p, (size_t)(r.end - r.p), 1) &&
+		     !memcmp(r.p, key->hash, sizeof key->hash);
+		r.p += sizeof key->hash;
+	}
+	/* The same roots, then the same answers. */
+	uint32_t nroots = ok ? get_count(&r, 4) : 0;
+	ok = ok && nroots == in->roots.size;
+	for (uint32_t i = 0; ok && i < nroots; i++) {
+		char *root = get_str(&r);
+		ok = root && !strcmp(root, in->roots.items[i]);
+		free(root);
+	}
+	uint32_t ndeps = ok ? get_count(&r, 13) : 0;
+	for (uint32_t i = 0; ok && i < ndeps; i++) {
+		jf_dep d = { (jf_dep_kind)get_u8(&r), get_str(&r), get_u64(&r) };
+		ok = !r.bad && d.kind < JF_DEP_COUNT && jf_dep_value(d.kind, d.path) == d.value;
+		free(d.path);
+	}
+	replayed out = { 0 };
+	ok = ok && read_result(&r, self, &out);
+	if (!ok) {
+		replayed_release(&out);
+		free(data);
+		free(path);
+		return false;
+	}
+	/* Whole: hand it over. */
+	jf_array_extend(&self->report.diags, out.diags.items, out.diags.size);
+	jf_array_release(&out.diags);
+	jf_array_extend(&self->sources, out.sources.items, out.sources.size);
+	jf_array_release(&out.sources);
+	jf_array_extend(&self->cache_strings, out.categories.items, out.categories.size);
+	jf_array_release(&out.categories);
+	for (size_t i = 0; i < out.read.size; i++)
+		jf_linter__note_read(self, out.read.items[i]);
+	for (size_t i = 0; i < out.skipped.size; i++)
+		if (!jf_strings_have(&self->skipped, out.skipped.items[i]))
+			jf_array_push(&self->skipped, jf_xstrdup(out.skipped.items[i]));
+	self->python_files += out.python_files;
+	self->python_walks += out.python_walks;
+	self->cache_hits++;
+	replayed_release(&out);
+	(void)utimensat(AT_FDCWD, path, NULL, 0); /* recently used */
+	free(data);
+	free(path);
+	return true;
+}
+
+/* Writing an entry */
+
+/* The sources the findings point into, each once, in order of first use. */
+typedef JF_ARRAY(const jf_source *) source_list;
+
+/* The index of `src` in `shown`, added when new; NONE for no source. *ok
+ * turns false for a source that is no file read whole (a copy of a value). */
+static uint32_t index_of(source_list *shown, const jf_source *src, bool *ok)
+{
+	if (!src)
+		return NONE;
+	if (!src->fs_path)
+		*ok = false;
+	for (size_t i = 0; i < shown->size; i++)
+		if (shown->items[i] == src)
+			return (uint32_t)i;
+	jf_array_push(shown, src);
+	return (uint32_t)(shown->size - 1);
+}
+
+/* Makes folder `dir` and its missing parents (~/.cache may not exist yet), private. */
+static bool make_dir(const char *dir)
+{
+	if (mkdir(dir, 0700) == 0 || errno == EEXIST)
+		return true;
+	if (errno != ENOENT)
+		return false;
+	char *parent = jf_path_dirname(dir);
+	bool made = strcmp(parent, dir) && *parent && make_dir(parent);
+	free(parent);
+	return made && (mkdir(dir, 0700) == 0 || errno == EEXIST);
+}
+
+/* Writes `b` to `dir`/`name` through a temporary file. */
+static void write_entry(const char *dir, const char *name, const jf_buf *b)
+{
+	if (!make_dir(dir))
+		return;
+	char *tmp = jf_xasprintf("%s/.tmp-XXXXXX", dir);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		free(tmp);
+		return;
+	}
+	size_t done = 0;
+	ssize_t n;
+	while (done < b->len && (n = write(fd, b->buf + done, b->len - done)) > 0)
+		done += (size_t)n;
+	char *path = jf_path_join(dir, name);
+	if (close(fd) != 0 || done != b->len || rename(tmp, path) != 0)
+		unlink(tmp);
+	free(path);
+	free(tmp);
+}
+
+/* The findings from `first` on, their sources in *shown. */
+static void put_diags(jf_buf *b, const jf_report *report, size_t first, source_list *shown,
+                      bool *ok)
+{
+	put_u32(b, (uint32_t)(report->diags.size - first));
+	for (size_t i = first; i < report->diags.size; i++) {
+		const jf_diag *d = &report->diags.items[i];
+		put_str(b, d->rule ? d->rule->info.id : "");
+		put_u8(b, (uint8_t)d->severity);
+		put_u32(b, index_of(shown, d->src, ok));
+		put_u32(b, d->span.start);
+		put_u32(b, d->span.end);
+		put_str(b, d->message);
+		put_u8(b, d->help != NULL);
+		if (d->help)
+			put_str(b, d->help);
+		put_u8(b, d->category != NULL);
+		if (d->category)
+			put_str(b, d->category);
+		put_u32(b, (uint32_t)d->related.size);
+		for (size_t k = 0; k < d->related.size; k++) {
+			const jf_related *rel = &d->related.items[k];
+			put_u32(b, index_of(shown, rel->src, ok));
+			put_u32(b, rel->span.start);
+			put_u32(b, rel->span.end);
+			put_str(b, rel->message);
+		}
+		put_u32(b, (uint32_t)d->edits.size);
+		for (size_t k = 0; k < d->edits.size; k++) {
+			const jf_edit *e = &d->edits.items[k];
+			put_u32(b, index_of(shown, e->src, ok));
+			put_u32(b, e->span.start);
+			put_u32(b, e->span.end);
+			put_str(b, e->text);
+		}
+	}
+}
+
+void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *in,
+                    const jf_deps *deps, size_t first_diag, size_t first_source,
+                    const jf_strings *skipped, size_t python_files, size_t python_walks)
+{
+	if (deps->overflow)
+		return;
+	/* The findings first, for the sources they point into; the entry puts those before them. */
+	jf_buf diags = JF_BUF_INIT;
+	source_list shown = { 0 };
+	bool ok = true;
+	put_diags(&diags, &self->report, first_diag, &shown, &ok);
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_add(&b, (const char *)key->hash, sizeof key->hash);
+	put_u32(&b, (uint32_t)in->roots.size);
+	for (size_t i = 0; i < in->roots.size; i++)
+		put_str(&b, in->roots.items[i]);
+	put_u32(&b, (uint32_t)deps->items.size);
+	for (size_t i = 0; i < deps->items.size; i++) {
+		put_u8(&b, (uint8_t)deps->items.items[i].kind);
+		put_str(&b, deps->items.items[i].path);
+		put_u64(&b, deps->items.items[i].value);
+	}
+	put_u64(&b, python_files);
+	put_u64(&b, python_walks);
+	put_u32(&b, (uint32_t)shown.size);
+	for (size_t i = 0; ok && i < shown.size; i++) {
+		const jf_source *s = shown.items[i];
+		put_str(&b, s->path);
+		put_str(&b, s->fs_path);
+		/* A file is read again; a copy of one with its own bytes (Azure ML's
+		 * command with its expressions rewritten) is kept as it is. */
+		put_u8(&b, !s->from_file);
+		if (!s->from_file) {
+			put_u32(&b, s->len);
+			jf_buf_add(&b, s->data, s->len);
+		}
+	}
+	size_t nread = 0;
+	for (size_t i = first_source; i < self->sources.size; i++)
+		nread += self->sources.items[i]->fs_path != NULL;
+	put_u32(&b, (uint32_t)nread);
+	for (size_t i = first_source; i < self->sources.size; i++)
+		if (self->sources.items[i]->fs_path)
+			put_str(&b, self->sources.items[i]->fs_path);
+	put_u32(&b, (uint32_t)skipped->size);
+	for (size_t i = 0; i < skipped->size; i++)
+		put_str(&b, skipped->items[i]);
+	jf_buf_add(&b, diags.buf, diags.len);
+	if (ok && b.len <= JF_CACHE_MAX_ENTRY) {
+		jf_buf entry = JF_BUF_INIT;
+		jf_buf_add(&entry, MAGIC, sizeof MAGIC);
+		put_u64(&entry, jf_hash(b.buf, b.len, 1));
+		jf_buf_add(&entry, b.buf, b.len);
+		write_entry(self->opts.cache_dir, key->name, &entry);
+		jf_buf_release(&entry);
+		self->cache_stores++;
+	}
+	jf_array_release(&shown);
+	jf_buf_release(&diags);
+	jf_buf_release(&b);
+}
+
+/* Keeping the folder small */
+
+typedef struct {
+	char *path;
+	off_t size;
+	struct timespec used;
+} entry_info;
+
+static int older_first(const void *a, const void *b)
+{
+	const entry_info *x = a, *y = b;
+	if (x->used.tv_sec != y->used.tv_sec)
+		return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
+	return x->used.tv_nsec < y->used.tv_nsec ? -1 : x->used.tv_nsec > y->used.tv_nsec;
+}
+
+void jf_cache_prune(const char *dir, uint64_t max_bytes, size_t max_entries)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	JF_ARRAY(entry_info) entries = { 0 };
+	uint64_t total = 0;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	for (struct dirent *e; (e = readdir(d));) {
+		bool temporary = !strncmp(e->d_name, ".tmp-", 5);
+		if (strlen(e->d_name) != 32 && !temporary)
+			continue; /* not ours */
+		char *path = jf_path_join(dir, e->d_name);
+		struct stat st;
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(path);
+			continue;
+		}
+		if (temporary) {
+			/* Left by a run that was killed: gone after an hour. */
+			if (now.tv_sec - st.st_mtim.tv_sec > 3600)
+				unlink(path);
+			free(path);
+			continue;
+		}
+		entry_info info = { path, st.st_size, st.st_mtim };
+		jf_array_push(&entries, info);
+		total += (uint64_t)st.st_size;
+	}
+	closedir(d);
+	if (total > max_bytes || entries.size > max_entries) {
+		/* Down to three quarters, so that the next runs do not prune again at once. */
+		qsort(entries.items, entries.size, sizeof *entries.items, older_first);
+		size_t left = entries.size;
+		for (size_t i = 0;
+		     i < entries.size && (total > max_bytes / 4 * 3 || left > max_entries / 4 * 3); i++) {
+			if (unlink(entries.items[i].path) == 0) {
+				total -= (uint64_t)entries.items[i].size;
+				left--;
+			}
+		}
+	}
+	for (size_t i = 0; i < entries.size; i++)
+		free(entries.items[i].path);
+	jf_array_release(&entries);
+}
