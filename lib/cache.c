@@ -369,7 +369,9 @@ static uint32_t index_of(source_list *shown, const jf_source *src, bool *ok)
 	return (uint32_t)(shown->size - 1);
 }
 
-/* Makes folder `dir` and its missing parents (~/.cache may not exist yet), private. */
+/* Makes folder `dir`, private, and its parent when that is missing (~/.cache
+ * on a fresh account), but no folder above: a $HOME that does not exist is
+ * not made. */
 static bool make_dir(const char *dir)
 {
 	if (mkdir(dir, 0700) == 0 || errno == EEXIST)
@@ -377,7 +379,7 @@ static bool make_dir(const char *dir)
 	if (errno != ENOENT)
 		return false;
 	char *parent = jf_path_dirname(dir);
-	bool made = strcmp(parent, dir) && *parent && make_dir(parent);
+	bool made = mkdir(parent, 0700) == 0 || errno == EEXIST;
 	free(parent);
 	return made && (mkdir(dir, 0700) == 0 || errno == EEXIST);
 }

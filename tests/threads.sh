@@ -67,8 +67,11 @@ XDG_CACHE_HOME=$cache "$jobfix" lint --no-cache --no-config demo/job.yaml >/dev/
 check "--no-cache writes no cache" test ! -e "$cache"
 XDG_CACHE_HOME=$cache "$jobfix" lint --no-config demo/job.yaml >/dev/null 2>&1
 check "the cache is in \$XDG_CACHE_HOME/jobfix" test "$(entries "$cache/jobfix")" -eq 1
+mkdir "$tmp/home"
 HOME=$tmp/home XDG_CACHE_HOME=relative "$jobfix" lint --no-config demo/job.yaml >/dev/null 2>&1
 check "else in \$HOME/.cache/jobfix" test "$(entries "$tmp/home/.cache/jobfix")" -eq 1
+HOME=$tmp/nohome "$jobfix" lint --no-config demo/job.yaml >/dev/null 2>&1
+check "a \$HOME that does not exist is not made" test ! -e "$tmp/nohome"
 check "a relative \$XDG_CACHE_HOME is not used" test ! -e relative
 "$jobfix" lint -j 2 --no-cache --no-config --color never --verbose "${paths[@]}" >"$tmp/fresh" 2>&1
 echo "exit $?" >>"$tmp/fresh"
