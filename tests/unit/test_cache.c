@@ -252,6 +252,18 @@ static void test_cache__file_alone(void **state)
 	free(cached);
 }
 
+/* How many entries (32-character names) the cache folder holds. */
+static size_t count_entries(const fixture *f)
+{
+	size_t n = 0;
+	DIR *d = opendir(f->cache);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		n += strlen(e->d_name) == 32;
+	closedir(d);
+	return n;
+}
+
 static void test_cache__prune(void **state)
 {
 	fixture *f = *state;
@@ -277,24 +289,14 @@ static void test_cache__prune(void **state)
 	char *first = jf_path_join(f->cache, "00000000000000000000000000000000");
 	assert_int_equal(access(first, F_OK), 0);
 	jf_cache_prune(f->cache, 20000, 100); /* 40 kB > 20 kB: down to 15 entries */
-	size_t n = 0;
-	DIR *d = opendir(f->cache);
-	for (struct dirent *e; (e = readdir(d));)
-		n += strlen(e->d_name) == 32;
-	closedir(d);
-	assert_int_equal(n, 15);
+	assert_int_equal(count_entries(f), 15);
 	assert_int_equal(access(first, F_OK), -1); /* the least recently used went first */
 	char *last = jf_path_join(f->cache, "00000000000000000000000000000027");
 	assert_int_equal(access(last, F_OK), 0);
 	char *readme = jf_path_join(f->cache, "README");
 	assert_int_equal(access(readme, F_OK), 0);
 	jf_cache_prune(f->cache, 1 << 20, 10); /* by count: 15 > 10, down to 6 (10 / 4 * 3) */
-	n = 0;
-	d = opendir(f->cache);
-	for (struct dirent *e; (e = readdir(d));)
-		n += strlen(e->d_name) == 32;
-	closedir(d);
-	assert_int_equal(n, 6);
+	assert_int_equal(count_entries(f), 6);
 	free(readme);
 	free(last);
 	free(first);
