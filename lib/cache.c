@@ -156,27 +156,11 @@ bool jf_cache_key_of(const jf_linter *self, const char *path, jf_cache_key *key)
 
 /* Giving an entry back */
 
+/* An entry read back: the lint's result, and the paths of the files it read. */
 typedef struct {
-	jf_sources sources;
-	JF_ARRAY(char *) read; /* fs paths */
-	jf_strings skipped;
-	JF_ARRAY(jf_diag) diags;
-	jf_strings categories; /* the strings the diagnostics' categories point into */
-	uint64_t python_files, python_walks;
+	jf_lint_result result;
+	jf_strings read;
 } replayed;
-
-static void replayed_release(replayed *r)
-{
-	jf_sources_release(&r->sources);
-	jf_strings_release((jf_strings *)&r->read);
-	jf_strings_release(&r->skipped);
-	jf_report tmp = { 0 };
-	tmp.diags.items = r->diags.items;
-	tmp.diags.size = r->diags.size;
-	jf_report_release(&tmp);
-	jf_strings_release(&r->categories);
-	memset(r, 0, sizeof *r);
-}
 
 static char *read_entry(const char *path, size_t *len)
 {
@@ -208,11 +192,11 @@ static const jf_source *source_at(reader *r, const replayed *out, uint32_t i)
 {
 	if (i == NONE)
 		return NULL;
-	if (i >= out->sources.size) {
+	if (i >= out->result.sources.size) {
 		r->bad = true;
 		return NULL;
 	}
-	return out->sources.items[i];
+	return out->result.sources.items[i];
 }
 
 static jf_span get_span(reader *r)
@@ -228,8 +212,8 @@ static jf_span get_span(reader *r)
 /* The findings and the rest of the entry after its questions. */
 static bool read_result(reader *r, const jf_linter *self, replayed *out)
 {
-	out->python_files = get_u64(r);
-	out->python_walks = get_u64(r);
+	out->result.python_files = get_u64(r);
+	out->result.python_walks = get_u64(r);
 	for (uint32_t n = get_count(r, 9), i = 0; i < n && !r->bad; i++) {
 		char *shown = get_str(r), *fs = get_str(r);
 		jf_source *src = NULL;
@@ -244,7 +228,7 @@ static bool read_result(reader *r, const jf_linter *self, replayed *out)
 			src = jf_source_load(fs, shown);
 		}
 		if (src)
-			jf_array_push(&out->sources, src);
+			jf_array_push(&out->result.sources, src);
 		free(shown);
 		free(fs);
 	}
@@ -256,7 +240,7 @@ static bool read_result(reader *r, const jf_linter *self, replayed *out)
 	for (uint32_t n = get_count(r, 4), i = 0; i < n && !r->bad; i++) {
 		char *s = get_str(r);
 		if (s)
-			jf_array_push(&out->skipped, s);
+			jf_array_push(&out->result.skipped, s);
 	}
 	for (uint32_t n = get_count(r, 30), i = 0; i < n && !r->bad; i++) {
 		jf_diag d = { 0 };
@@ -274,7 +258,7 @@ static bool read_result(reader *r, const jf_linter *self, replayed *out)
 		if (get_u8(r)) {
 			char *c = get_str(r);
 			if (c) {
-				jf_array_push(&out->categories, c);
+				jf_array_push(&out->result.cache_strings, c);
 				d.category = c;
 			}
 		}
@@ -286,7 +270,7 @@ static bool read_result(reader *r, const jf_linter *self, replayed *out)
 			jf_edit e = { source_at(r, out, get_u32(r)), get_span(r), get_str(r) };
 			jf_array_push(&d.edits, e);
 		}
-		jf_array_push(&out->diags, d);
+		jf_array_push(&out->result.report.diags, d);
 	}
 	return !r->bad && r->p == r->end;
 }
@@ -321,32 +305,18 @@ bool jf_cache_replay(jf_linter *self, const jf_cache_key *key, const jf_confine 
 	}
 	replayed out = { 0 };
 	ok = ok && read_result(&r, self, &out);
-	if (!ok) {
-		replayed_release(&out);
-		free(data);
-		free(path);
-		return false;
+	if (ok) { /* whole: hand it over */
+		out.result.cache_hits = 1;
+		jf_linter__take(self, &out.result);
+		for (size_t i = 0; i < out.read.size; i++)
+			jf_linter__note_read(self, out.read.items[i]);
+		(void)utimensat(AT_FDCWD, path, NULL, 0); /* recently used */
 	}
-	/* Whole: hand it over. */
-	jf_array_extend(&self->report.diags, out.diags.items, out.diags.size);
-	jf_array_release(&out.diags);
-	jf_array_extend(&self->sources, out.sources.items, out.sources.size);
-	jf_array_release(&out.sources);
-	jf_array_extend(&self->cache_strings, out.categories.items, out.categories.size);
-	jf_array_release(&out.categories);
-	for (size_t i = 0; i < out.read.size; i++)
-		jf_linter__note_read(self, out.read.items[i]);
-	for (size_t i = 0; i < out.skipped.size; i++)
-		if (!jf_strings_have(&self->skipped, out.skipped.items[i]))
-			jf_array_push(&self->skipped, jf_xstrdup(out.skipped.items[i]));
-	self->python_files += out.python_files;
-	self->python_walks += out.python_walks;
-	self->cache_hits++;
-	replayed_release(&out);
-	(void)utimensat(AT_FDCWD, path, NULL, 0); /* recently used */
+	jf_lint_result_release(&out.result);
+	jf_strings_release(&out.read);
 	free(data);
 	free(path);
-	return true;
+	return ok;
 }
 
 /* Writing an entry */

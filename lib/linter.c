@@ -337,13 +337,7 @@ int jf_linter_lint(jf_linter *self, const char *path)
 			jf_cache_store(self, &key, &in, &deps, first_diag, first_source, &self->skipped,
 			               self->python_files - files, self->python_walks - walks);
 		jf_deps_release(&deps);
-		for (size_t i = 0; i < self->skipped.size; i++) {
-			if (jf_strings_have(&skipped, self->skipped.items[i]))
-				free(self->skipped.items[i]);
-			else
-				jf_array_push(&skipped, self->skipped.items[i]);
-		}
-		jf_array_release(&self->skipped);
+		jf_strings_merge(&skipped, &self->skipped);
 		self->skipped = skipped;
 	}
 	jf_confine_leave();
@@ -355,48 +349,20 @@ int jf_linter_lint(jf_linter *self, const char *path)
 
 /* Several paths at once */
 
-/* What the lint of one path left, moved out of the linter that ran it. */
-typedef struct {
-	jf_report report;
-	jf_sources sources;
-	jf_file_ids read;
-	jf_strings skipped;
-	jf_strings cache_strings;
-	size_t python_files, python_walks, cache_hits;
-	int rc;
-	char *error;
-} lint_result;
-
-typedef struct {
-	const jf_linter *parent;
-	const char *const *paths;
-	lint_result *results;
-	size_t n;
-	size_t next; /* the next path a worker takes, atomically */
-} lint_batch;
-
-/* Moves what `self` collected since it was made, or since the last move, into `r`. */
-static void move_result(jf_linter *self, lint_result *r)
+void jf_linter__move(jf_linter *self, jf_lint_result *out)
 {
-	r->report = self->report;
-	r->sources = self->sources;
-	r->read = self->read;
-	r->skipped = self->skipped;
-	r->cache_strings = self->cache_strings;
-	r->python_files = self->python_files;
-	r->python_walks = self->python_walks;
-	r->cache_hits = self->cache_hits;
-	memset(&self->cache_strings, 0, sizeof self->cache_strings);
-	self->cache_hits = 0;
+	*out = (jf_lint_result){ self->report,        self->sources,      self->read,
+		                 self->skipped,       self->cache_strings, self->python_files,
+		                 self->python_walks,  self->cache_hits };
 	memset(&self->report, 0, sizeof self->report);
 	memset(&self->sources, 0, sizeof self->sources);
 	memset(&self->read, 0, sizeof self->read);
 	memset(&self->skipped, 0, sizeof self->skipped);
-	self->python_files = self->python_walks = 0;
+	memset(&self->cache_strings, 0, sizeof self->cache_strings);
+	self->python_files = self->python_walks = self->cache_hits = 0;
 }
 
-/* Appends `r` to what `self` collected, as if `self` had linted its path. */
-static void take_result(jf_linter *self, lint_result *r)
+void jf_linter__take(jf_linter *self, jf_lint_result *r)
 {
 	jf_array_extend(&self->report.diags, r->report.diags.items, r->report.diags.size);
 	jf_array_extend(&self->report.failures, r->report.failures.items,
@@ -405,23 +371,46 @@ static void take_result(jf_linter *self, lint_result *r)
 	for (size_t i = 0; i < r->read.size; i++)
 		if (!ids_have(&self->read, r->read.items[i]))
 			jf_array_push(&self->read, r->read.items[i]);
-	for (size_t i = 0; i < r->skipped.size; i++) {
-		if (jf_strings_have(&self->skipped, r->skipped.items[i]))
-			free(r->skipped.items[i]);
-		else
-			jf_array_push(&self->skipped, r->skipped.items[i]);
-	}
+	jf_strings_merge(&self->skipped, &r->skipped);
 	jf_array_extend(&self->cache_strings, r->cache_strings.items, r->cache_strings.size);
 	self->python_files += r->python_files;
 	self->python_walks += r->python_walks;
 	self->cache_hits += r->cache_hits;
-	jf_array_release(&r->cache_strings);
+	/* The items are self's now: only the arrays go. */
 	jf_array_release(&r->report.diags);
 	jf_array_release(&r->report.failures);
 	jf_array_release(&r->sources);
 	jf_array_release(&r->read);
-	jf_array_release(&r->skipped);
+	jf_array_release(&r->cache_strings);
+	memset(r, 0, sizeof *r);
 }
+
+void jf_lint_result_release(jf_lint_result *r)
+{
+	jf_report_release(&r->report);
+	jf_sources_release(&r->sources);
+	jf_array_release(&r->read);
+	jf_strings_release(&r->skipped);
+	jf_strings_release(&r->cache_strings);
+	memset(r, 0, sizeof *r);
+}
+
+/* Several paths at once */
+
+/* The lint of one path of a batch: what it left, and whether it failed. */
+typedef struct {
+	jf_lint_result result;
+	int rc;
+	char *error;
+} lint_slot;
+
+typedef struct {
+	const jf_linter *parent;
+	const char *const *paths;
+	lint_slot *slots;
+	size_t n;
+	size_t next; /* the next path a worker takes, atomically */
+} lint_batch;
 
 /* A thread of jf_linter_lint_all(): a linter of its own lints the paths it takes. */
 static void *lint_worker(void *data)
@@ -438,11 +427,11 @@ static void *lint_worker(void *data)
 		size_t i = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
 		if (i >= b->n)
 			break;
-		lint_result *r = &b->results[i];
-		r->rc = jf_linter_lint(w, b->paths[i]);
-		if (r->rc < 0)
-			r->error = jf_xstrdup(jf_linter_error(w));
-		move_result(w, r);
+		lint_slot *slot = &b->slots[i];
+		slot->rc = jf_linter_lint(w, b->paths[i]);
+		if (slot->rc < 0)
+			slot->error = jf_xstrdup(jf_linter_error(w));
+		jf_linter__move(w, &slot->result);
 	}
 	jf_linter_free(w);
 	return NULL;
@@ -462,7 +451,7 @@ int jf_linter_lint_all(jf_linter *self, const char *const *paths, size_t n,
 		}
 		return first;
 	}
-	lint_batch b = { self, paths, jf_xcalloc(n, sizeof(lint_result)), n, 0 };
+	lint_batch b = { self, paths, jf_xcalloc(n, sizeof(lint_slot)), n, 0 };
 	size_t extra = (self->threads < n ? self->threads : n) - 1, started = 0;
 	pthread_t *threads = jf_xcalloc(extra, sizeof(pthread_t));
 	while (started < extra && pthread_create(&threads[started], NULL, lint_worker, &b) == 0)
@@ -473,21 +462,21 @@ int jf_linter_lint_all(jf_linter *self, const char *const *paths, size_t n,
 	free(threads);
 	char *first_error = NULL;
 	for (size_t i = 0; i < n; i++) {
-		lint_result *r = &b.results[i];
-		take_result(self, r);
-		if (r->rc < 0 && on_error)
-			on_error(data, paths[i], r->error);
-		if (r->rc < 0 && !first) {
-			first = r->rc;
-			first_error = r->error;
+		lint_slot *slot = &b.slots[i];
+		jf_linter__take(self, &slot->result);
+		if (slot->rc < 0 && on_error)
+			on_error(data, paths[i], slot->error);
+		if (slot->rc < 0 && !first) {
+			first = slot->rc;
+			first_error = slot->error;
 		} else {
-			free(r->error);
+			free(slot->error);
 		}
 	}
 	if (first_error)
 		jf_error_set(&self->error, first, "%s", first_error);
 	free(first_error);
-	free(b.results);
+	free(b.slots);
 	return first;
 }
 

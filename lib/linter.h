@@ -54,6 +54,23 @@ struct jf_linter {
 	size_t shown_jobs;
 };
 
+/* What lints left in a linter, moved out of one (a thread's, in
+ * jf_linter_lint_all()) or given back by the fact cache, to be appended to
+ * another as if it had made it. */
+typedef struct {
+	jf_report report;
+	jf_sources sources;
+	jf_file_ids read;
+	jf_strings skipped;
+	jf_strings cache_strings; /* what the findings given back by the cache point into */
+	size_t python_files, python_walks, cache_hits;
+} jf_lint_result;
+
+/** Moves what `self` collected so far into `out`; `self` is left without it. */
+void jf_linter__move(jf_linter *self, jf_lint_result *out);
+/** Appends `r` to what `self` collected (files read and skipped checks once each); empties `r`. */
+void jf_linter__take(jf_linter *self, jf_lint_result *r);
+void jf_lint_result_release(jf_lint_result *r);
 /** Adds the file at `fs_path` to the files the linter has read (jf_linter_has_read()). */
 void jf_linter__note_read(jf_linter *self, const char *fs_path);
 /** The rule `id` as the config `config` sees it (a jf_sink's `rule`). */

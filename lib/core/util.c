@@ -347,3 +347,14 @@ bool jf_strings_have(const jf_strings *list, const char *s)
 			return true;
 	return false;
 }
+
+void jf_strings_merge(jf_strings *into, jf_strings *from)
+{
+	for (size_t i = 0; i < from->size; i++) {
+		if (jf_strings_have(into, from->items[i]))
+			free(from->items[i]);
+		else
+			jf_array_push(into, from->items[i]);
+	}
+	jf_array_release(from);
+}

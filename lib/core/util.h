@@ -89,6 +89,8 @@ typedef JF_ARRAY(char *) jf_strings;
 void jf_strings_release(jf_strings *list);
 /** Whether `list` holds `s`. */
 bool jf_strings_have(const jf_strings *list, const char *s);
+/** Moves the strings of `from` that `into` does not hold to its end, in order; frees the others and empties `from`. */
+void jf_strings_merge(jf_strings *into, jf_strings *from);
 
 /** The cores this process may run on (at least 1, at most 64). */
 unsigned jf_cores(void);

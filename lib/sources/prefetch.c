@@ -38,10 +38,7 @@ static void work(task *t, jf_parsers *parsers)
 	t->src = jf_source_load(t->fs_path, t->display_path);
 	if (t->src->status == JF_SOURCE_OK)
 		t->tree = jf_parse(parsers, t->lang, t->src, NULL, 0);
-	if (was)
-		jf_confine_enter(was);
-	else
-		jf_confine_leave();
+	jf_confine_enter(was);
 	jf_deps_enter(was_deps);
 }
 
