@@ -51,18 +51,18 @@ static bool import_may_not_run(const jf_file *file, const jf_pyfacts *py, TSNode
 {
 	TSNode outer = { 0 };
 	for (TSNode p = ts_node_parent(at); !ts_node_is_null(p); p = ts_node_parent(p)) {
-		if (jf_node_type_is(p, "function_definition"))
+		if (jf_node_type_is(p, JF_T_function_definition))
 			outer = p;
-		if (jf_node_type_is(p, "try_statement"))
+		if (jf_node_type_is(p, JF_T_try_statement))
 			return true;
 	}
 	if (ts_node_is_null(outer))
 		return false;
-	char *name = jf_node_text(file, jf_node_field(outer, "name"));
+	char *name = jf_node_text(file, jf_node_field(outer, JF_F_name));
 	bool called = false;
 	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size && !called; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		called = pn->def == JF_PY_NONE && jf_node_type_is(pn->a, "identifier") &&
+		called = pn->def == JF_PY_NONE && jf_node_type_is(pn->a, JF_T_identifier) &&
 		         jf_node_is(file, pn->a, name);
 	}
 	free(name);

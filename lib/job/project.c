@@ -8,7 +8,7 @@
  */
 #include "job/project.h"
 
-#include <tree_sitter/api.h>
+#include "core/grammar.h"
 
 #include "core/path.h"
 #include "core/source.h"
@@ -155,7 +155,7 @@ typedef struct {
 /* The text of a TOML string value; NULL for another kind of value. */
 static char *toml_string(const toml *t, TSNode n)
 {
-	if (ts_node_is_null(n) || strcmp(ts_node_type(n), "string"))
+	if (ts_node_is_null(n) || !jf_node_type_is(n, JF_T_string))
 		return NULL;
 	char *raw = text(t->src, n);
 	size_t len = strlen(raw), q = len >= 6 && (!strncmp(raw, "\"\"\"", 3) || !strncmp(raw, "'''", 3)) ? 3 : 1;
@@ -176,14 +176,14 @@ static char *toml_string(const toml *t, TSNode n)
 /* The dotted text of key node `k` (bare, quoted or dotted), added to `b`. */
 static void toml_key(const toml *t, TSNode k, jf_buf *b)
 {
-	const char *type = ts_node_type(k);
-	if (!strcmp(type, "dotted_key")) {
+	jf_type type = jf_node_type(k);
+	if (type == JF_T_dotted_key) {
 		for (uint32_t i = 0; i < ts_node_named_child_count(k); i++) {
 			if (i)
 				jf_buf_addc(b, '.');
 			toml_key(t, ts_node_named_child(k, i), b);
 		}
-	} else if (!strcmp(type, "quoted_key")) {
+	} else if (type == JF_T_quoted_key) {
 		char *raw = text(t->src, k);
 		size_t n = strlen(raw);
 		jf_buf_add(b, raw + 1, n >= 2 ? n - 2 : 0);
@@ -197,8 +197,8 @@ static void toml_key(const toml *t, TSNode k, jf_buf *b)
 
 static bool is_key(TSNode n)
 {
-	const char *type = ts_node_type(n);
-	return !strcmp(type, "bare_key") || !strcmp(type, "quoted_key") || !strcmp(type, "dotted_key");
+	jf_type type = jf_node_type(n);
+	return type == JF_T_bare_key || type == JF_T_quoted_key || type == JF_T_dotted_key;
 }
 
 /* Adds the pairs among the children of `n`, under `prefix`; inline tables flattened. */
@@ -206,7 +206,7 @@ static void toml_pairs(toml *t, TSNode n, const char *prefix, int depth)
 {
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
 		TSNode pair = ts_node_named_child(n, i);
-		if (strcmp(ts_node_type(pair), "pair") || ts_node_named_child_count(pair) < 2)
+		if (!jf_node_type_is(pair, JF_T_pair) || ts_node_named_child_count(pair) < 2)
 			continue;
 		jf_buf key = JF_BUF_INIT;
 		if (*prefix) {
@@ -215,7 +215,7 @@ static void toml_pairs(toml *t, TSNode n, const char *prefix, int depth)
 		}
 		toml_key(t, ts_node_named_child(pair, 0), &key);
 		TSNode value = ts_node_named_child(pair, ts_node_named_child_count(pair) - 1);
-		if (!strcmp(ts_node_type(value), "inline_table") && depth < 8)
+		if (jf_node_type_is(value, JF_T_inline_table) && depth < 8)
 			toml_pairs(t, value, key.buf, depth + 1);
 		struct toml_entry e = { jf_buf_detach(&key, NULL), value };
 		jf_array_push(&t->entries, e);
@@ -227,7 +227,7 @@ static void toml_read(toml *t, TSNode document)
 	toml_pairs(t, document, "", 0);
 	for (uint32_t i = 0; i < ts_node_named_child_count(document); i++) {
 		TSNode table = ts_node_named_child(document, i);
-		if (strcmp(ts_node_type(table), "table") || !ts_node_named_child_count(table) ||
+		if (!jf_node_type_is(table, JF_T_table) || !ts_node_named_child_count(table) ||
 		    !is_key(ts_node_named_child(table, 0)))
 			continue; /* [[arrays of tables]] hold nothing read here */
 		jf_buf header = JF_BUF_INIT;
@@ -266,11 +266,11 @@ static bool toml_has(const toml *t, const char *prefix)
 /* The strings of array `n` added to `out`; false when `n` is not an array of strings. */
 static bool toml_strings(const toml *t, TSNode n, jf_strings *out)
 {
-	if (ts_node_is_null(n) || strcmp(ts_node_type(n), "array"))
+	if (ts_node_is_null(n) || !jf_node_type_is(n, JF_T_array))
 		return false;
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
 		TSNode item = ts_node_named_child(n, i);
-		if (!strcmp(ts_node_type(item), "comment"))
+		if (jf_node_type_is(item, JF_T_comment))
 			continue;
 		char *s = toml_string(t, item);
 		if (!s)
@@ -353,7 +353,7 @@ static void poetry(jf_project *p, const toml *t, const jf_strings *extras, jf_st
 	TSNode pkgs = toml_get(t, "tool.poetry.packages");
 	for (uint32_t i = 0; !ts_node_is_null(pkgs) && i < ts_node_named_child_count(pkgs); i++) {
 		TSNode table = ts_node_named_child(pkgs, i);
-		if (strcmp(ts_node_type(table), "inline_table"))
+		if (!jf_node_type_is(table, JF_T_inline_table))
 			continue;
 		toml inner = { t->src, { 0 } };
 		toml_pairs(&inner, table, "", 0);
@@ -552,15 +552,15 @@ typedef struct {
 /* The characters of a plain string literal; NULL for an f-string or another expression. */
 static char *py_string(const py *m, TSNode n)
 {
-	if (ts_node_is_null(n) || strcmp(ts_node_type(n), "string"))
+	if (ts_node_is_null(n) || !jf_node_type_is(n, JF_T_string))
 		return NULL;
 	TSNode first = ts_node_named_child(n, 0);
 	TSNode last = ts_node_named_child(n, ts_node_named_child_count(n) - 1);
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-		if (!strcmp(ts_node_type(ts_node_named_child(n, i)), "interpolation"))
+		if (jf_node_type_is(ts_node_named_child(n, i), JF_T_interpolation))
 			return NULL;
 	if (ts_node_is_null(first) || ts_node_is_null(last) ||
-	    strcmp(ts_node_type(first), "string_start") || strcmp(ts_node_type(last), "string_end"))
+	    !jf_node_type_is(first, JF_T_string_start) || !jf_node_type_is(last, JF_T_string_end))
 		return NULL;
 	uint32_t a = ts_node_end_byte(first), b = ts_node_start_byte(last);
 	return jf_xstrndup(m->src->data + a, b > a ? b - a : 0);
@@ -573,11 +573,11 @@ static TSNode py_assigned(const py *m, const char *name)
 	for (uint32_t i = 0; i < ts_node_named_child_count(m->module); i++) {
 		TSNode st = ts_node_named_child(m->module, i);
 		TSNode a = ts_node_named_child(st, 0);
-		if (strcmp(ts_node_type(st), "expression_statement") || ts_node_is_null(a) ||
-		    strcmp(ts_node_type(a), "assignment"))
+		if (!jf_node_type_is(st, JF_T_expression_statement) || ts_node_is_null(a) ||
+		    !jf_node_type_is(a, JF_T_assignment))
 			continue;
-		TSNode left = ts_node_child_by_field_name(a, "left", 4);
-		TSNode right = ts_node_child_by_field_name(a, "right", 5);
+		TSNode left = jf_node_field(a, JF_F_left);
+		TSNode right = jf_node_field(a, JF_F_right);
 		if (ts_node_is_null(left) || ts_node_is_null(right))
 			continue;
 		char *l = text(m->src, left);
@@ -594,18 +594,18 @@ static bool py_strings(const py *m, TSNode n, jf_strings *out, int depth)
 {
 	if (ts_node_is_null(n) || depth > 2)
 		return false;
-	const char *type = ts_node_type(n);
-	if (!strcmp(type, "identifier")) {
+	jf_type type = jf_node_type(n);
+	if (type == JF_T_identifier) {
 		char *name = text(m->src, n);
 		TSNode v = py_assigned(m, name);
 		free(name);
 		return py_strings(m, v, out, depth + 1);
 	}
-	if (strcmp(type, "list") && strcmp(type, "tuple"))
+	if (type != JF_T_list && type != JF_T_tuple)
 		return false;
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
 		TSNode item = ts_node_named_child(n, i);
-		if (!strcmp(ts_node_type(item), "comment"))
+		if (jf_node_type_is(item, JF_T_comment))
 			continue;
 		char *s = py_string(m, item);
 		if (!s)
@@ -618,22 +618,22 @@ static bool py_strings(const py *m, TSNode n, jf_strings *out, int depth)
 /* The value of `key` in dictionary literal `dict` (or a name bound to one), or a null node. */
 static TSNode py_dict_get(const py *m, TSNode dict, const char *key)
 {
-	if (!ts_node_is_null(dict) && !strcmp(ts_node_type(dict), "identifier")) {
+	if (!ts_node_is_null(dict) && jf_node_type_is(dict, JF_T_identifier)) {
 		char *name = text(m->src, dict);
 		dict = py_assigned(m, name);
 		free(name);
 	}
-	if (ts_node_is_null(dict) || strcmp(ts_node_type(dict), "dictionary"))
+	if (ts_node_is_null(dict) || !jf_node_type_is(dict, JF_T_dictionary))
 		return null_node;
 	for (uint32_t i = 0; i < ts_node_named_child_count(dict); i++) {
 		TSNode pair = ts_node_named_child(dict, i);
-		if (strcmp(ts_node_type(pair), "pair"))
+		if (!jf_node_type_is(pair, JF_T_pair))
 			continue;
-		char *k = py_string(m, ts_node_child_by_field_name(pair, "key", 3));
+		char *k = py_string(m, jf_node_field(pair, JF_F_key));
 		bool match = k && !strcmp(k, key);
 		free(k);
 		if (match)
-			return ts_node_child_by_field_name(pair, "value", 5);
+			return jf_node_field(pair, JF_F_value);
 	}
 	return null_node;
 }
@@ -646,8 +646,8 @@ static TSNode py_setup_call(const py *m)
 	TSNode found = null_node;
 	for (bool more = true; more && ts_node_is_null(found);) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
-		if (!strcmp(ts_node_type(n), "call")) {
-			TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+		if (jf_node_type_is(n, JF_T_call)) {
+			TSNode fn = jf_node_field(n, JF_F_function);
 			char *name = text(m->src, fn);
 			if (!strcmp(name, "setup") || jf_str_ends(name, ".setup"))
 				found = n;
@@ -678,21 +678,21 @@ static bool read_setup_py(jf_project *p, const char *dir, const jf_strings *extr
 	TSNode call = tree ? py_setup_call(&m) : null_node;
 	/* tree-sitter asks nothing of a null node: it reads through it. */
 	TSNode args = ts_node_is_null(call) ? null_node
-	                                    : ts_node_child_by_field_name(call, "arguments", 9);
+	                                    : jf_node_field(call, JF_F_arguments);
 	bool found = !ts_node_is_null(call);
 	TSNode requires = null_node, extras_require = null_node, entry_points = null_node,
 	       package_dir = null_node;
 	bool splat = false;
 	for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (!strcmp(ts_node_type(a), "dictionary_splat")) {
+		if (jf_node_type_is(a, JF_T_dictionary_splat)) {
 			splat = true;
 			continue;
 		}
-		if (strcmp(ts_node_type(a), "keyword_argument"))
+		if (!jf_node_type_is(a, JF_T_keyword_argument))
 			continue;
-		char *name = text(src, ts_node_child_by_field_name(a, "name", 4));
-		TSNode v = ts_node_child_by_field_name(a, "value", 5);
+		char *name = text(src, jf_node_field(a, JF_F_name));
+		TSNode v = jf_node_field(a, JF_F_value);
 		if (!strcmp(name, "install_requires"))
 			requires = v;
 		else if (!strcmp(name, "extras_require"))

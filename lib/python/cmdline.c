@@ -83,7 +83,7 @@ void jf_cmdline_release(jf_cmdline *c)
 /* The value of a plain string literal (no f-string, no concatenation), or NULL; caller frees. */
 char *jf_cmdline__string(const jf_file *unit, TSNode n)
 {
-	if (!jf_node_type_is(n, "string") || ts_node_named_child_count(n) > 3)
+	if (!jf_node_type_is(n, JF_T_string) || ts_node_named_child_count(n) > 3)
 		return NULL;
 	char *text = jf_node_text(unit, n);
 	size_t len = strlen(text);
@@ -98,7 +98,7 @@ char *jf_cmdline__string(const jf_file *unit, TSNode n)
 /* A literal as the text argparse would compare: strings unquoted, numbers as written. */
 static char *literal_value(const jf_file *unit, TSNode n)
 {
-	if (jf_node_type_is(n, "integer") || jf_node_type_is(n, "float"))
+	if (jf_node_type_is(n, JF_T_integer) || jf_node_type_is(n, JF_T_float))
 		return jf_node_text(unit, n);
 	return jf_cmdline__string(unit, n);
 }
@@ -107,7 +107,7 @@ static jf_argtype type_of(const jf_file *unit, TSNode n)
 {
 	static const char *const names[] = { "str", "int", "float", "bool", NULL };
 	for (int i = 0; names[i]; i++)
-		if (jf_node_type_is(n, "identifier") && jf_node_is(unit, n, names[i]))
+		if (jf_node_type_is(n, JF_T_identifier) && jf_node_is(unit, n, names[i]))
 			return (jf_argtype)i;
 	return TYPE_OTHER;
 }
@@ -141,15 +141,15 @@ static bool read_action(const jf_file *unit, TSNode v, jf_argdef *d)
 
 static bool read_nargs(const jf_file *unit, TSNode v, jf_argdef *d)
 {
-	if (jf_node_type_is(v, "integer")) {
+	if (jf_node_type_is(v, JF_T_integer)) {
 		char *t = jf_node_text(unit, v);
 		d->nargs = NARGS_COUNT;
 		d->count = strtol(t, NULL, 10);
 		free(t);
 		return true;
 	}
-	if (jf_node_type_is(v, "attribute") &&
-	    jf_node_is(unit, jf_node_field(v, "attribute"), "REMAINDER")) {
+	if (jf_node_type_is(v, JF_T_attribute) &&
+	    jf_node_is(unit, jf_node_field(v, JF_F_attribute), "REMAINDER")) {
 		d->nargs = NARGS_REMAINDER;
 		return true;
 	}
@@ -171,7 +171,7 @@ static bool read_nargs(const jf_file *unit, TSNode v, jf_argdef *d)
 
 void jf_cmdline__read_choices(const jf_file *unit, TSNode v, jf_argdef *d)
 {
-	if (!jf_node_type_is(v, "list") && !jf_node_type_is(v, "tuple"))
+	if (!jf_node_type_is(v, JF_T_list) && !jf_node_type_is(v, JF_T_tuple))
 		return;
 	uint32_t n = ts_node_named_child_count(v);
 	for (uint32_t i = 0; i < n; i++) {
@@ -186,16 +186,16 @@ void jf_cmdline__read_choices(const jf_file *unit, TSNode v, jf_argdef *d)
 /* One add_argument(...) call; false when it is not literal enough to read. */
 static bool read_argument(const jf_file *unit, TSNode call, jf_argdef *d)
 {
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	uint32_t n = ts_node_named_child_count(args);
 	d->unit = unit;
 	d->span = jf_node_span(call);
 	d->untyped = true;
 	for (uint32_t i = 0; i < n; i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "comment"))
+		if (jf_node_type_is(a, JF_T_comment))
 			continue;
-		if (!jf_node_type_is(a, "keyword_argument")) {
+		if (!jf_node_type_is(a, JF_T_keyword_argument)) {
 			char *s = jf_cmdline__string(unit, a);
 			if (!s)
 				return false; /* *names, **kwargs or a computed name */
@@ -207,7 +207,7 @@ static bool read_argument(const jf_file *unit, TSNode call, jf_argdef *d)
 				free(s);
 			continue;
 		}
-		TSNode k = jf_node_field(a, "name"), v = jf_node_field(a, "value");
+		TSNode k = jf_node_field(a, JF_F_name), v = jf_node_field(a, JF_F_value);
 		if (jf_node_is(unit, k, "action")) {
 			if (!read_action(unit, v, d))
 				return false;
@@ -218,7 +218,7 @@ static bool read_argument(const jf_file *unit, TSNode call, jf_argdef *d)
 			if (!read_nargs(unit, v, d))
 				return false;
 		} else if (jf_node_is(unit, k, "required")) {
-			d->required = jf_node_type_is(v, "true");
+			d->required = jf_node_type_is(v, JF_T_true);
 		} else if (jf_node_is(unit, k, "choices")) {
 			jf_cmdline__read_choices(unit, v, d);
 		} else if (jf_node_is(unit, k, "dest")) {
@@ -255,8 +255,8 @@ static bool ends_with_word(const jf_file *unit, TSNode n, const char *name)
 /* Whether callee `fn` of a call is a method named `name`: x.name(...). */
 static bool calls_method(const jf_file *unit, TSNode fn, const char *name)
 {
-	return ends_with_word(unit, fn, name) && jf_node_type_is(fn, "attribute") &&
-	       jf_node_is(unit, jf_node_field(fn, "attribute"), name);
+	return ends_with_word(unit, fn, name) && jf_node_type_is(fn, JF_T_attribute) &&
+	       jf_node_is(unit, jf_node_field(fn, JF_F_attribute), name);
 }
 
 /* Whether callee `fn` of a call is `name` or `x.name`. */
@@ -264,9 +264,9 @@ static bool callee_ends(const jf_file *unit, TSNode fn, const char *name)
 {
 	if (!ends_with_word(unit, fn, name))
 		return false;
-	if (jf_node_type_is(fn, "attribute"))
-		fn = jf_node_field(fn, "attribute");
-	return jf_node_type_is(fn, "identifier") && jf_node_is(unit, fn, name);
+	if (jf_node_type_is(fn, JF_T_attribute))
+		fn = jf_node_field(fn, JF_F_attribute);
+	return jf_node_type_is(fn, JF_T_identifier) && jf_node_is(unit, fn, name);
 }
 
 /* Subcommands: which parser each variable holds */
@@ -277,7 +277,7 @@ static bool callee_ends(const jf_file *unit, TSNode fn, const char *name)
 
 static int owner_of(const jf_cmdline *c, const jf_file *unit, TSNode var)
 {
-	if (!jf_node_type_is(var, "identifier"))
+	if (!jf_node_type_is(var, JF_T_identifier))
 		return OWNER_NONE;
 	uint32_t a = ts_node_start_byte(var);
 	void *v = jf_strmap_get(&c->owners, unit->src->data + a, ts_node_end_byte(var) - a);
@@ -294,12 +294,12 @@ static void set_owner(jf_cmdline *c, const jf_file *unit, TSNode var, int owner)
 /* `p = sub.add_parser("train", aliases=["t"])`: a new command, its names. */
 static int add_command(jf_cmdline *c, const jf_file *unit, TSNode call)
 {
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	int index = -1;
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		bool alias = jf_node_type_is(a, "keyword_argument") &&
-		             jf_node_is(unit, jf_node_field(a, "name"), "aliases");
+		bool alias = jf_node_type_is(a, JF_T_keyword_argument) &&
+		             jf_node_is(unit, jf_node_field(a, JF_F_name), "aliases");
 		if (i == 0 || alias) {
 			jf_argdef names = { 0 };
 			if (i == 0) {
@@ -308,7 +308,7 @@ static int add_command(jf_cmdline *c, const jf_file *unit, TSNode call)
 					return OWNER_NONE; /* a computed name */
 				jf_array_push(&names.choices, s);
 			} else {
-				jf_cmdline__read_choices(unit, jf_node_field(a, "value"), &names);
+				jf_cmdline__read_choices(unit, jf_node_field(a, JF_F_value), &names);
 			}
 			if (index < 0)
 				index = (int)c->commands.size; /* the index of its first name */
@@ -326,19 +326,19 @@ static int add_command(jf_cmdline *c, const jf_file *unit, TSNode call)
  * group or subparsers. */
 static void track_assignment(jf_cmdline *c, const jf_file *unit, TSNode var, TSNode call)
 {
-	if (!jf_node_type_is(call, "call"))
+	if (!jf_node_type_is(call, JF_T_call))
 		return;
-	TSNode fn = jf_node_field(call, "function");
+	TSNode fn = jf_node_field(call, JF_F_function);
 	/* `known, rest = pre.parse_known_args()`: what `rest` holds is parsed
 	 * again when it is handed to parse_args (timm's config parser) */
-	if ((jf_node_type_is(var, "pattern_list") || jf_node_type_is(var, "tuple_pattern")) &&
+	if ((jf_node_type_is(var, JF_T_pattern_list) || jf_node_type_is(var, JF_T_tuple_pattern)) &&
 	    ts_node_named_child_count(var) == 2 && calls_method(unit, fn, "parse_known_args") &&
-	    !ts_node_named_child_count(jf_node_field(call, "arguments")) &&
-	    jf_node_type_is(ts_node_named_child(var, 1), "identifier")) {
+	    !ts_node_named_child_count(jf_node_field(call, JF_F_arguments)) &&
+	    jf_node_type_is(ts_node_named_child(var, 1), JF_T_identifier)) {
 		jf_array_push(&c->rest_names, jf_node_text(unit, ts_node_named_child(var, 1)));
 		return;
 	}
-	if (!jf_node_type_is(var, "identifier"))
+	if (!jf_node_type_is(var, JF_T_identifier))
 		return;
 	if (callee_ends(unit, fn, "ArgumentParser")) {
 		set_owner(c, unit, var, OWNER_MAIN);
@@ -346,21 +346,21 @@ static void track_assignment(jf_cmdline *c, const jf_file *unit, TSNode var, TSN
 		c->subparsers = true;
 		set_owner(c, unit, var, OWNER_SUBPARSERS);
 	} else if (calls_method(unit, fn, "add_parser") &&
-	           owner_of(c, unit, jf_node_field(fn, "object")) == OWNER_SUBPARSERS) {
+	           owner_of(c, unit, jf_node_field(fn, JF_F_object)) == OWNER_SUBPARSERS) {
 		set_owner(c, unit, var, add_command(c, unit, call));
 	} else if (calls_method(unit, fn, "add_argument_group") ||
 	           calls_method(unit, fn, "add_mutually_exclusive_group")) {
-		set_owner(c, unit, var, owner_of(c, unit, jf_node_field(fn, "object")));
+		set_owner(c, unit, var, owner_of(c, unit, jf_node_field(fn, JF_F_object)));
 	}
 }
 
 static bool has_keyword(const jf_file *unit, TSNode call, const char *name)
 {
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument") &&
-		    jf_node_is(unit, jf_node_field(a, "name"), name))
+		if (jf_node_type_is(a, JF_T_keyword_argument) &&
+		    jf_node_is(unit, jf_node_field(a, JF_F_name), name))
 			return true;
 	}
 	return false;
@@ -375,12 +375,12 @@ static void note_handed_over(jf_cmdline *c, const jf_file *unit, TSNode fn, TSNo
 	uint32_t count = ts_node_named_child_count(args);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument"))
-			a = jf_node_field(a, "value");
+		if (jf_node_type_is(a, JF_T_keyword_argument))
+			a = jf_node_field(a, JF_F_value);
 		if (owner_of(c, unit, a) == OWNER_NONE)
 			continue;
-		TSNode name = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "attribute") : fn;
-		if (jf_node_type_is(name, "identifier"))
+		TSNode name = jf_node_type_is(fn, JF_T_attribute) ? jf_node_field(fn, JF_F_attribute) : fn;
+		if (jf_node_type_is(name, JF_T_identifier))
 			jf_array_push(&c->handed_to, jf_node_text(unit, name));
 		else
 			c->open = "its parser is handed to a call jobfix cannot name";
@@ -463,16 +463,16 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strmap *called
 				c->has_parents = true;
 			if (calls_method(unit, fn, "add_argument")) {
 				jf_argdef d = { 0 };
-				int owner = owner_of(c, unit, jf_node_field(fn, "object"));
+				int owner = owner_of(c, unit, jf_node_field(fn, JF_F_object));
 				d.command = owner >= 0 ? owner : OWNER_MAIN;
 				if (owner == OWNER_NONE || owner == OWNER_SUBPARSERS)
 					c->unowned = true;
 				for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !d.conditional &&
-				                                   !jf_node_type_is(p, "function_definition");
+				                                   !jf_node_type_is(p, JF_T_function_definition);
 				     p = ts_node_parent(p))
-					d.conditional = jf_node_type_is(p, "if_statement") ||
-					                jf_node_type_is(p, "try_statement") ||
-					                jf_node_type_is(p, "conditional_expression");
+					d.conditional = jf_node_type_is(p, JF_T_if_statement) ||
+					                jf_node_type_is(p, JF_T_try_statement) ||
+					                jf_node_type_is(p, JF_T_conditional_expression);
 				if (read_argument(unit, n, &d))
 					jf_array_push(&c->args, d);
 				else {
@@ -484,31 +484,31 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strmap *called
 					c->unit = unit;
 					c->span = jf_node_span(n);
 				}
-				TSNode args = jf_node_field(n, "arguments");
+				TSNode args = jf_node_field(n, JF_F_arguments);
 				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 					TSNode a = ts_node_named_child(args, i);
-					if (jf_node_type_is(a, "keyword_argument") &&
-					    jf_node_is(unit, jf_node_field(a, "name"), "allow_abbrev") &&
-					    jf_node_type_is(jf_node_field(a, "value"), "false"))
+					if (jf_node_type_is(a, JF_T_keyword_argument) &&
+					    jf_node_is(unit, jf_node_field(a, JF_F_name), "allow_abbrev") &&
+					    jf_node_type_is(jf_node_field(a, JF_F_value), JF_T_false))
 						c->allow_abbrev = false;
 
-					if (jf_node_type_is(a, "dictionary_splat") || jf_node_type_is(a, "list_splat"))
+					if (jf_node_type_is(a, JF_T_dictionary_splat) || jf_node_type_is(a, JF_T_list_splat))
 						c->open = "its ArgumentParser(...) gets * or ** arguments";
 				}
 			} else if (calls_method(unit, fn, "set_defaults")) {
-				TSNode args = jf_node_field(n, "arguments");
+				TSNode args = jf_node_field(n, JF_F_arguments);
 				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 					TSNode a = ts_node_named_child(args, i);
-					if (jf_node_type_is(a, "keyword_argument"))
-						jf_array_push(&c->defaults, jf_node_text(unit, jf_node_field(a, "name")));
+					if (jf_node_type_is(a, JF_T_keyword_argument))
+						jf_array_push(&c->defaults, jf_node_text(unit, jf_node_field(a, JF_F_name)));
 					else
 						c->defaults_open = true; /* set_defaults(**cfg) */
 				}
 			} else if (calls_method(unit, fn, "parse_args") &&
-			           ts_node_named_child_count(jf_node_field(n, "arguments")) > 0) {
-				TSNode arg = ts_node_named_child(jf_node_field(n, "arguments"), 0);
-				char *name = jf_node_type_is(arg, "identifier") &&
-				                     ts_node_named_child_count(jf_node_field(n, "arguments")) == 1
+			           ts_node_named_child_count(jf_node_field(n, JF_F_arguments)) > 0) {
+				TSNode arg = ts_node_named_child(jf_node_field(n, JF_F_arguments), 0);
+				char *name = jf_node_type_is(arg, JF_T_identifier) &&
+				                     ts_node_named_child_count(jf_node_field(n, JF_F_arguments)) == 1
 				                     ? jf_node_text(unit, arg)
 				                     : NULL;
 				if (name && jf_strings_have(&c->rest_names, name))

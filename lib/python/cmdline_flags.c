@@ -70,7 +70,7 @@ bool jf_flags__builtin(const char *name, bool *takes_value)
 /* The callee `fn` of a call as written ("tf.app.flags.DEFINE_string"); caller frees. */
 static char *callee_text(const jf_file *unit, TSNode fn)
 {
-	if (!jf_node_type_is(fn, "attribute") && !jf_node_type_is(fn, "identifier"))
+	if (!jf_node_type_is(fn, JF_T_attribute) && !jf_node_type_is(fn, JF_T_identifier))
 		return NULL;
 	return jf_node_text(unit, fn);
 }
@@ -95,7 +95,7 @@ static bool imports_from(const jf_file *unit, const char *module, const char *na
 /* One flags.DEFINE_<kind>(...) call; false when it is not literal enough to read. */
 static bool read_absl_flag(const jf_file *unit, TSNode call, size_t kind, jf_argdef *d)
 {
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	uint32_t n = ts_node_named_child_count(args), pos = 0;
 	d->act = absl_kinds[kind].act;
 	d->type = absl_kinds[kind].type;
@@ -103,12 +103,12 @@ static bool read_absl_flag(const jf_file *unit, TSNode call, size_t kind, jf_arg
 	d->span = jf_node_span(call);
 	for (uint32_t i = 0; i < n; i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "comment"))
+		if (jf_node_type_is(a, JF_T_comment))
 			continue;
-		if (jf_node_type_is(a, "list_splat") || jf_node_type_is(a, "dictionary_splat"))
+		if (jf_node_type_is(a, JF_T_list_splat) || jf_node_type_is(a, JF_T_dictionary_splat))
 			return false;
-		TSNode k = jf_node_field(a, "name"), v = jf_node_field(a, "value");
-		bool kw = jf_node_type_is(a, "keyword_argument");
+		TSNode k = jf_node_field(a, JF_F_name), v = jf_node_field(a, JF_F_value);
+		bool kw = jf_node_type_is(a, JF_T_keyword_argument);
 		if (!kw)
 			v = a;
 		if (kw ? jf_node_is(unit, k, "name") : pos == 0) {
@@ -125,8 +125,8 @@ static bool read_absl_flag(const jf_file *unit, TSNode call, size_t kind, jf_arg
 			jf_array_push(&d->options, jf_xasprintf("--%s", s));
 			free(s);
 		} else if (kw && jf_node_is(unit, k, "required")) {
-			d->required = jf_node_type_is(v, "true");
-		} else if (kw && jf_node_is(unit, k, "case_sensitive") && !jf_node_type_is(v, "true")) {
+			d->required = jf_node_type_is(v, JF_T_true);
+		} else if (kw && jf_node_is(unit, k, "case_sensitive") && !jf_node_type_is(v, JF_T_true)) {
 			d->choices_known = false;
 			d->type = TYPE_OTHER;
 		} else if (kw && (jf_node_is(unit, k, "flag_values") || jf_node_is(unit, k, "parser") ||
@@ -142,8 +142,8 @@ static bool read_absl_flag(const jf_file *unit, TSNode call, size_t kind, jf_arg
 /* flags.mark_flag_as_required('x'), flags.mark_flags_as_required(['x', 'y']). */
 static void read_required(jf_cmdline *c, const jf_file *unit, TSNode call, bool list)
 {
-	TSNode v = ts_node_named_child(jf_node_field(call, "arguments"), 0);
-	if (list && (jf_node_type_is(v, "list") || jf_node_type_is(v, "tuple"))) {
+	TSNode v = ts_node_named_child(jf_node_field(call, JF_F_arguments), 0);
+	if (list && (jf_node_type_is(v, JF_T_list) || jf_node_type_is(v, JF_T_tuple))) {
 		for (uint32_t i = 0; i < ts_node_named_child_count(v); i++) {
 			char *s = jf_cmdline__string(unit, ts_node_named_child(v, i));
 			if (!s) {
@@ -164,13 +164,13 @@ static void read_required(jf_cmdline *c, const jf_file *unit, TSNode call, bool 
 /* Where the flags are parsed: app.run(main), tf.app.run(), FLAGS(sys.argv). */
 static void read_parse(jf_cmdline *c, const jf_file *unit, TSNode call, jf_flags_parse how)
 {
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		TSNode k = jf_node_field(a, "name");
-		if (jf_node_type_is(a, "keyword_argument") && !jf_node_is(unit, k, "main"))
+		TSNode k = jf_node_field(a, JF_F_name);
+		if (jf_node_type_is(a, JF_T_keyword_argument) && !jf_node_is(unit, k, "main"))
 			c->open = "app.run parses another argv or with another parser";
-		else if (!jf_node_type_is(a, "keyword_argument") && i > 0)
+		else if (!jf_node_type_is(a, JF_T_keyword_argument) && i > 0)
 			c->open = "app.run parses another argv or with another parser";
 	}
 	c->absl = true;
@@ -186,10 +186,10 @@ static void read_parse(jf_cmdline *c, const jf_file *unit, TSNode call, jf_flags
 /* FLAGS(sys.argv): strict; FLAGS(argv, known_only=True) or another list: open. */
 static void read_flags_call(jf_cmdline *c, const jf_file *unit, TSNode call)
 {
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	TSNode a = ts_node_named_child(args, 0);
 	c->absl = true;
-	if (ts_node_named_child_count(args) != 1 || !jf_node_type_is(a, "attribute") ||
+	if (ts_node_named_child_count(args) != 1 || !jf_node_type_is(a, JF_T_attribute) ||
 	    !jf_node_is(unit, a, "sys.argv")) {
 		c->open = "FLAGS(...) parses a list of its own";
 		return;
@@ -271,7 +271,7 @@ static void visit_absl_call(jf_cmdline *c, const jf_file *unit, TSNode call, TSN
 
 static jf_argtype click_type(const jf_file *unit, TSNode v, jf_argdef *d)
 {
-	if (jf_node_type_is(v, "identifier")) {
+	if (jf_node_type_is(v, JF_T_identifier)) {
 		if (jf_node_is(unit, v, "int"))
 			return TYPE_INT;
 		if (jf_node_is(unit, v, "float"))
@@ -284,9 +284,9 @@ static jf_argtype click_type(const jf_file *unit, TSNode v, jf_argdef *d)
 		return TYPE_INT;
 	if (jf_node_is(unit, v, "click.FLOAT"))
 		return TYPE_FLOAT;
-	if (!jf_node_type_is(v, "call"))
+	if (!jf_node_type_is(v, JF_T_call))
 		return TYPE_OTHER;
-	TSNode fn = jf_node_field(v, "function"), args = jf_node_field(v, "arguments");
+	TSNode fn = jf_node_field(v, JF_F_function), args = jf_node_field(v, JF_F_arguments);
 	if (jf_node_is(unit, fn, "click.IntRange"))
 		return TYPE_INT;
 	if (jf_node_is(unit, fn, "click.FloatRange"))
@@ -295,9 +295,9 @@ static jf_argtype click_type(const jf_file *unit, TSNode v, jf_argdef *d)
 		return TYPE_OTHER;
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument") &&
-		    jf_node_is(unit, jf_node_field(a, "name"), "case_sensitive") &&
-		    !jf_node_type_is(jf_node_field(a, "value"), "true"))
+		if (jf_node_type_is(a, JF_T_keyword_argument) &&
+		    jf_node_is(unit, jf_node_field(a, JF_F_name), "case_sensitive") &&
+		    !jf_node_type_is(jf_node_field(a, JF_F_value), JF_T_true))
 			return TYPE_OTHER;
 	}
 	jf_cmdline__read_choices(unit, ts_node_named_child(args, 0), d);
@@ -322,15 +322,15 @@ static void click_names(jf_argdef *d, char *s)
 /* One @click.option(...) or @click.argument(...); false when it is not literal enough. */
 static bool read_click_param(const jf_file *unit, TSNode call, bool option, jf_argdef *d)
 {
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	bool required = !option, has_default = false, explicit_required = false;
 	d->unit = unit;
 	d->span = jf_node_span(call);
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "comment"))
+		if (jf_node_type_is(a, JF_T_comment))
 			continue;
-		if (!jf_node_type_is(a, "keyword_argument")) {
+		if (!jf_node_type_is(a, JF_T_keyword_argument)) {
 			char *s = jf_cmdline__string(unit, a);
 			if (!s)
 				return false;
@@ -341,24 +341,24 @@ static bool read_click_param(const jf_file *unit, TSNode call, bool option, jf_a
 			free(s);
 			continue;
 		}
-		TSNode k = jf_node_field(a, "name"), v = jf_node_field(a, "value");
+		TSNode k = jf_node_field(a, JF_F_name), v = jf_node_field(a, JF_F_value);
 		if (jf_node_is(unit, k, "type")) {
 			d->type = click_type(unit, v, d);
 		} else if (jf_node_is(unit, k, "is_flag") || jf_node_is(unit, k, "count") ||
 		           jf_node_is(unit, k, "flag_value")) {
-			if (!jf_node_type_is(v, "false"))
+			if (!jf_node_type_is(v, JF_T_false))
 				d->act = ACT_FLAG;
 		} else if (jf_node_is(unit, k, "multiple")) {
-			if (jf_node_type_is(v, "true"))
+			if (jf_node_type_is(v, JF_T_true))
 				d->act = ACT_APPEND;
 		} else if (jf_node_is(unit, k, "required")) {
-			required = jf_node_type_is(v, "true");
+			required = jf_node_type_is(v, JF_T_true);
 			explicit_required = true;
 		} else if (jf_node_is(unit, k, "default") || jf_node_is(unit, k, "envvar") ||
 		           jf_node_is(unit, k, "prompt")) {
 			has_default = true;
 		} else if (jf_node_is(unit, k, "nargs")) {
-			if (!jf_node_type_is(v, "integer") && !jf_node_type_is(v, "unary_operator"))
+			if (!jf_node_type_is(v, JF_T_integer) && !jf_node_type_is(v, JF_T_unary_operator))
 				return false;
 			char *t = jf_node_text(unit, v);
 			d->count = strtol(t, NULL, 10);
@@ -385,7 +385,7 @@ static bool read_click_param(const jf_file *unit, TSNode call, bool option, jf_a
 static void add_click_switch(jf_cmdline *c, const jf_file *unit, TSNode call, const char *name)
 {
 	jf_argdef d = { .command = -1 };
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	d.act = ACT_FLAG;
 	d.unit = unit;
 	d.span = jf_node_span(call);
@@ -405,31 +405,31 @@ static void add_click_switch(jf_cmdline *c, const jf_file *unit, TSNode call, co
 static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
 {
 	static const char *const plain[] = { "click.pass_context", "click.pass_obj", NULL };
-	TSNode def = jf_node_field(decorated, "definition");
+	TSNode def = jf_node_field(decorated, JF_F_definition);
 	bool command = false, other = false;
 	uint32_t n = ts_node_named_child_count(decorated);
 	JF_ARRAY(TSNode) params = { 0 };
 	for (uint32_t i = 0; i < n; i++) {
 		TSNode dec = ts_node_named_child(decorated, i);
-		if (!jf_node_type_is(dec, "decorator"))
+		if (!jf_node_type_is(dec, JF_T_decorator))
 			continue;
 		TSNode e = ts_node_named_child(dec, 0);
-		TSNode fn = jf_node_type_is(e, "call") ? jf_node_field(e, "function") : e;
+		TSNode fn = jf_node_type_is(e, JF_T_call) ? jf_node_field(e, JF_F_function) : e;
 		char *name = jf_node_text(unit, fn);
 		if (!strcmp(name, "click.command")) {
 			command = true;
-			TSNode args = jf_node_field(e, "arguments");
+			TSNode args = jf_node_field(e, JF_F_arguments);
 			for (uint32_t k = 0; k < ts_node_named_child_count(args); k++)
-				if (jf_node_type_is(ts_node_named_child(args, k), "keyword_argument"))
+				if (jf_node_type_is(ts_node_named_child(args, k), JF_T_keyword_argument))
 					other = true; /* context_settings, cls, add_help_option */
 			if (!c->click_commands++) {
-				c->click_fn = jf_node_text(unit, jf_node_field(def, "name"));
+				c->click_fn = jf_node_text(unit, jf_node_field(def, JF_F_name));
 				c->click_unit = unit;
 				c->click_span = jf_node_span(dec);
 			}
 		} else if (!strcmp(name, "click.group")) {
 			c->open = "it is a click group";
-		} else if (jf_node_type_is(e, "call") && (!strcmp(name, "click.option") ||
+		} else if (jf_node_type_is(e, JF_T_call) && (!strcmp(name, "click.option") ||
 		                                          !strcmp(name, "click.argument") ||
 		                                          !strcmp(name, "click.version_option") ||
 		                                          !strcmp(name, "click.help_option"))) {
@@ -448,7 +448,7 @@ static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
 	bool help = true;
 	for (size_t i = 0; i < params.size; i++) {
 		TSNode call = params.items[i];
-		TSNode fn = jf_node_field(call, "function");
+		TSNode fn = jf_node_field(call, JF_F_function);
 		if (jf_node_is(unit, fn, "click.version_option")) {
 			add_click_switch(c, unit, call, "--version");
 			continue;
@@ -492,14 +492,14 @@ static bool click_called(jf_cmdline *c, const jf_pyfacts *py)
 	bool called = false;
 	for (size_t j = 0; j < py->of_kind[JF_PY_CALL].size; j++) {
 		TSNode n = jf_pyfacts_at(py, JF_PY_CALL, j)->node;
-		TSNode fn = jf_node_field(n, "function");
-		if (jf_node_type_is(fn, "identifier") && jf_node_is(entry, fn, c->click_fn)) {
-			TSNode args = jf_node_field(n, "arguments");
+		TSNode fn = jf_node_field(n, JF_F_function);
+		if (jf_node_type_is(fn, JF_T_identifier) && jf_node_is(entry, fn, c->click_fn)) {
+			TSNode args = jf_node_field(n, JF_F_arguments);
 			called = true;
 			for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 				TSNode a = ts_node_named_child(args, i);
-				TSNode k = jf_node_field(a, "name");
-				if (!jf_node_type_is(a, "keyword_argument") ||
+				TSNode k = jf_node_field(a, JF_F_name);
+				if (!jf_node_type_is(a, JF_T_keyword_argument) ||
 				    jf_node_is(entry, k, "auto_envvar_prefix") ||
 				    jf_node_is(entry, k, "args") || jf_node_is(entry, k, "default_map"))
 					c->open = "its click command is called with settings of its own";

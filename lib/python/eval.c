@@ -128,9 +128,9 @@ static jf_pyvalue eval_string(evaluator *e, TSNode n)
 	jf_buf b = JF_BUF_INIT;
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
 		TSNode c = ts_node_named_child(n, i);
-		const char *t = ts_node_type(c);
+		jf_type t = jf_node_type(c);
 		uint32_t a = ts_node_start_byte(c), z = ts_node_end_byte(c);
-		if (!strcmp(t, "string_content")) {
+		if (t == JF_T_string_content) {
 			/* Escapes are children of the content in this grammar. */
 			uint32_t at = a;
 			for (uint32_t k = 0; k < ts_node_named_child_count(c); k++) {
@@ -139,17 +139,17 @@ static jf_pyvalue eval_string(evaluator *e, TSNode n)
 				jf_buf_add(&b, src + at, xa - at);
 				if (raw)
 					jf_buf_add(&b, src + xa, xz - xa);
-				else if (!jf_node_type_is(x, "escape_sequence") ||
+				else if (!jf_node_type_is(x, JF_T_escape_sequence) ||
 				         !decode_escape(src + xa, xz - xa, &b))
 					goto fail;
 				at = xz;
 			}
 			jf_buf_add(&b, src + at, z - at);
-		} else if (!strcmp(t, "interpolation") && f) {
-			if (!ts_node_is_null(jf_node_field(c, "format_specifier")) ||
-			    !ts_node_is_null(jf_node_field(c, "type_conversion")))
+		} else if (t == JF_T_interpolation && f) {
+			if (!ts_node_is_null(jf_node_field(c, JF_F_format_specifier)) ||
+			    !ts_node_is_null(jf_node_field(c, JF_F_type_conversion)))
 				goto fail;
-			jf_pyvalue v = eval(e, jf_node_field(c, "expression"));
+			jf_pyvalue v = eval(e, jf_node_field(c, JF_F_expression));
 			if (!v.value)
 				goto fail;
 			if (!b.len && !ts_node_is_null(v.origin)) {
@@ -159,10 +159,10 @@ static jf_pyvalue eval_string(evaluator *e, TSNode n)
 			jf_buf_adds(&b, v.value);
 			r.through_names |= v.through_names;
 			jf_pyvalue_release(&v);
-		} else if (!strcmp(t, "escape_sequence")) {
+		} else if (t == JF_T_escape_sequence) {
 			if (!decode_escape(src + a, z - a, &b))
 				goto fail;
-		} else if (strcmp(t, "string_start") && strcmp(t, "string_end")) {
+		} else if (t != JF_T_string_start && t != JF_T_string_end) {
 			goto fail;
 		}
 	}
@@ -211,11 +211,11 @@ static const unit_index *index_of(jf_pyeval *s, const jf_file *unit)
 	jf_children kids;
 	for (TSNode stmt = jf_children_start(&kids, ts_tree_root_node(unit->tree));
 	     py && !ts_node_is_null(stmt); stmt = jf_children_next(&kids)) {
-		if (!jf_node_type_is(stmt, "expression_statement"))
+		if (!jf_node_type_is(stmt, JF_T_expression_statement))
 			continue;
 		uint32_t at = jf_pyfacts_find(py, ts_node_named_child(stmt, 0));
 		const jf_py_node *a = at != JF_PY_NONE ? &py->nodes.items[at] : NULL;
-		if (a && a->kind == JF_PY_ASSIGNMENT && jf_node_type_is(a->a, "identifier") &&
+		if (a && a->kind == JF_PY_ASSIGNMENT && jf_node_type_is(a->a, JF_T_identifier) &&
 		    !ts_node_is_null(a->b))
 			binding_of(&ix, unit, a->a)->value = a->b;
 	}
@@ -270,9 +270,9 @@ static TSNode keyword(const jf_file *unit, TSNode args, const char *key)
 {
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument") &&
-		    jf_node_is(unit, jf_node_field(a, "name"), key))
-			return jf_node_field(a, "value");
+		if (jf_node_type_is(a, JF_T_keyword_argument) &&
+		    jf_node_is(unit, jf_node_field(a, JF_F_name), key))
+			return jf_node_field(a, JF_F_value);
 	}
 	return (TSNode){ 0 };
 }
@@ -289,7 +289,7 @@ static char *dest_of(jf_pyeval *s, const jf_file *unit, TSNode args)
 	}
 	for (uint32_t i = 0; i < ts_node_named_child_count(args) && !dest; i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (!jf_node_type_is(a, "string"))
+		if (!jf_node_type_is(a, JF_T_string))
 			continue;
 		jf_pyvalue v = eval_string(&e, a);
 		if (v.value && jf_str_starts(v.value, "--")) {
@@ -321,8 +321,8 @@ static void read_arguments(jf_pyeval *s)
 		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
 			const jf_py_node *call = jf_pyfacts_at(py, JF_PY_CALL, k);
 			TSNode x = call->node, fn = call->a;
-			if (!jf_node_type_is(fn, "attribute") ||
-			    !jf_node_is(unit, jf_node_field(fn, "attribute"), "add_argument"))
+			if (!jf_node_type_is(fn, JF_T_attribute) ||
+			    !jf_node_is(unit, jf_node_field(fn, JF_F_attribute), "add_argument"))
 				continue;
 			char *dest = dest_of(s, unit, call->b);
 			if (dest) {
@@ -342,7 +342,7 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	 * in this file, or the name argparse code gives it everywhere, passed on
 	 * to functions (`def train(args)`). */
 	static const char *const namespaces[] = { "args", "opt", "opts", "options", NULL };
-	if (!jf_node_type_is(object, "identifier"))
+	if (!jf_node_type_is(object, JF_T_identifier))
 		return unknown();
 	char *obj = jf_node_text(e->unit, object);
 	const binding *b = find_binding(e->s, e->unit, obj);
@@ -373,12 +373,12 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	jf_pyvalue result = unknown();
 	if (s.found != 1)
 		goto done;
-	TSNode args = jf_node_field(s.call, "arguments");
+	TSNode args = jf_node_field(s.call, JF_F_arguments);
 	JF_ARRAY(char *) options = { 0 };
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
 		evaluator le = { e->s, s.unit, MAX_DEPTH - 1 };
-		jf_pyvalue v = jf_node_type_is(a, "string") ? eval_string(&le, a) : unknown();
+		jf_pyvalue v = jf_node_type_is(a, JF_T_string) ? eval_string(&le, a) : unknown();
 		if (v.value && v.value[0] == '-')
 			jf_array_push(&options, v.value);
 		else
@@ -465,8 +465,8 @@ static jf_pyvalue join_arguments(evaluator *e, TSNode args, jf_pyvalue start)
 	jf_pyvalue r = start;
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument") || jf_node_type_is(a, "list_splat") ||
-		    jf_node_type_is(a, "comment")) {
+		if (jf_node_type_is(a, JF_T_keyword_argument) || jf_node_type_is(a, JF_T_list_splat) ||
+		    jf_node_type_is(a, JF_T_comment)) {
 			jf_pyvalue_release(&r);
 			return unknown();
 		}
@@ -505,7 +505,7 @@ static jf_pyvalue format_call(evaluator *e, jf_pyvalue fmt, TSNode args)
 			arg = keyword(e->unit, args, field);
 		}
 		free(field);
-		if (ts_node_is_null(arg) || jf_node_type_is(arg, "keyword_argument"))
+		if (ts_node_is_null(arg) || jf_node_type_is(arg, JF_T_keyword_argument))
 			goto fail;
 		jf_pyvalue v = eval(e, arg);
 		if (!v.value)
@@ -531,7 +531,7 @@ static jf_pyvalue percent(evaluator *e, jf_pyvalue fmt, TSNode right)
 {
 	jf_buf b = JF_BUF_INIT;
 	uint32_t next = 0;
-	bool tuple = jf_node_type_is(right, "tuple");
+	bool tuple = jf_node_type_is(right, JF_T_tuple);
 	for (const char *p = fmt.value; *p; p++) {
 		if (*p != '%') {
 			jf_buf_addc(&b, *p);
@@ -572,9 +572,9 @@ static jf_pyvalue eval_call(evaluator *e, TSNode n)
 	static const char *const same[] = { "str", "os.path.abspath", "os.path.normpath",
 		                            "os.path.realpath", "osp.abspath", "os.fspath", NULL };
 	static const char *const getenv[] = { "os.getenv", "os.environ.get", "environ.get", NULL };
-	TSNode fn = jf_node_field(n, "function");
-	TSNode args = jf_node_field(n, "arguments");
-	if (!jf_node_type_is(args, "argument_list"))
+	TSNode fn = jf_node_field(n, JF_F_function);
+	TSNode args = jf_node_field(n, JF_F_arguments);
+	if (!jf_node_type_is(args, JF_T_argument_list))
 		return unknown();
 	uint32_t nargs = ts_node_named_child_count(args);
 	if (callee_is(e->unit, fn, joins) || callee_is(e->unit, fn, paths))
@@ -593,10 +593,10 @@ static jf_pyvalue eval_call(evaluator *e, TSNode n)
 		}
 		return v;
 	}
-	if (!jf_node_type_is(fn, "attribute"))
+	if (!jf_node_type_is(fn, JF_T_attribute))
 		return unknown();
-	TSNode object = jf_node_field(fn, "object");
-	TSNode method = jf_node_field(fn, "attribute");
+	TSNode object = jf_node_field(fn, JF_F_object);
+	TSNode method = jf_node_field(fn, JF_F_attribute);
 	if (jf_node_is(e->unit, method, "format")) {
 		jf_pyvalue fmt = eval(e, object);
 		return fmt.value ? format_call(e, fmt, args) : unknown();
@@ -617,35 +617,35 @@ static jf_pyvalue eval(evaluator *e, TSNode n)
 		return unknown();
 	e->depth++;
 	jf_pyvalue r = unknown();
-	const char *t = ts_node_type(n);
-	if (!strcmp(t, "string")) {
+	jf_type t = jf_node_type(n);
+	if (t == JF_T_string) {
 		r = eval_string(e, n);
-	} else if (!strcmp(t, "concatenated_string")) {
+	} else if (t == JF_T_concatenated_string) {
 		r = known(jf_xstrdup(""), n, e->unit);
 		for (uint32_t i = 0; i < ts_node_named_child_count(n) && r.value; i++)
 			r = concat(r, eval(e, ts_node_named_child(n, i)));
-	} else if (!strcmp(t, "parenthesized_expression")) {
+	} else if (t == JF_T_parenthesized_expression) {
 		r = eval(e, ts_node_named_child(n, 0));
-	} else if (!strcmp(t, "identifier") && jf_node_is(e->unit, n, "__file__")) {
+	} else if (t == JF_T_identifier && jf_node_is(e->unit, n, "__file__")) {
 		/* The script's own path in the container, when its folder is known. */
 		const char *base = strrchr(e->unit->src->path, '/');
 		if (e->unit->container_dir)
 			r = known(jf_path_join(e->unit->container_dir,
 			                       base ? base + 1 : e->unit->src->path),
 			          (TSNode){ 0 }, NULL);
-	} else if (!strcmp(t, "identifier")) {
+	} else if (t == JF_T_identifier) {
 		r = eval_name(e, n);
-	} else if (!strcmp(t, "attribute")) {
-		r = eval_argument(e, jf_node_field(n, "object"), jf_node_field(n, "attribute"));
-	} else if (!strcmp(t, "subscript")) {
-		TSNode v = jf_node_field(n, "value");
+	} else if (t == JF_T_attribute) {
+		r = eval_argument(e, jf_node_field(n, JF_F_object), jf_node_field(n, JF_F_attribute));
+	} else if (t == JF_T_subscript) {
+		TSNode v = jf_node_field(n, JF_F_value);
 		if (jf_node_is(e->unit, v, "os.environ") || jf_node_is(e->unit, v, "environ"))
-			r = env_value(e, jf_node_field(n, "subscript"), (TSNode){ 0 });
-	} else if (!strcmp(t, "call")) {
+			r = env_value(e, jf_node_field(n, JF_F_subscript), (TSNode){ 0 });
+	} else if (t == JF_T_call) {
 		r = eval_call(e, n);
-	} else if (!strcmp(t, "binary_operator")) {
-		TSNode op = jf_node_field(n, "operator");
-		TSNode left = jf_node_field(n, "left"), right = jf_node_field(n, "right");
+	} else if (t == JF_T_binary_operator) {
+		TSNode op = jf_node_field(n, JF_F_operator);
+		TSNode left = jf_node_field(n, JF_F_left), right = jf_node_field(n, JF_F_right);
 		if (jf_node_is(e->unit, op, "+")) {
 			r = concat(eval(e, left), eval(e, right));
 		} else if (jf_node_is(e->unit, op, "/")) {

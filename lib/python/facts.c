@@ -9,101 +9,10 @@
 
 #include "sources/tree.h"
 
-/* The grammar's ids of the node types and fields the walk looks at. */
-typedef struct {
-	TSSymbol call, assignment, augmented_assignment, attribute, subscript, identifier,
-		function_definition, class_definition, lambda, decorated_definition, for_statement,
-		for_in_clause, import_statement, import_from_statement, dotted_name, aliased_import,
-		relative_import, wildcard_import, named_expression, default_parameter,
-		typed_default_parameter, typed_parameter, pattern_list, tuple_pattern, list_pattern,
-		as_pattern_target, parameters, lambda_parameters, list_splat_pattern,
-		dictionary_splat_pattern, global_statement, nonlocal_statement, positional_separator,
-		with_clause, match_statement, except_clause, type_parameter, type_alias_statement,
-		string, keyword_argument, print_statement, exec_statement;
-	TSFieldId left, right, name, alias, object, value, module_name, function, arguments,
-		attribute_field;
-} grammar;
-
-static TSSymbol symbol(const TSLanguage *lang, const char *name)
-{
-	TSSymbol s = ts_language_symbol_for_name(lang, name, (uint32_t)strlen(name), true);
-	if (!s)
-		JF_BUG("the Python grammar has no node type '%s'", name);
-	return s;
-}
-
-static TSFieldId field(const TSLanguage *lang, const char *name)
-{
-	TSFieldId f = ts_language_field_id_for_name(lang, name, (uint32_t)strlen(name));
-	if (!f)
-		JF_BUG("the Python grammar has no field '%s'", name);
-	return f;
-}
-
-static void grammar_init(grammar *g, const TSLanguage *l)
-{
-#define SYM(x) g->x = symbol(l, #x)
-	SYM(call);
-	SYM(assignment);
-	SYM(augmented_assignment);
-	SYM(attribute);
-	SYM(subscript);
-	SYM(identifier);
-	SYM(function_definition);
-	SYM(class_definition);
-	SYM(lambda);
-	SYM(decorated_definition);
-	SYM(for_statement);
-	SYM(for_in_clause);
-	SYM(import_statement);
-	SYM(import_from_statement);
-	SYM(dotted_name);
-	SYM(aliased_import);
-	SYM(relative_import);
-	SYM(wildcard_import);
-	SYM(named_expression);
-	SYM(default_parameter);
-	SYM(typed_default_parameter);
-	SYM(typed_parameter);
-	SYM(pattern_list);
-	SYM(tuple_pattern);
-	SYM(list_pattern);
-	SYM(as_pattern_target);
-	SYM(parameters);
-	SYM(lambda_parameters);
-	SYM(list_splat_pattern);
-	SYM(dictionary_splat_pattern);
-	SYM(global_statement);
-	SYM(nonlocal_statement);
-	SYM(positional_separator);
-	SYM(with_clause);
-	SYM(match_statement);
-	SYM(except_clause);
-	SYM(type_parameter);
-	SYM(type_alias_statement);
-	SYM(string);
-	SYM(keyword_argument);
-	SYM(print_statement);
-	SYM(exec_statement);
-#undef SYM
-#define FIELD(x) g->x = field(l, #x)
-	FIELD(left);
-	FIELD(right);
-	FIELD(name);
-	FIELD(alias);
-	FIELD(object);
-	FIELD(value);
-	FIELD(module_name);
-	FIELD(function);
-	FIELD(arguments);
-#undef FIELD
-	g->attribute_field = field(l, "attribute");
-}
-
 /* A node on the cursor's path from the root: what the walk knows of it while
  * it visits the node's children. */
 typedef struct {
-	TSSymbol symbol;
+	jf_type type;
 	uint32_t fact;    /* its index in `nodes`, or JF_PY_NONE */
 	bool fields;      /* visit_field() looks at its children's fields */
 	bool bound_left;  /* an assignment whose left side bound a plain name */
@@ -111,7 +20,6 @@ typedef struct {
 
 typedef struct {
 	jf_pyfacts *f;
-	const grammar *g;
 	const char *text;
 	uint32_t def, scope; /* the innermost definition, and scope, of the node being visited */
 } walker;
@@ -123,18 +31,6 @@ static uint32_t add(walker *w, TSNode n, jf_py_kind kind)
 	jf_array_push(&w->f->nodes, pn);
 	jf_array_push(&w->f->of_kind[kind], index);
 	return index;
-}
-
-/* The child of `n` in field `f`; a null node when `n` is null or has none. */
-static TSNode child(TSNode n, TSFieldId f)
-{
-	return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, f);
-}
-
-/* The type of `n`; 0 (no type) for a null node. */
-static TSSymbol type_of(TSNode n)
-{
-	return ts_node_is_null(n) ? 0 : ts_node_symbol(n);
 }
 
 static bool text_is(const walker *w, TSNode n, const char *s)
@@ -157,7 +53,7 @@ static bool starts_with(const walker *w, TSNode n, const char *s)
 /* Binds `id` when it is a plain name; returns whether it did. */
 static bool bind(walker *w, TSNode id)
 {
-	if (type_of(id) != w->g->identifier)
+	if (jf_node_type(id) != JF_T_identifier)
 		return false;
 	jf_py_binding b = { id, false };
 	jf_array_push(&w->f->bindings, b);
@@ -175,15 +71,14 @@ static void bind_children(walker *w, TSNode n)
 /* `import a.b, c as d` and `from m import x, y as z` (and `*`). */
 static void read_import(walker *w, TSNode n, bool from)
 {
-	const grammar *g = w->g;
 	jf_pyfacts *f = w->f;
 	if (!from) {
 		uint32_t count = ts_node_named_child_count(n);
 		for (uint32_t i = 0; i < count; i++) {
 			TSNode c = ts_node_named_child(n, i);
-			if (type_of(c) == g->aliased_import)
-				c = child(c, g->name);
-			if (type_of(c) != g->dotted_name)
+			if (jf_node_type(c) == JF_T_aliased_import)
+				c = jf_node_field(c, JF_F_name);
+			if (jf_node_type(c) != JF_T_dotted_name)
 				continue;
 			jf_py_import im = { .module = c };
 			jf_array_push(&f->imports, im);
@@ -191,8 +86,8 @@ static void read_import(walker *w, TSNode n, bool from)
 		}
 		return;
 	}
-	TSNode module = child(n, g->module_name);
-	if (type_of(module) != g->dotted_name && type_of(module) != g->relative_import)
+	TSNode module = jf_node_field(n, JF_F_module_name);
+	if (jf_node_type(module) != JF_T_dotted_name && jf_node_type(module) != JF_T_relative_import)
 		return;
 	bool any = false;
 	uint32_t count = ts_node_named_child_count(n);
@@ -201,10 +96,10 @@ static void read_import(walker *w, TSNode n, bool from)
 		if (ts_node_eq(c, module))
 			continue;
 		TSNode name = c;
-		if (type_of(c) == g->aliased_import)
-			name = child(c, g->name);
-		bool wildcard = type_of(c) == g->wildcard_import;
-		if (!wildcard && type_of(name) != g->dotted_name)
+		if (jf_node_type(c) == JF_T_aliased_import)
+			name = jf_node_field(c, JF_F_name);
+		bool wildcard = jf_node_type(c) == JF_T_wildcard_import;
+		if (!wildcard && jf_node_type(name) != JF_T_dotted_name)
 			continue;
 		jf_py_import im = { .from = module };
 		if (!wildcard)
@@ -212,7 +107,7 @@ static void read_import(walker *w, TSNode n, bool from)
 		jf_array_push(&f->imports, im);
 		any = true;
 	}
-	if (any && type_of(module) == g->dotted_name)
+	if (any && jf_node_type(module) == JF_T_dotted_name)
 		jf_array_push(&f->absolute_imports, module);
 }
 
@@ -228,102 +123,100 @@ static bool is_fstring(const walker *w, TSNode n)
 
 /* What node `n` is to its parent (`up`, in field `field`): a field the
  * parent's fact keeps, or a name the parent binds. */
-static void visit_field(walker *w, level *up, TSFieldId field, TSNode n)
+static void visit_field(walker *w, level *up, jf_field_id field, TSNode n)
 {
-	const grammar *g = w->g;
-	TSSymbol p = up->symbol;
+	jf_type p = up->type;
 	if (up->fact != JF_PY_NONE) {
 		jf_py_node *pn = &w->f->nodes.items[up->fact];
-		if ((p == g->call && field == g->function) ||
-		    ((p == g->assignment || p == g->augmented_assignment || p == g->for_statement) &&
-		     field == g->left) ||
-		    (p == g->attribute && field == g->object))
+		if ((p == JF_T_call && field == JF_F_function) ||
+		    ((p == JF_T_assignment || p == JF_T_augmented_assignment || p == JF_T_for_statement) &&
+		     field == JF_F_left) ||
+		    (p == JF_T_attribute && field == JF_F_object))
 			pn->a = n;
-		else if ((p == g->call && field == g->arguments) ||
-		         ((p == g->assignment || p == g->augmented_assignment) && field == g->right) ||
-		         (p == g->attribute && field == g->attribute_field))
+		else if ((p == JF_T_call && field == JF_F_arguments) ||
+		         ((p == JF_T_assignment || p == JF_T_augmented_assignment) && field == JF_F_right) ||
+		         (p == JF_T_attribute && field == JF_F_attribute))
 			pn->b = n;
 	}
-	if (field == g->left && (p == g->assignment || p == g->augmented_assignment ||
-	                         p == g->for_statement || p == g->for_in_clause)) {
-		up->bound_left = bind(w, n) && p == g->assignment;
-	} else if (field == g->right && up->bound_left) {
+	if (field == JF_F_left && (p == JF_T_assignment || p == JF_T_augmented_assignment ||
+	                         p == JF_T_for_statement || p == JF_T_for_in_clause)) {
+		up->bound_left = bind(w, n) && p == JF_T_assignment;
+	} else if (field == JF_F_right && up->bound_left) {
 		/* NAME = <...>.parse_args(...) */
-		TSNode fn = type_of(n) == g->call ? child(n, g->function) : (TSNode){ 0 };
-		if (type_of(fn) == g->attribute && text_is(w, child(fn, g->attribute_field), "parse_args"))
+		TSNode fn = jf_node_type(n) == JF_T_call ? jf_node_field(n, JF_F_function) : (TSNode){ 0 };
+		if (jf_node_type(fn) == JF_T_attribute && text_is(w, jf_node_field(fn, JF_F_attribute), "parse_args"))
 			jf_array_last(&w->f->bindings)->parsed = true;
-	} else if (field == g->name &&
-	           (p == g->named_expression || p == g->default_parameter ||
-	            p == g->typed_default_parameter || p == g->function_definition ||
-	            p == g->class_definition)) {
+	} else if (field == JF_F_name &&
+	           (p == JF_T_named_expression || p == JF_T_default_parameter ||
+	            p == JF_T_typed_default_parameter || p == JF_T_function_definition ||
+	            p == JF_T_class_definition)) {
 		bind(w, n);
-	} else if (field == g->alias && p == g->aliased_import) {
+	} else if (field == JF_F_alias && p == JF_T_aliased_import) {
 		bind(w, n);
 	}
 }
 
 /* Whether visit_field() looks at the fields of the children of a node of type `s`. */
-static bool has_fields(const grammar *g, TSSymbol s)
+static bool has_fields(jf_type s)
 {
-	return s == g->call || s == g->assignment || s == g->augmented_assignment ||
-	       s == g->attribute || s == g->for_statement || s == g->for_in_clause ||
-	       s == g->named_expression || s == g->default_parameter ||
-	       s == g->typed_default_parameter || s == g->function_definition ||
-	       s == g->class_definition || s == g->aliased_import;
+	return s == JF_T_call || s == JF_T_assignment || s == JF_T_augmented_assignment ||
+	       s == JF_T_attribute || s == JF_T_for_statement || s == JF_T_for_in_clause ||
+	       s == JF_T_named_expression || s == JF_T_default_parameter ||
+	       s == JF_T_typed_default_parameter || s == JF_T_function_definition ||
+	       s == JF_T_class_definition || s == JF_T_aliased_import;
 }
 
 /* Records node `n` of type `s`; returns the index of its fact, or JF_PY_NONE.
  * Sets *descend to false when nothing under it matters. */
-static uint32_t visit(walker *w, TSNode n, TSSymbol s, bool *descend)
+static uint32_t visit(walker *w, TSNode n, jf_type s, bool *descend)
 {
-	const grammar *g = w->g;
-	if (s == g->identifier) {
+	if (s == JF_T_identifier) {
 		return JF_PY_NONE; /* the commonest node: nothing of its own */
-	} else if (s == g->call) {
+	} else if (s == JF_T_call) {
 		return add(w, n, JF_PY_CALL);
-	} else if (s == g->attribute) {
+	} else if (s == JF_T_attribute) {
 		return add(w, n, JF_PY_ATTRIBUTE);
-	} else if (s == g->assignment || s == g->augmented_assignment) {
-		return add(w, n, s == g->assignment ? JF_PY_ASSIGNMENT : JF_PY_AUGMENTED_ASSIGNMENT);
-	} else if (s == g->string) {
+	} else if (s == JF_T_assignment || s == JF_T_augmented_assignment) {
+		return add(w, n, s == JF_T_assignment ? JF_PY_ASSIGNMENT : JF_PY_AUGMENTED_ASSIGNMENT);
+	} else if (s == JF_T_string) {
 		if (is_fstring(w, n))
 			return add(w, n, JF_PY_SYNTAX);
 		*descend = false; /* no interpolation: only its text under it */
-	} else if (s == g->subscript) {
+	} else if (s == JF_T_subscript) {
 		if ((starts_with(w, n, "os.environ") || starts_with(w, n, "environ")) &&
-		    (text_is(w, child(n, g->value), "os.environ") ||
-		     text_is(w, child(n, g->value), "environ")))
+		    (text_is(w, jf_node_field(n, JF_F_value), "os.environ") ||
+		     text_is(w, jf_node_field(n, JF_F_value), "environ")))
 			return add(w, n, JF_PY_ENVIRON_SUBSCRIPT);
-	} else if (s == g->function_definition || s == g->class_definition) {
-		return add(w, n, s == g->function_definition ? JF_PY_FUNCTION : JF_PY_CLASS);
-	} else if (s == g->lambda) {
+	} else if (s == JF_T_function_definition || s == JF_T_class_definition) {
+		return add(w, n, s == JF_T_function_definition ? JF_PY_FUNCTION : JF_PY_CLASS);
+	} else if (s == JF_T_lambda) {
 		return add(w, n, JF_PY_LAMBDA);
-	} else if (s == g->decorated_definition) {
+	} else if (s == JF_T_decorated_definition) {
 		return add(w, n, JF_PY_DECORATED);
-	} else if (s == g->for_statement) {
+	} else if (s == JF_T_for_statement) {
 		return add(w, n, JF_PY_FOR);
-	} else if (s == g->import_statement || s == g->import_from_statement) {
+	} else if (s == JF_T_import_statement || s == JF_T_import_from_statement) {
 		uint32_t index = add(w, n, JF_PY_IMPORT);
-		read_import(w, n, s == g->import_from_statement);
+		read_import(w, n, s == JF_T_import_from_statement);
 		return index;
-	} else if (s == g->named_expression || s == g->typed_default_parameter) {
+	} else if (s == JF_T_named_expression || s == JF_T_typed_default_parameter) {
 		return add(w, n, JF_PY_SYNTAX);
-	} else if (s == g->typed_parameter) {
+	} else if (s == JF_T_typed_parameter) {
 		bind_children(w, n);
 		return add(w, n, JF_PY_SYNTAX);
-	} else if (s == g->pattern_list || s == g->tuple_pattern || s == g->list_pattern ||
-	           s == g->as_pattern_target || s == g->parameters || s == g->lambda_parameters ||
-	           s == g->list_splat_pattern || s == g->dictionary_splat_pattern ||
-	           s == g->global_statement || s == g->nonlocal_statement || s == g->dotted_name) {
+	} else if (s == JF_T_pattern_list || s == JF_T_tuple_pattern || s == JF_T_list_pattern ||
+	           s == JF_T_as_pattern_target || s == JF_T_parameters || s == JF_T_lambda_parameters ||
+	           s == JF_T_list_splat_pattern || s == JF_T_dictionary_splat_pattern ||
+	           s == JF_T_global_statement || s == JF_T_nonlocal_statement || s == JF_T_dotted_name) {
 		bind_children(w, n);
-		*descend = s != g->dotted_name; /* a dotted name holds names only */
-	} else if (s == g->positional_separator || s == g->with_clause || s == g->match_statement ||
-	           s == g->except_clause || s == g->type_parameter || s == g->type_alias_statement ||
-	           s == g->print_statement || s == g->exec_statement) {
+		*descend = s != JF_T_dotted_name; /* a dotted name holds names only */
+	} else if (s == JF_T_positional_separator || s == JF_T_with_clause || s == JF_T_match_statement ||
+	           s == JF_T_except_clause || s == JF_T_type_parameter || s == JF_T_type_alias_statement ||
+	           s == JF_T_print_statement || s == JF_T_exec_statement) {
 		return add(w, n, JF_PY_SYNTAX);
-	} else if (s == g->keyword_argument) {
+	} else if (s == JF_T_keyword_argument) {
 		if ((starts_with(w, n, "async") || starts_with(w, n, "await")) &&
-		    (text_is(w, child(n, g->name), "async") || text_is(w, child(n, g->name), "await")))
+		    (text_is(w, jf_node_field(n, JF_F_name), "async") || text_is(w, jf_node_field(n, JF_F_name), "await")))
 			return add(w, n, JF_PY_SYNTAX);
 	}
 	return JF_PY_NONE;
@@ -340,9 +233,7 @@ const jf_pyfacts *jf_pyfacts_read(jf_file *file)
 	jf_pyfacts *f = jf_arena_alloc(&file->arena, sizeof(*f));
 	f->file = file;
 	f->mentions_main = memmem(file->src->data, file->src->len, "__main__", 8) != NULL;
-	grammar g;
-	grammar_init(&g, ts_tree_language(file->tree));
-	walker w = { f, &g, file->src->data, JF_PY_NONE, JF_PY_NONE };
+	walker w = { f, file->src->data, JF_PY_NONE, JF_PY_NONE };
 	JF_ARRAY(open_def) open = { 0 };
 	JF_ARRAY(level) path = { 0 }; /* by depth */
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(file->tree));
@@ -361,16 +252,17 @@ const jf_pyfacts *jf_pyfacts_read(jf_file *file)
 		}
 		TSNode n = ts_tree_cursor_current_node(&c);
 		bool named = ts_node_is_named(n);
-		TSSymbol symbol = named ? ts_node_symbol(n) : 0;
-		level here = { symbol, JF_PY_NONE, named && has_fields(&g, symbol), false };
+		jf_type type = named ? jf_node_type(n) : JF_T_NONE;
+		level here = { type, JF_PY_NONE, named && has_fields(type), false };
 		/* A leaf has no child to go to: spare the cursor the try. */
 		bool descend = ts_node_child_count(n) > 0;
 		if (named) {
 			level *up = depth ? &path.items[depth - 1] : NULL;
-			TSFieldId field = up && up->fields ? ts_tree_cursor_current_field_id(&c) : 0;
+			jf_field_id field =
+			    up && up->fields ? jf_field_of(n, ts_tree_cursor_current_field_id(&c)) : JF_F_NONE;
 			if (field)
 				visit_field(&w, up, field, n);
-			here.fact = visit(&w, n, symbol, &descend);
+			here.fact = visit(&w, n, type, &descend);
 			jf_py_kind kind = here.fact != JF_PY_NONE ? f->nodes.items[here.fact].kind
 			                                          : JF_PY_KIND_COUNT;
 			if (kind == JF_PY_FUNCTION || kind == JF_PY_CLASS || kind == JF_PY_LAMBDA) {
@@ -461,9 +353,9 @@ static bool under_main_guard(const jf_pyfacts *py, TSNode n)
 		return false;
 	const jf_file *unit = py->file;
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-		if (!jf_node_type_is(p, "if_statement"))
+		if (!jf_node_type_is(p, JF_T_if_statement))
 			continue;
-		TSNode cond = jf_node_field(p, "condition");
+		TSNode cond = jf_node_field(p, JF_F_condition);
 		char *text = jf_node_text(unit, cond);
 		bool main = strstr(text, "__name__") && strstr(text, "__main__");
 		free(text);
@@ -489,7 +381,7 @@ static bool defines(const jf_pyfacts *py, const char *name)
 	static const jf_py_kind kinds[] = { JF_PY_FUNCTION, JF_PY_CLASS };
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; i < py->of_kind[kinds[k]].size; i++)
-			if (jf_node_is(py->file, jf_node_field(jf_pyfacts_at(py, kinds[k], i)->node, "name"),
+			if (jf_node_is(py->file, jf_node_field(jf_pyfacts_at(py, kinds[k], i)->node, JF_F_name),
 			               name))
 				return true;
 	return false;
@@ -524,7 +416,7 @@ static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn)
 	uint32_t def = pn->def;
 	while (def != JF_PY_NONE && py->nodes.items[def].def != JF_PY_NONE)
 		def = py->nodes.items[def].def;
-	return def == JF_PY_NONE ? (TSNode){ 0 } : jf_node_field(py->nodes.items[def].node, "name");
+	return def == JF_PY_NONE ? (TSNode){ 0 } : jf_node_field(py->nodes.items[def].node, JF_F_name);
 }
 
 bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strmap *called,

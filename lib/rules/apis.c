@@ -35,7 +35,7 @@ typedef struct {
 	jf_strings brought; /* what the job's installs bring, the named ones too */
 	const char *brings_unknown;
 	jf_strmap said;     /* packages whose unknown version --verbose said */
-	jf_strmap local;    /* jf_module_in()'s answers */
+	jf_module_finder local;
 	jf_strmap asked;    /* asked_by_string()'s answers, by "file'name" */
 	JF_ARRAY(const jf_api_change *) objects; /* the method and arity entries */
 	/* tf.keras is Keras 3 (TensorFlow >= 2.16, no TF_USE_LEGACY_KERAS): 1, 0 not, -1 not asked */
@@ -286,7 +286,7 @@ static uint32_t scope_at(const jf_pyfacts *py, uint32_t at, TSNode name)
 	while (s != JF_PY_NONE && ts_node_end_byte(py->nodes.items[s].node) <= at)
 		s = py->nodes.items[s].scope;
 	if (s != JF_PY_NONE && !ts_node_is_null(name) &&
-	    ts_node_eq(jf_node_field(py->nodes.items[s].node, "name"), name))
+	    ts_node_eq(jf_node_field(py->nodes.items[s].node, JF_F_name), name))
 		s = py->nodes.items[s].scope;
 	return s;
 }
@@ -392,13 +392,13 @@ static void import_binding(checker *c, const jf_file *unit, const jf_py_import *
 	if (ts_node_is_null(what))
 		return;
 	TSNode parent = ts_node_parent(what);
-	TSNode alias = jf_node_type_is(parent, "aliased_import") ? jf_node_field(parent, "alias")
+	TSNode alias = jf_node_type_is(parent, JF_T_aliased_import) ? jf_node_field(parent, JF_F_alias)
 	                                                          : (TSNode){ 0 };
 	char *text = jf_node_text(unit, what);
 	char *target = NULL, *bound;
 	if (!ts_node_is_null(imp->module)) {
 		target = ts_node_is_null(alias) ? jf_xstrndup(text, strcspn(text, ".")) : jf_xstrdup(text);
-	} else if (jf_node_type_is(imp->from, "dotted_name")) {
+	} else if (jf_node_type_is(imp->from, JF_T_dotted_name)) {
 		char *from = jf_node_text(unit, imp->from);
 		target = jf_xasprintf("%s.%s", from, text);
 		free(from);
@@ -425,12 +425,12 @@ static void import_binding(checker *c, const jf_file *unit, const jf_py_import *
  * ends with identifier i (the identifier itself for the root). */
 static bool chain_parts(TSNode n, node_list *parts, node_list *names)
 {
-	while (jf_node_type_is(n, "attribute")) {
+	while (jf_node_type_is(n, JF_T_attribute)) {
 		jf_array_push(parts, n);
-		jf_array_push(names, jf_node_field(n, "attribute"));
-		n = jf_node_field(n, "object");
+		jf_array_push(names, jf_node_field(n, JF_F_attribute));
+		n = jf_node_field(n, JF_F_object);
 	}
-	if (!jf_node_type_is(n, "identifier"))
+	if (!jf_node_type_is(n, JF_T_identifier))
 		return false;
 	jf_array_push(parts, n);
 	jf_array_push(names, n);
@@ -504,7 +504,7 @@ static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 	jf_strmap assigned = JF_STRMAP_INIT;
 	for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
-		if (jf_node_type_is(pn->a, "identifier") && !ts_node_is_null(pn->b))
+		if (jf_node_type_is(pn->a, JF_T_identifier) && !ts_node_is_null(pn->b))
 			jf_strmap_put(&assigned, (const char *)&pn->a.id, sizeof pn->a.id, (void *)pn);
 	}
 	/* Every other binding, in place; then, in the order of the file, what
@@ -538,13 +538,13 @@ static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
 		const jf_py_node *as = b->assignment;
 		if (as) {
 			b->target = resolve(a, unit, as->b, b->scope, b->at);
-			TSNode fn = jf_node_type_is(as->b, "call") ? jf_node_field(as->b, "function")
+			TSNode fn = jf_node_type_is(as->b, JF_T_call) ? jf_node_field(as->b, JF_F_function)
 			                                           : (TSNode){ 0 };
 			b->made_by = ts_node_is_null(fn) ? NULL : resolve(a, unit, fn, b->scope, b->at);
 			/* `df = df.append(...)`: the name keeps what made it */
-			TSNode obj = jf_node_type_is(fn, "attribute") ? jf_node_field(fn, "object") : fn;
+			TSNode obj = jf_node_type_is(fn, JF_T_attribute) ? jf_node_field(fn, JF_F_object) : fn;
 			size_t len = strlen(b->name);
-			b->keeps = !b->made_by && jf_node_type_is(obj, "identifier") &&
+			b->keeps = !b->made_by && jf_node_type_is(obj, JF_T_identifier) &&
 			           !ts_node_eq(obj, fn) && ts_node_end_byte(obj) - ts_node_start_byte(obj) == len &&
 			           !memcmp(unit->src->data + ts_node_start_byte(obj), b->name, len);
 		}
@@ -597,21 +597,21 @@ static bool asks_about(const jf_file *unit, TSNode cond, const char *package, co
 static bool guarded(const jf_file *unit, TSNode n, const char *package, const char *alias)
 {
 	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
-		const char *t = ts_node_type(p);
+		jf_type t = jf_node_type(p);
 		TSNode cond = { 0 };
-		if (!strcmp(t, "try_statement") && jf_node_type_is(c, "block") &&
+		if (t == JF_T_try_statement && jf_node_type_is(c, JF_T_block) &&
 		    jf_py_try_catches(unit, p, catches))
 			return true;
 		/* a fallback: runs only when what its `try` tried failed */
-		if (!strcmp(t, "except_clause") || !strcmp(t, "except_group_clause"))
+		if (t == JF_T_except_clause)
 			return true;
-		if (!strcmp(t, "if_statement") || !strcmp(t, "elif_clause") ||
-		    !strcmp(t, "while_statement"))
-			cond = jf_node_field(p, "condition");
-		else if (!strcmp(t, "conditional_expression")) /* a if COND else b */
+		if (t == JF_T_if_statement || t == JF_T_elif_clause ||
+		    t == JF_T_while_statement)
+			cond = jf_node_field(p, JF_F_condition);
+		else if (t == JF_T_conditional_expression) /* a if COND else b */
 			cond = ts_node_named_child(p, 1);
-		else if (!strcmp(t, "boolean_operator") && !ts_node_eq(jf_node_field(p, "left"), c))
-			cond = jf_node_field(p, "left");
+		else if (t == JF_T_boolean_operator && !ts_node_eq(jf_node_field(p, JF_F_left), c))
+			cond = jf_node_field(p, JF_F_left);
 		if (!ts_node_is_null(cond) && !ts_node_eq(cond, c) &&
 		    asks_about(unit, cond, package, alias))
 			return true;
@@ -626,17 +626,17 @@ static bool guarded(const jf_file *unit, TSNode n, const char *package, const ch
 static bool conditional(const jf_file *unit, TSNode n)
 {
 	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
-		const char *t = ts_node_type(p);
-		if (!strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
-		    !strcmp(t, "conditional_expression") ||
-		    (!strcmp(t, "boolean_operator") && !ts_node_eq(jf_node_field(p, "left"), c)))
+		jf_type t = jf_node_type(p);
+		if (t == JF_T_elif_clause || t == JF_T_else_clause ||
+		    t == JF_T_conditional_expression ||
+		    (t == JF_T_boolean_operator && !ts_node_eq(jf_node_field(p, JF_F_left), c)))
 			return true;
 		/* a loop's body runs when its condition holds; `while True:` always */
-		if (!strcmp(t, "while_statement") && !ts_node_eq(jf_node_field(p, "condition"), c) &&
-		    !jf_node_is(unit, jf_node_field(p, "condition"), "True") &&
-		    !jf_node_is(unit, jf_node_field(p, "condition"), "1"))
+		if (t == JF_T_while_statement && !ts_node_eq(jf_node_field(p, JF_F_condition), c) &&
+		    !jf_node_is(unit, jf_node_field(p, JF_F_condition), "True") &&
+		    !jf_node_is(unit, jf_node_field(p, JF_F_condition), "1"))
 			return true;
-		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c) &&
+		if (t == JF_T_if_statement && !ts_node_eq(jf_node_field(p, JF_F_condition), c) &&
 		    !jf_py_is_main_guard(unit, p))
 			return true;
 	}
@@ -925,14 +925,14 @@ static void check_method(checker *c, const jf_file *unit, const aliases *a, TSNo
  * call and the method returns another number of values (gym's env.step). */
 static void check_unpacking(checker *c, const jf_file *unit, const aliases *a, const jf_py_node *pn)
 {
-	if ((!jf_node_type_is(pn->a, "pattern_list") && !jf_node_type_is(pn->a, "tuple_pattern")) ||
-	    !jf_node_type_is(pn->b, "call"))
+	if ((!jf_node_type_is(pn->a, JF_T_pattern_list) && !jf_node_type_is(pn->a, JF_T_tuple_pattern)) ||
+	    !jf_node_type_is(pn->b, JF_T_call))
 		return;
-	TSNode fn = jf_node_field(pn->b, "function");
-	if (!jf_node_type_is(fn, "attribute"))
+	TSNode fn = jf_node_field(pn->b, JF_F_function);
+	if (!jf_node_type_is(fn, JF_T_attribute))
 		return;
-	TSNode obj = jf_node_field(fn, "object"), method = jf_node_field(fn, "attribute");
-	if (!jf_node_type_is(obj, "identifier"))
+	TSNode obj = jf_node_field(fn, JF_F_object), method = jf_node_field(fn, JF_F_attribute);
+	if (!jf_node_type_is(obj, JF_T_identifier))
 		return;
 	const char *made_by = instance_get(a, obj, unit, pn->scope, ts_node_start_byte(obj));
 	const jf_api_change *e =
@@ -946,8 +946,8 @@ static void check_unpacking(checker *c, const jf_file *unit, const aliases *a, c
 	bool starred = false;
 	jf_children it;
 	for (TSNode t = jf_children_start(&it, pn->a); !ts_node_is_null(t); t = jf_children_next(&it)) {
-		starred |= jf_node_type_is(t, "list_splat_pattern");
-		targets += !jf_node_type_is(t, "comment");
+		starred |= jf_node_type_is(t, JF_T_list_splat_pattern);
+		targets += !jf_node_type_is(t, JF_T_comment);
 	}
 	jf_children_release(&it);
 	if (starred || targets == (size_t)e->arity)
@@ -1031,16 +1031,16 @@ static char *from_import_fix(const jf_file *unit, TSNode stmt, const char *m)
 {
 	char *module = NULL;
 	bool ok = true;
-	TSNode from = jf_node_field(stmt, "module_name");
+	TSNode from = jf_node_field(stmt, JF_F_module_name);
 	jf_children it;
 	size_t names = 0;
 	for (TSNode n = jf_children_start(&it, stmt); ok && !ts_node_is_null(n);
 	     n = jf_children_next(&it)) {
 		if (ts_node_eq(n, from))
 			continue;
-		TSNode name = jf_node_type_is(n, "aliased_import") ? jf_node_field(n, "name") : n;
-		if (!jf_node_type_is(name, "dotted_name")) {
-			ok = jf_node_type_is(n, "comment");
+		TSNode name = jf_node_type_is(n, JF_T_aliased_import) ? jf_node_field(n, JF_F_name) : n;
+		if (!jf_node_type_is(name, JF_T_dotted_name)) {
+			ok = jf_node_type_is(n, JF_T_comment);
 			continue;
 		}
 		names++;
@@ -1084,7 +1084,7 @@ static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mo
 			goto done;
 		if (e) {
 			char *name_of = jf_xstrndup(m, len);
-			char *fix = len == n && jf_node_type_is(stmt, "import_from_statement")
+			char *fix = len == n && jf_node_type_is(stmt, JF_T_import_from_statement)
 			                    ? from_import_fix(unit, stmt, m)
 			                    : NULL;
 			use u = { unit, jf_node_span(mod), e, USE_IMPORT_MODULE, name_of, fix, NULL, NULL,
@@ -1121,8 +1121,8 @@ static char *keras_unknown_argument(const jf_file *unit, const jf_api_change *e,
 {
 	if (!jf_str_starts(e->error, "ValueError: Argument(s) not recognized: {"))
 		return NULL;
-	TSNode value = jf_node_field(kwarg, "value");
-	bool literal = (jf_node_type_is(value, "float") || jf_node_type_is(value, "integer")) &&
+	TSNode value = jf_node_field(kwarg, JF_F_value);
+	bool literal = (jf_node_type_is(value, JF_T_float) || jf_node_type_is(value, JF_T_integer)) &&
 	               ts_node_end_byte(value) - ts_node_start_byte(value) <= 24;
 	char *v = literal ? jf_node_text(unit, value) : jf_xstrdup("...");
 	char *error = jf_xasprintf("ValueError: Argument(s) not recognized: {'%s': %s}", e->keyword, v);
@@ -1133,7 +1133,7 @@ static char *keras_unknown_argument(const jf_file *unit, const jf_api_change *e,
 /* Checks keyword entries against call `call` (a recorded call node). */
 static void check_call(checker *c, const jf_file *unit, const aliases *a, const jf_py_node *call)
 {
-	if (!jf_node_type_is(call->a, "identifier") && !jf_node_type_is(call->a, "attribute"))
+	if (!jf_node_type_is(call->a, JF_T_identifier) && !jf_node_type_is(call->a, JF_T_attribute))
 		return;
 	char *q = resolve(a, unit, call->a, call->scope, ts_node_start_byte(call->a));
 	if (!q)
@@ -1157,13 +1157,13 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 		jf_children it;
 		for (TSNode arg = jf_children_start(&it, call->b); !ts_node_is_null(arg);
 		     arg = jf_children_next(&it)) {
-			if (jf_node_type_is(arg, "keyword_argument")) {
-				if (jf_node_is(unit, jf_node_field(arg, "name"), e->keyword))
+			if (jf_node_type_is(arg, JF_T_keyword_argument)) {
+				if (jf_node_is(unit, jf_node_field(arg, JF_F_name), e->keyword))
 					kwarg = arg;
-			} else if (jf_node_type_is(arg, "list_splat") ||
-			           jf_node_type_is(arg, "dictionary_splat")) {
+			} else if (jf_node_type_is(arg, JF_T_list_splat) ||
+			           jf_node_type_is(arg, JF_T_dictionary_splat)) {
 				splat = true;
-			} else if (!jf_node_type_is(arg, "comment")) {
+			} else if (!jf_node_type_is(arg, JF_T_comment)) {
 				positional++;
 			}
 		}
@@ -1173,13 +1173,13 @@ static void check_call(checker *c, const jf_file *unit, const aliases *a, const 
 		bool cond = conditional(unit, call->node);
 		if (e->required && ts_node_is_null(kwarg) && !splat &&
 		    (!e->position || positional < (size_t)e->position) &&
-		    jf_node_type_is(call->b, "argument_list")) {
+		    jf_node_type_is(call->b, JF_T_argument_list)) {
 			use u = { unit, jf_node_span(call->node), e, USE_KEYWORD, q, NULL, NULL, NULL, cond,
 				  keras != NULL };
 			report(c, &u);
 		} else if (!e->required && !ts_node_is_null(kwarg)) {
 			char *error = keras_unknown_argument(unit, e, kwarg);
-			use u = { unit, jf_node_span(jf_node_field(kwarg, "name")), e, USE_KEYWORD, q,
+			use u = { unit, jf_node_span(jf_node_field(kwarg, JF_F_name)), e, USE_KEYWORD, q,
 				  e->fix, callee, error, cond, keras != NULL };
 			report(c, &u);
 			free(error);
@@ -1196,7 +1196,7 @@ static void inner_attributes(const jf_pyfacts *py, jf_strmap *inner)
 {
 	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
 		TSNode obj = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k)->a;
-		if (jf_node_type_is(obj, "attribute"))
+		if (jf_node_type_is(obj, JF_T_attribute))
 			jf_strmap_put(inner, (const char *)&obj.id, sizeof obj.id, "");
 	}
 }
@@ -1212,10 +1212,10 @@ static void check_file(checker *c, const jf_pyfacts *py, const jf_strmap *called
 	for (size_t i = 0; i < py->imports.size; i++) {
 		const jf_py_import *imp = &py->imports.items[i];
 		TSNode mod = !ts_node_is_null(imp->module) ? imp->module : imp->from;
-		if (!jf_node_type_is(mod, "dotted_name"))
+		if (!jf_node_type_is(mod, JF_T_dotted_name))
 			continue; /* relative: the job's own */
 		TSNode stmt = ts_node_parent(mod);
-		if (jf_node_type_is(stmt, "aliased_import"))
+		if (jf_node_type_is(stmt, JF_T_aliased_import))
 			stmt = ts_node_parent(stmt);
 		uint32_t at = jf_pyfacts_find(py, stmt);
 		if (called && at != JF_PY_NONE &&
@@ -1265,7 +1265,7 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 		python = jf_facts_python(f, f->ws->files.items[i]) != NULL;
 	if (!python)
 		return;
-	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT, .local = JF_STRMAP_INIT,
+	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT, .local = { JF_STRMAP_INIT, JF_STRMAP_INIT },
 		      .asked = JF_STRMAP_INIT, .keras3 = -1 };
 	c.brings_unknown = jf_dist_closure(&f->shell.installed, &c.brought);
 	size_t total;
@@ -1309,7 +1309,7 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	jf_strmap_release(&called);
 	jf_strings_release(&c.brought);
 	jf_strmap_release(&c.said);
-	jf_strmap_release(&c.local);
+	jf_module_finder_release(&c.local);
 	jf_strmap_release(&c.asked);
 	jf_array_release(&c.objects);
 	free(c.keras_in_tf.spec);

@@ -716,9 +716,9 @@ static const jf_argdef *def_of_dest(const jf_cmdline *c, const char *dest)
 
 static bool is_number_literal(TSNode n)
 {
-	if (jf_node_type_is(n, "unary_operator"))
-		n = jf_node_field(n, "argument");
-	return jf_node_type_is(n, "integer") || jf_node_type_is(n, "float");
+	if (jf_node_type_is(n, JF_T_unary_operator))
+		n = jf_node_field(n, JF_F_argument);
+	return jf_node_type_is(n, JF_T_integer) || jf_node_type_is(n, JF_T_float);
 }
 
 /*
@@ -731,21 +731,21 @@ static const char *str_fails_in(const jf_file *unit, TSNode m)
 	static const char *const arith[] = { "+", "-", "/", "//", "%", "**", NULL };
 	static const char *const order[] = { "<", ">", "<=", ">=", NULL };
 	TSNode p = ts_node_parent(m);
-	if (jf_node_type_is(p, "binary_operator")) {
-		TSNode left = jf_node_field(p, "left"), right = jf_node_field(p, "right");
+	if (jf_node_type_is(p, JF_T_binary_operator)) {
+		TSNode left = jf_node_field(p, JF_F_left), right = jf_node_field(p, JF_F_right);
 		TSNode other = ts_node_eq(left, m) ? right : left;
-		TSNode op = jf_node_field(p, "operator");
+		TSNode op = jf_node_field(p, JF_F_operator);
 		const char *o = unit->src->data + ts_node_start_byte(op);
 		size_t n = ts_node_end_byte(op) - ts_node_start_byte(op);
 		if (!is_number_literal(other))
 			return NULL;
 		if (jf_strn_in(o, n, arith))
 			return "arithmetic with a number";
-		if (n == 1 && *o == '*' && jf_node_type_is(other, "float"))
+		if (n == 1 && *o == '*' && jf_node_type_is(other, JF_T_float))
 			return "arithmetic with a number";
 		return NULL;
 	}
-	if (jf_node_type_is(p, "comparison_operator") && ts_node_named_child_count(p) == 2) {
+	if (jf_node_type_is(p, JF_T_comparison_operator) && ts_node_named_child_count(p) == 2) {
 		TSNode other = ts_node_eq(ts_node_named_child(p, 0), m) ? ts_node_named_child(p, 1)
 		                                                          : ts_node_named_child(p, 0);
 		for (uint32_t i = 0; i < ts_node_child_count(p); i++) {
@@ -760,10 +760,10 @@ static const char *str_fails_in(const jf_file *unit, TSNode m)
 		}
 		return NULL;
 	}
-	if (jf_node_type_is(p, "argument_list")) {
+	if (jf_node_type_is(p, JF_T_argument_list)) {
 		TSNode call = ts_node_parent(p);
-		TSNode fn = jf_node_field(call, "function");
-		if (jf_node_type_is(fn, "identifier") && jf_node_is(unit, fn, "range"))
+		TSNode fn = jf_node_field(call, JF_F_function);
+		if (jf_node_type_is(fn, JF_T_identifier) && jf_node_is(unit, fn, "range"))
 			return "range()";
 	}
 	return NULL;
@@ -782,19 +782,19 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 		if (ts_node_start_byte(m) >= end)
 			break;
 		if (!jf_py_within(pn, body) || (!aw->flags && pn->scope != scope) ||
-		    !jf_node_type_is(pn->a, "identifier") || !jf_node_is(aw->unit, pn->a, aw->name))
+		    !jf_node_type_is(pn->a, JF_T_identifier) || !jf_node_is(aw->unit, pn->a, aw->name))
 			continue;
 		{
 			TSNode attr = pn->b;
 			char *a = jf_node_text(aw->unit, attr);
 			TSNode parent = ts_node_parent(m);
-			bool stored = jf_node_type_is(parent, "assignment") &&
-			              ts_node_eq(jf_node_field(parent, "left"), m);
+			bool stored = jf_node_type_is(parent, JF_T_assignment) &&
+			              ts_node_eq(jf_node_field(parent, JF_F_left), m);
 			bool known = has_dest(aw->c, a) || jf_str_starts(a, "_"), valued;
 			if (aw->flags) /* FLAGS.is_parsed(), FLAGS.logtostderr */
 				known = known || jf_flags__builtin(a, &valued) ||
-				        (jf_node_type_is(parent, "call") &&
-				         ts_node_eq(jf_node_field(parent, "function"), m));
+				        (jf_node_type_is(parent, JF_T_call) &&
+				         ts_node_eq(jf_node_field(parent, JF_F_function), m));
 			for (size_t i = 0; i < aw->assigned.size && !known; i++)
 				known = !strcmp(aw->assigned.items[i], a);
 			if (!report && stored) {
@@ -871,10 +871,10 @@ static TSNode find_function(const jf_rule_ctx *ctx, const char *fn, const jf_fil
 		jf_children kids;
 		for (TSNode def = jf_children_start(&kids, ts_tree_root_node(u->tree));
 		     !ts_node_is_null(def); def = jf_children_next(&kids)) {
-			if (jf_node_type_is(def, "decorated_definition"))
-				def = jf_node_field(def, "definition");
-			if (jf_node_type_is(def, "function_definition") &&
-			    jf_node_is(u, jf_node_field(def, "name"), fn)) {
+			if (jf_node_type_is(def, JF_T_decorated_definition))
+				def = jf_node_field(def, JF_F_definition);
+			if (jf_node_type_is(def, JF_T_function_definition) &&
+			    jf_node_is(u, jf_node_field(def, JF_F_name), fn)) {
 				found = def;
 				*where = u;
 				count++;
@@ -888,12 +888,12 @@ static TSNode find_function(const jf_rule_ctx *ctx, const char *fn, const jf_fil
 /* The name of parameter `index` (or the one called `keyword`) of `def`, or NULL. */
 static char *parameter(const jf_file *unit, TSNode def, int index, const char *keyword)
 {
-	TSNode params = jf_node_field(def, "parameters");
+	TSNode params = jf_node_field(def, JF_F_parameters);
 	int pos = 0;
 	for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
 		TSNode p = ts_node_named_child(params, i);
-		TSNode id = jf_node_type_is(p, "identifier") ? p : jf_node_field(p, "name");
-		if (!jf_node_type_is(id, "identifier"))
+		TSNode id = jf_node_type_is(p, JF_T_identifier) ? p : jf_node_field(p, JF_F_name);
+		if (!jf_node_type_is(id, JF_T_identifier))
 			return NULL; /* *args, **kwargs, a bare *: positions are no longer plain */
 		if (keyword ? jf_node_is(unit, id, keyword) : pos == index)
 			return jf_node_text(unit, id);
@@ -906,23 +906,23 @@ static char *parameter(const jf_file *unit, TSNode def, int index, const char *k
 static bool argument_slot(const jf_file *unit, TSNode call, const char *name, int *index,
                           char **keyword)
 {
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	int pos = 0;
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument")) {
-			if (jf_node_is(unit, jf_node_field(a, "value"), name)) {
-				*keyword = jf_node_text(unit, jf_node_field(a, "name"));
+		if (jf_node_type_is(a, JF_T_keyword_argument)) {
+			if (jf_node_is(unit, jf_node_field(a, JF_F_value), name)) {
+				*keyword = jf_node_text(unit, jf_node_field(a, JF_F_name));
 				return true;
 			}
 			continue;
 		}
-		if (jf_node_type_is(a, "identifier") && jf_node_is(unit, a, name)) {
+		if (jf_node_type_is(a, JF_T_identifier) && jf_node_is(unit, a, name)) {
 			*index = pos;
 			*keyword = NULL;
 			return true;
 		}
-		if (jf_node_type_is(a, "list_splat") || jf_node_type_is(a, "dictionary_splat"))
+		if (jf_node_type_is(a, JF_T_list_splat) || jf_node_type_is(a, JF_T_dictionary_splat))
 			return false;
 		pos++;
 	}
@@ -945,17 +945,17 @@ static bool always_passed(const jf_rule_ctx *ctx, const char *fn, const char *na
 		for (const char *at = strstr(text, fn); ok && at; at = strstr(at + 1, fn)) {
 			uint32_t a = (uint32_t)(at - text);
 			TSNode n = ts_node_named_descendant_for_byte_range(root, a, a + (uint32_t)len);
-			if (!jf_node_type_is(n, "identifier") || ts_node_start_byte(n) != a ||
+			if (!jf_node_type_is(n, JF_T_identifier) || ts_node_start_byte(n) != a ||
 			    ts_node_end_byte(n) != a + len)
 				continue;
 			TSNode p = ts_node_parent(n);
-			bool is_def = jf_node_type_is(p, "function_definition");
-			bool is_call = jf_node_type_is(p, "call") &&
-			               ts_node_eq(jf_node_field(p, "function"), n);
+			bool is_def = jf_node_type_is(p, JF_T_function_definition);
+			bool is_call = jf_node_type_is(p, JF_T_call) &&
+			               ts_node_eq(jf_node_field(p, JF_F_function), n);
 			int index;
 			char *kw = NULL;
-			if (!is_def && !jf_node_type_is(p, "import_from_statement") &&
-			    !jf_node_type_is(p, "dotted_name") &&
+			if (!is_def && !jf_node_type_is(p, JF_T_import_from_statement) &&
+			    !jf_node_type_is(p, JF_T_dotted_name) &&
 			    (!is_call || !argument_slot(u, p, name, &index, &kw)))
 				ok = false; /* called with something else, or passed around */
 			free(kw);
@@ -978,7 +978,7 @@ static bool rebinds(const jf_pyfacts *py, TSNode body, const char *name)
 			if (ts_node_start_byte(pn->node) >= end)
 				break;
 			if (jf_py_within(pn, body) &&
-			    jf_node_is(py->file, jf_node_field(pn->node, "left"), name))
+			    jf_node_is(py->file, jf_node_field(pn->node, JF_F_left), name))
 				return true;
 		}
 	return false;
@@ -999,14 +999,14 @@ static void follow_calls(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts
 			break;
 		int index = 0;
 		char *kw = NULL;
-		TSNode fn = jf_node_field(n, "function");
-		if (pn->def == def && jf_py_within(pn, body) && jf_node_type_is(fn, "identifier") &&
+		TSNode fn = jf_node_field(n, JF_F_function);
+		if (pn->def == def && jf_py_within(pn, body) && jf_node_type_is(fn, JF_T_identifier) &&
 		    argument_slot(unit, n, name, &index, &kw)) {
 			char *fname = jf_node_text(unit, fn);
 			const jf_file *where = NULL;
 			TSNode fdef = find_function(ctx, fname, &where);
 			char *param = ts_node_is_null(fdef) ? NULL : parameter(where, fdef, index, kw);
-			TSNode fbody = jf_node_field(fdef, "body");
+			TSNode fbody = jf_node_field(fdef, JF_F_body);
 			const jf_pyfacts *wpy = param ? jf_facts_python(ctx->facts, where) : NULL;
 			if (wpy && always_passed(ctx, fname, name) && !rebinds(wpy, fbody, param))
 				check_uses_of(ctx, c, wpy, fbody, param, depth + 1);
@@ -1037,13 +1037,13 @@ static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfact
 static bool statement_body(TSNode body)
 {
 	for (;;) {
-		if (jf_node_type_is(body, "module"))
+		if (jf_node_type_is(body, JF_T_module))
 			return true;
 		TSNode def = ts_node_parent(body);
-		if (!jf_node_type_is(def, "function_definition"))
+		if (!jf_node_type_is(def, JF_T_function_definition))
 			return false;
 		body = ts_node_parent(def);
-		if (jf_node_type_is(body, "decorated_definition"))
+		if (jf_node_type_is(body, JF_T_decorated_definition))
 			body = ts_node_parent(body);
 	}
 }
@@ -1056,16 +1056,16 @@ static void check_namespace_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 	for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
 		TSNode as = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k)->node;
 		TSNode stmt = ts_node_parent(as);
-		if (!jf_node_type_is(stmt, "expression_statement") ||
+		if (!jf_node_type_is(stmt, JF_T_expression_statement) ||
 		    !ts_node_eq(ts_node_named_child(stmt, 0), as))
 			continue;
 		TSNode body = ts_node_parent(stmt);
-		TSNode left = jf_node_field(as, "left"), right = jf_node_field(as, "right");
-		TSNode fn = jf_node_field(right, "function");
-		if (!jf_node_type_is(left, "identifier") || !jf_node_type_is(right, "call") ||
-		    !jf_node_type_is(fn, "attribute") ||
-		    !jf_node_is(unit, jf_node_field(fn, "attribute"), "parse_args") ||
-		    ts_node_named_child_count(jf_node_field(right, "arguments")) > 0 ||
+		TSNode left = jf_node_field(as, JF_F_left), right = jf_node_field(as, JF_F_right);
+		TSNode fn = jf_node_field(right, JF_F_function);
+		if (!jf_node_type_is(left, JF_T_identifier) || !jf_node_type_is(right, JF_T_call) ||
+		    !jf_node_type_is(fn, JF_T_attribute) ||
+		    !jf_node_is(unit, jf_node_field(fn, JF_F_attribute), "parse_args") ||
+		    ts_node_named_child_count(jf_node_field(right, JF_F_arguments)) > 0 ||
 		    !statement_body(body))
 			continue;
 		char *name = jf_node_text(unit, left);
@@ -1083,17 +1083,17 @@ static char *flags_var(const jf_file *unit)
 	for (TSNode stmt = jf_children_start(&kids, ts_tree_root_node(unit->tree));
 	     !ts_node_is_null(stmt) && !found; stmt = jf_children_next(&kids)) {
 		TSNode as = ts_node_named_child(stmt, 0);
-		TSNode left = jf_node_field(as, "left"), right = jf_node_field(as, "right");
-		if (jf_node_type_is(stmt, "import_from_statement") &&
-		    jf_node_is(unit, jf_node_field(stmt, "module_name"), "absl.flags")) {
+		TSNode left = jf_node_field(as, JF_F_left), right = jf_node_field(as, JF_F_right);
+		if (jf_node_type_is(stmt, JF_T_import_from_statement) &&
+		    jf_node_is(unit, jf_node_field(stmt, JF_F_module_name), "absl.flags")) {
 			for (uint32_t k = 0; k < ts_node_named_child_count(stmt) && !found; k++)
 				if (jf_node_is(unit, ts_node_named_child(stmt, k), "FLAGS"))
 					found = jf_xstrdup("FLAGS");
 		}
-		if (!found && jf_node_type_is(stmt, "expression_statement") &&
-		    jf_node_type_is(as, "assignment") && jf_node_type_is(left, "identifier") &&
-		    jf_node_type_is(right, "attribute") &&
-		    jf_node_is(unit, jf_node_field(right, "attribute"), "FLAGS"))
+		if (!found && jf_node_type_is(stmt, JF_T_expression_statement) &&
+		    jf_node_type_is(as, JF_T_assignment) && jf_node_type_is(left, JF_T_identifier) &&
+		    jf_node_type_is(right, JF_T_attribute) &&
+		    jf_node_is(unit, jf_node_field(right, JF_F_attribute), "FLAGS"))
 			found = jf_node_text(unit, left);
 	}
 	jf_children_release(&kids);
@@ -1185,10 +1185,10 @@ void jf_hook_bool_type(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *fil
 	TSNode args = ts_node_parent(at);
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (!jf_node_type_is(a, "keyword_argument") ||
-		    !jf_node_is(file, jf_node_field(a, "name"), "action"))
+		if (!jf_node_type_is(a, JF_T_keyword_argument) ||
+		    !jf_node_is(file, jf_node_field(a, JF_F_name), "action"))
 			continue;
-		TSNode v = jf_node_field(a, "value");
+		TSNode v = jf_node_field(a, JF_F_value);
 		if (!jf_node_is(file, v, "\"store\"") && !jf_node_is(file, v, "'store'") &&
 		    !jf_node_is(file, v, "\"append\"") && !jf_node_is(file, v, "'append'") &&
 		    !jf_node_is(file, v, "\"extend\"") && !jf_node_is(file, v, "'extend'"))

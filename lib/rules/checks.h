@@ -59,9 +59,17 @@ bool jf_py_makes_folder(const jf_file *unit, TSNode call, TSNode *path);
 /** How many times `name` stands as a whole word in the job's Python files,
  * comments left out, counting up to `most` (paths.c). */
 size_t jf_name_mentions(const jf_facts *facts, const char *name, size_t most);
-/** Whether folder `dir` of this machine holds module `top` (top.py, a folder top/, or a
- * compiled top.*.so), each folder and name asked once per `cache` (packages.c). */
-bool jf_module_in(jf_strmap *cache, const char *dir, const char *top);
+/* Which folders of this machine hold which modules, as a check asks: each
+ * answer, and the compiled extensions of each folder, found once. */
+typedef struct {
+	jf_strmap answers;    /* "dir\0top": "yes" or "no" */
+	jf_strmap extensions; /* "dir": listed; "dir\0top": a top.*.so in dir */
+} jf_module_finder;
+
+/** Whether folder `dir` of this machine holds module `top` (top.py, a folder
+ * top/, or a compiled top.*.so) (packages.c). */
+bool jf_module_in(jf_module_finder *self, const char *dir, const char *top);
+void jf_module_finder_release(jf_module_finder *self);
 /** Whether Python `if_stmt` is `if __name__ == "__main__":` (its condition names both). */
 bool jf_py_is_main_guard(const jf_file *file, TSNode if_stmt);
 /** Whether Python `try_stmt` has a bare `except`, or one that names any of

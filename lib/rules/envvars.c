@@ -57,10 +57,10 @@ static bool set_by_job(const env_model *m, const char *var, bool python)
 /* The string literal's plain value ("X" of os.environ["X"]), or NULL. */
 static char *literal(const jf_file *unit, TSNode n)
 {
-	if (!jf_node_type_is(n, "string") || ts_node_named_child_count(n) != 3)
+	if (!jf_node_type_is(n, JF_T_string) || ts_node_named_child_count(n) != 3)
 		return NULL; /* start, content, end: no f-string, no concatenation */
 	TSNode content = ts_node_named_child(n, 1);
-	if (!jf_node_type_is(content, "string_content"))
+	if (!jf_node_type_is(content, JF_T_string_content))
 		return NULL;
 	const char *p = unit->src->data + ts_node_start_byte(n);
 	if (*p != '"' && *p != '\'')
@@ -76,9 +76,9 @@ static bool is_environ(const jf_file *unit, TSNode n)
 /* The variable an `os.environ[...]` subscript names, or NULL. */
 static char *environ_subscript(const jf_file *unit, TSNode n)
 {
-	if (!jf_node_type_is(n, "subscript") || !is_environ(unit, jf_node_field(n, "value")))
+	if (!jf_node_type_is(n, JF_T_subscript) || !is_environ(unit, jf_node_field(n, JF_F_value)))
 		return NULL;
-	return literal(unit, jf_node_field(n, "subscript"));
+	return literal(unit, jf_node_field(n, JF_F_subscript));
 }
 
 /* Whether the text of `n` holds `word`. */
@@ -105,8 +105,8 @@ static void collect_writes(env_model *m, const jf_pyfacts *py)
 		const jf_py_node *pn = &py->nodes.items[k];
 		if (pn->kind == JF_PY_ASSIGNMENT || pn->kind == JF_PY_AUGMENTED_ASSIGNMENT) {
 			TSNode left = pn->a;
-			if (jf_node_type_is(left, "subscript") &&
-			    is_environ(unit, jf_node_field(left, "value"))) {
+			if (jf_node_type_is(left, JF_T_subscript) &&
+			    is_environ(unit, jf_node_field(left, JF_F_value))) {
 				char *v = environ_subscript(unit, left);
 				if (v)
 					jf_array_push(&m->written, v);
@@ -116,13 +116,13 @@ static void collect_writes(env_model *m, const jf_pyfacts *py)
 		} else if (pn->kind == JF_PY_CALL && mentions_environ_at(unit, pn->a)) {
 			TSNode fn = pn->a;
 			TSNode first = ts_node_named_child(pn->b, 0);
-			bool setdefault = jf_node_type_is(fn, "attribute") &&
-			                  is_environ(unit, jf_node_field(fn, "object")) &&
-			                  jf_node_is(unit, jf_node_field(fn, "attribute"), "setdefault");
+			bool setdefault = jf_node_type_is(fn, JF_T_attribute) &&
+			                  is_environ(unit, jf_node_field(fn, JF_F_object)) &&
+			                  jf_node_is(unit, jf_node_field(fn, JF_F_attribute), "setdefault");
 			bool putenv = jf_node_is(unit, fn, "os.putenv") || jf_node_is(unit, fn, "putenv");
-			bool update = jf_node_type_is(fn, "attribute") &&
-			              is_environ(unit, jf_node_field(fn, "object")) &&
-			              jf_node_is(unit, jf_node_field(fn, "attribute"), "update");
+			bool update = jf_node_type_is(fn, JF_T_attribute) &&
+			              is_environ(unit, jf_node_field(fn, JF_F_object)) &&
+			              jf_node_is(unit, jf_node_field(fn, JF_F_attribute), "update");
 			if (setdefault || putenv) {
 				char *v = literal(unit, first);
 				if (v)
@@ -143,18 +143,18 @@ static const char *const key_errors[] = { "KeyError", "LookupError", "Exception"
  * `if "X" not in os.environ: return` (also raise, continue, break, exit()). */
 static bool early_exit(const jf_file *unit, TSNode stmt)
 {
-	if (!jf_node_type_is(stmt, "if_statement"))
+	if (!jf_node_type_is(stmt, JF_T_if_statement))
 		return false;
-	TSNode body = jf_node_field(stmt, "consequence");
+	TSNode body = jf_node_field(stmt, JF_F_consequence);
 	for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
 		TSNode s = ts_node_named_child(body, i);
-		const char *t = ts_node_type(s);
-		if (!strcmp(t, "return_statement") || !strcmp(t, "raise_statement") ||
-		    !strcmp(t, "continue_statement") || !strcmp(t, "break_statement"))
+		jf_type t = jf_node_type(s);
+		if (t == JF_T_return_statement || t == JF_T_raise_statement ||
+		    t == JF_T_continue_statement || t == JF_T_break_statement)
 			return true;
 		TSNode call = ts_node_named_child(s, 0);
-		if (!strcmp(t, "expression_statement") && jf_node_type_is(call, "call")) {
-			TSNode fn = jf_node_field(call, "function");
+		if (t == JF_T_expression_statement && jf_node_type_is(call, JF_T_call)) {
+			TSNode fn = jf_node_field(call, JF_F_function);
 			if (jf_node_is(unit, fn, "sys.exit") || jf_node_is(unit, fn, "exit") ||
 			    jf_node_is(unit, fn, "os._exit") || jf_node_is(unit, fn, "quit"))
 				return true;
@@ -171,8 +171,8 @@ static bool early_exit(const jf_file *unit, TSNode stmt)
 static bool guarded(const jf_file *unit, TSNode n)
 {
 	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
-		const char *t = ts_node_type(p);
-		if (!strcmp(t, "block") || !strcmp(t, "module"))
+		jf_type t = jf_node_type(p);
+		if (t == JF_T_block || t == JF_T_module)
 			for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
 				TSNode s = ts_node_named_child(p, i);
 				if (ts_node_start_byte(s) >= ts_node_start_byte(c))
@@ -180,13 +180,13 @@ static bool guarded(const jf_file *unit, TSNode n)
 				if (early_exit(unit, s))
 					return true;
 			}
-		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, key_errors))
+		if (t == JF_T_try_statement && jf_py_try_catches(unit, p, key_errors))
 			return true;
-		if (!strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
-		    !strcmp(t, "while_statement") || !strcmp(t, "conditional_expression") ||
-		    (!strcmp(t, "boolean_operator") && !ts_node_eq(jf_node_field(p, "left"), c)))
+		if (t == JF_T_elif_clause || t == JF_T_else_clause ||
+		    t == JF_T_while_statement || t == JF_T_conditional_expression ||
+		    (t == JF_T_boolean_operator && !ts_node_eq(jf_node_field(p, JF_F_left), c)))
 			return true;
-		if (!strcmp(t, "if_statement") && !ts_node_eq(jf_node_field(p, "condition"), c) && !jf_py_is_main_guard(unit, p))
+		if (t == JF_T_if_statement && !ts_node_eq(jf_node_field(p, JF_F_condition), c) && !jf_py_is_main_guard(unit, p))
 			return true;
 	}
 	return false;
@@ -198,11 +198,11 @@ static bool guarded(const jf_file *unit, TSNode n)
 static bool callers_guarded(const env_model *m, const jf_file *unit, TSNode n)
 {
 	TSNode def = n;
-	while (!ts_node_is_null(def) && !jf_node_type_is(def, "function_definition"))
+	while (!ts_node_is_null(def) && !jf_node_type_is(def, JF_T_function_definition))
 		def = ts_node_parent(def);
 	if (ts_node_is_null(def))
 		return false;
-	char *name = jf_node_text(unit, jf_node_field(def, "name"));
+	char *name = jf_node_text(unit, jf_node_field(def, JF_F_name));
 	size_t calls = 0, guarded_calls = 0;
 	const jf_facts *facts = m->ctx->facts;
 	for (size_t i = 0; i < facts->ws->files.size; i++) {
@@ -212,7 +212,7 @@ static bool callers_guarded(const env_model *m, const jf_file *unit, TSNode n)
 			continue;
 		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
 			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-			TSNode fn = jf_node_type_is(pn->a, "attribute") ? jf_node_field(pn->a, "attribute")
+			TSNode fn = jf_node_type_is(pn->a, JF_T_attribute) ? jf_node_field(pn->a, JF_F_attribute)
 			                                                : pn->a;
 			if (!jf_node_is(u, fn, name))
 				continue;
@@ -241,10 +241,10 @@ static void check_python(env_model *m, const jf_pyfacts *py, const jf_strmap *ca
 		if (!var)
 			continue;
 		TSNode p = ts_node_parent(n);
-		bool written = (jf_node_type_is(p, "assignment") ||
-		                jf_node_type_is(p, "augmented_assignment")) &&
-		               ts_node_eq(jf_node_field(p, "left"), n);
-		bool deleted = jf_node_type_is(p, "delete_statement");
+		bool written = (jf_node_type_is(p, JF_T_assignment) ||
+		                jf_node_type_is(p, JF_T_augmented_assignment)) &&
+		               ts_node_eq(jf_node_field(p, JF_F_left), n);
+		bool deleted = jf_node_type_is(p, JF_T_delete_statement);
 		if (!written && !deleted && !guarded(unit, n) && !set_by_job(m, var, true) &&
 		    !callers_guarded(m, unit, n)) {
 			jf_diag *d = jf_sink_add(m->ctx->out, "JF108", unit->src, jf_node_span(n),

@@ -130,8 +130,8 @@ static const char *const message_commands[] = { "echo", "printf", "logger", "log
 /* Whether `call` reads or writes its arguments as paths. */
 static bool io_call(const jf_file *unit, TSNode call, bool keyword)
 {
-	TSNode fn = jf_node_field(call, "function");
-	if (!jf_node_type_is(fn, "identifier") && !jf_node_type_is(fn, "attribute"))
+	TSNode fn = jf_node_field(call, JF_F_function);
+	if (!jf_node_type_is(fn, JF_T_identifier) && !jf_node_type_is(fn, JF_T_attribute))
 		return false;
 	const char *text = unit->src->data + ts_node_start_byte(fn);
 	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn);
@@ -152,36 +152,36 @@ static bool io_call(const jf_file *unit, TSNode call, bool keyword)
 static bool python_path_use(const jf_file *unit, TSNode n)
 {
 	TSNode p = ts_node_parent(n);
-	if (jf_node_type_is(p, "binary_operator") && ts_node_eq(jf_node_field(p, "left"), n)) {
+	if (jf_node_type_is(p, JF_T_binary_operator) && ts_node_eq(jf_node_field(p, JF_F_left), n)) {
 		n = p; /* "/home/me/" + name */
 		p = ts_node_parent(n);
-	} else if (jf_node_type_is(p, "attribute") && jf_node_type_is(ts_node_parent(p), "call") &&
-	           jf_node_is(unit, jf_node_field(p, "attribute"), "format")) {
+	} else if (jf_node_type_is(p, JF_T_attribute) && jf_node_type_is(ts_node_parent(p), JF_T_call) &&
+	           jf_node_is(unit, jf_node_field(p, JF_F_attribute), "format")) {
 		n = ts_node_parent(p); /* "/home/me/{}".format(name) */
 		p = ts_node_parent(n);
 	}
 	bool keyword = false;
-	if (jf_node_type_is(p, "keyword_argument")) {
-		TSNode name = jf_node_field(p, "name");
+	if (jf_node_type_is(p, JF_T_keyword_argument)) {
+		TSNode name = jf_node_field(p, JF_F_name);
 		const char *text = unit->src->data + ts_node_start_byte(name);
 		if (!jf_strn_in(text, ts_node_end_byte(name) - ts_node_start_byte(name), path_keywords))
 			return false;
 		keyword = true;
 		p = ts_node_parent(p);
 	}
-	return jf_node_type_is(p, "argument_list") && jf_node_type_is(ts_node_parent(p), "call") &&
+	return jf_node_type_is(p, JF_T_argument_list) && jf_node_type_is(ts_node_parent(p), JF_T_call) &&
 	       io_call(unit, ts_node_parent(p), keyword);
 }
 
 bool jf_py_makes_folder(const jf_file *unit, TSNode call, TSNode *path)
 {
-	TSNode fn = jf_node_field(call, "function");
-	TSNode args = jf_node_field(call, "arguments");
-	if (!jf_node_type_is(args, "argument_list"))
+	TSNode fn = jf_node_field(call, JF_F_function);
+	TSNode args = jf_node_field(call, JF_F_arguments);
+	if (!jf_node_type_is(args, JF_T_argument_list))
 		return false;
-	if (jf_node_type_is(fn, "attribute") && jf_node_is(unit, jf_node_field(fn, "attribute"), "mkdir") &&
-	    !jf_node_is(unit, jf_node_field(fn, "object"), "os")) {
-		*path = jf_node_field(fn, "object");
+	if (jf_node_type_is(fn, JF_T_attribute) && jf_node_is(unit, jf_node_field(fn, JF_F_attribute), "mkdir") &&
+	    !jf_node_is(unit, jf_node_field(fn, JF_F_object), "os")) {
+		*path = jf_node_field(fn, JF_F_object);
 		return true;
 	}
 	static const char *const makers[] = { "os.makedirs", "os.mkdir", "makedirs", "mkdir",
@@ -191,7 +191,7 @@ bool jf_py_makes_folder(const jf_file *unit, TSNode call, TSNode *path)
 	if (!jf_strn_in(text, ts_node_end_byte(fn) - ts_node_start_byte(fn), makers))
 		return false;
 	*path = ts_node_named_child(args, 0);
-	return !ts_node_is_null(*path) && !jf_node_type_is(*path, "keyword_argument");
+	return !ts_node_is_null(*path) && !jf_node_type_is(*path, JF_T_keyword_argument);
 }
 
 /* Whether `n` is within the path a call creates, in the statement around it. */
@@ -251,37 +251,37 @@ static bool created_by_code(const jf_file *unit, TSNode literal)
 		return false;
 	TSNode e = literal;
 	for (TSNode p = ts_node_parent(e); !ts_node_is_null(p); e = p, p = ts_node_parent(p))
-		if (!jf_node_type_is(p, "argument_list") && !jf_node_type_is(p, "call") &&
-		    !jf_node_type_is(p, "binary_operator") && !jf_node_type_is(p, "parenthesized_expression"))
+		if (!jf_node_type_is(p, JF_T_argument_list) && !jf_node_type_is(p, JF_T_call) &&
+		    !jf_node_type_is(p, JF_T_binary_operator) && !jf_node_type_is(p, JF_T_parenthesized_expression))
 			break;
 	TSNode p = ts_node_parent(e);
 	TSNode root = ts_tree_root_node(unit->tree);
 	char *name = NULL;
 	TSNode scope = root;
-	if (jf_node_type_is(p, "assignment") && ts_node_eq(jf_node_field(p, "right"), e)) {
-		TSNode left = jf_node_field(p, "left");
-		if (jf_node_type_is(left, "identifier")) {
+	if (jf_node_type_is(p, JF_T_assignment) && ts_node_eq(jf_node_field(p, JF_F_right), e)) {
+		TSNode left = jf_node_field(p, JF_F_left);
+		if (jf_node_type_is(left, JF_T_identifier)) {
 			for (TSNode f = p; !ts_node_is_null(f); f = ts_node_parent(f))
-				if (jf_node_type_is(f, "function_definition")) {
+				if (jf_node_type_is(f, JF_T_function_definition)) {
 					scope = f;
 					break;
 				}
 			name = jf_node_text(unit, left);
-		} else if (jf_node_type_is(left, "attribute")) {
+		} else if (jf_node_type_is(left, JF_T_attribute)) {
 			name = jf_node_text(unit, left);
 		}
-	} else if (jf_node_type_is(p, "keyword_argument") &&
-	           jf_node_is(unit, jf_node_field(p, "name"), "default")) {
+	} else if (jf_node_type_is(p, JF_T_keyword_argument) &&
+	           jf_node_is(unit, jf_node_field(p, JF_F_name), "default")) {
 		/* argparse: the option's dest: dest=, else its first long option or its name */
 		TSNode args = ts_node_parent(p);
 		for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 			TSNode a = ts_node_named_child(args, i);
-			bool dest = jf_node_type_is(a, "keyword_argument") &&
-			            jf_node_is(unit, jf_node_field(a, "name"), "dest") &&
-			            jf_node_type_is(jf_node_field(a, "value"), "string");
-			if (!dest && (name || !jf_node_type_is(a, "string")))
+			bool dest = jf_node_type_is(a, JF_T_keyword_argument) &&
+			            jf_node_is(unit, jf_node_field(a, JF_F_name), "dest") &&
+			            jf_node_type_is(jf_node_field(a, JF_F_value), JF_T_string);
+			if (!dest && (name || !jf_node_type_is(a, JF_T_string)))
 				continue;
-			char *v = literal_value(unit, dest ? jf_node_field(a, "value") : a);
+			char *v = literal_value(unit, dest ? jf_node_field(a, JF_F_value) : a);
 			const char *d = jf_str_starts(v, "--") ? v + 2 : v[0] == '-' ? "" : v;
 			if (*d) {
 				free(name);
@@ -312,7 +312,7 @@ static bool sed_script(const jf_file *unit, TSNode cmd, TSNode word)
 		after_e = jf_node_is(unit, a, "-e") || jf_node_is(unit, a, "--expression");
 		expression |= after_e;
 		bool option = unit->src->data[ts_node_start_byte(a)] == '-';
-		if (first && !option && !jf_node_type_is(a, "file_redirect")) {
+		if (first && !option && !jf_node_type_is(a, JF_T_file_redirect)) {
 			script = a;
 			first = false;
 		}
@@ -324,11 +324,11 @@ static bool sed_script(const jf_file *unit, TSNode cmd, TSNode word)
 static bool shell_path_use(const jf_file *unit, TSNode n)
 {
 	TSNode p = ts_node_parent(n);
-	if (jf_node_type_is(p, "variable_assignment") || jf_node_type_is(p, "file_redirect"))
+	if (jf_node_type_is(p, JF_T_variable_assignment) || jf_node_type_is(p, JF_T_file_redirect))
 		return true;
-	if (!jf_node_type_is(p, "command"))
+	if (!jf_node_type_is(p, JF_T_command))
 		return false;
-	TSNode name = jf_node_field(p, "name");
+	TSNode name = jf_node_field(p, JF_F_name);
 	if (ts_node_is_null(name) || ts_node_start_byte(n) < ts_node_end_byte(name))
 		return false;
 	const char *text = unit->src->data + ts_node_start_byte(name);
@@ -355,14 +355,14 @@ static default_use argparse_default_use(const jf_rule_ctx *ctx, const jf_file *u
 {
 	TSNode kw = ts_node_parent(literal);
 	*by = NULL;
-	if (!jf_node_type_is(kw, "keyword_argument") ||
-	    !jf_node_is(unit, jf_node_field(kw, "name"), "default"))
+	if (!jf_node_type_is(kw, JF_T_keyword_argument) ||
+	    !jf_node_is(unit, jf_node_field(kw, JF_F_name), "default"))
 		return DEFAULT_NOT_AN_OPTION;
 	TSNode args = ts_node_parent(kw);
 	JF_ARRAY(char *) options = { 0 };
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		char *text = jf_node_type_is(a, "string") ? literal_value(unit, a) : NULL;
+		char *text = jf_node_type_is(a, JF_T_string) ? literal_value(unit, a) : NULL;
 		if (text && text[0] == '-')
 			jf_array_push(&options, text);
 		else

@@ -28,39 +28,18 @@ static const char *const import_errors[] = { "ImportError", "ModuleNotFoundError
 static bool always_runs(const jf_file *unit, TSNode n)
 {
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); n = p, p = ts_node_parent(p)) {
-		const char *t = ts_node_type(p);
-		if (!strcmp(t, "function_definition") || !strcmp(t, "lambda") ||
-		    !strcmp(t, "except_clause") || !strcmp(t, "except_group_clause") ||
-		    !strcmp(t, "elif_clause") || !strcmp(t, "else_clause") ||
-		    !strcmp(t, "with_statement") || !strcmp(t, "while_statement"))
+		jf_type t = jf_node_type(p);
+		if (t == JF_T_function_definition || t == JF_T_lambda ||
+		    t == JF_T_except_clause ||
+		    t == JF_T_elif_clause || t == JF_T_else_clause ||
+		    t == JF_T_with_statement || t == JF_T_while_statement)
 			return false;
-		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, import_errors))
+		if (t == JF_T_try_statement && jf_py_try_catches(unit, p, import_errors))
 			return false;
-		if (!strcmp(t, "if_statement") && !jf_py_is_main_guard(unit, p))
+		if (t == JF_T_if_statement && !jf_py_is_main_guard(unit, p))
 			return false;
 	}
 	return true;
-}
-
-/* Whether `top` names a module in folder `dir`: top.py, top/ (a package or a
- * namespace package), or a compiled extension top.*.so. */
-static bool module_in(const char *dir, const char *top)
-{
-	char *p = jf_xasprintf("%s/%s", dir, top);
-	char *py = jf_xasprintf("%s.py", p);
-	bool found = jf_path_is_dir(p) || jf_path_is_file(py);
-	free(py);
-	free(p);
-	if (found)
-		return true;
-	jf_deps_note(JF_DEP_DIR, dir);
-	DIR *d = opendir(dir);
-	size_t n = strlen(top);
-	for (struct dirent *e; d && !found && (e = readdir(d));)
-		found = !strncmp(e->d_name, top, n) && e->d_name[n] == '.' && jf_str_ends(e->d_name, ".so");
-	if (d)
-		closedir(d);
-	return found;
 }
 
 /* A module found in the code folder: its name and the folder that holds it
@@ -133,24 +112,74 @@ typedef struct {
 	bool brings_unknown;
 	code_modules anywhere; /* modules anywhere under code, by name; read on first use */
 	bool anywhere_read;
-	jf_strmap found;     /* jf_module_in() answers so far */
+	jf_module_finder found;
 	/* One JF110 per missing module: later imports of it become notes. */
 	JF_ARRAY(struct reported { char *top; size_t diag; size_t more; }) reported;
 } checker;
 
-bool jf_module_in(jf_strmap *cache, const char *dir, const char *top)
+/* "dir\0top": a key of a jf_module_finder's maps; caller releases. */
+static jf_buf module_key(const char *dir, const char *top)
 {
 	jf_buf key = JF_BUF_INIT;
 	jf_buf_adds(&key, dir);
 	jf_buf_addc(&key, '\0');
 	jf_buf_adds(&key, top);
-	void *v = jf_strmap_get(cache, key.buf, key.len);
+	return key;
+}
+
+/* Notes the compiled extensions of folder `dir` (top.*.so), once per folder. */
+static void list_extensions(jf_module_finder *self, const char *dir)
+{
+	if (jf_strmap_has(&self->extensions, dir))
+		return;
+	jf_strmap_add(&self->extensions, dir);
+	jf_deps_note(JF_DEP_DIR, dir);
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		size_t n = strcspn(e->d_name, ".");
+		if (n && e->d_name[n] && jf_str_ends(e->d_name, ".so")) {
+			char top[256];
+			snprintf(top, sizeof top, "%.*s", (int)n, e->d_name);
+			jf_buf key = module_key(dir, top);
+			jf_strmap_put(&self->extensions, key.buf, key.len, "yes");
+			jf_buf_release(&key);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Whether `top` names a module in folder `dir`: top.py, top/ (a package or a
+ * namespace package), or a compiled extension top.*.so. */
+static bool module_in(jf_module_finder *self, const char *dir, const char *top, const jf_buf *key)
+{
+	char *p = jf_xasprintf("%s/%s", dir, top);
+	char *py = jf_xasprintf("%s.py", p);
+	bool found = jf_path_is_dir(p) || jf_path_is_file(py);
+	free(py);
+	free(p);
+	if (found)
+		return true;
+	list_extensions(self, dir);
+	return jf_strmap_get(&self->extensions, key->buf, key->len) != NULL;
+}
+
+bool jf_module_in(jf_module_finder *self, const char *dir, const char *top)
+{
+	jf_buf key = module_key(dir, top);
+	void *v = jf_strmap_get(&self->answers, key.buf, key.len);
 	if (!v) {
-		v = module_in(dir, top) ? "yes" : "no";
-		jf_strmap_put(cache, key.buf, key.len, v);
+		v = module_in(self, dir, top, &key) ? "yes" : "no";
+		jf_strmap_put(&self->answers, key.buf, key.len, v);
 	}
 	jf_buf_release(&key);
 	return !strcmp(v, "yes");
+}
+
+void jf_module_finder_release(jf_module_finder *self)
+{
+	jf_strmap_release(&self->answers);
+	jf_strmap_release(&self->extensions);
 }
 
 /* The folder of the code that holds module `top` (the first found), or NULL. */
@@ -406,7 +435,7 @@ static void check_unit_imports(checker *c)
 	for (size_t i = 0; py && i < py->absolute_imports.size; i++) {
 		TSNode at = py->absolute_imports.items[i];
 		TSNode stmt = ts_node_parent(at);
-		if (jf_node_type_is(stmt, "aliased_import"))
+		if (jf_node_type_is(stmt, JF_T_aliased_import))
 			stmt = ts_node_parent(stmt);
 		if (!always_runs(c->unit, stmt))
 			continue;
@@ -480,7 +509,7 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	}
 	jf_array_release(&c.anywhere);
 	jf_strings_release(&c.edited);
-	jf_strmap_release(&c.found);
+	jf_module_finder_release(&c.found);
 	for (size_t i = 0; i < c.reported.size; i++) {
 		struct reported *r = &c.reported.items[i];
 		jf_diag *d = &ctx->out->report->diags.items[r->diag];

@@ -83,11 +83,11 @@ static io_kind open_mode(const jf_file *unit, TSNode args)
 	TSNode mode = ts_node_named_child(args, 1);
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument") &&
-		    jf_node_is(unit, jf_node_field(a, "name"), "mode"))
-			mode = jf_node_field(a, "value");
+		if (jf_node_type_is(a, JF_T_keyword_argument) &&
+		    jf_node_is(unit, jf_node_field(a, JF_F_name), "mode"))
+			mode = jf_node_field(a, JF_F_value);
 	}
-	if (ts_node_is_null(mode) || jf_node_type_is(mode, "keyword_argument"))
+	if (ts_node_is_null(mode) || jf_node_type_is(mode, JF_T_keyword_argument))
 		return IO_READ;
 	char *m = jf_node_text(unit, mode);
 	bool writes = strpbrk(m, "wax+") != NULL;
@@ -107,22 +107,22 @@ static bool text_starts(const jf_file *unit, TSNode n, const char *s)
 /* The I/O that a call (its callee `fn` and `args`) does, with its path argument; false when none. */
 static bool classify(const jf_file *unit, TSNode fn, TSNode args, TSNode *arg, io_kind *kind)
 {
-	if (ts_node_is_null(fn) || !jf_node_type_is(args, "argument_list"))
+	if (ts_node_is_null(fn) || !jf_node_type_is(args, JF_T_argument_list))
 		return false;
 	if (jf_node_is(unit, fn, "open") || jf_node_is(unit, fn, "io.open") ||
 	    jf_node_is(unit, fn, "codecs.open") || jf_node_is(unit, fn, "h5py.File")) {
 		*arg = ts_node_named_child(args, 0);
 		*kind = open_mode(unit, args);
-		return !ts_node_is_null(*arg) && !jf_node_type_is(*arg, "keyword_argument");
+		return !ts_node_is_null(*arg) && !jf_node_type_is(*arg, JF_T_keyword_argument);
 	}
 	/* Path(p).write_text(), .touch(): the object is the path (mkdir: jf_py_makes_folder). */
 	if ((text_starts(unit, fn, "Path") || text_starts(unit, fn, "pathlib.Path")) &&
-	    jf_node_type_is(fn, "attribute")) {
-		TSNode obj = jf_node_field(fn, "object");
-		TSNode m = jf_node_field(fn, "attribute");
-		if (jf_node_type_is(obj, "call") &&
-		    (jf_node_is(unit, jf_node_field(obj, "function"), "Path") ||
-		     jf_node_is(unit, jf_node_field(obj, "function"), "pathlib.Path"))) {
+	    jf_node_type_is(fn, JF_T_attribute)) {
+		TSNode obj = jf_node_field(fn, JF_F_object);
+		TSNode m = jf_node_field(fn, JF_F_attribute);
+		if (jf_node_type_is(obj, JF_T_call) &&
+		    (jf_node_is(unit, jf_node_field(obj, JF_F_function), "Path") ||
+		     jf_node_is(unit, jf_node_field(obj, JF_F_function), "pathlib.Path"))) {
 			bool w = jf_node_is(unit, m, "write_text") ||
 			         jf_node_is(unit, m, "write_bytes") || jf_node_is(unit, m, "touch");
 			bool r = jf_node_is(unit, m, "read_text") || jf_node_is(unit, m, "read_bytes") ||
@@ -141,7 +141,7 @@ static bool classify(const jf_file *unit, TSNode fn, TSNode args, TSNode *arg, i
 			continue;
 		*arg = ts_node_named_child(args, (uint32_t)io_calls[i].arg);
 		*kind = io_calls[i].kind;
-		return !ts_node_is_null(*arg) && !jf_node_type_is(*arg, "keyword_argument");
+		return !ts_node_is_null(*arg) && !jf_node_type_is(*arg, JF_T_keyword_argument);
 	}
 	return false;
 }
@@ -197,15 +197,15 @@ static bool guarded(const jf_file *unit, TSNode n)
 	static const char *const catches[] = { "FileNotFoundError", "OSError", "IOError",
 		                               "Exception", "BaseException", NULL };
 	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
-		const char *t = ts_node_type(p);
+		jf_type t = jf_node_type(p);
 		TSNode cond = { 0 };
-		if (!strcmp(t, "if_statement") || !strcmp(t, "elif_clause") ||
-		    !strcmp(t, "while_statement"))
-			cond = jf_node_field(p, "condition");
-		else if (!strcmp(t, "conditional_expression"))
+		if (t == JF_T_if_statement || t == JF_T_elif_clause ||
+		    t == JF_T_while_statement)
+			cond = jf_node_field(p, JF_F_condition);
+		else if (t == JF_T_conditional_expression)
 			cond = ts_node_named_child(p, 1);
-		else if (!strcmp(t, "boolean_operator"))
-			cond = jf_node_field(p, "left");
+		else if (t == JF_T_boolean_operator)
+			cond = jf_node_field(p, JF_F_left);
 		if (!ts_node_is_null(cond) && !ts_node_eq(cond, c)) {
 			char *text = jf_node_text(unit, cond);
 			bool tested = false;
@@ -215,7 +215,7 @@ static bool guarded(const jf_file *unit, TSNode n)
 			if (tested)
 				return true;
 		}
-		if (!strcmp(t, "try_statement") && jf_py_try_catches(unit, p, catches))
+		if (t == JF_T_try_statement && jf_py_try_catches(unit, p, catches))
 			return true;
 	}
 	return false;
@@ -265,12 +265,12 @@ static size_t mentions(io_model *m, const char *name)
 static bool may_run(io_model *m, const jf_file *unit, TSNode n)
 {
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-		bool fn = jf_node_type_is(p, "function_definition");
-		if (!fn && !jf_node_type_is(p, "class_definition"))
+		bool fn = jf_node_type_is(p, JF_T_function_definition);
+		if (!fn && !jf_node_type_is(p, JF_T_class_definition))
 			continue;
-		if (jf_node_type_is(ts_node_parent(p), "decorated_definition"))
+		if (jf_node_type_is(ts_node_parent(p), JF_T_decorated_definition))
 			continue;
-		char *name = jf_node_text(unit, jf_node_field(p, "name"));
+		char *name = jf_node_text(unit, jf_node_field(p, JF_F_name));
 		bool dunder = fn && jf_str_starts(name, "__") && jf_str_ends(name, "__");
 		bool dead = !dunder && mentions(m, name) <= 1;
 		free(name);

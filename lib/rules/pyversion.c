@@ -79,16 +79,16 @@ static void check_fstring(checker *c, TSNode s)
 	bool reuse = false, self_documenting = false;
 	jf_iter it;
 	for (TSNode n = jf_iter_start(&it, s); !ts_node_is_null(n); n = jf_iter_next(&it, true)) {
-		if (!self_documenting && jf_node_type_is(n, "interpolation") && has_token(n, "=")) {
+		if (!self_documenting && jf_node_type_is(n, JF_T_interpolation) && has_token(n, "=")) {
 			self_documenting = true;
 			report(c, n, 8, "an f-string with a self-documenting '=' (f\"{x=}\")");
 		}
-		if (reuse || ts_node_eq(n, s) || !jf_node_type_is(n, "string") ||
+		if (reuse || ts_node_eq(n, s) || !jf_node_type_is(n, JF_T_string) ||
 		    quote_of(c->unit, n) != q || (triple && !triple_quoted(c->unit, n)))
 			continue;
 		bool inside = false;
 		for (TSNode p = ts_node_parent(n); !ts_node_eq(p, s); p = ts_node_parent(p))
-			inside |= jf_node_type_is(p, "interpolation");
+			inside |= jf_node_type_is(p, JF_T_interpolation);
 		if (inside) {
 			reuse = true;
 			report(c, n, 12, "an f-string that reuses its quote inside a replacement field");
@@ -108,12 +108,12 @@ static void check_annotation(checker *c, TSNode type)
 	bool descend = true;
 	for (TSNode n = jf_iter_start(&it, type); !ts_node_is_null(n);
 	     n = jf_iter_next(&it, descend)) {
-		descend = !jf_node_type_is(n, "string"); /* "int | None": not evaluated */
-		if (jf_node_type_is(n, "binary_operator") && has_token(n, "|")) {
+		descend = !jf_node_type_is(n, JF_T_string); /* "int | None": not evaluated */
+		if (jf_node_type_is(n, JF_T_binary_operator) && has_token(n, "|")) {
 			report(c, n, 10, "a 'X | Y' union in an annotation evaluated at definition time");
 			break;
 		}
-		if (jf_node_type_is(n, "generic_type")) {
+		if (jf_node_type_is(n, JF_T_generic_type)) {
 			char *name = jf_node_text(c->unit, ts_node_named_child(n, 0));
 			bool builtin = jf_str_in(name, builtin_generics);
 			free(name);
@@ -142,41 +142,41 @@ static void check_isinstance(checker *c, TSNode call, TSNode fn)
 {
 	if (!jf_node_is(c->unit, fn, "isinstance") && !jf_node_is(c->unit, fn, "issubclass"))
 		return;
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	TSNode second = ts_node_named_child(args, 1);
-	if (jf_node_type_is(second, "binary_operator") && has_token(second, "|"))
+	if (jf_node_type_is(second, JF_T_binary_operator) && has_token(second, "|"))
 		report(c, second, 10, "a 'X | Y' union as the type of isinstance()");
 }
 
 static void check_node(checker *c, TSNode n)
 {
-	const char *t = ts_node_type(n);
-	if (!strcmp(t, "named_expression")) {
+	jf_type t = jf_node_type(n);
+	if (t == JF_T_named_expression) {
 		report(c, n, 8, "an assignment expression (:=)");
-	} else if (!strcmp(t, "positional_separator")) {
+	} else if (t == JF_T_positional_separator) {
 		report(c, n, 8, "a positional-only parameter marker (/)");
-	} else if (!strcmp(t, "with_clause") && has_token(n, "(")) {
+	} else if (t == JF_T_with_clause && has_token(n, "(")) {
 		/* Officially 3.10; CPython 3.9's parser accepts it already. */
 		report(c, n, 9, "a parenthesized group of context managers");
-	} else if (!strcmp(t, "match_statement")) {
+	} else if (t == JF_T_match_statement) {
 		report(c, ts_node_child(n, 0), 10, "a match statement");
-	} else if (!strcmp(t, "except_clause") && has_token(n, "*")) {
+	} else if (t == JF_T_except_clause && has_token(n, "*")) {
 		report(c, ts_node_child(n, 0), 11, "'except*'");
-	} else if (!strcmp(t, "type_parameter") &&
-	           (jf_node_type_is(ts_node_parent(n), "function_definition") ||
-	            jf_node_type_is(ts_node_parent(n), "class_definition"))) {
+	} else if (t == JF_T_type_parameter &&
+	           (jf_node_type_is(ts_node_parent(n), JF_T_function_definition) ||
+	            jf_node_type_is(ts_node_parent(n), JF_T_class_definition))) {
 		report(c, n, 12, "a type parameter list");
-	} else if (!strcmp(t, "type_alias_statement")) {
+	} else if (t == JF_T_type_alias_statement) {
 		report(c, n, 12, "a type statement");
-	} else if (!strcmp(t, "string")) {
+	} else if (t == JF_T_string) {
 		check_fstring(c, n);
-	} else if (!strcmp(t, "typed_parameter") || !strcmp(t, "typed_default_parameter")) {
-		check_annotation(c, jf_node_field(n, "type"));
-	} else if (!strcmp(t, "keyword_argument") && c->img->py_minor >= 7 &&
-	           (jf_node_is(c->unit, jf_node_field(n, "name"), "async") ||
-	            jf_node_is(c->unit, jf_node_field(n, "name"), "await"))) {
+	} else if (t == JF_T_typed_parameter || t == JF_T_typed_default_parameter) {
+		check_annotation(c, jf_node_field(n, JF_F_type));
+	} else if (t == JF_T_keyword_argument && c->img->py_minor >= 7 &&
+	           (jf_node_is(c->unit, jf_node_field(n, JF_F_name), "async") ||
+	            jf_node_is(c->unit, jf_node_field(n, JF_F_name), "await"))) {
 		/* PyTorch 0.3's x.cuda(async=True): a keyword since Python 3.7. */
-		TSNode name = jf_node_field(n, "name");
+		TSNode name = jf_node_field(n, JF_F_name);
 		char *kw = jf_node_text(c->unit, name);
 		jf_diag *d = jf_sink_add(c->ctx->out, c->rule->info.id, c->unit->src, jf_node_span(name),
 		                           "'%s' is a keyword from Python 3.7, not an argument name: a "
@@ -187,14 +187,14 @@ static void check_node(checker *c, TSNode n)
 		if (!strcmp(kw, "async"))
 			jf_diag_set_help(d, "use non_blocking=True (PyTorch renamed the argument)");
 		free(kw);
-	} else if (!strcmp(t, "print_statement") || !strcmp(t, "exec_statement")) {
+	} else if (t == JF_T_print_statement || t == JF_T_exec_statement) {
 		jf_diag *d = jf_sink_add(c->ctx->out, c->rule->info.id, c->unit->src, jf_node_span(n),
 		                           "a Python 2 %s statement is a SyntaxError in Python %d.%d",
-		                           t[0] == 'p' ? "print" : "exec", c->img->py_major,
+		                           t == JF_T_print_statement ? "print" : "exec", c->img->py_major,
 		                           c->img->py_minor);
 		jf_image_relate(d, c->img, JF_FACT_PYTHON, "Python %d.%d",
 		                c->img->py_major, c->img->py_minor);
-		jf_diag_set_help(d, "call it as a function: %s(...)", t[0] == 'p' ? "print" : "exec");
+		jf_diag_set_help(d, "call it as a function: %s(...)", t == JF_T_print_statement ? "print" : "exec");
 	}
 }
 
@@ -230,12 +230,12 @@ void jf_check_python_version(jf_rule_ctx *ctx, const jf_rule *rule)
 		}
 		for (size_t k = 0; k < py->of_kind[JF_PY_FUNCTION].size; k++)
 			check_annotation(&c, jf_node_field(jf_pyfacts_at(py, JF_PY_FUNCTION, k)->node,
-			                                   "return_type"));
+			                                   JF_F_return_type));
 		/* Annotated assignments (`x: int = 0`) outside functions. */
 		for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
 			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
 			if (!in_function(py, pn))
-				check_annotation(&c, jf_node_field(pn->node, "type"));
+				check_annotation(&c, jf_node_field(pn->node, JF_F_type));
 		}
 	}
 }

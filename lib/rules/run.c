@@ -6,9 +6,9 @@
 /* Query rules */
 
 /* Strips the prefix letters and quotes of a string literal in place. */
-static void unquote(char *text, const char *type)
+static void unquote(char *text, jf_type type)
 {
-	if (strcmp(type, "string") && strcmp(type, "raw_string"))
+	if (type != JF_T_string && type != JF_T_raw_string)
 		return;
 	size_t p = strspn(text, "rRbBuUfF");
 	size_t len = strlen(text + p), q = 0;
@@ -42,7 +42,7 @@ static char *fill_template(const char *tmpl, const jf_match *m, const jf_file *f
 		if (given || !ts_node_is_null(node)) {
 			char *text = given ? jf_xstrdup(value) : jf_node_text(file, node);
 			if (!given)
-				unquote(text, ts_node_type(node));
+				unquote(text, jf_node_type(node));
 			size_t len = strcspn(text, "\n");
 			if (len > 60)
 				len = 57;
@@ -192,7 +192,7 @@ int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_matcher *matche
 
 bool jf_py_is_main_guard(const jf_file *file, TSNode if_stmt)
 {
-	char *cond = jf_node_text(file, jf_node_field(if_stmt, "condition"));
+	char *cond = jf_node_text(file, jf_node_field(if_stmt, JF_F_condition));
 	bool main = strstr(cond, "__name__") && strstr(cond, "__main__");
 	free(cond);
 	return main;
@@ -202,16 +202,16 @@ bool jf_py_try_catches(const jf_file *file, TSNode try_stmt, const char *const *
 {
 	for (uint32_t i = 0; i < ts_node_named_child_count(try_stmt); i++) {
 		TSNode c = ts_node_named_child(try_stmt, i);
-		if (!jf_node_type_is(c, "except_clause"))
+		if (!jf_node_type_is(c, JF_T_except_clause))
 			continue;
 		TSNode what = ts_node_named_child(c, 0);
-		if (ts_node_is_null(what) || jf_node_type_is(what, "block"))
+		if (ts_node_is_null(what) || jf_node_type_is(what, JF_T_block))
 			return true; /* a bare except */
 		jf_iter it;
 		bool found = false;
 		for (TSNode n = jf_iter_start(&it, what); !ts_node_is_null(n) && !found;
 		     n = jf_iter_next(&it, true))
-			if (jf_node_type_is(n, "identifier")) {
+			if (jf_node_type_is(n, JF_T_identifier)) {
 				char *name = jf_node_text(file, n);
 				found = jf_str_in(name, names);
 				free(name);

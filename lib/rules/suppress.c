@@ -156,7 +156,7 @@ static void collect(const jf_facts *facts, const jf_config *cfg, suppressions *o
 		for (const char *p = strstr(src->data, "jobfix:"); p; p = strstr(p + 1, "jobfix:")) {
 			uint32_t at = (uint32_t)(p - src->data);
 			TSNode n = ts_node_descendant_for_byte_range(root, at, at + 1);
-			if (jf_node_type_is(n, "comment") && ts_node_start_byte(n) <= at)
+			if (jf_node_type_is(n, JF_T_comment) && ts_node_start_byte(n) <= at)
 				add_comment(&c, jf_node_span(n));
 		}
 	}

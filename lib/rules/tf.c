@@ -46,7 +46,7 @@ static bool contains(TSNode outer, TSNode n)
 /* A node that opens a new Python scope: its body does not run where it stands. */
 static bool is_definition(TSNode n)
 {
-	return jf_node_type_is(n, "function_definition") || jf_node_type_is(n, "class_definition") || jf_node_type_is(n, "lambda");
+	return jf_node_type_is(n, JF_T_function_definition) || jf_node_type_is(n, JF_T_class_definition) || jf_node_type_is(n, JF_T_lambda);
 }
 
 typedef enum { WALK_ENTER, WALK_SKIP, WALK_STOP } walk_step;
@@ -83,19 +83,19 @@ static bool walk(const jf_file *unit, TSNode root, visit_fn visit, void *data)
 /* The text of a call's callee ("tf.layers.dense"), or NULL; caller frees. */
 static char *callee(const jf_file *unit, TSNode call)
 {
-	if (!jf_node_type_is(call, "call"))
+	if (!jf_node_type_is(call, JF_T_call))
 		return NULL;
-	TSNode fn = jf_node_field(call, "function");
+	TSNode fn = jf_node_field(call, JF_F_function);
 	return ts_node_is_null(fn) ? NULL : jf_node_text(unit, fn);
 }
 
 /* The last name of a call's callee: "dense" for tf.layers.dense(...), or a null node. */
 static TSNode callee_name(TSNode call)
 {
-	TSNode fn = jf_node_field(call, "function");
-	if (jf_node_type_is(fn, "attribute"))
-		return jf_node_field(fn, "attribute");
-	return jf_node_type_is(fn, "identifier") ? fn : (TSNode){ 0 };
+	TSNode fn = jf_node_field(call, JF_F_function);
+	if (jf_node_type_is(fn, JF_T_attribute))
+		return jf_node_field(fn, JF_F_attribute);
+	return jf_node_type_is(fn, JF_T_identifier) ? fn : (TSNode){ 0 };
 }
 
 static bool callee_name_in(const jf_file *unit, TSNode call, const char *const *list)
@@ -134,11 +134,11 @@ static bool callee_is_tf(const jf_file *unit, TSNode call, const char *const *me
 /* Whether `call` passes the keyword argument `name=`. */
 static bool has_keyword(const jf_file *unit, TSNode call, const char *name)
 {
-	TSNode args = jf_node_field(call, "arguments");
-	uint32_t n = jf_node_type_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
+	TSNode args = jf_node_field(call, JF_F_arguments);
+	uint32_t n = jf_node_type_is(args, JF_T_argument_list) ? ts_node_named_child_count(args) : 0;
 	for (uint32_t i = 0; i < n; i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument") && text_is(unit, jf_node_field(a, "name"), name))
+		if (jf_node_type_is(a, JF_T_keyword_argument) && text_is(unit, jf_node_field(a, JF_F_name), name))
 			return true;
 	}
 	return false;
@@ -147,9 +147,9 @@ static bool has_keyword(const jf_file *unit, TSNode call, const char *name)
 /* Whether `n` holds the identifier `name` (as a name, not inside a string). */
 static walk_step visit_identifier(const jf_file *unit, TSNode n, void *data)
 {
-	if (jf_node_type_is(n, "string"))
+	if (jf_node_type_is(n, JF_T_string))
 		return WALK_SKIP;
-	return jf_node_type_is(n, "identifier") && text_is(unit, n, data) ? WALK_STOP : WALK_ENTER;
+	return jf_node_type_is(n, JF_T_identifier) && text_is(unit, n, data) ? WALK_STOP : WALK_ENTER;
 }
 
 static bool mentions(const jf_file *unit, TSNode n, const char *name)
@@ -224,7 +224,7 @@ static bool each_identifier(const jf_file *unit, const char *name, name_use use,
 			continue;
 		uint32_t at = (uint32_t)(p - text);
 		TSNode id = ts_node_named_descendant_for_byte_range(root, at, at + (uint32_t)len);
-		if (jf_node_type_is(id, "identifier") && ts_node_start_byte(id) == at &&
+		if (jf_node_type_is(id, JF_T_identifier) && ts_node_start_byte(id) == at &&
 		    ts_node_end_byte(id) == at + len && fn(unit, id, data))
 			return true;
 	}
@@ -234,19 +234,19 @@ static bool each_identifier(const jf_file *unit, const char *name, name_use use,
 /* The callee `f` of f(...) or self.f(...), or a null node. */
 static TSNode plain_callee(const jf_file *unit, TSNode call)
 {
-	TSNode fn = jf_node_field(call, "function");
-	if (jf_node_type_is(fn, "attribute") && text_is(unit, jf_node_field(fn, "object"), "self"))
-		fn = jf_node_field(fn, "attribute");
-	return jf_node_type_is(fn, "identifier") ? fn : (TSNode){ 0 };
+	TSNode fn = jf_node_field(call, JF_F_function);
+	if (jf_node_type_is(fn, JF_T_attribute) && text_is(unit, jf_node_field(fn, JF_F_object), "self"))
+		fn = jf_node_field(fn, JF_F_attribute);
+	return jf_node_type_is(fn, JF_T_identifier) ? fn : (TSNode){ 0 };
 }
 
 /* The call whose plain callee is the identifier `id`, or a null node. */
 static TSNode call_of_callee(const jf_file *unit, TSNode id)
 {
 	TSNode call = ts_node_parent(id);
-	if (jf_node_type_is(call, "attribute"))
+	if (jf_node_type_is(call, JF_T_attribute))
 		call = ts_node_parent(call);
-	return jf_node_type_is(call, "call") && ts_node_eq(plain_callee(unit, call), id) ? call : (TSNode){ 0 };
+	return jf_node_type_is(call, JF_T_call) && ts_node_eq(plain_callee(unit, call), id) ? call : (TSNode){ 0 };
 }
 
 /* Variable creation */
@@ -320,12 +320,12 @@ typedef enum {
 static bool is_constant_scope_name(const jf_file *unit, TSNode n)
 {
 	static const char *const current[] = { "get_variable_scope", NULL };
-	if (jf_node_type_is(n, "call"))
+	if (jf_node_type_is(n, JF_T_call))
 		return callee_is_tf(unit, n, current);
-	if (!jf_node_type_is(n, "string"))
+	if (!jf_node_type_is(n, JF_T_string))
 		return false;
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-		if (jf_node_type_is(ts_node_named_child(n, i), "interpolation"))
+		if (jf_node_type_is(ts_node_named_child(n, i), JF_T_interpolation))
 			return false;
 	return true;
 }
@@ -338,21 +338,21 @@ static scope_kind classify_scope(const jf_file *unit, TSNode call)
 	free(fn);
 	if (!vs)
 		return SCOPE_NONE;
-	TSNode args = jf_node_field(call, "arguments");
-	if (!jf_node_type_is(args, "argument_list"))
+	TSNode args = jf_node_field(call, JF_F_arguments);
+	if (!jf_node_type_is(args, JF_T_argument_list))
 		return SCOPE_VARYING;
 	TSNode first = { 0 };
 	uint32_t positional = 0;
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "comment"))
+		if (jf_node_type_is(a, JF_T_comment))
 			continue;
-		if (jf_node_type_is(a, "keyword_argument")) {
-			if (text_is(unit, jf_node_field(a, "name"), "reuse"))
+		if (jf_node_type_is(a, JF_T_keyword_argument)) {
+			if (text_is(unit, jf_node_field(a, JF_F_name), "reuse"))
 				return SCOPE_REUSE;
 			continue;
 		}
-		if (jf_node_type_is(a, "list_splat") || jf_node_type_is(a, "dictionary_splat"))
+		if (jf_node_type_is(a, JF_T_list_splat) || jf_node_type_is(a, JF_T_dictionary_splat))
 			return SCOPE_REUSE;
 		if (!positional++)
 			first = a;
@@ -365,10 +365,10 @@ static scope_kind classify_scope(const jf_file *unit, TSNode call)
 /* The call of a `with` item: `c` in `with c:` and `with c as x:`. */
 static TSNode with_item_call(TSNode item)
 {
-	TSNode v = jf_node_field(item, "value");
-	if (jf_node_type_is(v, "as_pattern"))
+	TSNode v = jf_node_field(item, JF_F_value);
+	if (jf_node_type_is(v, JF_T_as_pattern))
 		v = ts_node_named_child(v, 0);
-	return jf_node_type_is(v, "call") ? v : (TSNode){ 0 };
+	return jf_node_type_is(v, JF_T_call) ? v : (TSNode){ 0 };
 }
 
 /* The variable scopes a `with` statement enters; SCOPE_REUSE when one of its items sets reuse. */
@@ -377,7 +377,7 @@ static scope_kind with_scope_kind(const jf_file *unit, TSNode with)
 	scope_kind kind = SCOPE_NONE;
 	for (uint32_t i = 0; i < ts_node_named_child_count(with); i++) {
 		TSNode clause = ts_node_named_child(with, i);
-		if (!jf_node_type_is(clause, "with_clause"))
+		if (!jf_node_type_is(clause, JF_T_with_clause))
 			continue;
 		for (uint32_t k = 0; k < ts_node_named_child_count(clause); k++) {
 			TSNode call = with_item_call(ts_node_named_child(clause, k));
@@ -398,37 +398,37 @@ static scope_kind with_scope_kind(const jf_file *unit, TSNode with)
 static TSNode with_of_call(TSNode call)
 {
 	TSNode p = ts_node_parent(call);
-	if (jf_node_type_is(p, "as_pattern"))
+	if (jf_node_type_is(p, JF_T_as_pattern))
 		p = ts_node_parent(p);
-	if (!jf_node_type_is(p, "with_item"))
+	if (!jf_node_type_is(p, JF_T_with_item))
 		return (TSNode){ 0 };
 	p = ts_node_parent(ts_node_parent(p));
-	return jf_node_type_is(p, "with_statement") ? p : (TSNode){ 0 };
+	return jf_node_type_is(p, JF_T_with_statement) ? p : (TSNode){ 0 };
 }
 
 /* Whether `child` is the part of `p` that a loop runs on every iteration. */
 static bool is_loop_body(TSNode p, TSNode child)
 {
-	if (jf_node_type_is(p, "for_statement") || jf_node_type_is(p, "while_statement") || jf_node_type_is(p, "list_comprehension") ||
-	    jf_node_type_is(p, "set_comprehension") || jf_node_type_is(p, "dictionary_comprehension") ||
-	    jf_node_type_is(p, "generator_expression"))
-		return ts_node_eq(jf_node_field(p, "body"), child);
+	if (jf_node_type_is(p, JF_T_for_statement) || jf_node_type_is(p, JF_T_while_statement) || jf_node_type_is(p, JF_T_list_comprehension) ||
+	    jf_node_type_is(p, JF_T_set_comprehension) || jf_node_type_is(p, JF_T_dictionary_comprehension) ||
+	    jf_node_type_is(p, JF_T_generator_expression))
+		return ts_node_eq(jf_node_field(p, JF_F_body), child);
 	return false;
 }
 
 /* A loop whose body leaves it unconditionally in the first iteration. */
 static bool leaves_first_iteration(TSNode loop)
 {
-	TSNode body = jf_node_field(loop, "body");
-	if (!jf_node_type_is(body, "block"))
+	TSNode body = jf_node_field(loop, JF_F_body);
+	if (!jf_node_type_is(body, JF_T_block))
 		return false;
 	bool leaves = false;
 	TSTreeCursor c = ts_tree_cursor_new(body);
 	for (bool more = ts_tree_cursor_goto_first_child(&c); more && !leaves;
 	     more = ts_tree_cursor_goto_next_sibling(&c)) {
 		TSNode s = ts_tree_cursor_current_node(&c);
-		leaves = jf_node_type_is(s, "break_statement") || jf_node_type_is(s, "return_statement") ||
-		         jf_node_type_is(s, "raise_statement");
+		leaves = jf_node_type_is(s, JF_T_break_statement) || jf_node_type_is(s, JF_T_return_statement) ||
+		         jf_node_type_is(s, JF_T_raise_statement);
 	}
 	ts_tree_cursor_delete(&c);
 	return leaves;
@@ -438,7 +438,7 @@ static walk_step visit_reuse_variables(const jf_file *unit, TSNode n, void *data
 {
 	static const char *const reuse[] = { "reuse_variables", NULL };
 	(void)data;
-	return jf_node_type_is(n, "call") && callee_name_in(unit, n, reuse) ? WALK_STOP : WALK_ENTER;
+	return jf_node_type_is(n, JF_T_call) && callee_name_in(unit, n, reuse) ? WALK_STOP : WALK_ENTER;
 }
 
 static bool calls_reuse_variables(const jf_file *unit, TSNode n)
@@ -459,12 +459,12 @@ static bool climb_to_loop(const jf_file *unit, TSNode n, TSNode *loop, TSNode *d
 	*loop = *def = (TSNode){ 0 };
 	TSNode child = n;
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); child = p, p = ts_node_parent(p)) {
-		if (jf_node_type_is(p, "with_statement") && ts_node_eq(jf_node_field(p, "body"), child)) {
+		if (jf_node_type_is(p, JF_T_with_statement) && ts_node_eq(jf_node_field(p, JF_F_body), child)) {
 			scope_kind kind = with_scope_kind(unit, p);
 			if (kind == SCOPE_REUSE || (ts_node_is_null(*loop) && kind != SCOPE_NONE))
 				return false;
 		} else if (is_definition(p)) {
-			if (ts_node_is_null(*loop) && jf_node_type_is(p, "function_definition"))
+			if (ts_node_is_null(*loop) && jf_node_type_is(p, JF_T_function_definition))
 				*def = p;
 			break;
 		} else if (ts_node_is_null(*loop) && is_loop_body(p, child)) {
@@ -513,10 +513,10 @@ typedef struct {
 /* The function a call may reach: `f` of f(...), self.f(...) or m.f(...), or a null node. */
 static TSNode followed_callee(TSNode call)
 {
-	TSNode fn = jf_node_field(call, "function");
-	if (jf_node_type_is(fn, "attribute") && jf_node_type_is(jf_node_field(fn, "object"), "identifier"))
-		fn = jf_node_field(fn, "attribute");
-	return jf_node_type_is(fn, "identifier") ? fn : (TSNode){ 0 };
+	TSNode fn = jf_node_field(call, JF_F_function);
+	if (jf_node_type_is(fn, JF_T_attribute) && jf_node_type_is(jf_node_field(fn, JF_F_object), JF_T_identifier))
+		fn = jf_node_field(fn, JF_F_attribute);
+	return jf_node_type_is(fn, JF_T_identifier) ? fn : (TSNode){ 0 };
 }
 
 /* Variable creation under a scope; with `data`, collects the functions called into it. */
@@ -526,9 +526,9 @@ static walk_step visit_creation(const jf_file *unit, TSNode n, void *data)
 	if (is_definition(n))
 		return WALK_SKIP;
 	/* Inner scopes with reuse or their own name do not clash. */
-	if (jf_node_type_is(n, "with_statement") && with_scope_kind(unit, n) >= SCOPE_VARYING)
+	if (jf_node_type_is(n, JF_T_with_statement) && with_scope_kind(unit, n) >= SCOPE_VARYING)
 		return WALK_SKIP;
-	if (!jf_node_type_is(n, "call"))
+	if (!jf_node_type_is(n, JF_T_call))
 		return WALK_ENTER;
 	/* A layer given `reuse=` shares its variables. */
 	if (is_creation_call(unit, n, false))
@@ -546,8 +546,8 @@ static bool is_creating_function(const jf_file *unit, TSNode id, void *data)
 {
 	creation_search *cs = data;
 	TSNode def = ts_node_parent(id);
-	return jf_node_type_is(def, "function_definition") && ts_node_eq(jf_node_field(def, "name"), id) &&
-	       cs->budget-- > 0 && body_creates(cs, unit, jf_node_field(def, "body"));
+	return jf_node_type_is(def, JF_T_function_definition) && ts_node_eq(jf_node_field(def, JF_F_name), id) &&
+	       cs->budget-- > 0 && body_creates(cs, unit, jf_node_field(def, JF_F_body));
 }
 
 static bool body_creates(creation_search *cs, const jf_file *unit, TSNode body)
@@ -580,14 +580,14 @@ static bool creates_variables(const jf_rule_ctx *ctx, const jf_file *unit, TSNod
 static jf_span loop_head(TSNode loop)
 {
 	jf_span span = jf_node_span(loop);
-	TSNode end = jf_node_field(loop, jf_node_type_is(loop, "while_statement") ? "condition" : "right");
+	TSNode end = jf_node_field(loop, jf_node_type_is(loop, JF_T_while_statement) ? JF_F_condition : JF_F_right);
 	if (!ts_node_is_null(end)) {
 		span.end = ts_node_end_byte(end);
 		return span;
 	}
 	for (uint32_t i = 0; i < ts_node_named_child_count(loop); i++) {
 		TSNode clause = ts_node_named_child(loop, i);
-		if (jf_node_type_is(clause, "for_in_clause"))
+		if (jf_node_type_is(clause, JF_T_for_in_clause))
 			return jf_node_span(clause);
 	}
 	return span;
@@ -601,7 +601,7 @@ void jf_hook_tf_variable_scope(jf_rule_ctx *ctx, const jf_rule *rule, const jf_f
 	    classify_scope(unit, call) != SCOPE_SAME)
 		return;
 	TSNode with = with_of_call(call);
-	TSNode body = jf_node_field(with, "body");
+	TSNode body = jf_node_field(with, JF_F_body);
 	if (ts_node_is_null(body))
 		return;
 	TSNode loop, def;
@@ -610,8 +610,8 @@ void jf_hook_tf_variable_scope(jf_rule_ctx *ctx, const jf_rule *rule, const jf_f
 		return;
 	if (ts_node_is_null(loop)) {
 		/* The function holding the `with`, called in a loop. */
-		TSNode name = jf_node_field(def, "name");
-		if (ts_node_is_null(name) || calls_reuse_variables(unit, jf_node_field(def, "body")))
+		TSNode name = jf_node_field(def, JF_F_name);
+		if (ts_node_is_null(name) || calls_reuse_variables(unit, jf_node_field(def, JF_F_body)))
 			return;
 		fn = jf_node_text(unit, name);
 		loop = loop_calling(unit, def, fn);
@@ -683,12 +683,12 @@ static void bind(const jf_file *unit, scan *s, TSNode value)
 /* Whether `call` passes the identifier `name` as an argument. */
 static bool passes(const jf_file *unit, TSNode call, const char *name)
 {
-	TSNode args = jf_node_field(call, "arguments");
+	TSNode args = jf_node_field(call, JF_F_arguments);
 	for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
-		if (jf_node_type_is(a, "keyword_argument"))
-			a = jf_node_field(a, "value");
-		if (jf_node_type_is(a, "identifier") && text_is(unit, a, name))
+		if (jf_node_type_is(a, JF_T_keyword_argument))
+			a = jf_node_field(a, JF_F_value);
+		if (jf_node_type_is(a, JF_T_identifier) && text_is(unit, a, name))
 			return true;
 	}
 	return false;
@@ -715,10 +715,10 @@ static bool spoils(const jf_file *unit, TSNode call, const char *name)
 		if (sets)
 			return true;
 	}
-	TSNode fn = jf_node_field(call, "function");
-	if (!jf_node_type_is(fn, "attribute") || !text_is(unit, jf_node_field(fn, "attribute"), "run"))
+	TSNode fn = jf_node_field(call, JF_F_function);
+	if (!jf_node_type_is(fn, JF_T_attribute) || !text_is(unit, jf_node_field(fn, JF_F_attribute), "run"))
 		return false;
-	TSNode obj = jf_node_field(fn, "object");
+	TSNode obj = jf_node_field(fn, JF_F_object);
 	if (ts_node_is_null(obj))
 		return false;
 	char *object = jf_node_text(unit, obj);
@@ -731,38 +731,38 @@ static walk_step visit_scan(const jf_file *unit, TSNode n, void *data)
 {
 	scan *s = data;
 	if (ts_node_start_byte(n) < s->def_end) {
-		if (jf_node_type_is(n, "call") && spoils(unit, n, s->name))
+		if (jf_node_type_is(n, JF_T_call) && spoils(unit, n, s->name))
 			s->spoiled = true;
 		return WALK_ENTER;
 	}
 	if (is_definition(n)) {
 		s->def_end = ts_node_end_byte(n);
-	} else if (jf_node_type_is(n, "call")) {
+	} else if (jf_node_type_is(n, JF_T_call)) {
 		if (spoils(unit, n, s->name))
 			s->spoiled = true;
-	} else if (jf_node_type_is(n, "assignment")) {
-		TSNode left = jf_node_field(n, "left");
-		if (jf_node_type_is(left, "identifier") && text_is(unit, left, s->name))
-			bind(unit, s, jf_node_field(n, "right"));
+	} else if (jf_node_type_is(n, JF_T_assignment)) {
+		TSNode left = jf_node_field(n, JF_F_left);
+		if (jf_node_type_is(left, JF_T_identifier) && text_is(unit, left, s->name))
+			bind(unit, s, jf_node_field(n, JF_F_right));
 		else if (mentions(unit, left, s->name))
 			bind(unit, s, (TSNode){ 0 });
-	} else if (jf_node_type_is(n, "with_item")) {
-		TSNode v = jf_node_field(n, "value");
-		if (jf_node_type_is(v, "as_pattern") && mentions(unit, jf_node_field(v, "alias"), s->name)) {
+	} else if (jf_node_type_is(n, JF_T_with_item)) {
+		TSNode v = jf_node_field(n, JF_F_value);
+		if (jf_node_type_is(v, JF_T_as_pattern) && mentions(unit, jf_node_field(v, JF_F_alias), s->name)) {
 			/* After its `with`, the session is closed: another error. */
 			TSNode with = ts_node_parent(ts_node_parent(n));
-			bool inside = contains(jf_node_field(with, "body"), s->run);
+			bool inside = contains(jf_node_field(with, JF_F_body), s->run);
 			bind(unit, s, inside ? ts_node_named_child(v, 0) : (TSNode){ 0 });
 		}
-	} else if (jf_node_type_is(n, "for_statement") || jf_node_type_is(n, "for_in_clause")) {
-		if (mentions(unit, jf_node_field(n, "left"), s->name))
+	} else if (jf_node_type_is(n, JF_T_for_statement) || jf_node_type_is(n, JF_T_for_in_clause)) {
+		if (mentions(unit, jf_node_field(n, JF_F_left), s->name))
 			bind(unit, s, (TSNode){ 0 });
-	} else if (jf_node_type_is(n, "named_expression")) {
-		if (text_is(unit, jf_node_field(n, "name"), s->name))
+	} else if (jf_node_type_is(n, JF_T_named_expression)) {
+		if (text_is(unit, jf_node_field(n, JF_F_name), s->name))
 			bind(unit, s, (TSNode){ 0 });
-	} else if (jf_node_type_is(n, "parameters") || jf_node_type_is(n, "global_statement") ||
-	           jf_node_type_is(n, "nonlocal_statement") || jf_node_type_is(n, "import_statement") ||
-	           jf_node_type_is(n, "import_from_statement")) {
+	} else if (jf_node_type_is(n, JF_T_parameters) || jf_node_type_is(n, JF_T_global_statement) ||
+	           jf_node_type_is(n, JF_T_nonlocal_statement) || jf_node_type_is(n, JF_T_import_statement) ||
+	           jf_node_type_is(n, JF_T_import_from_statement)) {
 		if (mentions(unit, n, s->name))
 			bind(unit, s, (TSNode){ 0 });
 		return WALK_SKIP;
@@ -793,9 +793,9 @@ static void scan_before(const jf_file *unit, TSNode p, TSNode child, scan *s)
 static TSNode scope_of(TSNode n)
 {
 	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-		if (jf_node_type_is(p, "lambda"))
+		if (jf_node_type_is(p, JF_T_lambda))
 			return (TSNode){ 0 };
-		if (is_definition(p) || jf_node_type_is(p, "module"))
+		if (is_definition(p) || jf_node_type_is(p, JF_T_module))
 			return p;
 	}
 	return (TSNode){ 0 };
@@ -818,11 +818,11 @@ static TSNode session_of(const jf_file *unit, TSNode scope, TSNode run, const ch
 /* The identifiers of a run's fetches and feeds, keyword names left out. */
 static walk_step visit_fetch(const jf_file *unit, TSNode n, void *data)
 {
-	if (jf_node_type_is(n, "string"))
+	if (jf_node_type_is(n, JF_T_string))
 		return WALK_SKIP;
-	if (jf_node_type_is(n, "identifier")) {
+	if (jf_node_type_is(n, JF_T_identifier)) {
 		TSNode parent = ts_node_parent(n);
-		if (!jf_node_type_is(parent, "keyword_argument") || !ts_node_eq(jf_node_field(parent, "name"), n))
+		if (!jf_node_type_is(parent, JF_T_keyword_argument) || !ts_node_eq(jf_node_field(parent, JF_F_name), n))
 			jf_array_push((name_array *)data, jf_node_text(unit, n));
 	}
 	return WALK_ENTER;
@@ -831,7 +831,7 @@ static walk_step visit_fetch(const jf_file *unit, TSNode n, void *data)
 static walk_step visit_initialiser_call(const jf_file *unit, TSNode n, void *data)
 {
 	(void)data;
-	return jf_node_type_is(n, "call") && callee_name_in(unit, n, initialisers) ? WALK_STOP : WALK_ENTER;
+	return jf_node_type_is(n, JF_T_call) && callee_name_in(unit, n, initialisers) ? WALK_STOP : WALK_ENTER;
 }
 
 /* Assignments of a name in `names` from an initialiser before `before`: init = tf.group(...). */
@@ -846,10 +846,10 @@ static walk_step visit_init_assignment(const jf_file *unit, TSNode n, void *data
 	const init_assignment *ia = data;
 	if (ts_node_start_byte(n) >= ia->before || (is_definition(n) && !ts_node_eq(n, ia->scope)))
 		return WALK_SKIP;
-	if (jf_node_type_is(n, "assignment")) {
-		TSNode left = jf_node_field(n, "left");
-		return jf_node_type_is(left, "identifier") && in_names(unit, left, ia->names) &&
-		               walk(unit, jf_node_field(n, "right"), visit_initialiser_call, NULL)
+	if (jf_node_type_is(n, JF_T_assignment)) {
+		TSNode left = jf_node_field(n, JF_F_left);
+		return jf_node_type_is(left, JF_T_identifier) && in_names(unit, left, ia->names) &&
+		               walk(unit, jf_node_field(n, JF_F_right), visit_initialiser_call, NULL)
 		               ? WALK_STOP
 		               : WALK_SKIP;
 	}
@@ -865,7 +865,7 @@ static bool run_initialises(const jf_file *unit, TSNode scope, TSNode run)
 {
 	static const char *const initialising[] = { "init", "assign", NULL };
 	name_array names = { 0 };
-	walk(unit, jf_node_field(run, "arguments"), visit_fetch, &names);
+	walk(unit, jf_node_field(run, JF_F_arguments), visit_fetch, &names);
 	bool init = false;
 	for (size_t i = 0; i < names.size && !init; i++)
 		init = holds_part(names.items[i], initialising);
@@ -885,9 +885,9 @@ static bool creation_at(const jf_file *unit, TSNode root, uint32_t at, uint32_t 
 {
 	TSNode n = ts_node_named_descendant_for_byte_range(root, at, at + len);
 	for (TSNode p = n; !ts_node_is_null(p); p = ts_node_parent(p)) {
-		if (jf_node_type_is(p, "call"))
+		if (jf_node_type_is(p, JF_T_call))
 			return is_creation_call(unit, p, true);
-		if (!jf_node_type_is(p, "attribute") && !jf_node_type_is(p, "identifier"))
+		if (!jf_node_type_is(p, JF_T_attribute) && !jf_node_type_is(p, JF_T_identifier))
 			return false;
 	}
 	return false;
@@ -932,10 +932,10 @@ static walk_step visit_binding(const jf_file *unit, TSNode n, void *data)
 	last_binding *b = data;
 	if (ts_node_start_byte(n) >= b->before)
 		return WALK_STOP;
-	if (jf_node_type_is(n, "assignment") &&
-	    jf_node_type_is(jf_node_field(n, "left"), "identifier") &&
-	    text_is(unit, jf_node_field(n, "left"), b->name))
-		b->value = jf_node_field(n, "right");
+	if (jf_node_type_is(n, JF_T_assignment) &&
+	    jf_node_type_is(jf_node_field(n, JF_F_left), JF_T_identifier) &&
+	    text_is(unit, jf_node_field(n, JF_F_left), b->name))
+		b->value = jf_node_field(n, JF_F_right);
 	return is_definition(n) ? WALK_SKIP : WALK_ENTER;
 }
 
@@ -949,11 +949,11 @@ static bool constant_expr(const jf_file *unit, TSNode scope, TSNode e, uint32_t 
 {
 	if (ts_node_is_null(e) || depth > 4)
 		return false;
-	const char *t = ts_node_type(e);
-	if (!strcmp(t, "integer") || !strcmp(t, "float") || !strcmp(t, "string") ||
-	    !strcmp(t, "true") || !strcmp(t, "false") || !strcmp(t, "none"))
+	jf_type t = jf_node_type(e);
+	if (t == JF_T_integer || t == JF_T_float || t == JF_T_string ||
+	    t == JF_T_true || t == JF_T_false || t == JF_T_none)
 		return true;
-	if (!strcmp(t, "identifier")) {
+	if (t == JF_T_identifier) {
 		char *name = jf_node_text(unit, e);
 		last_binding b = { .name = name, .before = before };
 		walk(unit, scope, visit_binding, &b);
@@ -961,23 +961,23 @@ static bool constant_expr(const jf_file *unit, TSNode scope, TSNode e, uint32_t 
 		return !ts_node_is_null(b.value) &&
 		       constant_expr(unit, scope, b.value, ts_node_start_byte(b.value), depth + 1);
 	}
-	if (!strcmp(t, "call")) {
+	if (t == JF_T_call) {
 		char *fn = callee(unit, e);
 		bool tf_op = fn && tf_member(fn) && !is_creation(fn, true);
 		free(fn);
 		if (!tf_op)
 			return false;
-		e = jf_node_field(e, "arguments");
-		t = ts_node_type(e);
-	} else if (strcmp(t, "binary_operator") && strcmp(t, "unary_operator") &&
-	           strcmp(t, "parenthesized_expression") && strcmp(t, "list") &&
-	           strcmp(t, "tuple") && strcmp(t, "argument_list") && strcmp(t, "keyword_argument")) {
+		e = jf_node_field(e, JF_F_arguments);
+		t = jf_node_type(e);
+	} else if (t != JF_T_binary_operator && t != JF_T_unary_operator &&
+	           t != JF_T_parenthesized_expression && t != JF_T_list &&
+	           t != JF_T_tuple && t != JF_T_argument_list && t != JF_T_keyword_argument) {
 		return false;
 	}
 	for (uint32_t i = 0; i < ts_node_named_child_count(e); i++) {
 		TSNode c = ts_node_named_child(e, i);
-		if (jf_node_type_is(ts_node_parent(c), "keyword_argument") &&
-		    ts_node_eq(jf_node_field(ts_node_parent(c), "name"), c))
+		if (jf_node_type_is(ts_node_parent(c), JF_T_keyword_argument) &&
+		    ts_node_eq(jf_node_field(ts_node_parent(c), JF_F_name), c))
 			continue;
 		if (!constant_expr(unit, scope, c, before, depth + 1))
 			return false;
@@ -989,10 +989,10 @@ static bool constant_expr(const jf_file *unit, TSNode scope, TSNode e, uint32_t 
  * (so never called); decorated ones and dunders may be called for it. */
 static bool never_called(jf_rule_ctx *ctx, const jf_file *unit, TSNode scope)
 {
-	if (!jf_node_type_is(scope, "function_definition") ||
-	    jf_node_type_is(ts_node_parent(scope), "decorated_definition"))
+	if (!jf_node_type_is(scope, JF_T_function_definition) ||
+	    jf_node_type_is(ts_node_parent(scope), JF_T_decorated_definition))
 		return false;
-	char *name = jf_node_text(unit, jf_node_field(scope, "name"));
+	char *name = jf_node_text(unit, jf_node_field(scope, JF_F_name));
 	bool never = !jf_str_starts(name, "__") && jf_name_mentions(ctx->facts, name, 2) == 1;
 	free(name);
 	return never;
@@ -1009,7 +1009,7 @@ void jf_hook_tf_session_run(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file
 		return;
 	char *name = jf_node_text(unit, sess);
 	TSNode session = session_of(unit, scope, run, name);
-	TSNode fetches = ts_node_named_child(jf_node_field(run, "arguments"), 0);
+	TSNode fetches = ts_node_named_child(jf_node_field(run, JF_F_arguments), 0);
 	if (!ts_node_is_null(session) && !run_initialises(unit, scope, run) &&
 	    !constant_expr(unit, scope, fetches, ts_node_start_byte(run), 0) &&
 	    !never_called(ctx, unit, scope) && job_creates_variables(ctx)) {

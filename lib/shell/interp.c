@@ -242,7 +242,7 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 static bool appends(TSNode n)
 {
 	for (uint32_t i = 0; i < ts_node_child_count(n); i++)
-		if (!strcmp(ts_node_type(ts_node_child(n, i)), "+="))
+		if (jf_node_type_is(ts_node_child(n, i), JF_T_plus_equals))
 			return true;
 	return false;
 }
@@ -257,20 +257,20 @@ static void array_assignment(shell *sh, const char *vname, TSNode value, bool ap
 	}
 	for (uint32_t i = 0; i < ts_node_named_child_count(value); i++) {
 		TSNode c = ts_node_named_child(value, i);
-		if (!jf_node_type_is(c, "comment"))
+		if (!jf_node_type_is(c, JF_T_comment))
 			jf_array_push(&v->items, jf_shell__make_word(sh, c));
 	}
 }
 
 static void assignment(shell *sh, TSNode n, bool exported)
 {
-	TSNode name = jf_node_field(n, "name");
-	TSNode value = jf_node_field(n, "value");
-	if (ts_node_is_null(name) || strcmp(ts_node_type(name), "variable_name"))
+	TSNode name = jf_node_field(n, JF_F_name);
+	TSNode value = jf_node_field(n, JF_F_value);
+	if (ts_node_is_null(name) || !jf_node_type_is(name, JF_T_variable_name))
 		return;
 	char *vname = jf_node_text(sh->unit, name);
 	bool append = appends(n);
-	if (jf_node_type_is(value, "array")) {
+	if (jf_node_type_is(value, JF_T_array)) {
 		array_assignment(sh, vname, value, append);
 		free(vname);
 		return;
@@ -295,9 +295,9 @@ static void assignment(shell *sh, TSNode n, bool exported)
  * when the value is not known. False for an array element. */
 static bool prefix_assignment(shell *sh, TSNode n, word *out)
 {
-	TSNode name = jf_node_field(n, "name");
-	TSNode value = jf_node_field(n, "value");
-	if (!jf_node_type_is(name, "variable_name"))
+	TSNode name = jf_node_field(n, JF_F_name);
+	TSNode value = jf_node_field(n, JF_F_value);
+	if (!jf_node_type_is(name, JF_T_variable_name))
 		return false;
 	*out = jf_shell__place(sh, ts_node_is_null(value) ? n : value);
 	char *vname = jf_node_text(sh->unit, name);
@@ -315,10 +315,10 @@ static void declaration(shell *sh, TSNode n)
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode c = ts_node_named_child(n, i);
-		const char *t = ts_node_type(c);
-		if (!strcmp(t, "variable_assignment")) {
+		jf_type t = jf_node_type(c);
+		if (t == JF_T_variable_assignment) {
 			assignment(sh, c, exported);
-		} else if (!strcmp(t, "variable_name") && exported) {
+		} else if (t == JF_T_variable_name && exported) {
 			char *vname = jf_node_text(sh->unit, c);
 			var *v = jf_shell__find_var(sh, vname);
 			if (v)
@@ -339,13 +339,13 @@ static void declaration(shell *sh, TSNode n)
 static bool splice_expansion(shell *sh, TSNode c, words *out)
 {
 	TSNode e = c;
-	bool quoted = jf_node_type_is(c, "string") && ts_node_named_child_count(c) == 1;
+	bool quoted = jf_node_type_is(c, JF_T_string) && ts_node_named_child_count(c) == 1;
 	if (quoted)
 		e = ts_node_named_child(c, 0);
 	TSNode sub = ts_node_named_child(e, 0);
-	if (jf_node_type_is(e, "expansion") && jf_node_type_is(sub, "subscript") &&
+	if (jf_node_type_is(e, JF_T_expansion) && jf_node_type_is(sub, JF_T_subscript) &&
 	    ts_node_named_child_count(e) == 1) {
-		TSNode name = jf_node_field(sub, "name"), index = jf_node_field(sub, "index");
+		TSNode name = jf_node_field(sub, JF_F_name), index = jf_node_field(sub, JF_F_index);
 		if (!jf_node_is(sh->unit, index, "@") && !jf_node_is(sh->unit, index, "*"))
 			return false;
 		char *vname = jf_node_text(sh->unit, name);
@@ -359,7 +359,7 @@ static bool splice_expansion(shell *sh, TSNode c, words *out)
 		}
 		return true;
 	}
-	if (quoted || (!jf_node_type_is(c, "simple_expansion") && !jf_node_type_is(c, "expansion")))
+	if (quoted || (!jf_node_type_is(c, JF_T_simple_expansion) && !jf_node_type_is(c, JF_T_expansion)))
 		return false;
 	char *value = jf_shell__word_value(sh, c);
 	if (!value)
@@ -382,12 +382,12 @@ static bool splice_expansion(shell *sh, TSNode c, words *out)
 /* Whether `n` is "$@" or $@ (also $*): all positional parameters. */
 static bool is_all_args(shell *sh, TSNode n)
 {
-	if (jf_node_type_is(n, "string") && ts_node_named_child_count(n) == 1)
+	if (jf_node_type_is(n, JF_T_string) && ts_node_named_child_count(n) == 1)
 		n = ts_node_named_child(n, 0);
-	if (!jf_node_type_is(n, "simple_expansion"))
+	if (!jf_node_type_is(n, JF_T_simple_expansion))
 		return false;
 	TSNode name = ts_node_named_child(n, 0);
-	return jf_node_type_is(name, "special_variable_name") &&
+	return jf_node_type_is(name, JF_T_special_variable_name) &&
 	       (jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*"));
 }
 
@@ -396,13 +396,13 @@ static bool is_all_args(shell *sh, TSNode n)
  * (SIZE_MAX: to the end). */
 static bool args_slice(shell *sh, TSNode n, size_t *from, size_t *len)
 {
-	if (jf_node_type_is(n, "string") && ts_node_named_child_count(n) == 1)
+	if (jf_node_type_is(n, JF_T_string) && ts_node_named_child_count(n) == 1)
 		n = ts_node_named_child(n, 0);
 	uint32_t parts = ts_node_named_child_count(n);
-	if (!jf_node_type_is(n, "expansion") || parts < 2 || parts > 3)
+	if (!jf_node_type_is(n, JF_T_expansion) || parts < 2 || parts > 3)
 		return false;
 	TSNode name = ts_node_named_child(n, 0);
-	if (!jf_node_type_is(name, "special_variable_name") ||
+	if (!jf_node_type_is(name, JF_T_special_variable_name) ||
 	    !(jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*")) ||
 	    sh->unit->src->data[ts_node_end_byte(name)] != ':')
 		return false;
@@ -411,8 +411,8 @@ static bool args_slice(shell *sh, TSNode n, size_t *from, size_t *len)
 		TSNode num = ts_node_named_child(n, i);
 		char *text = jf_node_text(sh->unit, num);
 		char *end;
-		v[i - 1] = jf_node_type_is(num, "number") ? strtol(text, &end, 10) : -1;
-		bool ok = jf_node_type_is(num, "number") && !*end && v[i - 1] >= 0;
+		v[i - 1] = jf_node_type_is(num, JF_T_number) ? strtol(text, &end, 10) : -1;
+		bool ok = jf_node_type_is(num, JF_T_number) && !*end && v[i - 1] >= 0;
 		free(text);
 		if (!ok)
 			return false;
@@ -431,14 +431,14 @@ static void command(shell *sh, TSNode n)
 	bool only_assignments = true;
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode c = ts_node_named_child(n, i);
-		const char *t = ts_node_type(c);
+		jf_type t = jf_node_type(c);
 		word e;
-		if (!strcmp(t, "variable_assignment") && prefix_assignment(sh, c, &e))
+		if (t == JF_T_variable_assignment && prefix_assignment(sh, c, &e))
 			jf_array_push(&env, e);
-		if (!strcmp(t, "variable_assignment") || !strcmp(t, "file_redirect") ||
-		    !strcmp(t, "herestring_redirect"))
+		if (t == JF_T_variable_assignment || t == JF_T_file_redirect ||
+		    t == JF_T_herestring_redirect)
 			continue;
-		if (!strcmp(t, "command_name"))
+		if (t == JF_T_command_name)
 			c = ts_node_named_child(c, 0);
 		only_assignments = false;
 		if (is_all_args(sh, c)) {
@@ -479,7 +479,7 @@ static void command(shell *sh, TSNode n)
 
 static void redirect(shell *sh, TSNode n)
 {
-	TSNode dest = jf_node_field(n, "destination");
+	TSNode dest = jf_node_field(n, JF_F_destination);
 	if (ts_node_is_null(dest))
 		return;
 	char *op = jf_node_text(sh->unit, ts_node_child(n, 0));
@@ -510,15 +510,15 @@ static char *condition_pattern(shell *sh, TSNode e, TSNode left)
 	jf_buf b = JF_BUF_INIT;
 	for (uint32_t i = 0; i < ts_node_named_child_count(e); i++) {
 		TSNode c = ts_node_named_child(e, i);
-		if (ts_node_eq(c, left) || jf_node_type_is(c, "test_operator"))
+		if (ts_node_eq(c, left) || jf_node_type_is(c, JF_T_test_operator))
 			continue;
-		char *v = jf_node_type_is(c, "extglob_pattern") ? jf_node_text(sh->unit, c)
+		char *v = jf_node_type_is(c, JF_T_extglob_pattern) ? jf_node_text(sh->unit, c)
 		                                                : jf_shell__word_value(sh, c);
 		if (!v) {
 			jf_buf_release(&b);
 			return NULL;
 		}
-		bool quoted = jf_node_type_is(c, "string") || jf_node_type_is(c, "raw_string");
+		bool quoted = jf_node_type_is(c, JF_T_string) || jf_node_type_is(c, JF_T_raw_string);
 		for (const char *p = v; *p; p++) {
 			if (quoted && strchr("*?[]\\", *p))
 				jf_buf_addc(&b, '\\');
@@ -537,36 +537,36 @@ static char *condition_pattern(shell *sh, TSNode e, TSNode left)
 static int eval_condition(shell *sh, TSNode cond)
 {
 	/* `A || B`, `A && B`: three-valued, as far as each side is known */
-	if (jf_node_type_is(cond, "list") && ts_node_named_child_count(cond) == 2 &&
+	if (jf_node_type_is(cond, JF_T_list) && ts_node_named_child_count(cond) == 2 &&
 	    ts_node_child_count(cond) == 3) {
 		int a = eval_condition(sh, ts_node_named_child(cond, 0));
 		int b = eval_condition(sh, ts_node_named_child(cond, 1));
-		bool or = !strcmp(ts_node_type(ts_node_child(cond, 1)), "||");
+		bool or = jf_node_type_is(ts_node_child(cond, 1), JF_T_or_or);
 		if (or)
 			return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : -1;
 		return a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : -1;
 	}
-	if (!jf_node_type_is(cond, "test_command") || ts_node_named_child_count(cond) != 1)
+	if (!jf_node_type_is(cond, JF_T_test_command) || ts_node_named_child_count(cond) != 1)
 		return -1;
 	TSNode e = ts_node_named_child(cond, 0);
-	TSNode op_node = jf_node_field(e, "operator");
+	TSNode op_node = jf_node_field(e, JF_F_operator);
 	if (ts_node_is_null(op_node))
 		return -1;
 	char *op = jf_node_text(sh->unit, op_node);
 	int r = -1;
-	if (jf_node_type_is(e, "unary_expression") && ts_node_named_child_count(e) == 2 &&
+	if (jf_node_type_is(e, JF_T_unary_expression) && ts_node_named_child_count(e) == 2 &&
 	    (!strcmp(op, "-z") || !strcmp(op, "-n"))) {
 		char *v = jf_shell__word_value(sh, ts_node_named_child(e, 1));
 		if (v)
 			r = !*v == !strcmp(op, "-z");
 		free(v);
-	} else if (jf_node_type_is(e, "binary_expression")) {
-		TSNode left = jf_node_field(e, "left"), right = jf_node_field(e, "right");
+	} else if (jf_node_type_is(e, JF_T_binary_expression)) {
+		TSNode left = jf_node_field(e, JF_F_left), right = jf_node_field(e, JF_F_right);
 		uint32_t parts = ts_node_named_child_count(e) - ts_node_is_named(op_node);
 		char *l = jf_shell__word_value(sh, left);
 		char *rv = parts == 2 ? jf_shell__word_value(sh, right) : NULL;
 		long a, b;
-		bool pattern = rv && strpbrk(rv, "*?[") && !jf_node_type_is(right, "string");
+		bool pattern = rv && strpbrk(rv, "*?[") && !jf_node_type_is(right, JF_T_string);
 		if (l && parts > 2 && (!strcmp(op, "==") || !strcmp(op, "!="))) {
 			/* [[ $mode == *"train"* ]]: a glob, its quoted parts literal */
 			char *glob = condition_pattern(sh, e, left);
@@ -650,9 +650,9 @@ static void walk_if(shell *sh, TSNode n)
 		const char *field = ts_node_field_name_for_named_child(n, i);
 		if (field && !strcmp(field, "condition"))
 			walk(sh, c); /* conditions run before any branch */
-		else if (jf_node_type_is(c, "elif_clause") || jf_node_type_is(c, "else_clause"))
+		else if (jf_node_type_is(c, JF_T_elif_clause) || jf_node_type_is(c, JF_T_else_clause))
 			jf_array_push(&branches, c);
-		has_else |= jf_node_type_is(c, "else_clause");
+		has_else |= jf_node_type_is(c, JF_T_else_clause);
 	}
 	var_list base = vars_copy(&sh->vars);
 	char *base_cwd = sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
@@ -661,9 +661,9 @@ static void walk_if(shell *sh, TSNode n)
 	bool taken = false; /* a branch whose condition is known true: none after it runs */
 	for (size_t b = 0; b <= branches.size && !taken; b++) {
 		TSNode owner = b ? branches.items[b - 1] : n;
-		int known = jf_node_type_is(owner, "else_clause")
+		int known = jf_node_type_is(owner, JF_T_else_clause)
 		                    ? 1
-		                    : eval_condition(sh, jf_node_field(owner, "condition"));
+		                    : eval_condition(sh, jf_node_field(owner, JF_F_condition));
 		if (!known)
 			continue; /* known false: it does not run */
 		taken = known == 1;
@@ -681,7 +681,7 @@ static void walk_if(shell *sh, TSNode n)
 					walk(sh, c);
 				continue;
 			}
-			if (!b && (jf_node_type_is(c, "elif_clause") || jf_node_type_is(c, "else_clause")))
+			if (!b && (jf_node_type_is(c, JF_T_elif_clause) || jf_node_type_is(c, JF_T_else_clause)))
 				continue;
 			walk(sh, c);
 		}
@@ -711,9 +711,9 @@ static bool walk_guard(shell *sh, TSNode n)
 		return false;
 	TSNode test = ts_node_named_child(n, 0), then = ts_node_named_child(n, 1);
 	int known = eval_condition(sh, test);
-	if (!jf_node_type_is(test, "test_command") && known < 0)
+	if (!jf_node_type_is(test, JF_T_test_command) && known < 0)
 		return false;
-	bool or = !strcmp(ts_node_type(ts_node_child(n, 1)), "||");
+	bool or = jf_node_type_is(ts_node_child(n, 1), JF_T_or_or);
 	walk(sh, test);
 	if (known >= 0) {
 		if (known == !or)
@@ -754,44 +754,44 @@ static void walk(shell *sh, TSNode n)
 {
 	if (out_of_steps(sh, n))
 		return;
-	const char *t = ts_node_type(n);
-	if (!strcmp(t, "command")) {
+	jf_type t = jf_node_type(n);
+	if (t == JF_T_command) {
 		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
 			TSNode c = ts_node_named_child(n, i);
-			if (!strcmp(ts_node_type(c), "file_redirect"))
+			if (jf_node_type_is(c, JF_T_file_redirect))
 				redirect(sh, c);
 		}
 		command(sh, n);
 		return;
 	}
-	if (!strcmp(t, "variable_assignment")) {
+	if (t == JF_T_variable_assignment) {
 		assignment(sh, n, false);
 		return;
 	}
-	if (!strcmp(t, "declaration_command")) {
+	if (t == JF_T_declaration_command) {
 		declaration(sh, n);
 		return;
 	}
-	if (!strcmp(t, "file_redirect")) {
+	if (t == JF_T_file_redirect) {
 		redirect(sh, n);
 		return;
 	}
-	if (!strcmp(t, "function_definition")) {
+	if (t == JF_T_function_definition) {
 		sh->vars_uncertain = true; /* a call may set any variable */
 		return;
 	}
-	if (!strcmp(t, "if_statement")) {
+	if (t == JF_T_if_statement) {
 		walk_if(sh, n);
 		return;
 	}
-	if (!strcmp(t, "list") && walk_guard(sh, n))
+	if (t == JF_T_list && walk_guard(sh, n))
 		return;
-	if (!strcmp(t, "heredoc_body") || !strcmp(t, "command_substitution") ||
-	    !strcmp(t, "process_substitution"))
+	if (t == JF_T_heredoc_body || t == JF_T_command_substitution ||
+	    t == JF_T_process_substitution)
 		return;
-	if (!strcmp(t, "for_statement") || !strcmp(t, "c_style_for_statement")) {
-		TSNode v = jf_node_field(n, "variable");
-		if (jf_node_type_is(v, "variable_name")) {
+	if (t == JF_T_for_statement || t == JF_T_c_style_for_statement) {
+		TSNode v = jf_node_field(n, JF_F_variable);
+		if (jf_node_type_is(v, JF_T_variable_name)) {
 			char *vname = jf_node_text(sh->unit, v);
 			jf_shell__set_var(sh, vname, NULL, false);
 			free(vname);
@@ -799,7 +799,7 @@ static void walk(shell *sh, TSNode n)
 			sh->vars_uncertain = true;
 		}
 	}
-	bool scoped = !strcmp(t, "subshell");
+	bool scoped = t == JF_T_subshell;
 	char *saved = scoped && sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
 	bool had_cwd = sh->cwd != NULL;
 	uint32_t count = ts_node_named_child_count(n);

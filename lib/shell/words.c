@@ -37,10 +37,10 @@ static const char *const bash_vars[] = { "PWD", "OLDPWD", "RANDOM", "LINENO", "S
 static void note_unset(shell *sh, TSNode name_node, const char *name)
 {
 	TSNode e = ts_node_parent(name_node);
-	if (jf_node_type_is(e, "expansion") && ts_node_named_child_count(e) > 1)
+	if (jf_node_type_is(e, JF_T_expansion) && ts_node_named_child_count(e) > 1)
 		return; /* ${X%suffix}, ${X/a/b}: still a use, but rare; left alone */
 	TSNode next = ts_node_next_sibling(e);
-	bool path = jf_node_type_is(ts_node_parent(e), "concatenation") && !ts_node_is_null(next) &&
+	bool path = jf_node_type_is(ts_node_parent(e), JF_T_concatenation) && !ts_node_is_null(next) &&
 	            sh->unit->src->data[ts_node_start_byte(next)] == '/';
 	if (sh->vars_uncertain || (!sh->nounset && !path) || jf_str_in(name, bash_vars) ||
 	    (name[0] >= '0' && name[0] <= '9'))
@@ -85,12 +85,12 @@ static bool expand_name(shell *sh, TSNode name_node, jf_buf *out)
 static bool expand_braces(shell *sh, TSNode n, jf_buf *out)
 {
 	TSNode name = ts_node_named_child(n, 0);
-	TSNode op = jf_node_field(n, "operator");
-	if (jf_node_type_is(name, "subscript") && ts_node_named_child_count(n) == 1 &&
-	    jf_node_is(sh->unit, jf_node_field(name, "name"), "BASH_SOURCE") &&
-	    jf_node_is(sh->unit, jf_node_field(name, "index"), "0"))
+	TSNode op = jf_node_field(n, JF_F_operator);
+	if (jf_node_type_is(name, JF_T_subscript) && ts_node_named_child_count(n) == 1 &&
+	    jf_node_is(sh->unit, jf_node_field(name, JF_F_name), "BASH_SOURCE") &&
+	    jf_node_is(sh->unit, jf_node_field(name, JF_F_index), "0"))
 		return expand_script_path(sh, out);
-	if (ts_node_is_null(name) || strcmp(ts_node_type(name), "variable_name"))
+	if (ts_node_is_null(name) || !jf_node_type_is(name, JF_T_variable_name))
 		return false;
 	if (ts_node_is_null(op))
 		return ts_node_named_child_count(n) == 1 && expand_name(sh, name, out);
@@ -131,13 +131,13 @@ static bool expand_braces(shell *sh, TSNode n, jf_buf *out)
 /* The words of simple command `cmd` (its name first) as values; false when one is unknown. */
 static bool command_words(shell *sh, TSNode cmd, jf_strings *words_out)
 {
-	if (!jf_node_type_is(cmd, "command"))
+	if (!jf_node_type_is(cmd, JF_T_command))
 		return false;
 	for (uint32_t i = 0; i < ts_node_named_child_count(cmd); i++) {
 		TSNode c = ts_node_named_child(cmd, i);
-		if (jf_node_type_is(c, "command_name"))
+		if (jf_node_type_is(c, JF_T_command_name))
 			c = ts_node_named_child(c, 0);
-		else if (!strcmp(ts_node_type(c), "variable_assignment") ||
+		else if (jf_node_type_is(c, JF_T_variable_assignment) ||
 		         strstr(ts_node_type(c), "redirect"))
 			return false;
 		char *v = jf_shell__word_value(sh, c);
@@ -170,7 +170,7 @@ static bool expand_substitution(shell *sh, TSNode n, jf_buf *out)
 			jf_buf_adds(out, sh->cwd);
 			ok = true;
 		}
-	} else if (jf_node_type_is(body, "list") && ts_node_named_child_count(body) == 2 &&
+	} else if (jf_node_type_is(body, JF_T_list) && ts_node_named_child_count(body) == 2 &&
 	           command_words(sh, ts_node_named_child(body, 0), &a) &&
 	           command_words(sh, ts_node_named_child(body, 1), &b) && a.size == 2 &&
 	           !strcmp(a.items[0], "cd") && b.size == 1 && !strcmp(b.items[0], "pwd")) {
@@ -189,12 +189,12 @@ static bool expand_substitution(shell *sh, TSNode n, jf_buf *out)
 /* Appends the value of word `n` to `out`; false when it is not known. */
 static bool expand(shell *sh, TSNode n, jf_buf *out)
 {
-	const char *t = ts_node_type(n);
+	jf_type t = jf_node_type(n);
 	const char *src = sh->unit->src->data;
 	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-	if (!strcmp(t, "word") || !strcmp(t, "number") || !strcmp(t, "string_content")) {
+	if (t == JF_T_word || t == JF_T_number || t == JF_T_string_content) {
 		/* In double quotes nothing globs, and a backslash escapes only $ ` " \ */
-		bool quoted = !strcmp(t, "string_content");
+		bool quoted = t == JF_T_string_content;
 		for (uint32_t i = a; i < b; i++) {
 			char c = src[i];
 			if (!quoted && (c == '*' || c == '?' || c == '[' || (c == '~' && i == a)))
@@ -205,12 +205,12 @@ static bool expand(shell *sh, TSNode n, jf_buf *out)
 		}
 		return true;
 	}
-	if (!strcmp(t, "raw_string")) {
+	if (t == JF_T_raw_string) {
 		if (b - a >= 2)
 			jf_buf_add(out, src + a + 1, b - a - 2);
 		return true;
 	}
-	if (!strcmp(t, "string")) {
+	if (t == JF_T_string) {
 		/* Text the grammar leaves between children ("--seed $seed ": the last
 		 * space is no node) is literal too. */
 		uint32_t at = a + (src[a] == '"' || src[a] == '$');
@@ -230,16 +230,16 @@ static bool expand(shell *sh, TSNode n, jf_buf *out)
 			jf_buf_add(out, src + at, end - at);
 		return true;
 	}
-	if (!strcmp(t, "concatenation"))
+	if (t == JF_T_concatenation)
 		return expand_children(sh, n, out);
-	if (!strcmp(t, "simple_expansion")) {
+	if (t == JF_T_simple_expansion) {
 		TSNode name = ts_node_named_child(n, 0);
-		return !ts_node_is_null(name) && !strcmp(ts_node_type(name), "variable_name") &&
+		return !ts_node_is_null(name) && jf_node_type_is(name, JF_T_variable_name) &&
 		       expand_name(sh, name, out);
 	}
-	if (!strcmp(t, "expansion"))
+	if (t == JF_T_expansion)
 		return expand_braces(sh, n, out);
-	if (!strcmp(t, "command_substitution"))
+	if (t == JF_T_command_substitution)
 		return expand_substitution(sh, n, out);
 	return false;
 }

@@ -314,8 +314,8 @@ static TSNode redirect_without_file(const jf_source *s, TSNode root)
 	TSNode found = { 0 };
 	for (bool more = true; more && ts_node_is_null(found);) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
-		if (jf_node_type_is(n, "file_redirect")) {
-			TSNode dest = jf_node_field(n, "destination");
+		if (jf_node_type_is(n, JF_T_file_redirect)) {
+			TSNode dest = jf_node_field(n, JF_F_destination);
 			uint32_t from = ts_node_start_byte(n), to = ts_node_is_null(dest)
 			                                                  ? ts_node_end_byte(n)
 			                                                  : ts_node_start_byte(dest);

@@ -1,9 +1,5 @@
-/* tree.c - syntax trees: the grammars, node text, fields by name, walks below a node */
+/* tree.c - syntax trees: the grammars, node text, walks below a node */
 #include "sources/tree.h"
-
-#include <pthread.h>
-
-#include "core/strmap.h"
 
 const TSLanguage *tree_sitter_python(void);
 const TSLanguage *tree_sitter_bash(void);
@@ -32,35 +28,6 @@ const char *jf_lang_name(jf_lang lang)
 	default:
 		return "job";
 	}
-}
-
-/* Per grammar, its field names to their ids (as id + 1: NULL is no field).
- * Built once per process, then only read. */
-static jf_strmap field_ids[JF_LANG_COUNT];
-static pthread_once_t field_ids_once = PTHREAD_ONCE_INIT;
-
-static void build_field_ids(void)
-{
-	for (int l = 0; l < JF_LANG_COUNT; l++) {
-		const TSLanguage *ts = jf_lang_ts((jf_lang)l);
-		uint32_t count = ts ? ts_language_field_count(ts) : 0;
-		for (TSFieldId id = 1; id <= count; id++) {
-			const char *name = ts_language_field_name_for_id(ts, id);
-			if (name)
-				jf_strmap_put(&field_ids[l], name, strlen(name), (void *)(uintptr_t)(id + 1));
-		}
-	}
-}
-
-TSNode jf_node_field(TSNode n, const char *name)
-{
-	if (ts_node_is_null(n))
-		return n;
-	pthread_once(&field_ids_once, build_field_ids);
-	const TSLanguage *ts = ts_node_language(n);
-	jf_lang l = ts == jf_lang_ts(JF_LANG_PYTHON) ? JF_LANG_PYTHON : JF_LANG_BASH;
-	uintptr_t id = (uintptr_t)jf_strmap_get(&field_ids[l], name, strlen(name));
-	return id ? ts_node_child_by_field_id(n, (TSFieldId)(id - 1)) : (TSNode){ 0 };
 }
 
 char *jf_node_text(const jf_file *file, TSNode n)
@@ -111,7 +78,8 @@ void jf_children_release(jf_children *it)
 
 TSNode jf_iter_start(jf_iter *it, TSNode node)
 {
-	if (ts_node_is_null(ts_node_parent(node)))
+	/* The root, found without ts_node_parent(), which walks down from the root. */
+	if (ts_node_eq(node, ts_tree_root_node(node.tree)))
 		JF_BUG("a walk of a whole tree: read the file's facts instead (python/facts.h)");
 	it->cur = ts_tree_cursor_new(node);
 	return node;

@@ -1,7 +1,7 @@
 /* tree.h - syntax trees of the workspace's files: nodes, their text, walks below a node
  *
  * TSNodes are borrowed values: valid while the workspace that parsed them
- * lives. Type and field names are compared as strings here. A walk over a
+ * lives. Types and fields are compared as integer ids (below). A walk over a
  * whole tree belongs to the fact walkers (python/facts.c, the shell's
  * interpreter), which read each file once: jf_iter walks below a node, and a
  * root node is a bug (the tests would abort).
@@ -9,6 +9,7 @@
 #ifndef JF_TREE_H
 #define JF_TREE_H
 
+#include "core/grammar.h"
 #include "sources/workspace.h"
 
 /** The tree-sitter grammar of `lang` (Python, bash); NULL for the others. */
@@ -21,19 +22,6 @@ static inline jf_span jf_node_span(TSNode n)
 	return (jf_span){ ts_node_start_byte(n), ts_node_end_byte(n) };
 }
 
-/** Whether `n` is not null and of type `type`. */
-static inline bool jf_node_type_is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-/**
- * The child of `n` in field `name`; a null node when `n` is null or has
- * none. The name is resolved through a table of the grammars' fields built
- * once, at the first call (tree-sitter's own lookup compares every field's
- * name).
- */
-TSNode jf_node_field(TSNode n, const char *name);
 
 /** The text of `n` in `file`'s source as a new string ("" for a null node); caller frees. */
 char *jf_node_text(const jf_file *file, TSNode n);
