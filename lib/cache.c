@@ -443,8 +443,8 @@ void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *
 		const jf_source *s = shown.items[i];
 		put_str(&b, s->path);
 		put_str(&b, s->fs_path);
-		/* A file is read again; a copy of one with its own bytes (Azure ML's
-		 * command with its expressions rewritten) is kept as it is. */
+		/* A file is read again; a source jobfix made itself (a copy of a
+		 * value that an edit points into) is kept as it is. */
 		put_u8(&b, !s->from_file);
 		if (!s->from_file) {
 			put_u32(&b, s->len);

@@ -22,9 +22,10 @@ static const char *where(char *b, size_t n, jf_loc at)
 {
 	if (!at.src)
 		return NULL;
-	const jf_source *s = at.src->origin ? at.src->origin : at.src;
-	uint32_t byte = at.src->origin ? at.src->origin_span.start : at.span.start;
-	jf_pos p = jf_source_pos(s, byte);
+	const jf_source *s = at.src;
+	jf_span span = at.span;
+	jf_source_shown(&s, &span);
+	jf_pos p = jf_source_pos(s, span.start);
 	snprintf(b, n, "%s:%u:%u", s->path, p.line, p.col);
 	return b;
 }

@@ -11,21 +11,12 @@ static char *vformat(const char *fmt, va_list ap)
 	return jf_buf_detach(&b, NULL);
 }
 
-/* A place in a copy of a value is the value's place in its file. */
-static void map_origin(const jf_source **src, jf_span *span)
-{
-	if (*src && (*src)->origin) {
-		*span = (*src)->origin_span;
-		*src = (*src)->origin;
-	}
-}
-
 jf_diag *jf_report_vadd(jf_report *self, const jf_rule *rule, const jf_source *src, jf_span span,
                         const char *fmt, va_list ap)
 {
 	jf_diag d = { 0 };
 	if (rule)
-		map_origin(&src, &span);
+		jf_source_shown(&src, &span);
 	d.rule = rule;
 	d.severity = rule ? jf_rule_info_of(rule)->severity : JF_SEV_ERROR;
 	d.src = src;
@@ -58,7 +49,7 @@ jf_diag *jf_report_add_error(jf_report *self, const jf_source *src, jf_span span
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
 {
 	va_list ap;
-	map_origin(&src, &span);
+	jf_source_shown(&src, &span);
 	jf_related r = { src, span, NULL };
 	va_start(ap, fmt);
 	r.message = vformat(fmt, ap);

@@ -45,6 +45,7 @@ void jf_sink_skip(jf_sink *self, const char *rule_id, const char *fmt, ...)
 jf_diag *jf_sink_find(jf_sink *self, const char *rule_id, const jf_source *src, jf_span span)
 {
 	jf_report *r = self->report;
+	jf_source_shown(&src, &span); /* as jf_sink_add() placed it */
 	for (size_t i = 0; i < r->diags.size; i++) {
 		jf_diag *d = &r->diags.items[i];
 		if (d->src == src && d->span.start == span.start &&

@@ -62,6 +62,26 @@ jf_source *jf_source_from_value(const jf_source *origin, jf_span at, const char 
 	return s;
 }
 
+jf_source *jf_source_from_rewrite(const jf_source *origin, const char *data)
+{
+	jf_source *s = jf_source_from_string(origin->path, data, origin->len);
+	if (origin->fs_path)
+		s->fs_path = jf_xstrdup(origin->fs_path);
+	s->origin = origin;
+	s->origin_span = (jf_span){ 0, origin->len };
+	s->same_offsets = true;
+	return s;
+}
+
+void jf_source_shown(const jf_source **src, jf_span *span)
+{
+	if (*src && (*src)->origin) {
+		if (!(*src)->same_offsets)
+			*span = (*src)->origin_span;
+		*src = (*src)->origin;
+	}
+}
+
 jf_source *jf_source_load(const char *fs_path, const char *display_path)
 {
 	jf_deps_note(JF_DEP_FILE, fs_path);

@@ -45,9 +45,13 @@ typedef struct jf_source {
 	bool from_file;      /* made by jf_source_load(): `data` are the bytes of fs_path */
 	/* A copy of a value of another file (a YAML string whose escapes or
 	 * folding make it differ from the file's bytes): positions in the copy
-	 * have no place in that file, so findings are reported at the value. */
+	 * have no place in that file, so findings are reported at the value.
+	 * With `same_offsets`, a copy of the whole file rewritten in place, the
+	 * same length and lines (Azure ML's ${{...}}, job/azureml.c): a place in
+	 * the copy is the same place in the file, shown with the file's text. */
 	const struct jf_source *origin;
 	jf_span origin_span;
+	bool same_offsets;
 } jf_source;
 
 typedef JF_ARRAY(jf_source *) jf_sources;
@@ -67,6 +71,14 @@ jf_source *jf_source_from_string(const char *display_path, const char *data, siz
  * jf_source_free(); `origin` must outlive it.
  */
 jf_source *jf_source_from_value(const jf_source *origin, jf_span at, const char *data, size_t len);
+/**
+ * A copy of `origin` with its bytes replaced by `data` (origin->len bytes, the
+ * same line breaks): findings in the copy are shown at the same places in
+ * `origin`. Caller frees with jf_source_free(); `origin` must outlive it.
+ */
+jf_source *jf_source_from_rewrite(const jf_source *origin, const char *data);
+/** Where a place (`*src`, `*span`) is shown: in a copy, the place in the file it copies. */
+void jf_source_shown(const jf_source **src, jf_span *span);
 /** The length of the UTF-8 byte-order mark `self` starts with: 3, or 0 when none. */
 uint32_t jf_source_bom(const jf_source *self);
 /** Why `self` was not read, to follow "cannot read 'x': " (static text). */

@@ -571,9 +571,7 @@ static void command_unit(scope *s, place *pl, yaml_node_t *n)
 			bool ok = rewrite(s, copy + a, b - a);
 			copy[b] = save;
 			if (ok) {
-				jf_source *shadow = jf_source_from_string(src->path, copy, src->len);
-				if (src->fs_path)
-					shadow->fs_path = jf_xstrdup(src->fs_path);
+				jf_source *shadow = jf_source_from_rewrite(src, copy);
 				jf_array_push(&j->sources, shadow);
 				u.src = shadow;
 			} else {

@@ -148,10 +148,11 @@ static void collect(const jf_facts *facts, const jf_config *cfg, suppressions *o
 	for (size_t u = 0; u < ws->files.size; u++) {
 		const jf_file *file = ws->files.items[u];
 		const jf_source *src = file->src;
-		/* A copy of a job spec value: its findings are reported at the value. */
-		if (!file->tree || src->origin || !mentions_jobfix(src))
+		/* A copy of a job spec value: its findings are reported at the value.
+		 * A rewritten copy of a file: its comments are the file's. */
+		if (!file->tree || (src->origin && !src->same_offsets) || !mentions_jobfix(src))
 			continue;
-		collector c = { cfg, out, src };
+		collector c = { cfg, out, src->origin ? src->origin : src };
 		TSNode root = ts_tree_root_node(file->tree);
 		for (const char *p = strstr(src->data, "jobfix:"); p; p = strstr(p + 1, "jobfix:")) {
 			uint32_t at = (uint32_t)(p - src->data);

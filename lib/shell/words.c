@@ -259,7 +259,9 @@ char *jf_shell__word_value(shell *sh, TSNode n)
 word jf_shell__place(shell *sh, TSNode n)
 {
 	word w = { sh->unit->src, jf_node_span(n), NULL };
-	if (sh->unit->src->origin) {
+	/* A copy of a value: at the value. A rewritten copy of a file keeps its
+	 * own text for the shell's reading; diagnostics show the file's. */
+	if (sh->unit->src->origin && !sh->unit->src->same_offsets) {
 		w.src = sh->unit->src->origin;
 		w.span = sh->unit->src->origin_span;
 	}
