@@ -376,6 +376,14 @@ static void write_entry(const char *dir, const char *name, const jf_buf *b)
 	free(tmp);
 }
 
+/* A place: its source (by index in *shown) and span; source_at() and get_span() read it. */
+static void put_place(jf_buf *b, source_list *shown, const jf_source *src, jf_span span, bool *ok)
+{
+	put_u32(b, index_of(shown, src, ok));
+	put_u32(b, span.start);
+	put_u32(b, span.end);
+}
+
 /* The findings from `first` on, their sources in *shown. */
 static void put_diags(jf_buf *b, const jf_report *report, size_t first, source_list *shown,
                       bool *ok)
@@ -385,9 +393,7 @@ static void put_diags(jf_buf *b, const jf_report *report, size_t first, source_l
 		const jf_diag *d = &report->diags.items[i];
 		put_str(b, d->rule ? d->rule->info.id : "");
 		put_u8(b, (uint8_t)d->severity);
-		put_u32(b, index_of(shown, d->src, ok));
-		put_u32(b, d->span.start);
-		put_u32(b, d->span.end);
+		put_place(b, shown, d->src, d->span, ok);
 		put_str(b, d->message);
 		put_u8(b, d->help != NULL);
 		if (d->help)
@@ -398,17 +404,13 @@ static void put_diags(jf_buf *b, const jf_report *report, size_t first, source_l
 		put_u32(b, (uint32_t)d->related.size);
 		for (size_t k = 0; k < d->related.size; k++) {
 			const jf_related *rel = &d->related.items[k];
-			put_u32(b, index_of(shown, rel->src, ok));
-			put_u32(b, rel->span.start);
-			put_u32(b, rel->span.end);
+			put_place(b, shown, rel->src, rel->span, ok);
 			put_str(b, rel->message);
 		}
 		put_u32(b, (uint32_t)d->edits.size);
 		for (size_t k = 0; k < d->edits.size; k++) {
 			const jf_edit *e = &d->edits.items[k];
-			put_u32(b, index_of(shown, e->src, ok));
-			put_u32(b, e->span.start);
-			put_u32(b, e->span.end);
+			put_place(b, shown, e->src, e->span, ok);
 			put_str(b, e->text);
 		}
 	}

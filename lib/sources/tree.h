@@ -1,7 +1,7 @@
 /* tree.h - syntax trees of the workspace's files: nodes, their text, walks below a node
  *
  * TSNodes are borrowed values: valid while the workspace that parsed them
- * lives. Types and fields are compared as integer ids (below). A walk over a
+ * lives. Types and fields are compared as integer ids (core/grammar.h). A walk over a
  * whole tree belongs to the fact walkers (python/facts.c, the shell's
  * interpreter), which read each file once: jf_iter walks below a node, and a
  * root node is a bug (the tests would abort).
