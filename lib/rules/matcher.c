@@ -53,7 +53,7 @@ static void work(jf_matcher *self, item *it)
 		to = it->len;
 	}
 	for (size_t r = 0; r < self->rules->items.size; r++) {
-		m->may[r] = it->active[r] && jf_rule_may_match(self->rules->items.items[r],
+		m->may[r] = it->active[r] && jf_rule_may_match(self->rules->items.items[r], it->lang,
 		                                               it->text + from, to - from);
 		m->any |= m->may[r];
 	}

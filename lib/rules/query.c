@@ -426,23 +426,30 @@ TSNode jf_match_get(const jf_match *m, const char *name)
 
 bool jf_rule_compile_prefilter(jf_rule *rule)
 {
-	if (!rule->prefilter || rule->prefilter_re)
-		return true;
-	int errcode;
-	PCRE2_SIZE erroff;
-	rule->prefilter_re = compile_regex(rule->prefilter, &errcode, &erroff);
-	return rule->prefilter_re != NULL;
+	for (int l = 0; l < JF_LANG_COUNT; l++) {
+		struct jf_rule_query *q = &rule->queries[l];
+		if (!q->prefilter || q->prefilter_re)
+			continue;
+		int errcode;
+		PCRE2_SIZE erroff;
+		q->prefilter_re = compile_regex(q->prefilter, &errcode, &erroff);
+		if (!q->prefilter_re)
+			return false;
+	}
+	return true;
 }
 
 void jf_rule_release_compiled(jf_rule *rule)
 {
-	pcre2_code_free(rule->prefilter_re);
-	rule->prefilter_re = NULL;
+	for (int l = 0; l < JF_LANG_COUNT; l++) {
+		pcre2_code_free(rule->queries[l].prefilter_re);
+		rule->queries[l].prefilter_re = NULL;
+	}
 }
 
-bool jf_rule_may_match(const jf_rule *rule, const char *text, uint32_t len)
+bool jf_rule_may_match(const jf_rule *rule, jf_lang lang, const char *text, uint32_t len)
 {
-	pcre2_code *re = rule->prefilter_re;
+	pcre2_code *re = rule->queries[lang].prefilter_re;
 	if (!re)
 		return true;
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);

@@ -190,9 +190,9 @@ static bool parse_header(const char *text, uint32_t len, header *h, header_error
 	return true;
 }
 
-/* Fills `r` from header `h`, taking its strings. False with `e` set when a
- * field is missing or wrong. */
-static bool rule_from_header(jf_rule *r, header *h, header_error *e)
+/* Fills `r` from header `h` of its query for `lang`, taking its strings. False
+ * with `e` set when a field is missing or wrong. */
+static bool rule_from_header(jf_rule *r, jf_lang lang, header *h, header_error *e)
 {
 	static const int required[] = { H_ID, H_NAME, H_SEVERITY, H_CATEGORY, H_SUMMARY, H_MESSAGE,
 		                        H_HELP };
@@ -239,7 +239,7 @@ static bool rule_from_header(jf_rule *r, header *h, header_error *e)
 	r->info.summary = h->value[H_SUMMARY];
 	r->message = h->value[H_MESSAGE];
 	r->info.help = h->value[H_HELP];
-	r->prefilter = h->value[H_PREFILTER];
+	r->queries[lang].prefilter = h->value[H_PREFILTER];
 	h->value[H_ID] = h->value[H_NAME] = h->value[H_CATEGORY] = h->value[H_SUMMARY] = NULL;
 	h->value[H_MESSAGE] = h->value[H_HELP] = h->value[H_PREFILTER] = NULL;
 	return true;
@@ -278,7 +278,8 @@ static void free_header(jf_rule *r)
 	free((char *)r->info.summary);
 	free((char *)r->message);
 	free((char *)r->info.help);
-	free((char *)r->prefilter);
+	for (int l = 0; l < JF_LANG_COUNT; l++)
+		free(r->queries[l].prefilter);
 }
 
 static bool same_header(const jf_rule *a, const jf_rule *b)
@@ -286,8 +287,7 @@ static bool same_header(const jf_rule *a, const jf_rule *b)
 	return same_str(a->info.name, b->info.name) && a->info.severity == b->info.severity &&
 	       same_str(a->info.category, b->info.category) &&
 	       same_str(a->info.summary, b->info.summary) && same_str(a->message, b->message) &&
-	       same_str(a->info.help, b->info.help) && same_str(a->prefilter, b->prefilter) &&
-	       a->hook == b->hook && a->job_only == b->job_only;
+	       same_str(a->info.help, b->info.help) && a->hook == b->hook && a->job_only == b->job_only;
 }
 
 static void set_languages(jf_rule *r)
@@ -325,6 +325,7 @@ static jf_rule *add_rule(rule_array *rules, jf_rule *r, jf_lang lang)
 		if (!same_header(same, r) || same->queries[lang].path)
 			return NULL;
 		same->queries[lang] = r->queries[lang];
+		r->queries[lang] = (struct jf_rule_query){ 0 };
 		free_header(r);
 		return same;
 	}
@@ -351,7 +352,7 @@ static int add_query_file(rule_array *rules, const jf_embedded *f, jf_error *err
 	jf_rule r = { 0 };
 	header h;
 	header_error e;
-	if (!parse_header(f->data, f->len, &h, &e) || !rule_from_header(&r, &h, &e)) {
+	if (!parse_header(f->data, f->len, &h, &e) || !rule_from_header(&r, lang, &h, &e)) {
 		header_release(&h);
 		free_header(&r);
 		return table_problem(err, f->path, f->data, f->len, e.at.start, e.msg);
@@ -363,7 +364,10 @@ static int add_query_file(rule_array *rules, const jf_embedded *f, jf_error *err
 		free_header(&r);
 		return table_problem(err, f->path, NULL, 0, 0, "file name must be <id>-<name>.scm");
 	}
-	r.queries[lang] = (struct jf_rule_query){ f->path, f->data, f->len, h.body };
+	r.queries[lang].path = f->path;
+	r.queries[lang].text = f->data;
+	r.queries[lang].len = f->len;
+	r.queries[lang].body_offset = h.body;
 	if (!add_rule(rules, &r, lang)) {
 		free_header(&r);
 		return table_problem(err, f->path, NULL, 0, 0,
@@ -536,7 +540,7 @@ static void load_user_file(jf_rules_dir *u, jf_lang lang, const char *fs_path, c
 	header_error e;
 	jf_rule r = { 0 };
 	r.dir = u->dir;
-	if (!parse_header(src->data, src->len, &h, &e) || !rule_from_header(&r, &h, &e)) {
+	if (!parse_header(src->data, src->len, &h, &e) || !rule_from_header(&r, lang, &h, &e)) {
 		problem(u, src, e.at, "docs/config.md shows the header of a rule file", "%s", e.msg);
 		header_release(&h);
 		free_header(&r);
@@ -611,7 +615,10 @@ static void load_user_file(jf_rules_dir *u, jf_lang lang, const char *fs_path, c
 		return;
 	}
 	jf_query_free(q); /* compiled to check it: the linter compiles its own */
-	r.queries[lang] = (struct jf_rule_query){ src->path, src->data, src->len, h.body };
+	r.queries[lang].path = src->path;
+	r.queries[lang].text = src->data;
+	r.queries[lang].len = src->len;
+	r.queries[lang].body_offset = h.body;
 	jf_rule *added = add_rule(&u->rules, &r, lang);
 	if (!added) /* a clash checked above: cannot happen */
 		JF_BUG("rule %s added twice", r.info.id);

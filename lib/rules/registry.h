@@ -18,8 +18,8 @@
  *   ; check: local-path               (optional: a C hook that sees each match)
  *   ; scope: job                      (optional: only when linting a whole job)
  *   ; prefilter: regex                (optional: a file where this PCRE2 regex finds
- *                                      nothing cannot match; spares the query's
- *                                      compilation and run for such files)
+ *                                      nothing cannot match this query; spares the
+ *                                      query's compilation and run for such files)
  * Without `check:` every match's @finding becomes a diagnostic.
  */
 #ifndef JF_RULES_H
@@ -56,16 +56,17 @@ struct jf_rule {
 	jf_rule_info info;   /* must stay first: jf_rules_get() hands it out */
 	const char *message; /* template with {{capture}} */
 	bool job_only;       /* needs a job spec */
-	const char *prefilter; /* regex text, or NULL */
-	void *prefilter_re;  /* its compiled pcre2_code, made with the rule */
 	jf_hook_fn hook;     /* query rules with `check:` */
 	jf_check_fn check;   /* C checks */
-	/* A rule may have one query file per language, with identical headers. */
+	/* A rule may have one query file per language, with identical headers but
+	 * for the prefilter, which is the query's. */
 	struct jf_rule_query {
 		const char *path; /* "python/JF101-hard-coded-local-path.scm", or NULL */
 		const char *text;
 		uint32_t len;
 		uint32_t body_offset; /* where the patterns start, after the header */
+		char *prefilter;      /* regex text, or NULL */
+		void *prefilter_re;   /* its compiled pcre2_code, made with the rule */
 	} queries[JF_LANG_COUNT];
 	char languages[32];  /* "python, bash" */
 	const char *dir;     /* a user's rule: its rules folder (canonical path); NULL for jobfix's own */
@@ -130,13 +131,14 @@ typedef struct {
 extern const jf_category jf_categories[];
 
 /**
- * Compiles the rule's prefilter (when it has one) into prefilter_re;
- * false when it does not compile.
+ * Compiles the prefilters of the rule's queries (those that have one) into
+ * prefilter_re; false when one does not compile.
  */
 bool jf_rule_compile_prefilter(jf_rule *rule);
-/** Whether `rule` may match in `text`: false only when its prefilter finds nothing. */
-bool jf_rule_may_match(const jf_rule *rule, const char *text, uint32_t len);
-/** Frees the compiled prefilter. */
+/** Whether the query of `rule` for `lang` may match in `text`: false only when
+ * its prefilter finds nothing. */
+bool jf_rule_may_match(const jf_rule *rule, jf_lang lang, const char *text, uint32_t len);
+/** Frees the compiled prefilters. */
 void jf_rule_release_compiled(jf_rule *rule);
 
 /* Query compilation and matching (query.c). */

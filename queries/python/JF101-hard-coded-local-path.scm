@@ -6,7 +6,7 @@
 ; message: developer-machine path '{{finding}}' does not exist in the job's container
 ; help: pass the path as an argument or environment variable, and point it at a mount declared in the job's inputs or outputs
 ; check: local-path
-; prefilter: /home/|/Users/|/Volumes/|/media/|~/|[A-Za-z]:[\\/]|/mnt/[a-z]/
+; prefilter: ["'](?:/home/|/Users/|/Volumes/|/media/|~/|[A-Za-z]:[\\/]|/mnt/[a-z]/)
 ;
 ; String literals that start with a developer-machine path: /home/<user>,
 ; /Users/<user>, /Volumes, /media/<user>, ~/ (not ~/.cache and the like),

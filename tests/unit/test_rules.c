@@ -181,8 +181,8 @@ static void test_rules__queries_compile(void **state)
 				fail_msg("%s does not compile: %s", rq->path, jf_error_message(&err));
 			jf_query_free(q);
 			/* The table compiled the prefilter with the rule. */
-			if (r->prefilter)
-				assert_non_null(r->prefilter_re);
+			if (rq->prefilter)
+				assert_non_null(rq->prefilter_re);
 			compiled++;
 		}
 	}

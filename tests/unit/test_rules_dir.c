@@ -83,9 +83,12 @@ static void test_rules_dir__rule_loads(void **state)
 {
 	loaded *l = *state;
 	size_t before = th_rules_size();
-	th_put(l->dir, "python/X101-print-call.scm", HEADER("X101", "print-call") PRINT_QUERY);
+	/* The prefilter is the query's: it may differ between the languages. */
+	th_put(l->dir, "python/X101-print-call.scm",
+	       HEADER("X101", "print-call") "; prefilter: print\n" PRINT_QUERY);
 	th_put(l->dir, "bash/X101-print-call.scm",
-	       HEADER("X101", "print-call") "\n(command name: (command_name) @arg) @finding\n");
+	       HEADER("X101", "print-call") "; prefilter: echo\n"
+	                                    "\n(command name: (command_name) @arg) @finding\n");
 	th_put(l->dir, "README.md", "not a rule\n");
 	load(l);
 	if (l->problems->diags.size) {
@@ -101,6 +104,10 @@ static void test_rules_dir__rule_loads(void **state)
 	assert_string_equal(r->dir, l->rules.dir);
 	assert_int_equal(r->info.severity, JF_SEV_WARNING);
 	assert_string_equal(r->queries[JF_LANG_PYTHON].path, "rules/python/X101-print-call.scm");
+	assert_true(jf_rule_may_match(r, JF_LANG_PYTHON, "print(1)", 8));
+	assert_false(jf_rule_may_match(r, JF_LANG_PYTHON, "echo 1", 6));
+	assert_true(jf_rule_may_match(r, JF_LANG_BASH, "echo 1", 6));
+	assert_false(jf_rule_may_match(r, JF_LANG_BASH, "print(1)", 8));
 	/* Not one of jobfix's own: their table does not change. */
 	assert_null(th_rule("X101"));
 	assert_int_equal(th_rules_size(), before);
