@@ -34,7 +34,9 @@ const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file)
 
 jf_pyfiles jf_facts_pyfiles(const jf_facts *self)
 {
-	return (jf_pyfiles){ self->ws, self->python.items, self->python.size };
+	return (jf_pyfiles){ self->ws, self->python.items, self->python.size,
+		             self->called_known ? &self->called : NULL,
+		             self->called_known ? self->own_calls.items : NULL };
 }
 
 /* The text of node `n` of `file`, or NULL for a null node; caller frees. */
@@ -206,11 +208,25 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 		if (py && follow && file->fs_path)
 			follow_imports(job, ws, file, py, &out->sys_path, false);
 	}
+	jf_pyfiles files = jf_facts_pyfiles(out);
+	jf_py_called_names(&files, NULL, &out->called);
+	for (size_t i = 0; i < ws->files.size; i++) {
+		jf_strmap own = JF_STRMAP_INIT;
+		const jf_pyfacts *py = python_of(out, ws->files.items[i]);
+		if (py && ws->files.items[i]->role == JF_ROLE_MODULE)
+			jf_py_own_calls(py, &out->called, &own);
+		jf_array_push(&out->own_calls, own);
+	}
+	out->called_known = true;
 }
 
 void jf_facts_release(jf_facts *self)
 {
 	jf_shell_facts_release(&self->shell);
 	jf_strings_release(&self->sys_path);
+	jf_strmap_release(&self->called);
+	for (size_t i = 0; i < self->own_calls.size; i++)
+		jf_strmap_release(&self->own_calls.items[i]);
+	jf_array_release(&self->own_calls);
 	jf_array_release(&self->python); /* the facts are the files' */
 }

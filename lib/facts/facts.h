@@ -28,6 +28,13 @@ typedef struct jf_facts {
 	jf_strings sys_path;
 	bool sys_path_open; /* PYTHONPATH is set to a value not known: any folder may be on it */
 	JF_ARRAY(const jf_pyfacts *) python; /* by file index; NULL for other files */
+	/* The names the job's Python files call that may be another file's
+	 * (jf_py_called_names), and by file index the names each module calls
+	 * where its code runs for the job (jf_py_own_calls), once every module
+	 * is read. */
+	jf_strmap called;
+	JF_ARRAY(jf_strmap) own_calls;
+	bool called_known;
 } jf_facts;
 
 /**

@@ -417,13 +417,11 @@ static bool echoes_argv(const char *text, const char *p)
 
 /* Collects the argparse definitions of `py` into `c`: all of it for the
  * entry script (`called` NULL), the parts that run for it in an imported
- * module. */
-static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strmap *called)
+ * module (with `own`, its jf_py_own_calls()). */
+static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strmap *called,
+                    const jf_strmap *own)
 {
 	const jf_file *unit = py->file;
-	jf_strmap own = JF_STRMAP_INIT;
-	if (called)
-		jf_py_own_calls(py, called, &own);
 	/* A module's variables are its own: a `group` there is no parser group. */
 	jf_strmap_release(&c->owners);
 	memset(&c->owners, 0, sizeof c->owners);
@@ -440,7 +438,7 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strmap *called
 		const jf_py_node *pn = &py->nodes.items[k];
 		TSNode n = pn->node;
 		if (called && (pn->kind == JF_PY_ASSIGNMENT || pn->kind == JF_PY_CALL) &&
-		    !jf_py_runs_when_imported(py, pn, called, &own))
+		    !jf_py_runs_when_imported(py, pn, called, own))
 			continue;
 		if (pn->kind == JF_PY_ASSIGNMENT)
 			track_assignment(c, unit, pn->a, pn->b);
@@ -526,21 +524,32 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strmap *called
 		if (strstr(unit->src->data, open_markers[i]))
 			c->open = "it reads its command line with a library jobfix does not model "
 			          "(hydra, jsonargparse, click, typer, ...)";
-	jf_strmap_release(&own);
 }
 
 void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry)
 {
 	memset(c, 0, sizeof(*c));
 	c->allow_abbrev = true;
-	collect(c, entry, NULL);
+	collect(c, entry, NULL, NULL);
+	/* The job's called names, once every module is read, are the entry's with
+	 * it: an entry script is one. */
+	bool job = files->called && entry->file->role == JF_ROLE_ENTRY;
 	jf_strmap called = JF_STRMAP_INIT;
-	jf_py_called_names(files, entry, &called);
+	if (!job)
+		jf_py_called_names(files, entry, &called);
 	for (size_t i = 0; i < files->ws->files.size; i++) {
 		const jf_file *u = files->ws->files.items[i];
 		const jf_pyfacts *py = jf_pyfiles_get(files, u);
-		if (u->role == JF_ROLE_MODULE && py)
-			collect(c, py, &called);
+		if (u->role != JF_ROLE_MODULE || !py)
+			continue;
+		if (job) {
+			collect(c, py, files->called, jf_pyfiles_own(files, u));
+		} else {
+			jf_strmap own = JF_STRMAP_INIT;
+			jf_py_own_calls(py, &called, &own);
+			collect(c, py, &called, &own);
+			jf_strmap_release(&own);
+		}
 	}
 	jf_strmap_release(&called);
 	/* parse_known_args, then parse_args of what it left: every flag must be known */

@@ -166,6 +166,24 @@ static bool has_fields(jf_type s)
 	       s == JF_T_class_definition || s == JF_T_aliased_import;
 }
 
+/* Whether the text of `n` holds `s`. */
+static bool node_holds(const walker *w, TSNode n, const char *s)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	return memmem(w->text + a, b - a, s, strlen(s)) != NULL;
+}
+
+/* Records the body of if-statement `n` when its condition names __name__ and
+ * __main__ (as `if __name__ == "__main__":` does). */
+static void note_main_block(walker *w, TSNode n)
+{
+	TSNode cond = jf_node_field(n, JF_F_condition);
+	if (ts_node_is_null(cond) || !node_holds(w, cond, "__name__") || !node_holds(w, cond, "__main__"))
+		return;
+	jf_span body = { ts_node_end_byte(cond), ts_node_end_byte(n) };
+	jf_array_push(&w->f->main_blocks, body);
+}
+
 /* Records node `n` of type `s`; returns the index of its fact, or JF_PY_NONE.
  * Sets *descend to false when nothing under it matters. */
 static uint32_t visit(walker *w, TSNode n, jf_type s, bool *descend)
@@ -214,6 +232,9 @@ static uint32_t visit(walker *w, TSNode n, jf_type s, bool *descend)
 	           s == JF_T_except_clause || s == JF_T_type_parameter || s == JF_T_type_alias_statement ||
 	           s == JF_T_print_statement || s == JF_T_exec_statement) {
 		return add(w, n, JF_PY_SYNTAX);
+	} else if (s == JF_T_if_statement) {
+		if (w->f->mentions_main)
+			note_main_block(w, n);
 	} else if (s == JF_T_keyword_argument) {
 		if ((starts_with(w, n, "async") || starts_with(w, n, "await")) &&
 		    (text_is(w, jf_node_field(n, JF_F_name), "async") || text_is(w, jf_node_field(n, JF_F_name), "await")))
@@ -298,6 +319,7 @@ done:
 	jf_arena_adopt_array(&file->arena, &f->imports);
 	jf_arena_adopt_array(&file->arena, &f->absolute_imports);
 	jf_arena_adopt_array(&file->arena, &f->bindings);
+	jf_arena_adopt_array(&file->arena, &f->main_blocks);
 	return f;
 }
 
@@ -349,19 +371,10 @@ uint32_t jf_pyfacts_scope_of(const jf_pyfacts *self, TSNode body)
  * module does not run when it is imported. */
 static bool under_main_guard(const jf_pyfacts *py, TSNode n)
 {
-	if (!py->mentions_main) /* most modules: no walk up the tree */
-		return false;
-	const jf_file *unit = py->file;
-	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-		if (!jf_node_type_is(p, JF_T_if_statement))
-			continue;
-		TSNode cond = jf_node_field(p, JF_F_condition);
-		char *text = jf_node_text(unit, cond);
-		bool main = strstr(text, "__name__") && strstr(text, "__main__");
-		free(text);
-		if (main && ts_node_start_byte(n) >= ts_node_end_byte(cond))
+	uint32_t at = ts_node_start_byte(n);
+	for (size_t i = 0; i < py->main_blocks.size; i++)
+		if (py->main_blocks.items[i].start <= at && at < py->main_blocks.items[i].end)
 			return true;
-	}
 	return false;
 }
 

@@ -72,6 +72,9 @@ typedef struct jf_pyfacts {
 	jf_nodes absolute_imports;
 	JF_ARRAY(jf_py_binding) bindings;              /* in source order */
 	bool mentions_main; /* the text has "__main__": only then can it have a __main__ block */
+	/* The bodies of its `if __name__ == "__main__":` statements, at any depth:
+	 * from the end of the condition to the end of the statement. */
+	JF_ARRAY(jf_span) main_blocks;
 } jf_pyfacts;
 
 /* The Python files of a lint, with their facts (NULL for a file not read). */
@@ -79,11 +82,21 @@ typedef struct {
 	const jf_workspace *ws;
 	const jf_pyfacts *const *facts; /* by file index */
 	size_t size;
+	/* jf_py_called_names() of the files without an `entry`, once every module
+	 * is read; NULL before. */
+	const jf_strmap *called;
+	const jf_strmap *own; /* with `called`, by file index: each module's jf_py_own_calls() */
 } jf_pyfiles;
 
 static inline const jf_pyfacts *jf_pyfiles_get(const jf_pyfiles *self, const jf_file *file)
 {
 	return file->index < self->size ? self->facts[file->index] : NULL;
+}
+
+/** jf_py_own_calls() of module `file` with `called`; NULL before every module is read. */
+static inline const jf_strmap *jf_pyfiles_own(const jf_pyfiles *self, const jf_file *file)
+{
+	return self->own && file->index < self->size ? &self->own[file->index] : NULL;
 }
 
 /**

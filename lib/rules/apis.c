@@ -1201,14 +1201,12 @@ static void inner_attributes(const jf_pyfacts *py, jf_strmap *inner)
 	}
 }
 
-static void check_file(checker *c, const jf_pyfacts *py, const jf_strmap *called)
+static void check_file(checker *c, const jf_pyfacts *py, const jf_strmap *called,
+                       const jf_strmap *own)
 {
 	const jf_file *unit = py->file;
 	aliases a = { py, { 0 } };
 	read_aliases(c, py, &a);
-	jf_strmap own = JF_STRMAP_INIT;
-	if (called)
-		jf_py_own_calls(py, called, &own);
 	for (size_t i = 0; i < py->imports.size; i++) {
 		const jf_py_import *imp = &py->imports.items[i];
 		TSNode mod = !ts_node_is_null(imp->module) ? imp->module : imp->from;
@@ -1219,7 +1217,7 @@ static void check_file(checker *c, const jf_pyfacts *py, const jf_strmap *called
 			stmt = ts_node_parent(stmt);
 		uint32_t at = jf_pyfacts_find(py, stmt);
 		if (called && at != JF_PY_NONE &&
-		    !jf_py_runs_when_imported(py, &py->nodes.items[at], called, &own))
+		    !jf_py_runs_when_imported(py, &py->nodes.items[at], called, own))
 			continue;
 		/* a from-import's module is checked once, with its first name */
 		if (!ts_node_is_null(imp->from) && i > 0 &&
@@ -1234,23 +1232,22 @@ static void check_file(checker *c, const jf_pyfacts *py, const jf_strmap *called
 	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k);
 		if (jf_strmap_get(&inner, (const char *)&pn->node.id, sizeof pn->node.id) ||
-		    (called && !jf_py_runs_when_imported(py, pn, called, &own)))
+		    (called && !jf_py_runs_when_imported(py, pn, called, own)))
 			continue;
 		check_chain(c, unit, &a, pn->node, pn->scope);
 	}
 	jf_strmap_release(&inner);
 	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		if (called && !jf_py_runs_when_imported(py, pn, called, &own))
+		if (called && !jf_py_runs_when_imported(py, pn, called, own))
 			continue;
 		check_call(c, unit, &a, pn);
 	}
 	for (size_t k = 0; c->objects.size && k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
-		if (!called || jf_py_runs_when_imported(py, pn, called, &own))
+		if (!called || jf_py_runs_when_imported(py, pn, called, own))
 			check_unpacking(c, unit, &a, pn);
 	}
-	jf_strmap_release(&own);
 	aliases_release(&a);
 }
 
@@ -1274,8 +1271,6 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 		if (t[i].kind == JF_API_METHOD || t[i].kind == JF_API_ARITY)
 			jf_array_push(&c.objects, &t[i]);
 	jf_pyfiles files = jf_facts_pyfiles(f);
-	jf_strmap called = JF_STRMAP_INIT;
-	jf_py_called_names(&files, NULL, &called);
 	for (size_t i = 0; i < f->ws->files.size; i++) {
 		const jf_file *u = f->ws->files.items[i];
 		const jf_pyfacts *py = jf_facts_python(f, u);
@@ -1288,7 +1283,10 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 			             u->src->path);
 			continue;
 		}
-		check_file(&c, py, u->role == JF_ROLE_MODULE ? &called : NULL);
+		if (u->role == JF_ROLE_MODULE)
+			check_file(&c, py, files.called, jf_pyfiles_own(&files, u));
+		else
+			check_file(&c, py, NULL, NULL);
 	}
 	for (size_t i = 0; i < c.reported.size; i++) {
 		struct api_report *r = &c.reported.items[i];
@@ -1306,7 +1304,6 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 		free(v->why);
 	}
 	jf_array_release(&c.versions);
-	jf_strmap_release(&called);
 	jf_strings_release(&c.brought);
 	jf_strmap_release(&c.said);
 	jf_module_finder_release(&c.local);

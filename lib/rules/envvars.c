@@ -224,18 +224,17 @@ static bool callers_guarded(const env_model *m, const jf_file *unit, TSNode n)
 	return calls && calls == guarded_calls;
 }
 
-/* JF108 in `py`; `called` (jf_py_called_names) for an imported module, whose
- * functions nothing calls do not run, nor does its `__main__` block. */
-static void check_python(env_model *m, const jf_pyfacts *py, const jf_strmap *called)
+/* JF108 in `py`; `called` (jf_py_called_names) and `own` (jf_py_own_calls) for
+ * an imported module, whose functions nothing calls do not run, nor does its
+ * `__main__` block. */
+static void check_python(env_model *m, const jf_pyfacts *py, const jf_strmap *called,
+                         const jf_strmap *own)
 {
 	const jf_file *unit = py->file;
-	jf_strmap own = JF_STRMAP_INIT;
-	if (called)
-		jf_py_own_calls(py, called, &own);
 	for (size_t k = 0; k < py->of_kind[JF_PY_ENVIRON_SUBSCRIPT].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ENVIRON_SUBSCRIPT, k);
 		TSNode n = pn->node;
-		if (called && !jf_py_runs_when_imported(py, pn, called, &own))
+		if (called && !jf_py_runs_when_imported(py, pn, called, own))
 			continue;
 		char *var = environ_subscript(unit, n);
 		if (!var)
@@ -266,7 +265,6 @@ static void check_python(env_model *m, const jf_pyfacts *py, const jf_strmap *ca
 		}
 		free(var);
 	}
-	jf_strmap_release(&own);
 }
 
 /* A file that never names the environment has nothing for the walks below. */
@@ -289,17 +287,14 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 		if (py && u->src->status == JF_SOURCE_OK && mentions_environ(u))
 			collect_writes(&m, py);
 	}
-	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
-	jf_strmap called = JF_STRMAP_INIT;
-	jf_py_called_names(&files, NULL, &called);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
 		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
 		if (py && u->src->status == JF_SOURCE_OK &&
 		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE) && mentions_environ(u))
-			check_python(&m, py, u->role == JF_ROLE_MODULE ? &called : NULL);
+			check_python(&m, py, u->role == JF_ROLE_MODULE ? &ctx->facts->called : NULL,
+			             u->role == JF_ROLE_MODULE ? &ctx->facts->own_calls.items[i] : NULL);
 	}
-	jf_strmap_release(&called);
 	/* The shell's uses, once each: a word may be expanded more than once. */
 	for (size_t i = 0; i < ctx->facts->shell.var_uses.size; i++) {
 		const jf_var_use *u = &ctx->facts->shell.var_uses.items[i];
