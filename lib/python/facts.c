@@ -440,10 +440,9 @@ bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const 
 	TSNode def = outermost_definition(py, pn);
 	if (ts_node_is_null(def))
 		return true;
-	char *name = jf_node_text(py->file, def);
-	bool called_ = jf_strmap_has(called, name) || jf_strmap_has(own, name);
-	free(name);
-	return called_;
+	const char *name = py->file->src->data + ts_node_start_byte(def);
+	size_t len = ts_node_end_byte(def) - ts_node_start_byte(def);
+	return jf_strmap_get(called, name, len) || jf_strmap_get(own, name, len);
 }
 
 void jf_py_own_calls(const jf_pyfacts *py, const jf_strmap *called, jf_strmap *out)
