@@ -14,12 +14,14 @@
 #    `grep -ci error` on the same file (the page cache's speed for a line scan).
 # 4. 400 files of the Python standard library linted alone with -j 1 and -j 2, beside
 #    pyflakes3 on them and build/jobfix-parse-only (tree-sitter's parse of the same
-#    files on one thread: the limit): medians of 5, MB/s.
+#    files on one thread: the limit), in 5 rounds that run each once in turn (a
+#    machine busy for a while slows a round's runs alike): medians, MB/s, and the
+#    ratios as medians of the rounds' ratios.
 # 5. With BIG_JOB=path/to/job.yaml (e.g. a job of the Megatron-LM gpt3 example at the
 #    top of a checkout; docs/development.md): its lint with -j 1 and -j 2 without the
-#    fact cache, then a first (cold) and second (warm) lint with a fresh cache, medians
-#    of 3, and peak memory; with strace installed, the parse-only time of the files it
-#    read.
+#    fact cache and, with strace installed, the parse-only time of the Python files it
+#    reads, in 3 rounds as above, with peak memory; then a first (cold) and second
+#    (warm) lint with a fresh cache, medians of 3.
 # Every run but the warm ones is --no-cache: the fact cache would answer them.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -112,45 +114,77 @@ end=$(date +%s%N)
 awk -v s="$size" -v ns=$((end - start)) 'BEGIN {
 	printf "  grep -ci error on it: %.2f s (%.0f MB/s)\n", ns / 1e9, s / (ns / 1e9) / 1e6 }'
 
-median_of() { # median_of N CMD...: the median wall seconds of N runs
-	local n=$1 i
+# rounds N NAME...: N rounds, each running the functions NAME... once, one after
+# the other, so that a machine busy for a while slows each alike; $tmp/t.NAME
+# gets the wall seconds of each run, one per line.
+rounds() {
+	local n=$1 i f
 	shift
+	for f; do : >"$tmp/t.$f"; done
 	for ((i = 0; i < n; i++)); do
-		/usr/bin/time -o "$tmp/t" -f '%e' "$@" >/dev/null 2>&1 || true
-		tail -1 "$tmp/t"
-	done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+		for f; do
+			{ TIMEFORMAT=%R; time "$f" >/dev/null 2>&1; } 2>>"$tmp/t.$f" || true
+		done
+	done
+}
+median() { # the median of the numbers of file $1
+	sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+ratio() { # the median of the rounds' ratios: a run of $1 over a run of $2
+	paste "$tmp/t.$1" "$tmp/t.$2" | awk '$2 > 0 { print $1 / $2 }' >"$tmp/ratio"
+	median "$tmp/ratio"
 }
 
+parse_only=$(dirname "$jobfix")/jobfix-parse-only
 stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])' 2>/dev/null || echo /usr/lib/python3)
 mapfile -t files < <(find "$stdlib" -name '*.py' -not -path '*/site-packages/*' -not -path '*/test*' | sort | head -400)
 if ((${#files[@]} >= 100)); then
 	bytes=$(cat "${files[@]}" | wc -c)
-	parse_only=$(dirname "$jobfix")/jobfix-parse-only
-	echo "${#files[@]} files of the standard library ($((bytes / 1000)) kB), medians of 5:"
-	t=$(median_of 5 "$jobfix" lint -j 1 --no-cache --no-config "${files[@]}")
-	t2=$(median_of 5 "$jobfix" lint -j 2 --no-cache --no-config "${files[@]}")
-	awk -v t="$t" -v t2="$t2" -v b="$bytes" 'BEGIN {
+	lib_j1() { "$jobfix" lint -j 1 --no-cache --no-config "${files[@]}"; }
+	lib_j2() { "$jobfix" lint -j 2 --no-cache --no-config "${files[@]}"; }
+	lib_pyflakes() { pyflakes3 "${files[@]}"; }
+	lib_parse() { "$parse_only" "${files[@]}"; }
+	run=(lib_j1 lib_j2)
+	command -v pyflakes3 >/dev/null && run+=(lib_pyflakes)
+	[[ -x $parse_only ]] && run+=(lib_parse)
+	echo "${#files[@]} files of the standard library ($((bytes / 1000)) kB), 5 rounds of ${run[*]}: medians, and the median of the rounds' ratios:"
+	rounds 5 "${run[@]}"
+	awk -v t="$(median "$tmp/t.lib_j1")" -v t2="$(median "$tmp/t.lib_j2")" -v r="$(ratio lib_j1 lib_j2)" -v b="$bytes" 'BEGIN {
 		printf "  jobfix lint -j 1:   %.2f s (%.1f MB/s)\n", t, b / t / 1e6
-		printf "  jobfix lint -j 2:   %.2f s (%.1f MB/s); %.2fx -j 1\n", t2, b / t2 / 1e6, t / t2 }'
-	if command -v pyflakes3 >/dev/null; then
-		p=$(median_of 5 pyflakes3 "${files[@]}")
-		awk -v t="$p" -v j="$t" -v b="$bytes" 'BEGIN {
-			printf "  pyflakes3:          %.2f s (%.1f MB/s); jobfix is %.1fx its speed\n", t, b / t / 1e6, t / j }'
+		printf "  jobfix lint -j 2:   %.2f s (%.1f MB/s); %.2fx -j 1\n", t2, b / t2 / 1e6, r }'
+	if [[ -s $tmp/t.lib_pyflakes ]]; then
+		awk -v t="$(median "$tmp/t.lib_pyflakes")" -v r="$(ratio lib_pyflakes lib_j1)" -v b="$bytes" 'BEGIN {
+			printf "  pyflakes3:          %.2f s (%.1f MB/s); jobfix -j 1 is %.1fx its speed\n", t, b / t / 1e6, r }'
 	fi
-	if [[ -x $parse_only ]]; then
-		p=$(median_of 5 "$parse_only" "${files[@]}")
-		awk -v t="$p" -v j="$t" -v b="$bytes" 'BEGIN {
-			printf "  parse only:         %.2f s (%.1f MB/s); jobfix is %.2fx its speed\n", t, b / t / 1e6, t / j }'
+	if [[ -s $tmp/t.lib_parse ]]; then
+		awk -v t="$(median "$tmp/t.lib_parse")" -v r="$(ratio lib_parse lib_j1)" -v b="$bytes" 'BEGIN {
+			printf "  parse only:         %.2f s (%.1f MB/s); jobfix -j 1 is %.2fx its speed\n", t, b / t / 1e6, r }'
 	fi
 fi
 
 if [[ -n ${BIG_JOB:-} ]]; then
-	echo "big job $BIG_JOB, medians of 3:"
+	big_j1() { "$jobfix" lint -j 1 --no-cache --no-config "$BIG_JOB"; }
+	big_j2() { "$jobfix" lint -j 2 --no-cache --no-config "$BIG_JOB"; }
+	big_parse() { "$parse_only" "${read[@]}"; }
+	run=(big_j1 big_j2)
+	read=()
+	if command -v strace >/dev/null && [[ -x $parse_only ]]; then
+		strace -f -e trace=openat -o "$tmp/strace" "$jobfix" lint -j 1 --no-cache --no-config "$BIG_JOB" >/dev/null 2>&1 || true
+		mapfile -t read < <(grep -v ENOENT "$tmp/strace" | grep -o '"[^"]*\.py"' | tr -d '"' | sort -u)
+		run+=(big_parse)
+	fi
+	echo "big job $BIG_JOB, 3 rounds of ${run[*]}: medians, and the median of the rounds' ratios:"
+	rounds 3 "${run[@]}"
 	for j in 1 2; do
-		t=$(median_of 3 "$jobfix" lint -j $j --no-cache --no-config "$BIG_JOB")
 		/usr/bin/time -o "$tmp/t" -f '%M' "$jobfix" lint -j $j --no-cache --no-config "$BIG_JOB" >/dev/null 2>&1 || true
-		echo "  -j $j, no cache: $t s, peak memory $(($(tail -1 "$tmp/t") / 1024)) MB"
+		printf "  -j %d, no cache: %.2f s, peak memory %d MB\n" $j "$(median "$tmp/t.big_j$j")" $(($(tail -1 "$tmp/t") / 1024))
 	done
+	printf "  -j 2 is %.2fx -j 1\n" "$(ratio big_j1 big_j2)"
+	if ((${#read[@]})); then
+		printf "  parse only of the %d Python files it read (%d kB): %.2f s; -j 1 takes %.2fx its time, -j 2 %.2fx\n" \
+			${#read[@]} $(($(cat "${read[@]}" | wc -c) / 1000)) "$(median "$tmp/t.big_parse")" \
+			"$(ratio big_j1 big_parse)" "$(ratio big_j2 big_parse)"
+	fi
 	for i in 1 2 3; do
 		rm -rf "$tmp/cache"
 		/usr/bin/time -o "$tmp/t" -f '%e' env XDG_CACHE_HOME="$tmp/cache" "$jobfix" lint --no-config "$BIG_JOB" >/dev/null 2>&1 || true
@@ -158,11 +192,4 @@ if [[ -n ${BIG_JOB:-} ]]; then
 		/usr/bin/time -o "$tmp/t" -f '%e %M' env XDG_CACHE_HOME="$tmp/cache" "$jobfix" lint --no-config "$BIG_JOB" >/dev/null 2>&1 || true
 		echo "$cold $(tail -1 "$tmp/t")"
 	done | sort -n -k2 | awk 'NR == 2 { printf "  cache cold: %.2f s; warm: %.2f s, peak memory %.1f MB\n", $1, $2, $3 / 1024 }'
-	parse_only=$(dirname "$jobfix")/jobfix-parse-only
-	if command -v strace >/dev/null && [[ -x $parse_only ]]; then
-		strace -f -e trace=openat -o "$tmp/strace" "$jobfix" lint -j 1 --no-cache --no-config "$BIG_JOB" >/dev/null 2>&1 || true
-		mapfile -t read < <(grep -v ENOENT "$tmp/strace" | grep -o '"[^"]*\.py"' | tr -d '"' | sort -u)
-		p=$(median_of 3 "$parse_only" "${read[@]}")
-		echo "  parse only of the ${#read[@]} Python files it read ($(($(cat "${read[@]}" | wc -c) / 1000)) kB): $p s"
-	fi
 fi
