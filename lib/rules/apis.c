@@ -1283,10 +1283,9 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 			             u->src->path);
 			continue;
 		}
-		if (u->role == JF_ROLE_MODULE)
-			check_file(&c, py, files.called, jf_pyfiles_own(&files, u));
-		else
-			check_file(&c, py, NULL, NULL);
+		bool module = u->role == JF_ROLE_MODULE;
+		check_file(&c, py, module ? files.called : NULL,
+		           module ? jf_pyfiles_own(&files, u) : NULL);
 	}
 	for (size_t i = 0; i < c.reported.size; i++) {
 		struct api_report *r = &c.reported.items[i];

@@ -287,13 +287,15 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 		if (py && u->src->status == JF_SOURCE_OK && mentions_environ(u))
 			collect_writes(&m, py);
 	}
+	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
 		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
-		if (py && u->src->status == JF_SOURCE_OK &&
-		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE) && mentions_environ(u))
-			check_python(&m, py, u->role == JF_ROLE_MODULE ? &ctx->facts->called : NULL,
-			             u->role == JF_ROLE_MODULE ? &ctx->facts->own_calls.items[i] : NULL);
+		bool module = u->role == JF_ROLE_MODULE;
+		if (py && u->src->status == JF_SOURCE_OK && (u->role == JF_ROLE_ENTRY || module) &&
+		    mentions_environ(u))
+			check_python(&m, py, module ? files.called : NULL,
+			             module ? jf_pyfiles_own(&files, u) : NULL);
 	}
 	/* The shell's uses, once each: a word may be expanded more than once. */
 	for (size_t i = 0; i < ctx->facts->shell.var_uses.size; i++) {
