@@ -22,6 +22,7 @@ typedef struct {
 	jf_pyfacts *f;
 	const char *text;
 	uint32_t def, scope; /* the innermost definition, and scope, of the node being visited */
+	bool mentions_main;  /* the text has "__main__": only then can it have a __main__ block */
 } walker;
 
 static uint32_t add(walker *w, TSNode n, jf_py_kind kind)
@@ -233,7 +234,7 @@ static uint32_t visit(walker *w, TSNode n, jf_type s, bool *descend)
 	           s == JF_T_print_statement || s == JF_T_exec_statement) {
 		return add(w, n, JF_PY_SYNTAX);
 	} else if (s == JF_T_if_statement) {
-		if (w->f->mentions_main)
+		if (w->mentions_main)
 			note_main_block(w, n);
 	} else if (s == JF_T_keyword_argument) {
 		if ((starts_with(w, n, "async") || starts_with(w, n, "await")) &&
@@ -253,8 +254,8 @@ const jf_pyfacts *jf_pyfacts_read(jf_file *file)
 {
 	jf_pyfacts *f = jf_arena_alloc(&file->arena, sizeof(*f));
 	f->file = file;
-	f->mentions_main = memmem(file->src->data, file->src->len, "__main__", 8) != NULL;
-	walker w = { f, file->src->data, JF_PY_NONE, JF_PY_NONE };
+	walker w = { f, file->src->data, JF_PY_NONE, JF_PY_NONE,
+		     memmem(file->src->data, file->src->len, "__main__", 8) != NULL };
 	JF_ARRAY(open_def) open = { 0 };
 	JF_ARRAY(level) path = { 0 }; /* by depth */
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(file->tree));

@@ -71,7 +71,6 @@ typedef struct jf_pyfacts {
 	/* The module of each absolute import statement, once per statement. */
 	jf_nodes absolute_imports;
 	JF_ARRAY(jf_py_binding) bindings;              /* in source order */
-	bool mentions_main; /* the text has "__main__": only then can it have a __main__ block */
 	/* The bodies of its `if __name__ == "__main__":` statements, at any depth:
 	 * from the end of the condition to the end of the statement. */
 	JF_ARRAY(jf_span) main_blocks;
