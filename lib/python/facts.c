@@ -250,6 +250,47 @@ typedef struct {
 	bool lambda;
 } open_def;
 
+static bool under_main_guard(const jf_pyfacts *py, TSNode n);
+static char *callee_name(const jf_file *unit, TSNode fn);
+static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn);
+
+/* The calls' and definitions' names, in the file's arena (jf_py_call). */
+static void name_calls(jf_pyfacts *f)
+{
+	jf_file *file = (jf_file *)f->file;
+	size_t n = f->of_kind[JF_PY_CALL].size;
+	f->calls.items = jf_arena_calloc(&file->arena, n, sizeof *f->calls.items);
+	f->calls.size = f->calls.cap = n;
+	for (size_t k = 0; k < n; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(f, JF_PY_CALL, k);
+		jf_py_call *call = &f->calls.items[k];
+		char *text = jf_node_text(file, pn->a);
+		call->bare = !strchr(text, '.');
+		free(text);
+		char *name = callee_name(file, pn->a);
+		call->name = jf_arena_strdup(&file->arena, name);
+		free(name);
+		TSNode def = outermost_definition(f, pn);
+		if (!ts_node_is_null(def)) {
+			char *outer = jf_node_text(file, def);
+			call->outer = jf_arena_strdup(&file->arena, outer);
+			free(outer);
+		}
+		call->main = under_main_guard(f, pn->node);
+	}
+	static const jf_py_kind kinds[] = { JF_PY_FUNCTION, JF_PY_CLASS };
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < f->of_kind[kinds[k]].size; i++) {
+			TSNode name = jf_node_field(jf_pyfacts_at(f, kinds[k], i)->node, JF_F_name);
+			if (ts_node_is_null(name))
+				continue;
+			char *text = jf_node_text(file, name);
+			jf_array_push(&f->defined, jf_arena_strdup(&file->arena, text));
+			free(text);
+		}
+	jf_arena_adopt_array(&file->arena, &f->defined);
+}
+
 const jf_pyfacts *jf_pyfacts_read(jf_file *file)
 {
 	jf_pyfacts *f = jf_arena_alloc(&file->arena, sizeof(*f));
@@ -321,6 +362,7 @@ done:
 	jf_arena_adopt_array(&file->arena, &f->absolute_imports);
 	jf_arena_adopt_array(&file->arena, &f->bindings);
 	jf_arena_adopt_array(&file->arena, &f->main_blocks);
+	name_calls(f);
 	return f;
 }
 
@@ -392,12 +434,9 @@ static char *callee_name(const jf_file *unit, TSNode fn)
 /* Whether `py` defines a function or class named `name`. */
 static bool defines(const jf_pyfacts *py, const char *name)
 {
-	static const jf_py_kind kinds[] = { JF_PY_FUNCTION, JF_PY_CLASS };
-	for (size_t k = 0; k < 2; k++)
-		for (size_t i = 0; i < py->of_kind[kinds[k]].size; i++)
-			if (jf_node_is(py->file, jf_node_field(jf_pyfacts_at(py, kinds[k], i)->node, JF_F_name),
-			               name))
-				return true;
+	for (size_t i = 0; i < py->defined.size; i++)
+		if (!strcmp(py->defined.items[i], name))
+			return true;
 	return false;
 }
 
@@ -409,17 +448,11 @@ void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_str
 		bool is_entry = py == entry || u->role == JF_ROLE_ENTRY;
 		if (!py || (!is_entry && u->role != JF_ROLE_MODULE))
 			continue;
-		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
-			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-			if (!is_entry && under_main_guard(py, pn->node))
-				continue;
-			char *text = jf_node_text(u, pn->a);
-			bool bare = !strchr(text, '.');
-			free(text);
-			char *name = callee_name(u, pn->a);
-			if (!jf_strmap_has(out, name) && !(bare && defines(py, name)))
-				jf_strmap_add(out, name);
-			free(name);
+		for (size_t k = 0; k < py->calls.size; k++) {
+			const jf_py_call *call = &py->calls.items[k];
+			if ((is_entry || !call->main) && !jf_strmap_has(out, call->name) &&
+			    !(call->bare && defines(py, call->name)))
+				jf_strmap_add(out, call->name);
 		}
 	}
 }
@@ -448,35 +481,21 @@ bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const 
 
 void jf_py_own_calls(const jf_pyfacts *py, const jf_strmap *called, jf_strmap *out)
 {
-	/* Each call's callee and the definition it stands in, once; then the
-	 * calls of the definitions reached so far, until no new name is added. */
-	size_t n = py->of_kind[JF_PY_CALL].size;
-	char **callee = jf_xcalloc(n ? n : 1, sizeof *callee);
-	char **in = jf_xcalloc(n ? n : 1, sizeof *in);
+	/* The calls of the definitions reached so far, until no new name is added. */
+	size_t n = py->calls.size;
 	bool *done = jf_xcalloc(n ? n : 1, sizeof *done);
-	for (size_t k = 0; k < n; k++) {
-		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		done[k] = under_main_guard(py, pn->node);
-		if (done[k])
-			continue;
-		callee[k] = callee_name(py->file, pn->a);
-		TSNode def = outermost_definition(py, pn);
-		in[k] = ts_node_is_null(def) ? NULL : jf_node_text(py->file, def);
-	}
+	for (size_t k = 0; k < n; k++)
+		done[k] = py->calls.items[k].main;
 	for (bool grew = true; grew;) {
 		grew = false;
 		for (size_t k = 0; k < n; k++) {
-			if (done[k] || (in[k] && !jf_strmap_has(called, in[k]) && !jf_strmap_has(out, in[k])))
+			const jf_py_call *call = &py->calls.items[k];
+			if (done[k] || (call->outer && !jf_strmap_has(called, call->outer) &&
+			                !jf_strmap_has(out, call->outer)))
 				continue;
 			done[k] = true;
-			grew |= jf_strmap_add(out, callee[k]);
+			grew |= jf_strmap_add(out, call->name);
 		}
 	}
-	for (size_t k = 0; k < n; k++) {
-		free(callee[k]);
-		free(in[k]);
-	}
-	free(callee);
-	free(in);
 	free(done);
 }

@@ -63,6 +63,15 @@ typedef struct {
 	bool parsed;  /* `name = <...>.parse_args(...)` */
 } jf_py_binding;
 
+/* A call as the job-wide questions (what the job calls, what a module runs
+ * when imported) ask about it, in text: they need no tree. */
+typedef struct {
+	const char *name;  /* the callee's last dotted part: `get_args` of `helper.get_args()` */
+	const char *outer; /* the name of the outermost function or class around it; NULL at module level */
+	bool bare;         /* the callee has no dot */
+	bool main;         /* in the body of an `if __name__ == "__main__":` */
+} jf_py_call;
+
 typedef struct jf_pyfacts {
 	const jf_file *file;
 	JF_ARRAY(jf_py_node) nodes;                    /* in source order */
@@ -74,6 +83,8 @@ typedef struct jf_pyfacts {
 	/* The bodies of its `if __name__ == "__main__":` statements, at any depth:
 	 * from the end of the condition to the end of the statement. */
 	JF_ARRAY(jf_span) main_blocks;
+	JF_ARRAY(jf_py_call) calls;     /* of_kind[JF_PY_CALL]'s, in the same order */
+	JF_ARRAY(const char *) defined; /* the names of its functions and classes, at any depth */
 } jf_pyfacts;
 
 /* The Python files of a lint, with their facts (NULL for a file not read). */
