@@ -45,6 +45,17 @@ static void set_allocator(void)
 	ts_set_allocator(ts_malloc, ts_calloc, ts_realloc, free);
 }
 
+/* The source bytes whose trees a lint keeps: 32 MiB of Python (about 500 MB
+ * of trees), or JOBFIX_TREE_BUDGET bytes (0: each file's tree is released as
+ * soon as it may be, which the tests use to read every file again). */
+static size_t tree_budget(void)
+{
+	const char *env = getenv("JOBFIX_TREE_BUDGET");
+	char *end;
+	unsigned long long n = env && *env ? strtoull(env, &end, 10) : 0;
+	return env && *env && !*end ? (size_t)n : (size_t)32 << 20;
+}
+
 jf_linter *jf_linter_new(const jf_options *opts)
 {
 	static pthread_once_t allocator_once = PTHREAD_ONCE_INIT;
@@ -58,6 +69,7 @@ jf_linter *jf_linter_new(const jf_options *opts)
 	l->threads = l->opts.threads ? l->opts.threads : jf_cores();
 	l->matcher = jf_matcher_new(l->threads > 1);
 	l->prefetch = l->threads > 1 ? jf_prefetch_new(l->threads - 1) : NULL;
+	l->tree_budget = tree_budget();
 	l->shown_text = l->shown_json = (jf_buf)JF_BUF_INIT;
 	return l;
 }
@@ -185,6 +197,12 @@ static void match_rules(void *matcher, const jf_file *file)
 	jf_matcher_add(matcher, file);
 }
 
+/* The tree budget's hook: a file's rule queries need its tree. */
+static bool matcher_holds(void *matcher, const jf_file *file)
+{
+	return jf_matcher_holds(matcher, file);
+}
+
 /* What a file given to lint is: JF_LANG_YAML stands for a job file of any format. */
 static jf_lang lang_of_file(const char *path)
 {
@@ -280,7 +298,8 @@ static int lint_path(jf_linter *self, const char *path)
 	L.image = jf_image_resolve(L.job, &L.sink);
 	L.facts = (jf_facts){ .job = L.job, .image = L.image, .ws = &L.ws };
 	if (!rc && !left_out)
-		jf_facts_gather(&L.facts, L.job, L.image, &L.ws);
+		jf_facts_gather(&L.facts, L.job, L.image, &L.ws,
+		                &(jf_tree_budget){ self->tree_budget, matcher_holds, self->matcher });
 	if (L.job)
 		jf_job_keep_sources(L.job, &L.sources);
 	jf_workspace_keep_sources(&L.ws, &L.sources);

@@ -35,6 +35,7 @@ struct jf_linter {
 	jf_query_cache queries; /* the rule queries of the config's rules, compiled */
 	jf_matcher *matcher;    /* matches them on a second thread */
 	struct jf_prefetch *prefetch; /* parses a job's modules ahead on other threads */
+	size_t tree_budget; /* jf_tree_budget.bytes of its lints */
 	jf_error error;
 	/* jf_linter_restrict(): the files, by identity and by real path. */
 	bool restricted;

@@ -6,7 +6,8 @@
 # among them, for the errors' order), in each format, with --verbose's
 # skipped checks, --statistics, and --staged-files (the jobs that read a
 # changed file): the output of 2 and 7 threads against one thread's, without
-# the cache. Then the cache: where it is, --no-cache, a second run and runs
+# the cache, and with JOBFIX_TREE_BUDGET=0 (no tree kept: each file's read
+# again when a check asks). Then the cache: where it is, --no-cache, a second run and runs
 # at the same time against a run without it, byte for byte.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/check.sh"
@@ -45,6 +46,13 @@ same() { # same NAME ARGS...: -j 2 and -j 7 print what -j 1 prints
 		"$jobfix" lint -j "$j" --no-cache --no-config --color never "$@" >"$tmp/many" 2>&1
 		echo "exit $?" >>"$tmp/many"
 		check "$name: -j $j prints what -j 1 prints" cmp -s "$tmp/one" "$tmp/many"
+	done
+	# Every file's tree released as soon as it may be, and read again when asked for.
+	for j in 1 2; do
+		JOBFIX_TREE_BUDGET=0 "$jobfix" lint -j "$j" --no-cache --no-config --color never "$@" \
+			>"$tmp/many" 2>&1
+		echo "exit $?" >>"$tmp/many"
+		check "$name: -j $j with no tree kept prints what -j 1 prints" cmp -s "$tmp/one" "$tmp/many"
 	done
 }
 

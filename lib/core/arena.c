@@ -4,6 +4,9 @@
 #include <stdalign.h>
 
 #define BLOCK_SIZE ((size_t)64 << 10)
+/* An arena's first block; each next one doubles, up to BLOCK_SIZE: many
+ * arenas (a small file's facts) need a few KiB. */
+#define FIRST_BLOCK ((size_t)4 << 10)
 /* A request above this gets a block of its own, so that the room left in
  * the current block is not thrown away. */
 #define OWN_BLOCK (BLOCK_SIZE / 4)
@@ -60,8 +63,12 @@ void *jf_arena_alloc(jf_arena *self, size_t n)
 		p = room_of(new_block(self, n ? n : 1, true));
 	} else {
 		if (!self->next || (size_t)(self->end - self->next) < rounded) {
-			self->next = room_of(new_block(self, BLOCK_SIZE, false));
-			self->end = self->next + BLOCK_SIZE;
+			size_t last = self->next ? (size_t)(self->end - room_of(self->blocks)) : 0;
+			size_t size = !last ? FIRST_BLOCK : last < BLOCK_SIZE ? 2 * last : BLOCK_SIZE;
+			if (size < rounded)
+				size = BLOCK_SIZE;
+			self->next = room_of(new_block(self, size, false));
+			self->end = self->next + size;
 		}
 		p = self->next;
 		self->next += rounded;

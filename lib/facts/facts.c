@@ -14,27 +14,101 @@
 #include "sources/imports.h"
 #include "sources/tree.h"
 
-/* The facts of Python file `file`, read on first use. */
-static const jf_pyfacts *python_of(jf_facts *self, jf_file *file)
+typedef struct jf_resident {
+	jf_workspace *ws;
+	JF_ARRAY(jf_pyfacts *) python; /* by file index; NULL: not read (yet) */
+	JF_ARRAY(bool) released;       /* by file index: its tree and facts were released */
+	JF_ARRAY(jf_py_names *) names; /* by file index: the facts' names, kept when they are not */
+	jf_tree_budget budget;
+	size_t bytes; /* the source bytes of the files read whose trees are in memory */
+} jf_resident;
+
+/* The facts of Python file `file`, read on first use, and read again after
+ * its tree was released. */
+static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 {
 	if (file->lang != JF_LANG_PYTHON)
 		return NULL;
-	while (self->python.size <= file->index)
-		jf_array_push(&self->python, NULL);
-	const jf_pyfacts **slot = &self->python.items[file->index];
-	if (!*slot)
+	while (r->python.size <= file->index) {
+		jf_array_push(&r->python, NULL);
+		jf_array_push(&r->released, false);
+		jf_array_push(&r->names, NULL);
+	}
+	jf_pyfacts **slot = &r->python.items[file->index];
+	if (r->released.items[file->index]) {
+		/* Parsed within the time budget before: the same text parses again. */
+		file->tree = jf_parse(r->ws->parsers, JF_LANG_PYTHON, file->src, NULL, 0);
+		if (!file->tree)
+			return NULL;
+		r->released.items[file->index] = false;
+	}
+	if (!*slot) {
 		*slot = jf_pyfacts_read(file);
+		r->bytes += file->src->len;
+		if (!r->names.items[file->index])
+			r->names.items[file->index] = jf_pyfacts_take_names(*slot);
+	}
 	return *slot;
+}
+
+/* A file the facts have read, looked up again if it was released. */
+static const jf_pyfacts *python_read(const jf_resident *r, const jf_file *file)
+{
+	if (!r || file->index >= r->python.size)
+		return NULL;
+	if (r->released.items[file->index])
+		return python_of((jf_resident *)r, r->ws->files.items[file->index]);
+	return r->python.items[file->index];
 }
 
 const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file)
 {
-	return file->index < self->python.size ? self->python.items[file->index] : NULL;
+	return python_read(self->resident, file);
+}
+
+TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file)
+{
+	python_read(self->resident, file);
+	return file->tree;
+}
+
+/* Releases the trees of the files before `end` above the budget, oldest first. */
+static void settle(jf_resident *r, size_t end)
+{
+	for (size_t i = 0; i < end && i < r->python.size && r->bytes > r->budget.bytes; i++) {
+		jf_file *file = r->ws->files.items[i];
+		if (!r->python.items[i] || !file->fs_path ||
+		    (r->budget.keep && r->budget.keep(r->budget.keep_data, file)))
+			continue;
+		jf_pyfacts_free(r->python.items[i]);
+		r->python.items[i] = NULL;
+		ts_tree_delete(file->tree);
+		file->tree = NULL;
+		r->released.items[i] = true;
+		r->bytes -= file->src->len;
+	}
+}
+
+void jf_facts_settle(const jf_facts *self)
+{
+	if (self->resident)
+		settle(self->resident, SIZE_MAX);
+}
+
+static const jf_pyfacts *pyfiles_get(const void *data, const jf_file *file)
+{
+	return python_read(data, file);
+}
+
+static const jf_py_names *pyfiles_names(const void *data, const jf_file *file)
+{
+	const jf_resident *r = data;
+	return r && file->index < r->names.size ? r->names.items[file->index] : NULL;
 }
 
 jf_pyfiles jf_facts_pyfiles(const jf_facts *self)
 {
-	return (jf_pyfiles){ self->ws, self->python.items, self->python.size,
+	return (jf_pyfiles){ self->ws, pyfiles_get, self->resident, pyfiles_names,
 		             self->called_known ? &self->called : NULL,
 		             self->called_known ? self->own_calls.items : NULL };
 }
@@ -172,17 +246,21 @@ static long wrapped_script(void *data, const jf_file *entry, const jf_words *arg
 {
 	host_data *h = data;
 	jf_file *file = h->ws->files.items[entry->index];
-	const jf_pyfacts *py = python_of(h->facts, file);
+	const jf_pyfacts *py = python_of(h->facts->resident, file);
 	jf_pyfiles files = jf_facts_pyfiles(h->facts);
 	return jf_cmdline_wrapped_script(&files, py, args);
 }
 
-void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws)
+void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws,
+                     const jf_tree_budget *budget)
 {
 	memset(out, 0, sizeof(*out));
 	out->job = job;
 	out->image = image;
 	out->ws = ws;
+	jf_resident *r = out->resident = jf_xcalloc(1, sizeof *r);
+	r->ws = ws;
+	r->budget = budget ? *budget : (jf_tree_budget){ SIZE_MAX, NULL, NULL };
 	/* A file linted alone has no facts: the checks that read them need a job. */
 	if (!job)
 		return;
@@ -197,14 +275,15 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	 * parsed on other threads while this one walks and loads. */
 	size_t named = 0; /* the files whose modules the pool knows */
 	for (size_t i = 0; i < ws->files.size; i++) {
+		settle(r, i); /* the files before this one are done with */
 		for (; ws->prefetch && named < ws->files.size && named <= i + 8; named++) {
 			jf_file *next = ws->files.items[named];
-			const jf_pyfacts *py = python_of(out, next);
+			const jf_pyfacts *py = python_of(r, next);
 			if (py && follow && next->fs_path)
 				follow_imports(job, ws, next, py, &out->sys_path, true);
 		}
 		jf_file *file = ws->files.items[i];
-		const jf_pyfacts *py = python_of(out, file);
+		const jf_pyfacts *py = python_of(r, file);
 		if (py && follow && file->fs_path)
 			follow_imports(job, ws, file, py, &out->sys_path, false);
 	}
@@ -212,12 +291,13 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	jf_py_called_names(&files, NULL, &out->called);
 	for (size_t i = 0; i < ws->files.size; i++) {
 		jf_strmap own = JF_STRMAP_INIT;
-		const jf_pyfacts *py = python_of(out, ws->files.items[i]);
-		if (py && ws->files.items[i]->role == JF_ROLE_MODULE)
-			jf_py_own_calls(py, &out->called, &own);
+		const jf_py_names *names = pyfiles_names(r, ws->files.items[i]);
+		if (names && ws->files.items[i]->role == JF_ROLE_MODULE)
+			jf_py_own_calls(names, &out->called, &own);
 		jf_array_push(&out->own_calls, own);
 	}
 	out->called_known = true;
+	settle(r, SIZE_MAX);
 }
 
 void jf_facts_release(jf_facts *self)
@@ -228,5 +308,16 @@ void jf_facts_release(jf_facts *self)
 	for (size_t i = 0; i < self->own_calls.size; i++)
 		jf_strmap_release(&self->own_calls.items[i]);
 	jf_array_release(&self->own_calls);
-	jf_array_release(&self->python); /* the facts are the files' */
+	jf_resident *r = self->resident;
+	if (r) {
+		for (size_t i = 0; i < r->python.size; i++) {
+			jf_pyfacts_free(r->python.items[i]);
+			jf_py_names_free(r->names.items[i]);
+		}
+		jf_array_release(&r->python);
+		jf_array_release(&r->names);
+		jf_array_release(&r->released);
+		free(r);
+	}
+	self->resident = NULL;
 }

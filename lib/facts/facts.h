@@ -27,7 +27,10 @@ typedef struct jf_facts {
 	 * image or the command installs (`pip install -e .`). */
 	jf_strings sys_path;
 	bool sys_path_open; /* PYTHONPATH is set to a value not known: any folder may be on it */
-	JF_ARRAY(const jf_pyfacts *) python; /* by file index; NULL for other files */
+	/* The Python facts by file index, with the files' trees: above a budget,
+	 * the trees of files read are released (with the facts, which hold
+	 * their nodes) and parsed and walked again when asked for (facts.c). */
+	struct jf_resident *resident;
 	/* The names the job's Python files call that may be another file's
 	 * (jf_py_called_names), and by file index the names each module calls
 	 * where its code runs for the job (jf_py_own_calls), once every module
@@ -37,13 +40,39 @@ typedef struct jf_facts {
 	bool called_known;
 } jf_facts;
 
+/* How many files' trees a lint keeps at once. */
+typedef struct {
+	/* The bytes of Python source whose trees (and facts) stay in memory
+	 * (a tree takes about 15 bytes per byte of source); SIZE_MAX: all. */
+	size_t bytes;
+	/* Whether `file`'s tree must stay, whatever the budget (its rule
+	 * queries' matches hold its nodes); NULL: none must. */
+	bool (*keep)(void *data, const jf_file *file);
+	void *keep_data;
+} jf_tree_budget;
+
 /**
  * Gathers the facts of `job` (NULL for a file linted alone, already in `ws`)
- * into `out`. The job, the image and the workspace must outlive the facts.
+ * into `out`, keeping trees within `budget` (NULL: all). The job, the image
+ * and the workspace must outlive the facts.
  */
-void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws);
-/** The facts of Python file `file`; NULL for a file of another language. */
+void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws,
+                     const jf_tree_budget *budget);
+/**
+ * The facts of Python file `file`; NULL for a file of another language, or
+ * one the facts did not read. A file whose tree was released is parsed and
+ * walked again: facts and nodes taken earlier from it are no longer valid
+ * after jf_facts_settle().
+ */
 const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file);
+/** The tree of `file`, parsed again if it was released; NULL when that fails. */
+TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file);
+/**
+ * Releases trees above the budget, the oldest first: no node or Python
+ * facts taken from the facts before may be used after. The rules call it
+ * between checks.
+ */
+void jf_facts_settle(const jf_facts *self);
 /** The Python files of the lint with their facts. */
 jf_pyfiles jf_facts_pyfiles(const jf_facts *self);
 void jf_facts_release(jf_facts *self);

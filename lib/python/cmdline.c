@@ -546,7 +546,7 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 			collect(c, py, files->called, jf_pyfiles_own(files, u));
 		} else {
 			jf_strmap own = JF_STRMAP_INIT;
-			jf_py_own_calls(py, &called, &own);
+			jf_py_own_calls(py->names, &called, &own);
 			collect(c, py, &called, &own);
 			jf_strmap_release(&own);
 		}

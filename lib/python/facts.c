@@ -254,26 +254,27 @@ static bool under_main_guard(const jf_pyfacts *py, TSNode n);
 static char *callee_name(const jf_file *unit, TSNode fn);
 static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn);
 
-/* The calls' and definitions' names, in the file's arena (jf_py_call). */
-static void name_calls(jf_pyfacts *f)
+/* The calls' and definitions' names (jf_py_names). */
+static jf_py_names *name_calls(const jf_pyfacts *f)
 {
-	jf_file *file = (jf_file *)f->file;
+	const jf_file *file = f->file;
+	jf_py_names *names = jf_xcalloc(1, sizeof *names);
 	size_t n = f->of_kind[JF_PY_CALL].size;
-	f->calls.items = jf_arena_calloc(&file->arena, n, sizeof *f->calls.items);
-	f->calls.size = f->calls.cap = n;
+	names->calls.items = jf_arena_calloc(&names->arena, n, sizeof *names->calls.items);
+	names->calls.size = names->calls.cap = n;
 	for (size_t k = 0; k < n; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(f, JF_PY_CALL, k);
-		jf_py_call *call = &f->calls.items[k];
+		jf_py_call *call = &names->calls.items[k];
 		char *text = jf_node_text(file, pn->a);
 		call->bare = !strchr(text, '.');
 		free(text);
 		char *name = callee_name(file, pn->a);
-		call->name = jf_arena_strdup(&file->arena, name);
+		call->name = jf_arena_strdup(&names->arena, name);
 		free(name);
 		TSNode def = outermost_definition(f, pn);
 		if (!ts_node_is_null(def)) {
 			char *outer = jf_node_text(file, def);
-			call->outer = jf_arena_strdup(&file->arena, outer);
+			call->outer = jf_arena_strdup(&names->arena, outer);
 			free(outer);
 		}
 		call->main = under_main_guard(f, pn->node);
@@ -285,15 +286,16 @@ static void name_calls(jf_pyfacts *f)
 			if (ts_node_is_null(name))
 				continue;
 			char *text = jf_node_text(file, name);
-			jf_array_push(&f->defined, jf_arena_strdup(&file->arena, text));
+			jf_array_push(&names->defined, jf_arena_strdup(&names->arena, text));
 			free(text);
 		}
-	jf_arena_adopt_array(&file->arena, &f->defined);
+	jf_arena_adopt_array(&names->arena, &names->defined);
+	return names;
 }
 
-const jf_pyfacts *jf_pyfacts_read(jf_file *file)
+jf_pyfacts *jf_pyfacts_read(jf_file *file)
 {
-	jf_pyfacts *f = jf_arena_alloc(&file->arena, sizeof(*f));
+	jf_pyfacts *f = jf_xcalloc(1, sizeof(*f));
 	f->file = file;
 	walker w = { f, file->src->data, JF_PY_NONE, JF_PY_NONE,
 		     memmem(file->src->data, file->src->len, "__main__", 8) != NULL };
@@ -355,15 +357,39 @@ done:
 	jf_array_release(&path);
 	file->walks++;
 	/* Done growing: the lists belong to the file from here on. */
-	jf_arena_adopt_array(&file->arena, &f->nodes);
+	jf_arena_adopt_array(&f->arena, &f->nodes);
 	for (int k = 0; k < JF_PY_KIND_COUNT; k++)
-		jf_arena_adopt_array(&file->arena, &f->of_kind[k]);
-	jf_arena_adopt_array(&file->arena, &f->imports);
-	jf_arena_adopt_array(&file->arena, &f->absolute_imports);
-	jf_arena_adopt_array(&file->arena, &f->bindings);
-	jf_arena_adopt_array(&file->arena, &f->main_blocks);
-	name_calls(f);
+		jf_arena_adopt_array(&f->arena, &f->of_kind[k]);
+	jf_arena_adopt_array(&f->arena, &f->imports);
+	jf_arena_adopt_array(&f->arena, &f->absolute_imports);
+	jf_arena_adopt_array(&f->arena, &f->bindings);
+	jf_arena_adopt_array(&f->arena, &f->main_blocks);
+	f->names = name_calls(f);
 	return f;
+}
+
+void jf_pyfacts_free(jf_pyfacts *self)
+{
+	if (!self)
+		return;
+	if (!self->names_taken)
+		jf_py_names_free(self->names);
+	jf_arena_release(&self->arena);
+	free(self);
+}
+
+jf_py_names *jf_pyfacts_take_names(jf_pyfacts *self)
+{
+	self->names_taken = true;
+	return self->names;
+}
+
+void jf_py_names_free(jf_py_names *self)
+{
+	if (!self)
+		return;
+	jf_arena_release(&self->arena);
+	free(self);
 }
 
 uint32_t jf_pyfacts_find(const jf_pyfacts *self, TSNode n)
@@ -431,11 +457,11 @@ static char *callee_name(const jf_file *unit, TSNode fn)
 	return name;
 }
 
-/* Whether `py` defines a function or class named `name`. */
-static bool defines(const jf_pyfacts *py, const char *name)
+/* Whether a file (its `names`) defines a function or class named `name`. */
+static bool defines(const jf_py_names *names, const char *name)
 {
-	for (size_t i = 0; i < py->defined.size; i++)
-		if (!strcmp(py->defined.items[i], name))
+	for (size_t i = 0; i < names->defined.size; i++)
+		if (!strcmp(names->defined.items[i], name))
 			return true;
 	return false;
 }
@@ -444,14 +470,15 @@ void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_str
 {
 	for (size_t i = 0; i < files->ws->files.size; i++) {
 		const jf_file *u = files->ws->files.items[i];
-		const jf_pyfacts *py = jf_pyfiles_get(files, u);
-		bool is_entry = py == entry || u->role == JF_ROLE_ENTRY;
-		if (!py || (!is_entry && u->role != JF_ROLE_MODULE))
+		bool is_entry = (entry && entry->file == u) || u->role == JF_ROLE_ENTRY;
+		const jf_py_names *names = entry && entry->file == u ? entry->names
+		                                                     : files->names(files->data, u);
+		if (!names || (!is_entry && u->role != JF_ROLE_MODULE))
 			continue;
-		for (size_t k = 0; k < py->calls.size; k++) {
-			const jf_py_call *call = &py->calls.items[k];
+		for (size_t k = 0; k < names->calls.size; k++) {
+			const jf_py_call *call = &names->calls.items[k];
 			if ((is_entry || !call->main) && !jf_strmap_has(out, call->name) &&
-			    !(call->bare && defines(py, call->name)))
+			    !(call->bare && defines(names, call->name)))
 				jf_strmap_add(out, call->name);
 		}
 	}
@@ -479,17 +506,17 @@ bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const 
 	return jf_strmap_get(called, name, len) || jf_strmap_get(own, name, len);
 }
 
-void jf_py_own_calls(const jf_pyfacts *py, const jf_strmap *called, jf_strmap *out)
+void jf_py_own_calls(const jf_py_names *names, const jf_strmap *called, jf_strmap *out)
 {
 	/* The calls of the definitions reached so far, until no new name is added. */
-	size_t n = py->calls.size;
+	size_t n = names->calls.size;
 	bool *done = jf_xcalloc(n ? n : 1, sizeof *done);
 	for (size_t k = 0; k < n; k++)
-		done[k] = py->calls.items[k].main;
+		done[k] = names->calls.items[k].main;
 	for (bool grew = true; grew;) {
 		grew = false;
 		for (size_t k = 0; k < n; k++) {
-			const jf_py_call *call = &py->calls.items[k];
+			const jf_py_call *call = &names->calls.items[k];
 			if (done[k] || (call->outer && !jf_strmap_has(called, call->outer) &&
 			                !jf_strmap_has(out, call->outer)))
 				continue;

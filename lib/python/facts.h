@@ -11,7 +11,7 @@
  * A check then reads these lists and looks around a node at most (its
  * parents, its children): no check walks a whole tree.
  *
- * Nodes are borrowed from the file's tree: valid while the workspace lives.
+ * Nodes are borrowed from the file's tree: valid while it is kept.
  */
 #ifndef JF_PYFACTS_H
 #define JF_PYFACTS_H
@@ -72,8 +72,16 @@ typedef struct {
 	bool main;         /* in the body of an `if __name__ == "__main__":` */
 } jf_py_call;
 
+/* The calls and definitions of a file by name: kept when its tree is not. */
+typedef struct jf_py_names {
+	jf_arena arena; /* everything below */
+	JF_ARRAY(jf_py_call) calls;     /* of_kind[JF_PY_CALL]'s, in the same order */
+	JF_ARRAY(const char *) defined; /* the names of its functions and classes, at any depth */
+} jf_py_names;
+
 typedef struct jf_pyfacts {
 	const jf_file *file;
+	jf_arena arena; /* everything below */
 	JF_ARRAY(jf_py_node) nodes;                    /* in source order */
 	JF_ARRAY(uint32_t) of_kind[JF_PY_KIND_COUNT];  /* indices into `nodes`, by kind */
 	JF_ARRAY(jf_py_import) imports;                /* in source order */
@@ -83,15 +91,18 @@ typedef struct jf_pyfacts {
 	/* The bodies of its `if __name__ == "__main__":` statements, at any depth:
 	 * from the end of the condition to the end of the statement. */
 	JF_ARRAY(jf_span) main_blocks;
-	JF_ARRAY(jf_py_call) calls;     /* of_kind[JF_PY_CALL]'s, in the same order */
-	JF_ARRAY(const char *) defined; /* the names of its functions and classes, at any depth */
+	jf_py_names *names; /* owned, unless taken (jf_pyfacts_take_names) */
+	bool names_taken;
 } jf_pyfacts;
 
 /* The Python files of a lint, with their facts (NULL for a file not read). */
 typedef struct {
 	const jf_workspace *ws;
-	const jf_pyfacts *const *facts; /* by file index */
-	size_t size;
+	/* The facts of a file (read again if its tree was released). */
+	const jf_pyfacts *(*get)(const void *data, const jf_file *file);
+	const void *data;
+	/* A file's names (its facts' `names`, kept when the facts are not); NULL: not read. */
+	const jf_py_names *(*names)(const void *data, const jf_file *file);
 	/* jf_py_called_names() of the files without an `entry`, once every module
 	 * is read; NULL before. */
 	const jf_strmap *called;
@@ -100,21 +111,25 @@ typedef struct {
 
 static inline const jf_pyfacts *jf_pyfiles_get(const jf_pyfiles *self, const jf_file *file)
 {
-	return file->index < self->size ? self->facts[file->index] : NULL;
+	return self->get(self->data, file);
 }
 
 /** jf_py_own_calls() of module `file` with `called`; NULL before every module is read. */
 static inline const jf_strmap *jf_pyfiles_own(const jf_pyfiles *self, const jf_file *file)
 {
-	return self->own && file->index < self->size ? &self->own[file->index] : NULL;
+	return self->own ? &self->own[file->index] : NULL;
 }
 
 /**
  * Walks `file` (Python, parsed) once and records its facts; counts the walk
- * on the file. The facts are read-only and owned by the file's arena: valid
- * while the workspace lives.
+ * on the file. The facts are read-only; free them with jf_pyfacts_free()
+ * before the file's tree, whose nodes they hold.
  */
-const jf_pyfacts *jf_pyfacts_read(jf_file *file);
+jf_pyfacts *jf_pyfacts_read(jf_file *file);
+void jf_pyfacts_free(jf_pyfacts *self);
+/** The names of `self`, owned by the caller from here on (jf_py_names_free()). */
+jf_py_names *jf_pyfacts_take_names(jf_pyfacts *self);
+void jf_py_names_free(jf_py_names *self);
 
 /** The `i`th node of kind `kind`. */
 static inline const jf_py_node *jf_pyfacts_at(const jf_pyfacts *self, jf_py_kind kind, size_t i)
@@ -150,11 +165,11 @@ static inline bool jf_py_within(const jf_py_node *n, TSNode outer)
  */
 void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_strmap *out);
 /**
- * The names module `py` calls where its code runs on import: outside its
+ * The names a module (its `names`) calls where its code runs on import: outside its
  * `__main__` block, at module level, or in a function or class whose name is
  * in `called` (jf_py_called_names) or is itself called so, in turn.
  */
-void jf_py_own_calls(const jf_pyfacts *py, const jf_strmap *called, jf_strmap *out);
+void jf_py_own_calls(const jf_py_names *names, const jf_strmap *called, jf_strmap *out);
 /**
  * Whether recorded node `pn` of imported module `py` runs for the job:
  * outside the module's `__main__` block and, inside functions and classes,

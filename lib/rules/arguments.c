@@ -869,7 +869,10 @@ static TSNode find_function(const jf_rule_ctx *ctx, const char *fn, const jf_fil
 		if (u->lang != JF_LANG_PYTHON)
 			continue;
 		jf_children kids;
-		for (TSNode def = jf_children_start(&kids, ts_tree_root_node(u->tree));
+		TSTree *tree = jf_facts_tree(ctx->facts, u);
+		if (!tree)
+			continue;
+		for (TSNode def = jf_children_start(&kids, ts_tree_root_node(tree));
 		     !ts_node_is_null(def); def = jf_children_next(&kids)) {
 			if (jf_node_type_is(def, JF_T_decorated_definition))
 				def = jf_node_field(def, JF_F_definition);
@@ -940,7 +943,10 @@ static bool always_passed(const jf_rule_ctx *ctx, const char *fn, const char *na
 		if (u->lang != JF_LANG_PYTHON || !len)
 			continue;
 		bool ok = true;
-		TSNode root = ts_tree_root_node(u->tree);
+		TSTree *tree = jf_facts_tree(ctx->facts, u);
+		if (!tree)
+			continue;
+		TSNode root = ts_tree_root_node(tree);
 		const char *text = u->src->data;
 		for (const char *at = strstr(text, fn); ok && at; at = strstr(at + 1, fn)) {
 			uint32_t a = (uint32_t)(at - text);
@@ -1112,7 +1118,7 @@ static void check_flags_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyf
 	char *name = flags_var(entry);
 	if (!name)
 		return;
-	TSNode root = ts_tree_root_node(entry->tree);
+	TSNode root = ts_tree_root_node(jf_facts_tree(ctx->facts, entry));
 	attr_walk aw = { ctx, c, entry, py, name, { 0 }, true };
 	visit_attributes(&aw, root, false); /* what the code assigns itself */
 	visit_attributes(&aw, root, true);

@@ -72,6 +72,17 @@ static void work(jf_matcher *self, item *it)
 		m->limited = m->rule_of[limited];
 }
 
+/* The work on one file, then its copy of the tree let go unless the matches
+ * hold its nodes. */
+static void work_and_drop(jf_matcher *self, item *it)
+{
+	work(self, it);
+	if (!it->m.captures.size) {
+		ts_tree_delete(it->tree);
+		it->tree = NULL;
+	}
+}
+
 static void *run(void *data)
 {
 	jf_matcher *self = data;
@@ -86,7 +97,7 @@ static void *run(void *data)
 			continue; /* done by jf_matcher_wait() */
 		it->state = WORKING;
 		pthread_mutex_unlock(&self->lock);
-		work(self, it);
+		work_and_drop(self, it);
 		pthread_mutex_lock(&self->lock);
 		it->state = DONE;
 		pthread_cond_broadcast(&self->changed);
@@ -168,6 +179,11 @@ void jf_matcher_add(jf_matcher *self, const jf_file *file)
 		it->tree = ts_tree_copy(file->tree);
 		it->state = QUEUED;
 	}
+	if (any && !self->threaded) {
+		/* One thread: the work is done now, while the tree is surely kept. */
+		work_and_drop(self, it);
+		it->state = DONE;
+	}
 	pthread_mutex_lock(&self->lock);
 	if (any && self->threaded && !self->started)
 		self->started = pthread_create(&self->thread, NULL, run, self) == 0;
@@ -187,7 +203,7 @@ const jf_file_matches *jf_matcher_wait(jf_matcher *self, const jf_file *file)
 		/* No thread (none wanted, or none could be made): the work is done here. */
 		it->state = WORKING;
 		pthread_mutex_unlock(&self->lock);
-		work(self, it);
+		work_and_drop(self, it);
 		pthread_mutex_lock(&self->lock);
 		it->state = DONE;
 	}
@@ -200,6 +216,19 @@ const jf_file_matches *jf_matcher_wait(jf_matcher *self, const jf_file *file)
 	for (size_t i = 0; i < it->m.captures.size; i++)
 		it->m.captures.items[i].node.tree = file->tree;
 	return &it->m;
+}
+
+bool jf_matcher_holds(jf_matcher *self, const jf_file *file)
+{
+	bool holds = false;
+	pthread_mutex_lock(&self->lock);
+	for (size_t i = 0; i < self->items.size; i++)
+		if (self->items.items[i]->m.file == file) {
+			holds = self->items.items[i]->state != DONE || self->items.items[i]->tree;
+			break;
+		}
+	pthread_mutex_unlock(&self->lock);
+	return holds;
 }
 
 void jf_matcher_end(jf_matcher *self)

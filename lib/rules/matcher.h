@@ -64,6 +64,11 @@ void jf_matcher_add(jf_matcher *self, const jf_file *file);
  * not added. Owned by the matcher until jf_matcher_end().
  */
 const jf_file_matches *jf_matcher_wait(jf_matcher *self, const jf_file *file);
+/**
+ * Whether the matcher needs `file`'s tree still: its queries are not done,
+ * or they matched (the matches hold its nodes).
+ */
+bool jf_matcher_holds(jf_matcher *self, const jf_file *file);
 /** Ends the lint: files not begun are dropped, the one being worked on is waited for. */
 void jf_matcher_end(jf_matcher *self);
 

@@ -490,6 +490,7 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		                                "sys.path, whose modules are not known: third-party "
 		                                "imports are not checked");
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		jf_facts_settle(ctx->facts); /* what is kept across files is text */
 		c.unit = ctx->facts->ws->files.items[i];
 		if (c.unit->lang != JF_LANG_PYTHON || c.unit->src->status != JF_SOURCE_OK ||
 		    (c.unit->role != JF_ROLE_ENTRY && c.unit->role != JF_ROLE_MODULE))

@@ -185,6 +185,7 @@ int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_matcher *matche
 			continue;
 		jf_array_push(&ran, r->check);
 		r->check(&ctx, r);
+		jf_facts_settle(facts); /* no check keeps another's nodes */
 	}
 	jf_array_release(&ran);
 	return rc;

@@ -150,10 +150,13 @@ static void collect(const jf_facts *facts, const jf_config *cfg, suppressions *o
 		const jf_source *src = file->src;
 		/* A copy of a job spec value: its findings are reported at the value.
 		 * A rewritten copy of a file: its comments are the file's. */
-		if (!file->tree || (src->origin && !src->same_offsets) || !mentions_jobfix(src))
+		if ((src->origin && !src->same_offsets) || !mentions_jobfix(src))
+			continue;
+		TSTree *tree = jf_facts_tree(facts, file);
+		if (!tree)
 			continue;
 		collector c = { cfg, out, src->origin ? src->origin : src };
-		TSNode root = ts_tree_root_node(file->tree);
+		TSNode root = ts_tree_root_node(tree);
 		for (const char *p = strstr(src->data, "jobfix:"); p; p = strstr(p + 1, "jobfix:")) {
 			uint32_t at = (uint32_t)(p - src->data);
 			TSNode n = ts_node_descendant_for_byte_range(root, at, at + 1);

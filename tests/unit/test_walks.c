@@ -111,12 +111,43 @@ static void test_walks__file_alone(void **state)
 	free(path);
 }
 
+/* With no tree kept (JOBFIX_TREE_BUDGET=0), each file is released once its
+ * facts are gathered and parsed and walked again when a check asks: more
+ * walks, the same findings. */
+static void test_walks__released_trees(void **state)
+{
+	(void)state;
+	char *job = jf_xasprintf("%s/demo/job.yaml", getenv("JF_FIXTURES"));
+	jf_linter *kept = jf_linter_new(NULL);
+	assert_int_equal(jf_linter_lint(kept, job), 0);
+	setenv("JOBFIX_TREE_BUDGET", "0", 1);
+	jf_linter *released = jf_linter_new(NULL);
+	unsetenv("JOBFIX_TREE_BUDGET");
+	assert_int_equal(jf_linter_lint(released, job), 0);
+	assert_int_equal(released->python_files, 3);
+	assert_true(released->python_walks > 3);
+	assert_int_equal(released->report.diags.size, kept->report.diags.size);
+	assert_true(kept->report.diags.size > 0);
+	for (size_t i = 0; i < kept->report.diags.size; i++) {
+		assert_ptr_equal(released->report.diags.items[i].rule,
+		                 kept->report.diags.items[i].rule);
+		assert_string_equal(released->report.diags.items[i].message,
+		                    kept->report.diags.items[i].message);
+		assert_int_equal(released->report.diags.items[i].span.start,
+		                 kept->report.diags.items[i].span.start);
+	}
+	jf_linter_free(kept);
+	jf_linter_free(released);
+	free(job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walks__demo_job),
 		cmocka_unit_test_setup_teardown(test_walks__multi_file_job, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_walks__file_alone, th_setup, th_teardown),
+		cmocka_unit_test(test_walks__released_trees),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
