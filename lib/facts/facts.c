@@ -16,12 +16,19 @@
 
 typedef struct jf_resident {
 	jf_workspace *ws;
-	JF_ARRAY(jf_pyfacts *) python; /* by file index; NULL: not read (yet) */
-	JF_ARRAY(bool) released;       /* by file index: its tree and facts were released */
-	JF_ARRAY(jf_py_names *) names; /* by file index: the facts' names, kept when they are not */
+	/* By file index: the facts, NULL when not read or released; their names,
+	 * set when read and kept after (NULL: never read). */
+	JF_ARRAY(jf_pyfacts *) python;
+	JF_ARRAY(jf_py_names *) names;
 	jf_tree_budget budget;
 	size_t bytes; /* the source bytes of the files read whose trees are in memory */
 } jf_resident;
+
+/* Whether the `i`th file was read, then released. */
+static bool released(const jf_resident *r, size_t i)
+{
+	return !r->python.items[i] && r->names.items[i];
+}
 
 /* The facts of Python file `file`, read on first use, and read again after
  * its tree was released. */
@@ -31,23 +38,22 @@ static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 		return NULL;
 	while (r->python.size <= file->index) {
 		jf_array_push(&r->python, NULL);
-		jf_array_push(&r->released, false);
 		jf_array_push(&r->names, NULL);
 	}
 	jf_pyfacts **slot = &r->python.items[file->index];
-	if (r->released.items[file->index]) {
+	if (*slot)
+		return *slot;
+	if (released(r, file->index)) {
 		/* Parsed within the time budget before: the same text parses again. */
 		file->tree = jf_parse(r->ws->parsers, JF_LANG_PYTHON, file->src, NULL, 0);
 		if (!file->tree)
 			return NULL;
-		r->released.items[file->index] = false;
 	}
-	if (!*slot) {
-		*slot = jf_pyfacts_read(file);
-		r->bytes += file->src->len;
-		if (!r->names.items[file->index])
-			r->names.items[file->index] = jf_pyfacts_take_names(*slot);
-	}
+	*slot = jf_pyfacts_read(file);
+	r->bytes += file->src->len;
+	if (!r->names.items[file->index])
+		r->names.items[file->index] = jf_py_names_read(*slot);
+	(*slot)->names = r->names.items[file->index];
 	return *slot;
 }
 
@@ -56,7 +62,7 @@ static const jf_pyfacts *python_read(const jf_resident *r, const jf_file *file)
 {
 	if (!r || file->index >= r->python.size)
 		return NULL;
-	if (r->released.items[file->index])
+	if (released(r, file->index))
 		return python_of((jf_resident *)r, r->ws->files.items[file->index]);
 	return r->python.items[file->index];
 }
@@ -84,7 +90,6 @@ static void settle(jf_resident *r, size_t end)
 		r->python.items[i] = NULL;
 		ts_tree_delete(file->tree);
 		file->tree = NULL;
-		r->released.items[i] = true;
 		r->bytes -= file->src->len;
 	}
 }
@@ -316,7 +321,6 @@ void jf_facts_release(jf_facts *self)
 		}
 		jf_array_release(&r->python);
 		jf_array_release(&r->names);
-		jf_array_release(&r->released);
 		free(r);
 	}
 	self->resident = NULL;

@@ -254,8 +254,7 @@ static bool under_main_guard(const jf_pyfacts *py, TSNode n);
 static char *callee_name(const jf_file *unit, TSNode fn);
 static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn);
 
-/* The calls' and definitions' names (jf_py_names). */
-static jf_py_names *name_calls(const jf_pyfacts *f)
+jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 {
 	const jf_file *file = f->file;
 	jf_py_names *names = jf_xcalloc(1, sizeof *names);
@@ -364,7 +363,6 @@ done:
 	jf_arena_adopt_array(&f->arena, &f->absolute_imports);
 	jf_arena_adopt_array(&f->arena, &f->bindings);
 	jf_arena_adopt_array(&f->arena, &f->main_blocks);
-	f->names = name_calls(f);
 	return f;
 }
 
@@ -372,16 +370,8 @@ void jf_pyfacts_free(jf_pyfacts *self)
 {
 	if (!self)
 		return;
-	if (!self->names_taken)
-		jf_py_names_free(self->names);
 	jf_arena_release(&self->arena);
 	free(self);
-}
-
-jf_py_names *jf_pyfacts_take_names(jf_pyfacts *self)
-{
-	self->names_taken = true;
-	return self->names;
 }
 
 void jf_py_names_free(jf_py_names *self)

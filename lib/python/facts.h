@@ -91,8 +91,9 @@ typedef struct jf_pyfacts {
 	/* The bodies of its `if __name__ == "__main__":` statements, at any depth:
 	 * from the end of the condition to the end of the statement. */
 	JF_ARRAY(jf_span) main_blocks;
-	jf_py_names *names; /* owned, unless taken (jf_pyfacts_take_names) */
-	bool names_taken;
+	/* Its calls' and definitions' names (jf_py_names_read()), set and owned
+	 * by whoever keeps the facts: they outlive the facts. */
+	const jf_py_names *names;
 } jf_pyfacts;
 
 /* The Python files of a lint, with their facts (NULL for a file not read). */
@@ -127,8 +128,8 @@ static inline const jf_strmap *jf_pyfiles_own(const jf_pyfiles *self, const jf_f
  */
 jf_pyfacts *jf_pyfacts_read(jf_file *file);
 void jf_pyfacts_free(jf_pyfacts *self);
-/** The names of `self`, owned by the caller from here on (jf_py_names_free()). */
-jf_py_names *jf_pyfacts_take_names(jf_pyfacts *self);
+/** The names of the calls and definitions of `py`; free with jf_py_names_free(). */
+jf_py_names *jf_py_names_read(const jf_pyfacts *py);
 void jf_py_names_free(jf_py_names *self);
 
 /** The `i`th node of kind `kind`. */

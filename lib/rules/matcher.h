@@ -43,7 +43,8 @@ typedef struct {
 
 /**
  * A matcher; with `threaded`, its thread starts with the first file, else
- * each file's queries run when jf_matcher_wait() asks for them. Free with
+ * each file's queries run in jf_matcher_add(). Either way the matcher lets
+ * go of its copy of a file's tree once nothing matched there. Free with
  * jf_matcher_free().
  */
 jf_matcher *jf_matcher_new(bool threaded);

@@ -5,7 +5,9 @@
  * role in the job. The workspace owns the files, their trees and the sources
  * it read; jf_workspace_keep_sources() hands the sources to whoever keeps
  * the findings, which point into them. Problems of reading and parsing are
- * findings too: JF005 (not linted) and JF301 (does not parse).
+ * findings too: JF005 (not linted) and JF301 (does not parse). Above the
+ * lint's tree budget, the facts release a Python file's tree and parse its
+ * source again when asked (facts/facts.h).
  */
 #ifndef JF_WORKSPACE_H
 #define JF_WORKSPACE_H
