@@ -197,12 +197,6 @@ static void match_rules(void *matcher, const jf_file *file)
 	jf_matcher_add(matcher, file);
 }
 
-/* The tree budget's hook: a file's rule queries need its tree. */
-static bool matcher_holds(void *matcher, const jf_file *file)
-{
-	return jf_matcher_holds(matcher, file);
-}
-
 /* What a file given to lint is: JF_LANG_YAML stands for a job file of any format. */
 static jf_lang lang_of_file(const char *path)
 {
@@ -298,8 +292,7 @@ static int lint_path(jf_linter *self, const char *path)
 	L.image = jf_image_resolve(L.job, &L.sink);
 	L.facts = (jf_facts){ .job = L.job, .image = L.image, .ws = &L.ws };
 	if (!rc && !left_out)
-		jf_facts_gather(&L.facts, L.job, L.image, &L.ws,
-		                &(jf_tree_budget){ self->tree_budget, matcher_holds, self->matcher });
+		jf_facts_gather(&L.facts, L.job, L.image, &L.ws, self->tree_budget);
 	if (L.job)
 		jf_job_keep_sources(L.job, &L.sources);
 	jf_workspace_keep_sources(&L.ws, &L.sources);
@@ -311,6 +304,8 @@ static int lint_path(jf_linter *self, const char *path)
 	else
 		jf_suppress_finish(&L.facts, cfg, &L.sink, first);
 	count_python(self, &L.ws);
+	if (jf_facts_trees_peak(&L.facts) > self->python_trees_peak)
+		self->python_trees_peak = jf_facts_trees_peak(&L.facts);
 	jf_matcher_end(self->matcher);
 	if (self->prefetch)
 		jf_prefetch_drop(self->prefetch);

@@ -35,7 +35,7 @@ struct jf_linter {
 	jf_query_cache queries; /* the rule queries of the config's rules, compiled */
 	jf_matcher *matcher;    /* matches them on a second thread */
 	struct jf_prefetch *prefetch; /* parses a job's modules ahead on other threads */
-	size_t tree_budget; /* jf_tree_budget.bytes of its lints */
+	size_t tree_budget; /* jf_facts_gather()'s, for its lints */
 	jf_error error;
 	/* jf_linter_restrict(): the files, by identity and by real path. */
 	bool restricted;
@@ -44,8 +44,9 @@ struct jf_linter {
 	jf_file_ids read;    /* the files of every lint that was not left out */
 	jf_strings skipped;  /* jf_linter_skipped() */
 	/* Counted over every lint, for the tests: Python files read, and full
-	 * walks of their trees. */
-	size_t python_files, python_walks;
+	 * walks of their trees; the most trees one lint this linter ran (not
+	 * one given back by the cache or another thread) kept at once. */
+	size_t python_files, python_walks, python_trees_peak;
 	/* The fact cache (cache.h): the categories of findings given back, and
 	 * how many lints were given back or kept. */
 	jf_strings cache_strings;

@@ -20,8 +20,9 @@ typedef struct jf_resident {
 	 * set when read and kept after (NULL: never read). */
 	JF_ARRAY(jf_pyfacts *) python;
 	JF_ARRAY(jf_py_names *) names;
-	jf_tree_budget budget;
+	size_t budget; /* jf_facts_gather()'s tree_budget */
 	size_t bytes; /* the source bytes of the files read whose trees are in memory */
+	size_t trees, trees_peak; /* how many such files, now and at most */
 } jf_resident;
 
 /* Whether the `i`th file was read, then released. */
@@ -43,14 +44,17 @@ static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 	jf_pyfacts **slot = &r->python.items[file->index];
 	if (*slot)
 		return *slot;
-	if (released(r, file->index)) {
-		/* Parsed within the time budget before: the same text parses again. */
+	if (!file->tree) {
+		/* Released (settle(), settle_found()). Parsed within the time budget
+		 * before: the same text parses again. */
 		file->tree = jf_parse(r->ws->parsers, JF_LANG_PYTHON, file->src, NULL, 0);
 		if (!file->tree)
 			return NULL;
 	}
 	*slot = jf_pyfacts_read(file);
 	r->bytes += file->src->len;
+	if (++r->trees > r->trees_peak)
+		r->trees_peak = r->trees;
 	if (!r->names.items[file->index])
 		r->names.items[file->index] = jf_py_names_read(*slot);
 	(*slot)->names = r->names.items[file->index];
@@ -78,31 +82,67 @@ TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file)
 	return file->tree;
 }
 
-/* Releases the trees of the files before `end` above the budget, oldest first. */
-static void settle(jf_resident *r, size_t end)
+/* Releases the trees of the files before `end` above the budget, `keep`
+ * (or NULL) left. The checks read the files in the workspace's order, one
+ * after the other: the last read go first, so that the first files stay and
+ * only those beyond the budget are parsed again by the next check. */
+static void settle(jf_resident *r, size_t end, const jf_file *keep)
 {
-	for (size_t i = 0; i < end && i < r->python.size && r->bytes > r->budget.bytes; i++) {
+	for (size_t i = end < r->python.size ? end : r->python.size;
+	     i-- > 0 && r->bytes > r->budget;) {
 		jf_file *file = r->ws->files.items[i];
-		if (!r->python.items[i] || !file->fs_path ||
-		    (r->budget.keep && r->budget.keep(r->budget.keep_data, file)))
+		if (!r->python.items[i] || !file->fs_path || file == keep)
 			continue;
 		jf_pyfacts_free(r->python.items[i]);
 		r->python.items[i] = NULL;
 		ts_tree_delete(file->tree);
 		file->tree = NULL;
 		r->bytes -= file->src->len;
+		r->trees--;
 	}
 }
 
-void jf_facts_settle(const jf_facts *self)
+/* Whether the `i`th file is Python the gather found and parsed, and has not read yet. */
+static bool found_unread(const jf_resident *r, size_t i)
+{
+	const jf_file *file = r->ws->files.items[i];
+	return file->lang == JF_LANG_PYTHON && file->fs_path && file->tree &&
+	       (i >= r->python.size || (!r->python.items[i] && !r->names.items[i]));
+}
+
+/* The files the gather found (parsed with their syntax checked and their rule
+ * queries matched) from `from` on, waiting to be read: their trees too are
+ * released above the budget, the last found first. */
+static void settle_found(jf_resident *r, size_t from)
+{
+	size_t found = 0;
+	for (size_t i = from; i < r->ws->files.size; i++)
+		found += found_unread(r, i) ? r->ws->files.items[i]->src->len : 0;
+	for (size_t i = r->ws->files.size; i-- > from && r->bytes + found > r->budget;) {
+		if (!found_unread(r, i))
+			continue;
+		jf_file *file = r->ws->files.items[i];
+		ts_tree_delete(file->tree);
+		file->tree = NULL;
+		found -= file->src->len;
+	}
+}
+
+void jf_facts_settle(const jf_facts *self, const jf_file *keep)
 {
 	if (self->resident)
-		settle(self->resident, SIZE_MAX);
+		settle(self->resident, SIZE_MAX, keep);
 }
 
 static const jf_pyfacts *pyfiles_get(const void *data, const jf_file *file)
 {
 	return python_read(data, file);
+}
+
+static void pyfiles_settle(const void *data, const jf_file *keep)
+{
+	if (data)
+		settle((jf_resident *)data, SIZE_MAX, keep);
 }
 
 static const jf_py_names *pyfiles_names(const void *data, const jf_file *file)
@@ -111,9 +151,14 @@ static const jf_py_names *pyfiles_names(const void *data, const jf_file *file)
 	return r && file->index < r->names.size ? r->names.items[file->index] : NULL;
 }
 
+size_t jf_facts_trees_peak(const jf_facts *self)
+{
+	return self->resident ? self->resident->trees_peak : 0;
+}
+
 jf_pyfiles jf_facts_pyfiles(const jf_facts *self)
 {
-	return (jf_pyfiles){ self->ws, pyfiles_get, self->resident, pyfiles_names,
+	return (jf_pyfiles){ self->ws, pyfiles_get, self->resident, pyfiles_names, pyfiles_settle,
 		             self->called_known ? &self->called : NULL,
 		             self->called_known ? self->own_calls.items : NULL };
 }
@@ -257,7 +302,7 @@ static long wrapped_script(void *data, const jf_file *entry, const jf_words *arg
 }
 
 void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws,
-                     const jf_tree_budget *budget)
+                     size_t tree_budget)
 {
 	memset(out, 0, sizeof(*out));
 	out->job = job;
@@ -265,7 +310,7 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	out->ws = ws;
 	jf_resident *r = out->resident = jf_xcalloc(1, sizeof *r);
 	r->ws = ws;
-	r->budget = budget ? *budget : (jf_tree_budget){ SIZE_MAX, NULL, NULL };
+	r->budget = tree_budget;
 	/* A file linted alone has no facts: the checks that read them need a job. */
 	if (!job)
 		return;
@@ -280,7 +325,8 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	 * parsed on other threads while this one walks and loads. */
 	size_t named = 0; /* the files whose modules the pool knows */
 	for (size_t i = 0; i < ws->files.size; i++) {
-		settle(r, i); /* the files before this one are done with */
+		settle(r, i, NULL); /* the files before this one are done with */
+		settle_found(r, i + 1);
 		for (; ws->prefetch && named < ws->files.size && named <= i + 8; named++) {
 			jf_file *next = ws->files.items[named];
 			const jf_pyfacts *py = python_of(r, next);
@@ -302,7 +348,7 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 		jf_array_push(&out->own_calls, own);
 	}
 	out->called_known = true;
-	settle(r, SIZE_MAX);
+	settle(r, SIZE_MAX, NULL);
 }
 
 void jf_facts_release(jf_facts *self)

@@ -40,24 +40,15 @@ typedef struct jf_facts {
 	bool called_known;
 } jf_facts;
 
-/* How many files' trees a lint keeps at once. */
-typedef struct {
-	/* The bytes of Python source whose trees (and facts) stay in memory
-	 * (a tree takes about 15 bytes per byte of source); SIZE_MAX: all. */
-	size_t bytes;
-	/* Whether `file`'s tree must stay, whatever the budget (its rule
-	 * queries' matches hold its nodes); NULL: none must. */
-	bool (*keep)(void *data, const jf_file *file);
-	void *keep_data;
-} jf_tree_budget;
-
 /**
  * Gathers the facts of `job` (NULL for a file linted alone, already in `ws`)
- * into `out`, keeping trees within `budget` (NULL: all). The job, the image
- * and the workspace must outlive the facts.
+ * into `out`. They keep the trees (and Python facts) of at most
+ * `tree_budget` bytes of Python source at once (a tree takes about 15 bytes
+ * per byte of source; SIZE_MAX: all). The job, the image and the workspace
+ * must outlive the facts.
  */
 void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws,
-                     const jf_tree_budget *budget);
+                     size_t tree_budget);
 /**
  * The facts of Python file `file`; NULL for a file of another language, or
  * one the facts did not read. A file whose tree was released is parsed and
@@ -68,11 +59,14 @@ const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file);
 /** The tree of `file`, parsed again if it was released; NULL when that fails. */
 TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file);
 /**
- * Releases trees above the budget, the oldest first: no node or Python
- * facts taken from the facts before may be used after. The rules call it
- * between checks.
+ * Releases trees above the budget, the oldest first, but `keep`'s (NULL:
+ * none): no node or Python facts taken from the facts before, but from
+ * `keep`, may be used after. The rules call it between checks, and between
+ * the files of a check whose state across files is text.
  */
-void jf_facts_settle(const jf_facts *self);
+void jf_facts_settle(const jf_facts *self, const jf_file *keep);
+/** The most Python files whose trees (and facts) the facts kept at once. */
+size_t jf_facts_trees_peak(const jf_facts *self);
 /** The Python files of the lint with their facts. */
 jf_pyfiles jf_facts_pyfiles(const jf_facts *self);
 void jf_facts_release(jf_facts *self);

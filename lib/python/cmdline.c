@@ -539,8 +539,11 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 		jf_py_called_names(files, entry, &called);
 	for (size_t i = 0; i < files->ws->files.size; i++) {
 		const jf_file *u = files->ws->files.items[i];
+		if (u->role != JF_ROLE_MODULE)
+			continue;
+		jf_pyfiles_settle(files, entry->file); /* what `c` keeps is text */
 		const jf_pyfacts *py = jf_pyfiles_get(files, u);
-		if (u->role != JF_ROLE_MODULE || !py)
+		if (!py)
 			continue;
 		if (job) {
 			collect(c, py, files->called, jf_pyfiles_own(files, u));

@@ -7,10 +7,12 @@
 #define MAX_DEPTH 24
 
 /* A name's bindings in one file: how many, and the value of a module-level
- * `NAME = <expr>`; `parsed` when one is `NAME = <...>.parse_args(...)`. */
+ * `NAME = <expr>`; `parsed` when one is `NAME = <...>.parse_args(...)`.
+ * What a session keeps across files are node references: the facts may
+ * release a tree between two evaluations. */
 typedef struct {
 	int count;
-	TSNode value;
+	jf_node_ref value;
 	bool parsed;
 } binding;
 
@@ -23,7 +25,7 @@ typedef struct {
 /* An add_argument(...) call of the job, by the dest it stores. */
 typedef struct {
 	char *dest;
-	TSNode call;
+	jf_node_ref call;
 	const jf_file *unit;
 } argdef;
 
@@ -217,7 +219,7 @@ static const unit_index *index_of(jf_pyeval *s, const jf_file *unit)
 		const jf_py_node *a = at != JF_PY_NONE ? &py->nodes.items[at] : NULL;
 		if (a && a->kind == JF_PY_ASSIGNMENT && jf_node_type_is(a->a, JF_T_identifier) &&
 		    !ts_node_is_null(a->b))
-			binding_of(&ix, unit, a->a)->value = a->b;
+			binding_of(&ix, unit, a->a)->value = jf_node_ref_of(a->b);
 	}
 	jf_children_release(&kids);
 	jf_array_push(&s->units, ix);
@@ -238,9 +240,11 @@ static jf_pyvalue eval_name(evaluator *e, TSNode n)
 	char *name = jf_node_text(e->unit, n);
 	const binding *b = find_binding(e->s, e->unit, name);
 	free(name);
-	if (!b || b->count != 1 || ts_node_is_null(b->value))
+	/* `n` is of e->unit, whose tree is the one its facts were read from */
+	TSNode value = b && b->count == 1 ? jf_node_find(e->unit->tree, b->value) : (TSNode){ 0 };
+	if (ts_node_is_null(value))
 		return unknown();
-	jf_pyvalue v = eval(e, b->value);
+	jf_pyvalue v = eval(e, value);
 	v.through_names = true;
 	return v;
 }
@@ -315,8 +319,11 @@ static void read_arguments(jf_pyeval *s)
 	s->args_read = true;
 	for (size_t i = 0; i < s->ws->files.size; i++) {
 		const jf_file *unit = s->ws->files.items[i];
+		if (unit->lang != JF_LANG_PYTHON || unit->src->status != JF_SOURCE_OK ||
+		    !strstr(unit->src->data, "add_argument"))
+			continue; /* (a released file is not read again for nothing) */
 		const jf_pyfacts *py = jf_pyfiles_get(&s->files, unit);
-		if (!py || unit->src->status != JF_SOURCE_OK || !strstr(unit->src->data, "add_argument"))
+		if (!py)
 			continue;
 		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
 			const jf_py_node *call = jf_pyfacts_at(py, JF_PY_CALL, k);
@@ -326,7 +333,7 @@ static void read_arguments(jf_pyeval *s)
 				continue;
 			char *dest = dest_of(s, unit, call->b);
 			if (dest) {
-				argdef d = { dest, x, unit };
+				argdef d = { dest, jf_node_ref_of(x), unit };
 				jf_array_push(&s->args, d);
 			}
 		}
@@ -367,11 +374,13 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 		bool twice = (hit > first && !strcmp(hit[-1].dest, dest)) ||
 		             (hit < last && !strcmp(hit[1].dest, dest));
 		s.found = twice ? 2 : 1;
-		s.call = hit->call;
 		s.unit = hit->unit;
+		/* the definition's file, read again if its tree was released */
+		if (jf_pyfiles_get(&e->s->files, s.unit))
+			s.call = jf_node_find(s.unit->tree, hit->call);
 	}
 	jf_pyvalue result = unknown();
-	if (s.found != 1)
+	if (s.found != 1 || ts_node_is_null(s.call))
 		goto done;
 	TSNode args = jf_node_field(s.call, JF_F_arguments);
 	JF_ARRAY(char *) options = { 0 };

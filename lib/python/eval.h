@@ -15,7 +15,8 @@
 
 typedef struct {
 	char *value;          /* the string; NULL when unknown */
-	TSNode origin;        /* the literal its beginning comes from, or a null node */
+	TSNode origin;        /* the literal its beginning comes from, or a null node; valid
+	                       * until the facts settle (facts/facts.h) */
 	const jf_file *origin_unit;
 	bool through_names;   /* it came through a variable, an argument or the environment */
 } jf_pyvalue;
@@ -23,7 +24,8 @@ typedef struct {
 /*
  * A session evaluates any number of expressions of one lint: it indexes each
  * file's names and the job's argparse definitions once, on first use, so an
- * evaluation costs the expression, not the file.
+ * evaluation costs the expression, not the file. It keeps no node across
+ * evaluations: the facts may settle between two.
  */
 typedef struct jf_pyeval jf_pyeval;
 

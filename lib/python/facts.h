@@ -104,6 +104,8 @@ typedef struct {
 	const void *data;
 	/* A file's names (its facts' `names`, kept when the facts are not); NULL: not read. */
 	const jf_py_names *(*names)(const void *data, const jf_file *file);
+	/* jf_facts_settle(): trees above the budget released, but `keep`'s. */
+	void (*settle)(const void *data, const jf_file *keep);
 	/* jf_py_called_names() of the files without an `entry`, once every module
 	 * is read; NULL before. */
 	const jf_strmap *called;
@@ -113,6 +115,13 @@ typedef struct {
 static inline const jf_pyfacts *jf_pyfiles_get(const jf_pyfiles *self, const jf_file *file)
 {
 	return self->get(self->data, file);
+}
+
+/** Lets go of the trees above the budget, but `keep`'s: no other node taken
+ * before may be used after. */
+static inline void jf_pyfiles_settle(const jf_pyfiles *self, const jf_file *keep)
+{
+	self->settle(self->data, keep);
 }
 
 /** jf_py_own_calls() of module `file` with `called`; NULL before every module is read. */

@@ -1272,7 +1272,7 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 			jf_array_push(&c.objects, &t[i]);
 	jf_pyfiles files = jf_facts_pyfiles(f);
 	for (size_t i = 0; i < f->ws->files.size; i++) {
-		jf_facts_settle(f); /* what is kept across files is text */
+		jf_facts_settle(f, NULL); /* what is kept across files is text */
 		const jf_file *u = f->ws->files.items[i];
 		const jf_pyfacts *py = jf_facts_python(f, u);
 		if (!py || u->src->status != JF_SOURCE_OK ||

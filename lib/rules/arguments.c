@@ -866,8 +866,9 @@ static TSNode find_function(const jf_rule_ctx *ctx, const char *fn, const jf_fil
 	int count = 0;
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON)
-			continue;
+		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
+		    !strstr(u->src->data, fn))
+			continue; /* (a released file is not read again for nothing) */
 		jf_children kids;
 		TSTree *tree = jf_facts_tree(ctx->facts, u);
 		if (!tree)
@@ -940,7 +941,8 @@ static bool always_passed(const jf_rule_ctx *ctx, const char *fn, const char *na
 	size_t len = strlen(fn);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON || !len)
+		if (u->lang != JF_LANG_PYTHON || !len || u->src->status != JF_SOURCE_OK ||
+		    !strstr(u->src->data, fn))
 			continue;
 		bool ok = true;
 		TSTree *tree = jf_facts_tree(ctx->facts, u);
@@ -1132,8 +1134,11 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *entry = ctx->facts->ws->files.items[i];
+		if (entry->role != JF_ROLE_ENTRY)
+			continue;
+		jf_facts_settle(ctx->facts, NULL); /* what is kept across entries is text */
 		const jf_pyfacts *py = jf_facts_python(ctx->facts, entry);
-		if (entry->role != JF_ROLE_ENTRY || !py)
+		if (!py)
 			continue;
 		jf_cmdline c;
 		jf_cmdline_read(&c, &files, py);

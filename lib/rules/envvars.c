@@ -207,8 +207,11 @@ static bool callers_guarded(const env_model *m, const jf_file *unit, TSNode n)
 	const jf_facts *facts = m->ctx->facts;
 	for (size_t i = 0; i < facts->ws->files.size; i++) {
 		const jf_file *u = facts->ws->files.items[i];
+		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
+		    !strstr(u->src->data, name))
+			continue;
 		const jf_pyfacts *py = jf_facts_python(facts, u);
-		if (!py || !strstr(u->src->data, name))
+		if (!py)
 			continue;
 		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
 			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
@@ -281,19 +284,27 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 	if (ctx->facts->job->env_open)
 		return; /* the reader said why */
 	env_model m = { ctx, ctx->facts->image, { 0 }, false };
+	/* What is kept across files is text: the names written. */
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		jf_facts_settle(ctx->facts, NULL);
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
-		if (py && u->src->status == JF_SOURCE_OK && mentions_environ(u))
+		const jf_pyfacts *py = u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
+		                               mentions_environ(u)
+		                       ? jf_facts_python(ctx->facts, u)
+		                       : NULL;
+		if (py)
 			collect_writes(&m, py);
 	}
 	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		jf_facts_settle(ctx->facts, NULL);
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
 		bool module = u->role == JF_ROLE_MODULE;
-		if (py && u->src->status == JF_SOURCE_OK && (u->role == JF_ROLE_ENTRY || module) &&
-		    mentions_environ(u))
+		const jf_pyfacts *py = u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
+		                               (u->role == JF_ROLE_ENTRY || module) && mentions_environ(u)
+		                       ? jf_facts_python(ctx->facts, u)
+		                       : NULL;
+		if (py)
 			check_python(&m, py, module ? files.called : NULL,
 			             module ? jf_pyfiles_own(&files, u) : NULL);
 	}

@@ -34,8 +34,10 @@ static void on_match(void *data, const jf_match *match)
 {
 	item *it = data;
 	struct jf_matched m = { match->pattern, (uint32_t)it->m.captures.size, (uint32_t)match->size };
-	for (size_t i = 0; i < match->size; i++)
-		jf_array_push(&it->m.captures, match->items[i]);
+	for (size_t i = 0; i < match->size; i++) {
+		struct jf_captured c = { match->items[i].name, jf_node_ref_of(match->items[i].node) };
+		jf_array_push(&it->m.captures, c);
+	}
 	jf_array_push(&it->m.matches, m);
 }
 
@@ -72,15 +74,13 @@ static void work(jf_matcher *self, item *it)
 		m->limited = m->rule_of[limited];
 }
 
-/* The work on one file, then its copy of the tree let go unless the matches
- * hold its nodes. */
+/* The work on one file, then its copy of the tree let go: the matches hold
+ * references, not nodes. */
 static void work_and_drop(jf_matcher *self, item *it)
 {
 	work(self, it);
-	if (!it->m.captures.size) {
-		ts_tree_delete(it->tree);
-		it->tree = NULL;
-	}
+	ts_tree_delete(it->tree);
+	it->tree = NULL;
 }
 
 static void *run(void *data)
@@ -210,25 +210,7 @@ const jf_file_matches *jf_matcher_wait(jf_matcher *self, const jf_file *file)
 	while (it && it->state != DONE)
 		pthread_cond_wait(&self->changed, &self->lock);
 	pthread_mutex_unlock(&self->lock);
-	if (!it)
-		return NULL;
-	/* The nodes are of the copy: make them nodes of the file's own tree. */
-	for (size_t i = 0; i < it->m.captures.size; i++)
-		it->m.captures.items[i].node.tree = file->tree;
-	return &it->m;
-}
-
-bool jf_matcher_holds(jf_matcher *self, const jf_file *file)
-{
-	bool holds = false;
-	pthread_mutex_lock(&self->lock);
-	for (size_t i = 0; i < self->items.size; i++)
-		if (self->items.items[i]->m.file == file) {
-			holds = self->items.items[i]->state != DONE || self->items.items[i]->tree;
-			break;
-		}
-	pthread_mutex_unlock(&self->lock);
-	return holds;
+	return it ? &it->m : NULL;
 }
 
 void jf_matcher_end(jf_matcher *self)

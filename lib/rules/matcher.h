@@ -18,6 +18,7 @@
 #define JF_MATCHER_H
 
 #include "rules/registry.h"
+#include "sources/tree.h"
 #include "sources/workspace.h"
 
 typedef struct jf_matcher jf_matcher;
@@ -25,6 +26,13 @@ typedef struct jf_matcher jf_matcher;
 /* A match in a file: its pattern, and its captures in the file's array. */
 struct jf_matched {
 	uint32_t pattern, first, count;
+};
+
+/* A capture, kept as a reference: the file's tree may be released and read
+ * again before the rules take the matches (jf_node_find()). */
+struct jf_captured {
+	const char *name;
+	jf_node_ref node;
 };
 
 /* What the matcher found in one file. Valid after jf_matcher_wait(). */
@@ -38,13 +46,13 @@ typedef struct {
 	const jf_rule *limited; /* a rule whose regular expression gave up at its limits, or NULL */
 	char *message;
 	JF_ARRAY(struct jf_matched) matches; /* in the order the query found them */
-	JF_ARRAY(jf_capture) captures;       /* nodes of the file's own tree */
+	JF_ARRAY(struct jf_captured) captures;
 } jf_file_matches;
 
 /**
  * A matcher; with `threaded`, its thread starts with the first file, else
  * each file's queries run in jf_matcher_add(). Either way the matcher lets
- * go of its copy of a file's tree once nothing matched there. Free with
+ * go of its copy of a file's tree once the queries ran. Free with
  * jf_matcher_free().
  */
 jf_matcher *jf_matcher_new(bool threaded);
@@ -65,11 +73,6 @@ void jf_matcher_add(jf_matcher *self, const jf_file *file);
  * not added. Owned by the matcher until jf_matcher_end().
  */
 const jf_file_matches *jf_matcher_wait(jf_matcher *self, const jf_file *file);
-/**
- * Whether the matcher needs `file`'s tree still: its queries are not done,
- * or they matched (the matches hold its nodes).
- */
-bool jf_matcher_holds(jf_matcher *self, const jf_file *file);
 /** Ends the lint: files not begun are dropped, the one being worked on is waited for. */
 void jf_matcher_end(jf_matcher *self);
 

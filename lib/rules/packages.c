@@ -275,11 +275,12 @@ static void read_sys_path_edits(checker *c)
 	jf_pyeval *ev = NULL;
 	c->edits_known = true;
 	for (size_t i = 0; i < f->ws->files.size && c->edits_known; i++) {
+		jf_facts_settle(f, NULL); /* what is kept across files is text */
 		const jf_file *u = f->ws->files.items[i];
-		const jf_pyfacts *py = jf_facts_python(f, u);
 		if (u->lang != JF_LANG_PYTHON ||
 		    (!strstr(u->src->data, "sys.path") && !strstr(u->src->data, "addsitedir")))
 			continue;
+		const jf_pyfacts *py = jf_facts_python(f, u);
 		c->edits_sys_path = true;
 		size_t calls = 0, found = 0;
 		for (const char *p = strstr(u->src->data, "sys.path"); p && c->edits_known;
@@ -490,7 +491,7 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		                                "sys.path, whose modules are not known: third-party "
 		                                "imports are not checked");
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
-		jf_facts_settle(ctx->facts); /* what is kept across files is text */
+		jf_facts_settle(ctx->facts, NULL); /* what is kept across files is text */
 		c.unit = ctx->facts->ws->files.items[i];
 		if (c.unit->lang != JF_LANG_PYTHON || c.unit->src->status != JF_SOURCE_OK ||
 		    (c.unit->role != JF_ROLE_ENTRY && c.unit->role != JF_ROLE_MODULE))

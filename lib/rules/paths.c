@@ -52,14 +52,20 @@ static const struct {
 };
 #undef IO
 
+/* A call's I/O, as text and spans: the check reads every file before it
+ * judges one, and the facts may release a file's tree once it is read. */
 typedef struct {
-	TSNode arg;      /* the path argument */
-	TSNode call;
 	const jf_file *unit;
+	jf_span arg;        /* the path argument */
 	io_kind kind;
-	bool creates;    /* it makes the folder (os.makedirs, Path.mkdir) */
-	jf_pyvalue value;
-	char *cpath;     /* in the container, or NULL */
+	bool creates;       /* it makes the folder (os.makedirs, Path.mkdir) */
+	bool runs;          /* may_run(); read only for a container path */
+	bool guarded;       /* guarded(); read only for a read that runs */
+	char *value;        /* the path */
+	const jf_file *origin_unit; /* the literal it starts with, when it came through names */
+	jf_span origin;
+	char *origin_value; /* the literal's own value; read only for a developer path */
+	char *cpath;        /* in the container, or NULL */
 } io_use;
 
 typedef struct {
@@ -162,32 +168,6 @@ static const char *cwd_of(const jf_rule_ctx *ctx, const jf_file *unit)
 	return cwd;
 }
 
-static void collect(io_model *m, const jf_pyfacts *py)
-{
-	const jf_file *unit = py->file;
-	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
-		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		TSNode n = pn->node;
-		TSNode arg;
-		io_kind kind = IO_WRITE;
-		bool creates = jf_py_makes_folder(unit, n, &arg);
-		if (!creates && !classify(unit, pn->a, pn->b, &arg, &kind))
-			continue;
-		io_use u = { arg, n, unit, kind, creates, jf_pyeval_expr(m->eval, unit, arg), NULL };
-		if (!u.value.value || !*u.value.value) {
-			jf_pyvalue_release(&u.value);
-			continue;
-		}
-		const char *v = u.value.value;
-		const char *cwd = cwd_of(m->ctx, unit);
-		if (v[0] == '/')
-			u.cpath = jf_path_normalize(v);
-		else if (cwd && v[0] != '~' && !strstr(v, "://"))
-			u.cpath = jf_path_join(cwd, v);
-		jf_array_push(&m->uses, u);
-	}
-}
-
 /* Whether a read at `n` runs only when the file is there: under a condition
  * that tests for it, or in a try that catches its absence. */
 static bool guarded(const jf_file *unit, TSNode n)
@@ -280,6 +260,47 @@ static bool may_run(io_model *m, const jf_file *unit, TSNode n)
 	return true;
 }
 
+static void collect(io_model *m, const jf_pyfacts *py)
+{
+	const jf_file *unit = py->file;
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+		TSNode n = pn->node;
+		TSNode arg;
+		io_kind kind = IO_WRITE;
+		bool creates = jf_py_makes_folder(unit, n, &arg);
+		if (!creates && !classify(unit, pn->a, pn->b, &arg, &kind))
+			continue;
+		jf_pyvalue value = jf_pyeval_expr(m->eval, unit, arg);
+		if (!value.value || !*value.value) {
+			jf_pyvalue_release(&value);
+			continue;
+		}
+		io_use u = { .unit = unit, .arg = jf_node_span(arg), .kind = kind, .creates = creates,
+			     .value = value.value };
+		const char *v = value.value;
+		if (value.through_names && value.origin_unit && !ts_node_is_null(value.origin)) {
+			u.origin_unit = value.origin_unit;
+			u.origin = jf_node_span(value.origin);
+		}
+		const char *cwd = cwd_of(m->ctx, unit);
+		if (v[0] == '/')
+			u.cpath = jf_path_normalize(v);
+		else if (cwd && v[0] != '~' && !strstr(v, "://"))
+			u.cpath = jf_path_join(cwd, v);
+		if (jf_developer_path(m->ctx->facts, v)) {
+			if (u.origin_unit) {
+				jf_pyvalue lit = jf_pyeval_expr(m->eval, u.origin_unit, value.origin);
+				u.origin_value = lit.value;
+			}
+		} else {
+			u.runs = u.cpath && may_run(m, unit, n);
+			u.guarded = u.runs && kind == IO_READ && guarded(unit, n);
+		}
+		jf_array_push(&m->uses, u);
+	}
+}
+
 /* Whether the job creates `cpath` itself: its command or launch scripts, or
  * a write of its Python to that path or a folder above it. */
 static bool created_by_job(const io_model *m, const char *cpath)
@@ -304,7 +325,7 @@ static bool made_by_code(const io_model *m, const char *path)
 {
 	for (size_t i = 0; i < m->uses.size; i++) {
 		const io_use *u = &m->uses.items[i];
-		if (u->creates && jf_path_under(path, u->value.value))
+		if (u->creates && jf_path_under(path, u->value))
 			return true;
 	}
 	return false;
@@ -340,69 +361,63 @@ static void check_use(io_model *m, const io_use *u)
 {
 	jf_rule_ctx *ctx = m->ctx;
 	const jf_job *j = ctx->facts->job;
-	const char *v = u->value.value;
+	const char *v = u->value;
 	/* JF101 through names: the literal, once, with the use as a note. */
 	if (jf_developer_path(ctx->facts, v)) {
 		if (made_by_code(m, v))
 			return;
-		const jf_file *ou = u->value.origin_unit;
-		if (!u->value.through_names || !ou || ts_node_is_null(u->value.origin))
+		const jf_file *ou = u->origin_unit;
+		if (!ou)
 			return; /* a literal in the call: the query rule reports it */
-		jf_span at = jf_node_span(u->value.origin);
-		jf_diag *d = jf_sink_find(ctx->out, "JF101", ou->src, at);
-		if (!d) {
-			jf_pyvalue lit = jf_pyeval_expr(m->eval, ou, u->value.origin);
-			d = jf_sink_add(ctx->out, "JF101", ou->src, at,
+		jf_diag *d = jf_sink_find(ctx->out, "JF101", ou->src, u->origin);
+		if (!d)
+			d = jf_sink_add(ctx->out, "JF101", ou->src, u->origin,
 			                  "developer-machine path '%s' does not exist in the job's "
 			                  "container",
-			                  lit.value ? lit.value : v);
-			jf_pyvalue_release(&lit);
-		}
-		if (u->unit != ou || ts_node_start_byte(u->arg) != at.start)
-			jf_diag_relate(d, u->unit->src, jf_node_span(u->arg), "'%s' is %s here", v,
+			                  u->origin_value ? u->origin_value : v);
+		if (u->unit != ou || u->arg.start != u->origin.start)
+			jf_diag_relate(d, u->unit->src, u->arg, "'%s' is %s here", v,
 			               u->kind == IO_WRITE ? "written" : "read");
 		return;
 	}
-	if (!u->cpath || !may_run(m, u->unit, u->call))
+	if (!u->cpath || !u->runs)
 		return;
 	const char *wd = j->workdir.value;
 	const char *rel = wd ? jf_path_under(u->cpath, wd) : NULL;
-	if (!wd && u->cpath[0] == '/' && u->value.value[0] != '/')
+	if (!wd && u->cpath[0] == '/' && v[0] != '/')
 		rel = jf_path_under(u->cpath, JF_CODE_ROOT); /* relative to the code folder */
 	const jf_job_mount *in = jf_job_mount_of(&j->inputs, u->cpath);
 	if (u->kind == IO_WRITE && in) {
-		report_input_write(ctx, (jf_loc){ u->unit->src, jf_node_span(u->arg) }, u->cpath, in);
+		report_input_write(ctx, (jf_loc){ u->unit->src, u->arg }, u->cpath, in);
 		return;
 	}
 	if (rel && *rel && u->kind == IO_READ && !in && !jf_job_mount_of(&j->outputs, u->cpath)) {
 		char *local = jf_path_join(j->code_dir, rel);
 		bool there = jf_path_is_file(local) || jf_path_is_dir(local);
 		free(local);
-		if (!there && !created_by_job(m, u->cpath) && !guarded(u->unit, u->call)) {
+		if (!there && !created_by_job(m, u->cpath) && !u->guarded) {
 			char *shown = jf_path_join(j->code_display, rel);
 			jf_diag *d =
-				wd ? jf_sink_add(ctx->out, "JF103", u->unit->src, jf_node_span(u->arg),
+				wd ? jf_sink_add(ctx->out, "JF103", u->unit->src, u->arg,
 			                           "'%s' does not exist in the job's code folder: %s reads "
 			                           "it as '%s'",
 			                           shown, u->unit->src->path, u->cpath)
-				   : jf_sink_add(ctx->out, "JF103", u->unit->src, jf_node_span(u->arg),
+				   : jf_sink_add(ctx->out, "JF103", u->unit->src, u->arg,
 			                           "'%s' does not exist in the job's code folder, where %s "
 			                           "runs",
 			                           shown, u->unit->src->path);
-			if (u->value.through_names && u->value.origin_unit &&
-			    !ts_node_is_null(u->value.origin))
-				jf_diag_relate(d, u->value.origin_unit->src, jf_node_span(u->value.origin),
-				               "the path comes from here");
+			if (u->origin_unit)
+				jf_diag_relate(d, u->origin_unit->src, u->origin, "the path comes from here");
 			free(shown);
 		}
 		return;
 	}
 	/* JF107: absolute, and under nothing the job declares. */
-	if (u->value.value[0] != '/' || rel || in || jf_job_mount_of(&j->outputs, u->cpath) || !wd ||
+	if (v[0] != '/' || rel || in || jf_job_mount_of(&j->outputs, u->cpath) || !wd ||
 	    (!j->inputs.size && !j->outputs.size) || image_folder(ctx->facts->image, u->cpath) ||
 	    (u->kind == IO_READ && created_by_job(m, u->cpath)))
 		return;
-	jf_diag *d = jf_sink_add(ctx->out, "JF107", u->unit->src, jf_node_span(u->arg),
+	jf_diag *d = jf_sink_add(ctx->out, "JF107", u->unit->src, u->arg,
 	                           "'%s' is under no mount, workdir or image folder of the job: the "
 	                           "container will not have it",
 	                           u->cpath);
@@ -424,16 +439,20 @@ void jf_check_paths(jf_rule_ctx *ctx, const jf_rule *rule)
 	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
 	io_model m = { ctx, jf_pyeval_new(j, &files, &ctx->facts->shell), { 0 }, { 0 } };
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		jf_facts_settle(ctx->facts, NULL); /* what is kept across files is text */
 		const jf_file *u = ctx->facts->ws->files.items[i];
+		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
+		    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
+			continue;
 		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
-		if (py && u->src->status == JF_SOURCE_OK &&
-		    (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE))
+		if (py)
 			collect(&m, py);
 	}
 	for (size_t i = 0; i < m.uses.size; i++)
 		check_use(&m, &m.uses.items[i]);
 	for (size_t i = 0; i < m.uses.size; i++) {
-		jf_pyvalue_release(&m.uses.items[i].value);
+		free(m.uses.items[i].value);
+		free(m.uses.items[i].origin_value);
 		free(m.uses.items[i].cpath);
 	}
 	jf_array_release(&m.uses);

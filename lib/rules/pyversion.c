@@ -214,7 +214,7 @@ void jf_check_python_version(jf_rule_ctx *ctx, const jf_rule *rule)
 	if (img->py_major != 3)
 		return;
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
-		jf_facts_settle(ctx->facts); /* nothing is kept across files */
+		jf_facts_settle(ctx->facts, NULL); /* nothing is kept across files */
 		const jf_file *u = ctx->facts->ws->files.items[i];
 		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
 		    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))

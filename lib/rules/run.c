@@ -114,13 +114,20 @@ static void dispatch(jf_rule_ctx *ctx, const query_run *run, const jf_file_match
 		for (size_t r = 0; r < run->rules->items.size; r++)
 			if (run->rules->items.items[r] == fm->rule_of[p])
 				kept[p] = wanted[r];
+	/* The captures as nodes of the file's tree, read again if it was released. */
+	TSTree *tree = fm->captures.size ? jf_facts_tree(ctx->facts, fm->file) : NULL;
+	jf_capture *captures = jf_xcalloc(fm->captures.size + 1, sizeof *captures);
+	for (size_t i = 0; i < fm->captures.size; i++)
+		captures[i] = (jf_capture){ fm->captures.items[i].name,
+			                    jf_node_find(tree, fm->captures.items[i].node) };
 	match_env env = { ctx, fm->rule_of, fm->file };
-	for (size_t i = 0; i < fm->matches.size; i++) {
+	for (size_t i = 0; i < fm->matches.size && (tree || !fm->captures.size); i++) {
 		const struct jf_matched *m = &fm->matches.items[i];
-		jf_match jm = { fm->captures.items + m->first, m->count, m->pattern };
+		jf_match jm = { captures + m->first, m->count, m->pattern };
 		if (kept[m->pattern])
 			on_match(&env, &jm);
 	}
+	free(captures);
 	free(kept);
 }
 
@@ -139,17 +146,18 @@ static int run_queries(jf_rule_ctx *ctx, const query_run *run, jf_error *err)
 	for (size_t u = 0; u < nfiles; u++) {
 		const jf_file *file = ws->files.items[u];
 		fm[u] = jf_matcher_wait(run->matcher, file);
-		if (!fm[u]) {
+		if (!fm[u] && jf_facts_tree(ctx->facts, file)) {
 			jf_matcher_add(run->matcher, file);
 			fm[u] = jf_matcher_wait(run->matcher, file);
 		}
-		for (size_t r = 0; r < nrules; r++)
+		for (size_t r = 0; fm[u] && r < nrules; r++)
 			wanted[file->lang * nrules + r] |= fm[u]->may[r];
 	}
 	int rc = 0;
 	for (size_t u = 0; u < nfiles && !rc; u++) {
-		if (!fm[u]->any)
+		if (!fm[u] || !fm[u]->any)
 			continue;
+		jf_facts_settle(ctx->facts, NULL); /* a file's matches are dispatched with its tree */
 		if (fm[u]->error)
 			rc = jf_error_set(err, fm[u]->error, "%s", fm[u]->message);
 		else
@@ -185,7 +193,7 @@ int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_matcher *matche
 			continue;
 		jf_array_push(&ran, r->check);
 		r->check(&ctx, r);
-		jf_facts_settle(facts); /* no check keeps another's nodes */
+		jf_facts_settle(facts, NULL); /* no check keeps another's nodes */
 	}
 	jf_array_release(&ran);
 	return rc;

@@ -560,7 +560,8 @@ static bool body_creates(creation_search *cs, const jf_file *unit, TSNode body)
 		found = each_identifier(unit, f, NAME_DEFINED, is_creating_function, cs);
 		for (size_t k = 0; k < cs->ctx->facts->ws->files.size && !found; k++) {
 			const jf_file *u = cs->ctx->facts->ws->files.items[k];
-			if (u != unit && u->lang == JF_LANG_PYTHON && jf_facts_tree(cs->ctx->facts, u))
+			if (u != unit && u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
+			    strstr(u->src->data, f) && jf_facts_tree(cs->ctx->facts, u))
 				found = each_identifier(u, f, NAME_DEFINED, is_creating_function, cs);
 		}
 	}
@@ -904,7 +905,7 @@ static bool job_creates_variables(jf_rule_ctx *ctx)
 		                             "framework.", NULL };
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON)
+		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK)
 			continue;
 		bool hinted = false;
 		for (const char *const *h = hints; *h && !hinted; h++)

@@ -49,6 +49,22 @@ bool jf_node_is(const jf_file *file, TSNode n, const char *s)
 	return b - a == len && memcmp(file->src->data + a, s, len) == 0;
 }
 
+TSNode jf_node_find(TSTree *tree, jf_node_ref ref)
+{
+	if (!tree || !ref.symbol)
+		return (TSNode){ 0 };
+	/* The smallest node over the range, then up through the nodes of the same
+	 * range (an expression statement and its call) to the one of its symbol. */
+	TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(tree), ref.start, ref.end);
+	while (!ts_node_is_null(n) && ts_node_start_byte(n) == ref.start &&
+	       ts_node_end_byte(n) == ref.end) {
+		if (ts_node_symbol(n) == ref.symbol)
+			return n;
+		n = ts_node_parent(n);
+	}
+	return (TSNode){ 0 };
+}
+
 /* The node at the cursor or after it among its siblings that is named, or a null node. */
 static TSNode named_from(TSTreeCursor *cur)
 {

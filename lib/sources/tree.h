@@ -22,6 +22,27 @@ static inline jf_span jf_node_span(TSNode n)
 	return (jf_span){ ts_node_start_byte(n), ts_node_end_byte(n) };
 }
 
+/*
+ * A node kept past its tree: where it is and what it is. The facts may
+ * release a file's tree and parse it again (facts/facts.h); state kept across
+ * files holds references, and jf_node_find() gives the node in the tree the
+ * file has now. The zero reference is no node.
+ */
+typedef struct {
+	uint32_t start, end;
+	TSSymbol symbol;
+} jf_node_ref;
+
+static inline jf_node_ref jf_node_ref_of(TSNode n)
+{
+	if (ts_node_is_null(n))
+		return (jf_node_ref){ 0 };
+	return (jf_node_ref){ ts_node_start_byte(n), ts_node_end_byte(n), ts_node_symbol(n) };
+}
+
+/** The node `ref` names in `tree` (a parse of the same text); a null node for none. */
+TSNode jf_node_find(TSTree *tree, jf_node_ref ref);
+
 
 /** The text of `n` in `file`'s source as a new string ("" for a null node); caller frees. */
 char *jf_node_text(const jf_file *file, TSNode n);

@@ -2,6 +2,7 @@
 #include "helpers.h"
 
 #include "core/grammar.h"
+#include "sources/tree.h"
 
 const TSLanguage *tree_sitter_python(void);
 const TSLanguage *tree_sitter_bash(void);
@@ -108,6 +109,53 @@ static void test_grammar__toml(void **state)
 	                     8, 0); /* the TOML grammar has no fields */
 }
 
+/* A node kept as a reference is found again in another parse of the same
+ * text, and in its own tree is the node itself: through nodes of the same
+ * range (an expression statement and its call, a call and its callee's text). */
+static void test_grammar__node_refs_found_again(void **state)
+{
+	(void)state;
+	static const char text[] = "f(x)\n"
+	                           "a = b.c(d)[0]\n"
+	                           "if x:\n    y = \"s\" + f'{z}'\n"
+	                           "def g(p=q): return (p)\n";
+	TSParser *p = ts_parser_new();
+	assert_true(ts_parser_set_language(p, tree_sitter_python()));
+	TSTree *one = ts_parser_parse_string(p, NULL, text, sizeof text - 1);
+	TSTree *two = ts_parser_parse_string(p, NULL, text, sizeof text - 1);
+	size_t seen = 0, same_range = 0;
+	TSNode root = ts_tree_root_node(one);
+	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+		jf_iter it;
+		for (TSNode n = jf_iter_start(&it, ts_node_named_child(root, i)); !ts_node_is_null(n);
+		     n = jf_iter_next(&it, true)) {
+			jf_node_ref ref = jf_node_ref_of(n);
+			assert_true(ts_node_eq(jf_node_find(one, ref), n));
+			TSNode again = jf_node_find(two, ref);
+			assert_false(ts_node_is_null(again));
+			assert_int_equal(ts_node_start_byte(again), ts_node_start_byte(n));
+			assert_int_equal(ts_node_end_byte(again), ts_node_end_byte(n));
+			assert_int_equal(ts_node_symbol(again), ts_node_symbol(n));
+			TSNode up = ts_node_parent(n);
+			same_range += ts_node_start_byte(up) == ref.start && ts_node_end_byte(up) == ref.end;
+			seen++;
+		}
+		jf_iter_release(&it);
+	}
+	assert_true(seen > 10 && same_range > 0);
+	/* No node: the zero reference, no tree, or a range with no node of the symbol. */
+	TSNode call = ts_node_named_child(ts_node_named_child(ts_tree_root_node(one), 0), 0);
+	assert_int_equal(jf_node_type(call), JF_T_call);
+	jf_node_ref other = jf_node_ref_of(call);
+	other.symbol = ts_node_symbol(ts_node_named_child(call, 0)); /* an identifier's */
+	assert_true(ts_node_is_null(jf_node_find(one, other)));
+	assert_true(ts_node_is_null(jf_node_find(one, (jf_node_ref){ 0 })));
+	assert_true(ts_node_is_null(jf_node_find(NULL, jf_node_ref_of(call))));
+	ts_tree_delete(two);
+	ts_tree_delete(one);
+	ts_parser_delete(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -115,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_grammar__python),
 		cmocka_unit_test(test_grammar__bash),
 		cmocka_unit_test(test_grammar__toml),
+		cmocka_unit_test(test_grammar__node_refs_found_again),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,9 +26,8 @@ static void test_walks__demo_job(void **state)
 /* A job whose files every Python check reads: a local launcher wrapping the
  * entry script, modules with argparse, absl and click, paths, env reads,
  * TensorFlow sessions, imports under `if __name__`, relative imports. */
-static void test_walks__multi_file_job(void **state)
+static char *put_multi_file_job(const th_fixture *f)
 {
-	th_fixture *f = *state;
 	th_put(f->dir, "job.yaml",
 	       "image: {name: registry.example.com/t:1, user: \"1000\", python: \"3.8\", "
 	       "manifest: packages.txt}\n"
@@ -84,10 +83,37 @@ static void test_walks__multi_file_job(void **state)
 	       "def main(argv):\n"
 	       "    print(FLAGS.out)\n"
 	       "app.run(main)\n");
-	char *job = jf_xasprintf("%s/job.yaml", f->dir);
+	return jf_xasprintf("%s/job.yaml", f->dir);
+}
+
+static void test_walks__multi_file_job(void **state)
+{
+	char *job = put_multi_file_job(*state);
 	/* launch.py, train.py, pkg/tool.py, pkg/__init__.py, pkg/model.py, pkg/opts.py,
 	 * pkg/extra.py */
 	expect_walks(job, 7);
+	free(job);
+}
+
+/* With no tree kept and one thread (no file parsed ahead), the gather, the
+ * rule queries' matches and the checks hold only the trees one file needs at
+ * once (train.py's options defined in pkg/opts.py; an I/O path through a
+ * default there), not the job's: what they keep across files is text. */
+static void test_walks__few_trees_at_once(void **state)
+{
+	char *job = put_multi_file_job(*state);
+	jf_linter *kept = jf_linter_new(NULL);
+	assert_int_equal(jf_linter_lint(kept, job), 0);
+	assert_int_equal(kept->python_trees_peak, 7);
+	setenv("JOBFIX_TREE_BUDGET", "0", 1);
+	jf_linter *released = jf_linter_new(&(jf_options){ .version = 2, .threads = 1 });
+	unsetenv("JOBFIX_TREE_BUDGET");
+	assert_int_equal(jf_linter_lint(released, job), 0);
+	if (released->python_trees_peak > 2)
+		fail_msg("%zu trees kept at once with no tree kept", released->python_trees_peak);
+	assert_int_equal(released->report.diags.size, kept->report.diags.size);
+	jf_linter_free(kept);
+	jf_linter_free(released);
 	free(job);
 }
 
@@ -146,6 +172,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walks__demo_job),
 		cmocka_unit_test_setup_teardown(test_walks__multi_file_job, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_walks__few_trees_at_once, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_walks__file_alone, th_setup, th_teardown),
 		cmocka_unit_test(test_walks__released_trees),
 	};
