@@ -74,13 +74,37 @@ static void work(jf_matcher *self, item *it)
 		m->limited = m->rule_of[limited];
 }
 
-/* The work on one file, then its copy of the tree let go: the matches hold
- * references, not nodes. */
+/* The work on one file on the main thread, then its copy of the tree let
+ * go: the matches hold references, not nodes. */
 static void work_and_drop(jf_matcher *self, item *it)
 {
 	work(self, it);
 	ts_tree_delete(it->tree);
 	it->tree = NULL;
+}
+
+/*
+ * Lets go of the tree copies of the files the thread is done with. A copy
+ * shares its subtrees with the file's own tree, which the main thread may
+ * release at any time (facts/facts.h), and tree-sitter's release of shared
+ * subtrees is not meant to run on two threads at once (its assertions read
+ * the counts without atomics): every copy is deleted on the main thread.
+ */
+static void drop_done(jf_matcher *self)
+{
+	JF_ARRAY(TSTree *) done = { 0 };
+	pthread_mutex_lock(&self->lock);
+	for (size_t i = 0; i < self->items.size; i++) {
+		item *it = self->items.items[i];
+		if (it->state == DONE && it->tree) {
+			jf_array_push(&done, it->tree);
+			it->tree = NULL;
+		}
+	}
+	pthread_mutex_unlock(&self->lock);
+	for (size_t i = 0; i < done.size; i++)
+		ts_tree_delete(done.items[i]);
+	jf_array_release(&done);
 }
 
 static void *run(void *data)
@@ -97,7 +121,7 @@ static void *run(void *data)
 			continue; /* done by jf_matcher_wait() */
 		it->state = WORKING;
 		pthread_mutex_unlock(&self->lock);
-		work_and_drop(self, it);
+		work(self, it); /* its tree copy is dropped on the main thread: drop_done() */
 		pthread_mutex_lock(&self->lock);
 		it->state = DONE;
 		pthread_cond_broadcast(&self->changed);
@@ -156,6 +180,8 @@ void jf_matcher_begin(jf_matcher *self, const jf_rule_list *rules, jf_query_cach
 
 void jf_matcher_add(jf_matcher *self, const jf_file *file)
 {
+	if (self->threaded)
+		drop_done(self);
 	size_t n = self->rules->items.size;
 	item *it = jf_xcalloc(1, sizeof(*it));
 	it->m.file = file;
@@ -210,6 +236,8 @@ const jf_file_matches *jf_matcher_wait(jf_matcher *self, const jf_file *file)
 	while (it && it->state != DONE)
 		pthread_cond_wait(&self->changed, &self->lock);
 	pthread_mutex_unlock(&self->lock);
+	if (self->threaded)
+		drop_done(self);
 	return it ? &it->m : NULL;
 }
 

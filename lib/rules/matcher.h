@@ -52,8 +52,9 @@ typedef struct {
 /**
  * A matcher; with `threaded`, its thread starts with the first file, else
  * each file's queries run in jf_matcher_add(). Either way the matcher lets
- * go of its copy of a file's tree once the queries ran. Free with
- * jf_matcher_free().
+ * go of its copy of a file's tree once the queries ran (with a thread, at the
+ * next jf_matcher_add() or jf_matcher_wait(): copies are deleted on the
+ * caller's thread). Free with jf_matcher_free().
  */
 jf_matcher *jf_matcher_new(bool threaded);
 /** Ends the thread (after the file it is working on) and frees everything. NULL is a no-op. */
