@@ -319,9 +319,8 @@ static void read_arguments(jf_pyeval *s)
 	s->args_read = true;
 	for (size_t i = 0; i < s->ws->files.size; i++) {
 		const jf_file *unit = s->ws->files.items[i];
-		if (unit->lang != JF_LANG_PYTHON || unit->src->status != JF_SOURCE_OK ||
-		    !strstr(unit->src->data, "add_argument"))
-			continue; /* (a released file is not read again for nothing) */
+		if (!jf_python_mentions(unit, "add_argument"))
+			continue;
 		const jf_pyfacts *py = jf_pyfiles_get(&s->files, unit);
 		if (!py)
 			continue;

@@ -866,9 +866,8 @@ static TSNode find_function(const jf_rule_ctx *ctx, const char *fn, const jf_fil
 	int count = 0;
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
-		    !strstr(u->src->data, fn))
-			continue; /* (a released file is not read again for nothing) */
+		if (!jf_python_mentions(u, fn))
+			continue;
 		jf_children kids;
 		TSTree *tree = jf_facts_tree(ctx->facts, u);
 		if (!tree)
@@ -941,8 +940,7 @@ static bool always_passed(const jf_rule_ctx *ctx, const char *fn, const char *na
 	size_t len = strlen(fn);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON || !len || u->src->status != JF_SOURCE_OK ||
-		    !strstr(u->src->data, fn))
+		if (!len || !jf_python_mentions(u, fn))
 			continue;
 		bool ok = true;
 		TSTree *tree = jf_facts_tree(ctx->facts, u);

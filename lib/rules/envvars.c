@@ -207,8 +207,7 @@ static bool callers_guarded(const env_model *m, const jf_file *unit, TSNode n)
 	const jf_facts *facts = m->ctx->facts;
 	for (size_t i = 0; i < facts->ws->files.size; i++) {
 		const jf_file *u = facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
-		    !strstr(u->src->data, name))
+		if (!jf_python_mentions(u, name))
 			continue;
 		const jf_pyfacts *py = jf_facts_python(facts, u);
 		if (!py)

@@ -560,8 +560,7 @@ static bool body_creates(creation_search *cs, const jf_file *unit, TSNode body)
 		found = each_identifier(unit, f, NAME_DEFINED, is_creating_function, cs);
 		for (size_t k = 0; k < cs->ctx->facts->ws->files.size && !found; k++) {
 			const jf_file *u = cs->ctx->facts->ws->files.items[k];
-			if (u != unit && u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
-			    strstr(u->src->data, f) && jf_facts_tree(cs->ctx->facts, u))
+			if (u != unit && jf_python_mentions(u, f) && jf_facts_tree(cs->ctx->facts, u))
 				found = each_identifier(u, f, NAME_DEFINED, is_creating_function, cs);
 		}
 	}

@@ -46,6 +46,15 @@ typedef struct jf_file {
 	jf_arena arena;
 } jf_file;
 
+/* Whether `file` is Python, read, and its text holds `s`: a file that does
+ * not cannot have what a check looks for by that name, and whose tree may
+ * have been released is not parsed again for nothing. */
+static inline bool jf_python_mentions(const jf_file *file, const char *s)
+{
+	return file->lang == JF_LANG_PYTHON && file->src->status == JF_SOURCE_OK &&
+	       strstr(file->src->data, s);
+}
+
 /* One tree-sitter parser per language, made on first use. */
 typedef struct {
 	TSParser *parser[JF_LANG_COUNT];
