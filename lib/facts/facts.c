@@ -128,21 +128,20 @@ static void settle_found(jf_resident *r, size_t from)
 	}
 }
 
+static void pyfiles_settle(const void *data, const jf_file *keep)
+{
+	if (data)
+		settle((jf_resident *)data, SIZE_MAX, keep);
+}
+
 void jf_facts_settle(const jf_facts *self, const jf_file *keep)
 {
-	if (self->resident)
-		settle(self->resident, SIZE_MAX, keep);
+	pyfiles_settle(self->resident, keep);
 }
 
 static const jf_pyfacts *pyfiles_get(const void *data, const jf_file *file)
 {
 	return python_read(data, file);
-}
-
-static void pyfiles_settle(const void *data, const jf_file *keep)
-{
-	if (data)
-		settle((jf_resident *)data, SIZE_MAX, keep);
 }
 
 static const jf_py_names *pyfiles_names(const void *data, const jf_file *file)

@@ -59,9 +59,9 @@ const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file);
 /** The tree of `file`, parsed again if it was released; NULL when that fails. */
 TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file);
 /**
- * Releases trees above the budget, the oldest first, but `keep`'s (NULL:
- * none): no node or Python facts taken from the facts before, but from
- * `keep`, may be used after. The rules call it between checks, and between
+ * Releases trees above the budget, the last read first, but `keep`'s
+ * (NULL: none): no node or Python facts taken from the facts before, but
+ * from `keep`, may be used after. The rules call it between checks, and between
  * the files of a check whose state across files is text.
  */
 void jf_facts_settle(const jf_facts *self, const jf_file *keep);

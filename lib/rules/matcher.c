@@ -206,7 +206,7 @@ void jf_matcher_add(jf_matcher *self, const jf_file *file)
 		it->state = QUEUED;
 	}
 	if (any && !self->threaded) {
-		/* One thread: the work is done now, while the tree is surely kept. */
+		/* One thread: the work is done now, while the file surely has its tree. */
 		work_and_drop(self, it);
 		it->state = DONE;
 	}
