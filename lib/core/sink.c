@@ -22,6 +22,17 @@ void jf_sink_not_linted(jf_sink *self, const jf_source *src)
 		jf_diag_set_help(d, "%s", jf_source_help(src));
 }
 
+/* Adds `msg` (taken) to `skipped` unless it is there already. */
+static void add_skipped(jf_strings *skipped, char *msg)
+{
+	for (size_t i = 0; i < skipped->size; i++)
+		if (!strcmp(skipped->items[i], msg)) {
+			free(msg);
+			return;
+		}
+	jf_array_push(skipped, msg);
+}
+
 void jf_sink_skip(jf_sink *self, const char *rule_id, const char *fmt, ...)
 {
 	const jf_rule *rule = self->rule(self->data, rule_id);
@@ -34,12 +45,14 @@ void jf_sink_skip(jf_sink *self, const char *rule_id, const char *fmt, ...)
 	va_start(ap, fmt);
 	jf_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < self->skipped->size; i++)
-		if (!strcmp(self->skipped->items[i], b.buf)) {
-			jf_buf_release(&b);
-			return;
-		}
-	jf_array_push(self->skipped, jf_buf_detach(&b, NULL));
+	add_skipped(self->skipped, jf_buf_detach(&b, NULL));
+}
+
+void jf_sink_skips_move(jf_sink *self, jf_strings *from)
+{
+	for (size_t i = 0; i < from->size; i++)
+		add_skipped(self->skipped, from->items[i]);
+	from->size = 0;
 }
 
 jf_diag *jf_sink_find(jf_sink *self, const char *rule_id, const jf_source *src, jf_span span)

@@ -33,6 +33,8 @@ jf_diag *jf_sink_add(jf_sink *self, const char *rule_id, const jf_source *src, j
 void jf_sink_not_linted(jf_sink *self, const jf_source *src);
 /** Notes that `rule_id`'s check was skipped, and how to enable it; once per message. */
 void jf_sink_skip(jf_sink *self, const char *rule_id, const char *fmt, ...) JF_PRINTF(3, 4);
+/** Moves the messages of `from` after those skipped so far, each once; empties `from`. */
+void jf_sink_skips_move(jf_sink *self, jf_strings *from);
 /** The finding of `rule_id` already reported at `span` of `src`, or NULL. */
 jf_diag *jf_sink_find(jf_sink *self, const char *rule_id, const jf_source *src, jf_span span);
 

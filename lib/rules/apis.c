@@ -31,6 +31,7 @@ typedef struct {
 typedef struct {
 	jf_rule_ctx *ctx;
 	const jf_facts *f;
+	jf_pyfiles files;
 	JF_ARRAY(struct version_slot { char *dist; dist_version v; }) versions;
 	jf_strings brought; /* what the job's installs bring, the named ones too */
 	const char *brings_unknown;
@@ -1251,6 +1252,54 @@ static void check_file(checker *c, const jf_pyfacts *py, const jf_strmap *called
 	aliases_release(&a);
 }
 
+static void check_apis_in(void *state, size_t index, const jf_file *u)
+{
+	(void)index;
+	checker *c = state;
+	const jf_pyfacts *py = jf_facts_python(c->f, u);
+	if (!py || u->src->status != JF_SOURCE_OK ||
+	    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
+		return;
+	if (u->lazy) {
+		jf_sink_skip(c->ctx->out, "JF120", "%s is imported only inside functions: the names "
+		                                   "it uses are not checked",
+		             u->src->path);
+		return;
+	}
+	bool module = u->role == JF_ROLE_MODULE;
+	check_file(c, py, module ? c->files.called : NULL,
+	           module ? jf_pyfiles_own(&c->files, u) : NULL);
+}
+
+static void check_apis_end(void *state)
+{
+	checker *c = state;
+	for (size_t i = 0; i < c->reported.size; i++) {
+		struct api_report *r = &c->reported.items[i];
+		jf_diag *d = &c->ctx->out->report->diags.items[r->diag];
+		if (r->more > 3)
+			jf_diag_relate(d, d->src, d->span, "and %zu more uses", r->more - 3);
+	}
+	jf_array_release(&c->reported);
+	for (size_t i = 0; i < c->versions.size; i++) {
+		dist_version *v = &c->versions.items[i].v;
+		free(c->versions.items[i].dist);
+		free(v->version);
+		free(v->spec);
+		free(v->shown);
+		free(v->why);
+	}
+	jf_array_release(&c->versions);
+	jf_strings_release(&c->brought);
+	jf_strmap_release(&c->said);
+	jf_module_finder_release(&c->local);
+	jf_strmap_release(&c->asked);
+	jf_array_release(&c->objects);
+	free(c->keras_in_tf.spec);
+	free(c->keras_in_tf.shown);
+	free(c);
+}
+
 void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
@@ -1262,53 +1311,15 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 		python = jf_facts_python(f, f->ws->files.items[i]) != NULL;
 	if (!python)
 		return;
-	checker c = { .ctx = ctx, .f = f, .said = JF_STRMAP_INIT, .local = { JF_STRMAP_INIT, JF_STRMAP_INIT },
-		      .asked = JF_STRMAP_INIT, .keras3 = -1 };
-	c.brings_unknown = jf_dist_closure(&f->shell.installed, &c.brought);
+	checker *c = jf_xcalloc(1, sizeof *c);
+	*c = (checker){ .ctx = ctx, .f = f, .files = jf_facts_pyfiles(f), .said = JF_STRMAP_INIT,
+		        .local = { JF_STRMAP_INIT, JF_STRMAP_INIT }, .asked = JF_STRMAP_INIT,
+		        .keras3 = -1 };
+	c->brings_unknown = jf_dist_closure(&f->shell.installed, &c->brought);
 	size_t total;
 	const jf_api_change *t = jf_api_changes(&total);
 	for (size_t i = 0; i < total; i++)
 		if (t[i].kind == JF_API_METHOD || t[i].kind == JF_API_ARITY)
-			jf_array_push(&c.objects, &t[i]);
-	jf_pyfiles files = jf_facts_pyfiles(f);
-	for (size_t i = 0; i < f->ws->files.size; i++) {
-		jf_facts_settle(f, NULL); /* what is kept across files is text */
-		const jf_file *u = f->ws->files.items[i];
-		const jf_pyfacts *py = jf_facts_python(f, u);
-		if (!py || u->src->status != JF_SOURCE_OK ||
-		    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
-			continue;
-		if (u->lazy) {
-			jf_sink_skip(ctx->out, "JF120", "%s is imported only inside functions: the names "
-			                                "it uses are not checked",
-			             u->src->path);
-			continue;
-		}
-		bool module = u->role == JF_ROLE_MODULE;
-		check_file(&c, py, module ? files.called : NULL,
-		           module ? jf_pyfiles_own(&files, u) : NULL);
-	}
-	for (size_t i = 0; i < c.reported.size; i++) {
-		struct api_report *r = &c.reported.items[i];
-		jf_diag *d = &ctx->out->report->diags.items[r->diag];
-		if (r->more > 3)
-			jf_diag_relate(d, d->src, d->span, "and %zu more uses", r->more - 3);
-	}
-	jf_array_release(&c.reported);
-	for (size_t i = 0; i < c.versions.size; i++) {
-		dist_version *v = &c.versions.items[i].v;
-		free(c.versions.items[i].dist);
-		free(v->version);
-		free(v->spec);
-		free(v->shown);
-		free(v->why);
-	}
-	jf_array_release(&c.versions);
-	jf_strings_release(&c.brought);
-	jf_strmap_release(&c.said);
-	jf_module_finder_release(&c.local);
-	jf_strmap_release(&c.asked);
-	jf_array_release(&c.objects);
-	free(c.keras_in_tf.spec);
-	free(c.keras_in_tf.shown);
+			jf_array_push(&c->objects, &t[i]);
+	jf_check_each_file(ctx, check_apis_in, check_apis_end, c);
 }

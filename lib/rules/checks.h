@@ -17,7 +17,23 @@
 struct jf_rule_ctx {
 	const jf_facts *facts;
 	jf_sink *out;
+	struct jf_file_pass *pass; /* where jf_check_each_file() waits; NULL: none */
 };
+
+/* A check's look at file `file`, the `index`th of the workspace. */
+typedef void (*jf_file_part_fn)(void *state, size_t index, const jf_file *file);
+
+/**
+ * Has `each` look at every file of the lint in the workspace's order, then
+ * calls `end` (which frees `state`). The checks' parts share one pass over
+ * the files: each file's tree is read once for all of them, however few
+ * trees the lint keeps (jf_facts_settle() before each file), instead of once
+ * per check. Findings and skips go to `ctx->out` as from the check itself;
+ * `state` keeps what the check needs of `ctx` and of what it read before.
+ * With no pass waiting (`ctx->pass` NULL), the parts run at once.
+ */
+void jf_check_each_file(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
+                        void *state);
 
 /** The rule's message with its {{captures}} filled from `m`; caller frees. */
 char *jf_rule_message(const jf_rule *rule, const jf_match *m, const jf_file *file);

@@ -21,6 +21,7 @@ typedef struct {
 	const jf_image *img;
 	JF_ARRAY(char *) written; /* os.environ["X"] = ..., setdefault("X") */
 	bool writes_unknown;      /* os.environ.update(...), os.environ[name] = ... */
+	jf_pyfiles files;
 } env_model;
 
 static const char *const launcher_names[] = { "torchrun", "torch.distributed.launch", "deepspeed",
@@ -275,46 +276,32 @@ static bool mentions_environ(const jf_file *u)
 	return strstr(u->src->data, "environ") || strstr(u->src->data, "putenv");
 }
 
-void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
+static void check_reads_in(void *state, size_t index, const jf_file *u)
 {
-	(void)rule;
-	if (!ctx->facts->job)
-		return;
-	if (ctx->facts->job->env_open)
-		return; /* the reader said why */
-	env_model m = { ctx, ctx->facts->image, { 0 }, false };
-	/* What is kept across files is text: the names written. */
-	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
-		jf_facts_settle(ctx->facts, NULL);
-		const jf_file *u = ctx->facts->ws->files.items[i];
-		const jf_pyfacts *py = u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
-		                               mentions_environ(u)
-		                       ? jf_facts_python(ctx->facts, u)
-		                       : NULL;
-		if (py)
-			collect_writes(&m, py);
-	}
-	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
-	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
-		jf_facts_settle(ctx->facts, NULL);
-		const jf_file *u = ctx->facts->ws->files.items[i];
-		bool module = u->role == JF_ROLE_MODULE;
-		const jf_pyfacts *py = u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
-		                               (u->role == JF_ROLE_ENTRY || module) && mentions_environ(u)
-		                       ? jf_facts_python(ctx->facts, u)
-		                       : NULL;
-		if (py)
-			check_python(&m, py, module ? files.called : NULL,
-			             module ? jf_pyfiles_own(&files, u) : NULL);
-	}
-	/* The shell's uses, once each: a word may be expanded more than once. */
+	(void)index;
+	env_model *m = state;
+	bool module = u->role == JF_ROLE_MODULE;
+	const jf_pyfacts *py = u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
+	                               (u->role == JF_ROLE_ENTRY || module) && mentions_environ(u)
+	                       ? jf_facts_python(m->ctx->facts, u)
+	                       : NULL;
+	if (py)
+		check_python(m, py, module ? m->files.called : NULL,
+		             module ? jf_pyfiles_own(&m->files, u) : NULL);
+}
+
+/* JF109: the shell's uses, once each (a word may be expanded more than once). */
+static void check_shell_end(void *state)
+{
+	env_model *m = state;
+	jf_rule_ctx *ctx = m->ctx;
 	for (size_t i = 0; i < ctx->facts->shell.var_uses.size; i++) {
 		const jf_var_use *u = &ctx->facts->shell.var_uses.items[i];
 		bool seen = false;
 		for (size_t k = 0; k < i && !seen; k++)
 			seen = ctx->facts->shell.var_uses.items[k].src == u->src &&
 			       ctx->facts->shell.var_uses.items[k].span.start == u->span.start;
-		if (seen || set_by_job(&m, u->name, false))
+		if (seen || set_by_job(m, u->name, false))
 			continue;
 		jf_diag *d = jf_sink_add(ctx->out, "JF109", u->src, u->span,
 		                              u->nounset ? "$%s is not set for this job: under `set -u` "
@@ -327,7 +314,32 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 			jf_diag_relate(d, j->env.items[0].name.at.src, j->env.items[0].name.at.span,
 			               "the job's env does not set %s", u->name);
 	}
-	for (size_t i = 0; i < m.written.size; i++)
-		free(m.written.items[i]);
-	jf_array_release(&m.written);
+	for (size_t i = 0; i < m->written.size; i++)
+		free(m->written.items[i]);
+	jf_array_release(&m->written);
+	free(m);
+}
+
+void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
+{
+	(void)rule;
+	if (!ctx->facts->job)
+		return;
+	if (ctx->facts->job->env_open)
+		return; /* the reader said why */
+	env_model *m = jf_xcalloc(1, sizeof *m);
+	*m = (env_model){ ctx, ctx->facts->image, { 0 }, false, jf_facts_pyfiles(ctx->facts) };
+	/* Every write comes before any read is judged; what is kept across files
+	 * is text: the names written. */
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		jf_facts_settle(ctx->facts, NULL);
+		const jf_file *u = ctx->facts->ws->files.items[i];
+		const jf_pyfacts *py = u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
+		                               mentions_environ(u)
+		                       ? jf_facts_python(ctx->facts, u)
+		                       : NULL;
+		if (py)
+			collect_writes(m, py);
+	}
+	jf_check_each_file(ctx, check_reads_in, check_shell_end, m);
 }

@@ -446,6 +446,47 @@ static void check_unit_imports(checker *c)
 	}
 }
 
+static void check_imports_in(void *state, size_t index, const jf_file *u)
+{
+	(void)index;
+	checker *c = state;
+	if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
+	    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
+		return;
+	if (u->lazy) {
+		/* As for an import inside a function: it fails only when that runs. */
+		jf_sink_skip(c->ctx->out, "JF110", "%s is imported only inside functions: its "
+		                                   "imports are not checked",
+		             u->src->path);
+		return;
+	}
+	c->unit = u;
+	check_unit_imports(c);
+}
+
+static void check_packages_end(void *state)
+{
+	checker *c = state;
+	for (size_t i = 0; i < c->anywhere.size; i++) {
+		free(c->anywhere.items[i].name);
+		free(c->anywhere.items[i].folder);
+	}
+	jf_array_release(&c->anywhere);
+	jf_strings_release(&c->edited);
+	jf_module_finder_release(&c->found);
+	for (size_t i = 0; i < c->reported.size; i++) {
+		struct reported *r = &c->reported.items[i];
+		jf_diag *d = &c->ctx->out->report->diags.items[r->diag];
+		if (r->more > 3)
+			jf_diag_relate(d, d->src, d->span, "and %zu more imports of '%s'", r->more - 3,
+			               r->top);
+		free(r->top);
+	}
+	jf_array_release(&c->reported);
+	jf_strings_release(&c->brought);
+	free(c);
+}
+
 void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
@@ -455,12 +496,13 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	bool python = false;
 	for (size_t i = 0; i < ctx->facts->ws->files.size && !python; i++)
 		python = ctx->facts->ws->files.items[i]->lang == JF_LANG_PYTHON;
-	checker c = { .ctx = ctx, .img = img };
+	checker *c = jf_xcalloc(1, sizeof *c);
+	*c = (checker){ .ctx = ctx, .img = img };
 	/* What the job installs brings its requirements: `pip install pandas`
 	 * installs numpy too. */
 	const jf_shell_facts *sh = &ctx->facts->shell;
-	const char *unknown = jf_dist_closure(&sh->installed, &c.brought);
-	c.brings_unknown = sh->installs_unknown || unknown;
+	const char *unknown = jf_dist_closure(&sh->installed, &c->brought);
+	c->brings_unknown = sh->installs_unknown || unknown;
 	if (python && sh->installs_unknown)
 		jf_sink_skip(ctx->out, "JF110", "%s, which may bring any package: third-party imports "
 		                                "are not checked",
@@ -482,44 +524,13 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_sink_skip(ctx->out, "JF111", "the image's Python version is unknown: declare "
 		                          "image.python (\"3.10\") to check standard-library imports");
 	if (!jf_image_known(img)) {
-		jf_strings_release(&c.brought);
+		check_packages_end(c);
 		return;
 	}
-	read_sys_path_edits(&c);
-	if (c.edits_outside)
+	read_sys_path_edits(c);
+	if (c->edits_outside)
 		jf_sink_skip(ctx->out, "JF110", "the job's code puts a folder outside its code on "
 		                                "sys.path, whose modules are not known: third-party "
 		                                "imports are not checked");
-	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
-		jf_facts_settle(ctx->facts, NULL); /* what is kept across files is text */
-		c.unit = ctx->facts->ws->files.items[i];
-		if (c.unit->lang != JF_LANG_PYTHON || c.unit->src->status != JF_SOURCE_OK ||
-		    (c.unit->role != JF_ROLE_ENTRY && c.unit->role != JF_ROLE_MODULE))
-			continue;
-		if (c.unit->lazy) {
-			/* As for an import inside a function: it fails only when that runs. */
-			jf_sink_skip(ctx->out, "JF110", "%s is imported only inside functions: its "
-			                                "imports are not checked",
-			             c.unit->src->path);
-			continue;
-		}
-		check_unit_imports(&c);
-	}
-	for (size_t i = 0; i < c.anywhere.size; i++) {
-		free(c.anywhere.items[i].name);
-		free(c.anywhere.items[i].folder);
-	}
-	jf_array_release(&c.anywhere);
-	jf_strings_release(&c.edited);
-	jf_module_finder_release(&c.found);
-	for (size_t i = 0; i < c.reported.size; i++) {
-		struct reported *r = &c.reported.items[i];
-		jf_diag *d = &ctx->out->report->diags.items[r->diag];
-		if (r->more > 3)
-			jf_diag_relate(d, d->src, d->span, "and %zu more imports of '%s'", r->more - 3,
-			               r->top);
-		free(r->top);
-	}
-	jf_array_release(&c.reported);
-	jf_strings_release(&c.brought);
+	jf_check_each_file(ctx, check_imports_in, check_packages_end, c);
 }

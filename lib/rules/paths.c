@@ -426,6 +426,46 @@ static void check_use(io_model *m, const io_use *u)
 	               first->name.value, first->path.value);
 }
 
+static void collect_in(void *state, size_t index, const jf_file *u)
+{
+	(void)index;
+	io_model *m = state;
+	if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
+	    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
+		return;
+	const jf_pyfacts *py = jf_facts_python(m->ctx->facts, u);
+	if (py)
+		collect(m, py);
+}
+
+static void check_paths_end(void *state)
+{
+	io_model *m = state;
+	jf_rule_ctx *ctx = m->ctx;
+	const jf_job *j = ctx->facts->job;
+	for (size_t i = 0; i < m->uses.size; i++)
+		check_use(m, &m->uses.items[i]);
+	for (size_t i = 0; i < m->uses.size; i++) {
+		free(m->uses.items[i].value);
+		free(m->uses.items[i].origin_value);
+		free(m->uses.items[i].cpath);
+	}
+	jf_array_release(&m->uses);
+	for (size_t i = 0; i < m->mentions.size; i++)
+		free(m->mentions.items[i].name);
+	jf_array_release(&m->mentions);
+	jf_pyeval_free(m->eval);
+	free(m);
+	/* The shell's writes: redirections, mkdir, cp targets. */
+	const jf_shell_facts *sh = &ctx->facts->shell;
+	for (size_t i = 0; i < sh->writes.size; i++) {
+		const jf_shell_write *w = &sh->writes.items[i];
+		const jf_job_mount *in = jf_job_mount_of(&j->inputs, w->cpath);
+		if (in)
+			report_input_write(ctx, (jf_loc){ w->at.src, w->at.span }, w->cpath, in);
+	}
+}
+
 void jf_check_paths(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
@@ -436,36 +476,8 @@ void jf_check_paths(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_sink_skip(ctx->out, "JF107", "the spec declares no %s: declare workdir and the job's "
 		                          "inputs and outputs to check absolute paths",
 		            !j->workdir.value ? "workdir" : "mounts");
+	io_model *m = jf_xcalloc(1, sizeof *m);
 	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
-	io_model m = { ctx, jf_pyeval_new(j, &files, &ctx->facts->shell), { 0 }, { 0 } };
-	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
-		jf_facts_settle(ctx->facts, NULL); /* what is kept across files is text */
-		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
-		    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
-			continue;
-		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
-		if (py)
-			collect(&m, py);
-	}
-	for (size_t i = 0; i < m.uses.size; i++)
-		check_use(&m, &m.uses.items[i]);
-	for (size_t i = 0; i < m.uses.size; i++) {
-		free(m.uses.items[i].value);
-		free(m.uses.items[i].origin_value);
-		free(m.uses.items[i].cpath);
-	}
-	jf_array_release(&m.uses);
-	for (size_t i = 0; i < m.mentions.size; i++)
-		free(m.mentions.items[i].name);
-	jf_array_release(&m.mentions);
-	jf_pyeval_free(m.eval);
-	/* The shell's writes: redirections, mkdir, cp targets. */
-	const jf_shell_facts *sh = &ctx->facts->shell;
-	for (size_t i = 0; i < sh->writes.size; i++) {
-		const jf_shell_write *w = &sh->writes.items[i];
-		const jf_job_mount *in = jf_job_mount_of(&j->inputs, w->cpath);
-		if (in)
-			report_input_write(ctx, (jf_loc){ w->at.src, w->at.span }, w->cpath, in);
-	}
+	*m = (io_model){ ctx, jf_pyeval_new(j, &files, &ctx->facts->shell), { 0 }, { 0 } };
+	jf_check_each_file(ctx, collect_in, check_paths_end, m);
 }

@@ -205,6 +205,35 @@ static bool future_annotations(const jf_file *unit)
 	return f && strstr(f, "annotations");
 }
 
+static void check_version_in(void *state, size_t index, const jf_file *u)
+{
+	(void)index;
+	checker *c = state;
+	if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
+	    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
+		return;
+	const jf_pyfacts *py = jf_facts_python(c->ctx->facts, u);
+	if (!py)
+		return;
+	c->unit = u;
+	c->lazy_annotations = future_annotations(u);
+	for (size_t k = 0; k < py->of_kind[JF_PY_SYNTAX].size; k++)
+		check_node(c, jf_pyfacts_at(py, JF_PY_SYNTAX, k)->node);
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+		check_isinstance(c, pn->node, pn->a);
+	}
+	for (size_t k = 0; k < py->of_kind[JF_PY_FUNCTION].size; k++)
+		check_annotation(c, jf_node_field(jf_pyfacts_at(py, JF_PY_FUNCTION, k)->node,
+		                                  JF_F_return_type));
+	/* Annotated assignments (`x: int = 0`) outside functions. */
+	for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
+		if (!in_function(py, pn))
+			check_annotation(c, jf_node_field(pn->node, JF_F_type));
+	}
+}
+
 void jf_check_python_version(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	const jf_image *img = ctx->facts->image;
@@ -213,30 +242,7 @@ void jf_check_python_version(jf_rule_ctx *ctx, const jf_rule *rule)
 		                                "image.python (\"3.10\") to check syntax against it");
 	if (img->py_major != 3)
 		return;
-	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
-		jf_facts_settle(ctx->facts, NULL); /* nothing is kept across files */
-		const jf_file *u = ctx->facts->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
-		    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
-			continue;
-		const jf_pyfacts *py = jf_facts_python(ctx->facts, u);
-		checker c = { ctx, u, rule, img, future_annotations(u) };
-		if (!py)
-			continue;
-		for (size_t k = 0; k < py->of_kind[JF_PY_SYNTAX].size; k++)
-			check_node(&c, jf_pyfacts_at(py, JF_PY_SYNTAX, k)->node);
-		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
-			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-			check_isinstance(&c, pn->node, pn->a);
-		}
-		for (size_t k = 0; k < py->of_kind[JF_PY_FUNCTION].size; k++)
-			check_annotation(&c, jf_node_field(jf_pyfacts_at(py, JF_PY_FUNCTION, k)->node,
-			                                   JF_F_return_type));
-		/* Annotated assignments (`x: int = 0`) outside functions. */
-		for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
-			const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
-			if (!in_function(py, pn))
-				check_annotation(&c, jf_node_field(pn->node, JF_F_type));
-		}
-	}
+	checker *c = jf_xcalloc(1, sizeof *c);
+	*c = (checker){ .ctx = ctx, .rule = rule, .img = img };
+	jf_check_each_file(ctx, check_version_in, free, c);
 }

@@ -131,59 +131,124 @@ static void dispatch(jf_rule_ctx *ctx, const query_run *run, const jf_file_match
 	free(kept);
 }
 
+/* The checks' parts that wait for the pass over the files. */
+struct file_part {
+	jf_file_part_fn each;
+	void (*end)(void *state);
+	void *state;
+};
+struct jf_file_pass {
+	JF_ARRAY(struct file_part) parts;
+};
+
+static void run_parts(const jf_facts *facts, const struct file_part *parts, size_t n)
+{
+	for (size_t i = 0; n && i < facts->ws->files.size; i++) {
+		jf_facts_settle(facts, NULL); /* what a part keeps across files is text or spans */
+		for (size_t k = 0; k < n; k++)
+			parts[k].each(parts[k].state, i, facts->ws->files.items[i]);
+	}
+	for (size_t k = 0; k < n; k++)
+		parts[k].end(parts[k].state);
+}
+
+void jf_check_each_file(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
+                        void *state)
+{
+	struct file_part part = { each, end, state };
+	if (ctx->pass)
+		jf_array_push(&ctx->pass->parts, part);
+	else
+		run_parts(ctx->facts, &part, 1);
+}
+
+/* The matches of each file, handed to the rules in the pass over the files. */
+typedef struct {
+	jf_rule_ctx *ctx;
+	query_run run;
+	const jf_file_matches **fm; /* by the file's place in the workspace */
+	bool *wanted;               /* by language, then the rule's place in the list */
+} dispatcher;
+
+static void dispatch_file(void *state, size_t index, const jf_file *file)
+{
+	(void)file;
+	dispatcher *d = state;
+	const jf_file_matches *fm = d->fm[index];
+	size_t nrules = d->run.rules->items.size;
+	if (!fm || !fm->any)
+		return;
+	dispatch(d->ctx, &d->run, fm, d->wanted + fm->file->lang * nrules);
+	if (fm->limited)
+		jf_diag_set_help(
+			jf_sink_add(d->ctx->out, "JF005", fm->file->src, (jf_span){ 0, 0 },
+			            "rule %s is not fully checked in '%s': a regular expression of "
+			            "its query gave up at its limit of steps",
+			            fm->limited->info.id, fm->file->src->path),
+			"simplify the rule's regular expression (nested quantifiers such as (a+)+ "
+			"backtrack without end on long strings)");
+}
+
+static void dispatch_end(void *state)
+{
+	dispatcher *d = state;
+	free(d->fm);
+	free(d->wanted);
+	free(d);
+}
+
 /*
  * Hands the matches of the rule queries to the rules, file by file: in each
  * file where some rule may match, the matches of the rules that may match in
  * some file of the job (their prefilter finds something there), as one query
- * of those rules over every such file finds them.
+ * of those rules over every such file finds them. A query that failed to
+ * compile fails the lint before any match is handed.
  */
 static int run_queries(jf_rule_ctx *ctx, const query_run *run, jf_error *err)
 {
 	const jf_workspace *ws = ctx->facts->ws;
 	size_t nrules = run->rules->items.size, nfiles = ws->files.size;
-	const jf_file_matches **fm = jf_xcalloc(nfiles + 1, sizeof(*fm));
-	bool *wanted = jf_xcalloc(JF_LANG_COUNT * nrules + 1, sizeof(bool));
+	dispatcher *d = jf_xcalloc(1, sizeof *d);
+	*d = (dispatcher){ ctx, *run, jf_xcalloc(nfiles + 1, sizeof *d->fm),
+		           jf_xcalloc(JF_LANG_COUNT * nrules + 1, sizeof(bool)) };
 	for (size_t u = 0; u < nfiles; u++) {
 		const jf_file *file = ws->files.items[u];
-		fm[u] = jf_matcher_wait(run->matcher, file);
-		if (!fm[u] && jf_facts_tree(ctx->facts, file)) {
+		d->fm[u] = jf_matcher_wait(run->matcher, file);
+		if (!d->fm[u] && jf_facts_tree(ctx->facts, file)) {
 			jf_matcher_add(run->matcher, file);
-			fm[u] = jf_matcher_wait(run->matcher, file);
+			d->fm[u] = jf_matcher_wait(run->matcher, file);
 		}
-		for (size_t r = 0; fm[u] && r < nrules; r++)
-			wanted[file->lang * nrules + r] |= fm[u]->may[r];
+		for (size_t r = 0; d->fm[u] && r < nrules; r++)
+			d->wanted[file->lang * nrules + r] |= d->fm[u]->may[r];
 	}
-	int rc = 0;
-	for (size_t u = 0; u < nfiles && !rc; u++) {
-		if (!fm[u] || !fm[u]->any)
-			continue;
-		jf_facts_settle(ctx->facts, NULL); /* a file's matches are dispatched with its tree */
-		if (fm[u]->error)
-			rc = jf_error_set(err, fm[u]->error, "%s", fm[u]->message);
-		else
-			dispatch(ctx, run, fm[u], wanted + fm[u]->file->lang * nrules);
-		if (!rc && fm[u]->limited)
-			jf_diag_set_help(
-				jf_sink_add(ctx->out, "JF005", fm[u]->file->src, (jf_span){ 0, 0 },
-				            "rule %s is not fully checked in '%s': a regular expression of "
-				            "its query gave up at its limit of steps",
-				            fm[u]->limited->info.id, fm[u]->file->src->path),
-				"simplify the rule's regular expression (nested quantifiers such as (a+)+ "
-				"backtrack without end on long strings)");
-	}
-	free(fm);
-	free(wanted);
-	return rc;
+	for (size_t u = 0; u < nfiles; u++)
+		if (d->fm[u] && d->fm[u]->any && d->fm[u]->error) {
+			int rc = jf_error_set(err, d->fm[u]->error, "%s", d->fm[u]->message);
+			dispatch_end(d);
+			return rc;
+		}
+	jf_check_each_file(ctx, dispatch_file, dispatch_end, d);
+	return 0;
 }
+
+/* A check's run: its own context, whose skips are kept apart until the pass
+ * is over, so that they are listed check by check. */
+typedef struct {
+	jf_rule_ctx ctx;
+	jf_sink sink;
+	jf_strings skipped;
+} check_run;
 
 int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_matcher *matcher, jf_sink *out,
                  jf_error *err)
 {
-	jf_rule_ctx ctx = { facts, out };
+	struct jf_file_pass pass = { 0 };
+	jf_rule_ctx ctx = { facts, out, &pass };
 	query_run run = { cfg, jf_config__rules(cfg), matcher };
 	int rc = run_queries(&ctx, &run, err);
 	/* A check that serves several rules runs once. */
 	JF_ARRAY(jf_check_fn) ran = { 0 };
+	check_run *runs = jf_xcalloc(run.rules->items.size + 1, sizeof *runs);
 	for (size_t i = 0; i < run.rules->items.size && !rc; i++) {
 		const jf_rule *r = run.rules->items.items[i];
 		bool done = false;
@@ -191,10 +256,21 @@ int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_matcher *matche
 			done |= ran.items[k] == r->check;
 		if (!r->check || done || (!facts->job && r->job_only) || !jf_config__enabled(cfg, r))
 			continue;
+		check_run *cr = &runs[ran.size];
 		jf_array_push(&ran, r->check);
-		r->check(&ctx, r);
+		cr->sink = *out;
+		cr->sink.skipped = &cr->skipped;
+		cr->ctx = (jf_rule_ctx){ facts, &cr->sink, &pass };
+		r->check(&cr->ctx, r);
 		jf_facts_settle(facts, NULL); /* no check keeps another's nodes */
 	}
+	run_parts(facts, pass.parts.items, pass.parts.size);
+	for (size_t k = 0; k < ran.size; k++) {
+		jf_sink_skips_move(out, &runs[k].skipped);
+		jf_strings_release(&runs[k].skipped);
+	}
+	free(runs);
+	jf_array_release(&pass.parts);
 	jf_array_release(&ran);
 	return rc;
 }
