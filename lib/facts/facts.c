@@ -1,11 +1,13 @@
 /* facts.c - gathering the facts of a lint: the command's shell, the Python files, imports
  *
  * The shell walks the command first and loads the scripts it runs. Then each
- * Python file of the workspace, in the order it was read, is walked once
- * (python/facts.c) and, in a job, the local modules it imports are loaded
- * after it; the list grows while it is read, so modules are followed in
- * turn. The shell asks about a Python file it runs (is it a launcher of
- * another script?) through jf_shell_host; its facts are read then, once.
+ * Python file of the workspace, in the order it was read, has the local
+ * modules it imports loaded after it (in a job); the list grows while it is
+ * read, so modules are followed in turn. Each file is walked once
+ * (python/facts.c) as soon as it is loaded, and its imports kept as text, so
+ * that its tree may go before the gather reaches it. The shell asks about a
+ * Python file it runs (is it a launcher of another script?) through
+ * jf_shell_host; its facts are read then, once.
  */
 #include "facts/facts.h"
 
@@ -14,12 +16,22 @@
 #include "sources/imports.h"
 #include "sources/tree.h"
 
+/* An import of a file as the gather follows it, taken when the file is
+ * first read: the gather reaches the file after its tree may be gone. */
+typedef struct {
+	char *module, *from, *sub; /* `sub`: the imported name, when it has no dot */
+	bool may_not_run;          /* import_may_not_run() */
+} import_text;
+typedef JF_ARRAY(import_text) import_texts;
+
 typedef struct jf_resident {
 	jf_workspace *ws;
 	/* By file index: the facts, NULL when not read or released; their names,
 	 * set when read and kept after (NULL: never read). */
 	JF_ARRAY(jf_pyfacts *) python;
 	JF_ARRAY(jf_py_names *) names;
+	/* Set with `names`; each apart, as the list grows while one is followed. */
+	JF_ARRAY(import_texts *) imports;
 	size_t budget; /* jf_facts_gather()'s tree_budget */
 	size_t bytes; /* the source bytes of the files read whose trees are in memory */
 	size_t trees, trees_peak; /* how many such files, now and at most */
@@ -29,137 +41,6 @@ typedef struct jf_resident {
 static bool released(const jf_resident *r, size_t i)
 {
 	return !r->python.items[i] && r->names.items[i];
-}
-
-/* The facts of Python file `file`, read on first use, and read again after
- * its tree was released. */
-static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
-{
-	if (file->lang != JF_LANG_PYTHON)
-		return NULL;
-	while (r->python.size <= file->index) {
-		jf_array_push(&r->python, NULL);
-		jf_array_push(&r->names, NULL);
-	}
-	jf_pyfacts **slot = &r->python.items[file->index];
-	if (*slot)
-		return *slot;
-	if (!file->tree) {
-		/* Released (settle(), settle_found()). Parsed within the time budget
-		 * before: the same text parses again. */
-		file->tree = jf_parse(r->ws->parsers, JF_LANG_PYTHON, file->src, NULL, 0);
-		if (!file->tree)
-			return NULL;
-	}
-	*slot = jf_pyfacts_read(file);
-	r->bytes += file->src->len;
-	if (++r->trees > r->trees_peak)
-		r->trees_peak = r->trees;
-	if (!r->names.items[file->index])
-		r->names.items[file->index] = jf_py_names_read(*slot);
-	(*slot)->names = r->names.items[file->index];
-	return *slot;
-}
-
-/* A file the facts have read, looked up again if it was released. */
-static const jf_pyfacts *python_read(const jf_resident *r, const jf_file *file)
-{
-	if (!r || file->index >= r->python.size)
-		return NULL;
-	if (released(r, file->index))
-		return python_of((jf_resident *)r, r->ws->files.items[file->index]);
-	return r->python.items[file->index];
-}
-
-const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file)
-{
-	return python_read(self->resident, file);
-}
-
-TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file)
-{
-	python_read(self->resident, file);
-	return file->tree;
-}
-
-/* Releases the trees of the files before `end` above the budget, `keep`
- * (or NULL) left. The checks read the files in the workspace's order, one
- * after the other: the last read go first, so that the first files stay and
- * only those beyond the budget are parsed again by the next check. */
-static void settle(jf_resident *r, size_t end, const jf_file *keep)
-{
-	for (size_t i = end < r->python.size ? end : r->python.size;
-	     i-- > 0 && r->bytes > r->budget;) {
-		jf_file *file = r->ws->files.items[i];
-		if (!r->python.items[i] || !file->fs_path || file == keep)
-			continue;
-		jf_pyfacts_free(r->python.items[i]);
-		r->python.items[i] = NULL;
-		ts_tree_delete(file->tree);
-		file->tree = NULL;
-		r->bytes -= file->src->len;
-		r->trees--;
-	}
-}
-
-/* Whether the `i`th file is Python the gather found and parsed, and has not read yet. */
-static bool found_unread(const jf_resident *r, size_t i)
-{
-	const jf_file *file = r->ws->files.items[i];
-	return file->lang == JF_LANG_PYTHON && file->fs_path && file->tree &&
-	       (i >= r->python.size || (!r->python.items[i] && !r->names.items[i]));
-}
-
-/* The files the gather found (parsed with their syntax checked and their rule
- * queries matched) from `from` on, waiting to be read: their trees too are
- * released above the budget, the last found first. */
-static void settle_found(jf_resident *r, size_t from)
-{
-	size_t found = 0;
-	for (size_t i = from; i < r->ws->files.size; i++)
-		found += found_unread(r, i) ? r->ws->files.items[i]->src->len : 0;
-	for (size_t i = r->ws->files.size; i-- > from && r->bytes + found > r->budget;) {
-		if (!found_unread(r, i))
-			continue;
-		jf_file *file = r->ws->files.items[i];
-		ts_tree_delete(file->tree);
-		file->tree = NULL;
-		found -= file->src->len;
-	}
-}
-
-static void pyfiles_settle(const void *data, const jf_file *keep)
-{
-	if (data)
-		settle((jf_resident *)data, SIZE_MAX, keep);
-}
-
-void jf_facts_settle(const jf_facts *self, const jf_file *keep)
-{
-	pyfiles_settle(self->resident, keep);
-}
-
-static const jf_pyfacts *pyfiles_get(const void *data, const jf_file *file)
-{
-	return python_read(data, file);
-}
-
-static const jf_py_names *pyfiles_names(const void *data, const jf_file *file)
-{
-	const jf_resident *r = data;
-	return r && file->index < r->names.size ? r->names.items[file->index] : NULL;
-}
-
-size_t jf_facts_trees_peak(const jf_facts *self)
-{
-	return self->resident ? self->resident->trees_peak : 0;
-}
-
-jf_pyfiles jf_facts_pyfiles(const jf_facts *self)
-{
-	return (jf_pyfiles){ self->ws, pyfiles_get, self->resident, pyfiles_names, pyfiles_settle,
-		             self->called_known ? &self->called : NULL,
-		             self->called_known ? self->own_calls.items : NULL };
 }
 
 /* The text of node `n` of `file`, or NULL for a null node; caller frees. */
@@ -194,33 +75,180 @@ static bool import_may_not_run(const jf_file *file, const jf_pyfacts *py, TSNode
 	return !called;
 }
 
-/* Loads the local modules that `file` imports; with `prefetch`, only names
- * them to the workspace's prefetch pool. */
-static void follow_imports(const jf_job *job, jf_workspace *ws, jf_file *file,
-                           const jf_pyfacts *py, const jf_strings *sys_path, bool prefetch)
+/* The imports of `file` (facts `py`) as text. */
+static import_texts *read_imports(const jf_file *file, const jf_pyfacts *py)
 {
-	jf_importer im;
-	jf_importer_init(&im, job, ws, file, sys_path);
-	im.prefetch = prefetch;
+	import_texts *out = jf_xcalloc(1, sizeof *out);
 	for (size_t i = 0; i < py->imports.size; i++) {
 		const jf_py_import *imp = &py->imports.items[i];
 		TSNode at = ts_node_is_null(imp->module) ? imp->from : imp->module;
-		im.lazy = !prefetch && import_may_not_run(file, py, at);
-		char *module = text_of(file, imp->module), *from = text_of(file, imp->from);
-		char *sub = text_of(file, imp->name);
-		if (sub && strchr(sub, '.')) {
-			free(sub);
-			sub = NULL;
+		import_text t = { text_of(file, imp->module), text_of(file, imp->from),
+			          text_of(file, imp->name), import_may_not_run(file, py, at) };
+		if (t.sub && strchr(t.sub, '.')) {
+			free(t.sub);
+			t.sub = NULL;
 		}
-		if (module)
-			jf_import_module(&im, module, NULL);
-		else if (from && from[0] == '.')
-			jf_import_relative(&im, from, sub);
-		else if (from)
-			jf_import_module(&im, from, sub);
-		free(module);
-		free(from);
-		free(sub);
+		jf_array_push(out, t);
+	}
+	return out;
+}
+
+static void import_texts_free(import_texts *list)
+{
+	if (!list)
+		return;
+	for (size_t i = 0; i < list->size; i++) {
+		free(list->items[i].module);
+		free(list->items[i].from);
+		free(list->items[i].sub);
+	}
+	jf_array_release(list);
+	free(list);
+}
+
+/* The facts of Python file `file`, read on first use, and read again after
+ * its tree was released. */
+static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
+{
+	if (file->lang != JF_LANG_PYTHON)
+		return NULL;
+	while (r->python.size <= file->index) {
+		jf_array_push(&r->python, NULL);
+		jf_array_push(&r->names, NULL);
+		jf_array_push(&r->imports, NULL);
+	}
+	jf_pyfacts **slot = &r->python.items[file->index];
+	if (*slot)
+		return *slot;
+	if (!file->tree) {
+		/* Released (settle()). Parsed within the time budget before:
+		 * the same text parses again. */
+		file->tree = jf_parse(r->ws->parsers, JF_LANG_PYTHON, file->src, NULL, 0);
+		if (!file->tree)
+			return NULL;
+	}
+	*slot = jf_pyfacts_read(file);
+	r->bytes += file->src->len;
+	if (++r->trees > r->trees_peak)
+		r->trees_peak = r->trees;
+	if (!r->names.items[file->index]) {
+		r->names.items[file->index] = jf_py_names_read(*slot);
+		r->imports.items[file->index] = read_imports(file, *slot);
+	}
+	(*slot)->names = r->names.items[file->index];
+	return *slot;
+}
+
+/* A file the facts have read, looked up again if it was released. */
+static const jf_pyfacts *python_read(const jf_resident *r, const jf_file *file)
+{
+	if (!r || file->index >= r->python.size)
+		return NULL;
+	if (released(r, file->index))
+		return python_of((jf_resident *)r, r->ws->files.items[file->index]);
+	return r->python.items[file->index];
+}
+
+const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file)
+{
+	return python_read(self->resident, file);
+}
+
+TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file)
+{
+	python_read(self->resident, file);
+	return file->tree;
+}
+
+/* Releases trees above the budget, `keep`'s (or NULL) left. The gather and
+ * the checks' pass read the files in the workspace's order: the last go
+ * first, so that the first files stay and only those beyond the budget are
+ * parsed again. */
+static void settle(jf_resident *r, const jf_file *keep)
+{
+	for (size_t i = r->python.size; i-- > 0 && r->bytes > r->budget;) {
+		jf_file *file = r->ws->files.items[i];
+		if (!r->python.items[i] || !file->fs_path || file == keep)
+			continue;
+		jf_pyfacts_free(r->python.items[i]);
+		r->python.items[i] = NULL;
+		ts_tree_delete(file->tree);
+		file->tree = NULL;
+		r->bytes -= file->src->len;
+		r->trees--;
+	}
+}
+
+static void pyfiles_settle(const void *data, const jf_file *keep)
+{
+	if (data)
+		settle((jf_resident *)data, keep);
+}
+
+void jf_facts_settle(const jf_facts *self, const jf_file *keep)
+{
+	pyfiles_settle(self->resident, keep);
+}
+
+static const jf_pyfacts *pyfiles_get(const void *data, const jf_file *file)
+{
+	return python_read(data, file);
+}
+
+static const jf_py_names *pyfiles_names(const void *data, const jf_file *file)
+{
+	const jf_resident *r = data;
+	return r && file->index < r->names.size ? r->names.items[file->index] : NULL;
+}
+
+size_t jf_facts_trees_peak(const jf_facts *self)
+{
+	return self->resident ? self->resident->trees_peak : 0;
+}
+
+jf_pyfiles jf_facts_pyfiles(const jf_facts *self)
+{
+	return (jf_pyfiles){ self->ws, pyfiles_get, self->resident, pyfiles_names, pyfiles_settle,
+		             self->called_known ? &self->called : NULL,
+		             self->called_known ? self->own_calls.items : NULL };
+}
+
+/* The imports of Python file `file`, read on first use (NULL: it has no
+ * facts). Its tree is not read again for them. */
+static const import_texts *imports_of(jf_resident *r, jf_file *file)
+{
+	if (file->lang != JF_LANG_PYTHON)
+		return NULL;
+	if (file->index >= r->names.size || !r->names.items[file->index])
+		python_of(r, file);
+	return file->index < r->names.size ? r->imports.items[file->index] : NULL;
+}
+
+/* Loads the local modules that file `file` imports (`imports`); with
+ * `prefetch`, only names them to the workspace's prefetch pool. Each file
+ * an import loads is read at once, while the tree its load parsed is there,
+ * and released above the budget. */
+static void follow_imports(const jf_job *job, jf_resident *r, jf_file *file,
+                           const import_texts *imports, const jf_strings *sys_path, bool prefetch)
+{
+	jf_workspace *ws = r->ws;
+	jf_importer im;
+	jf_importer_init(&im, job, ws, file, sys_path);
+	im.prefetch = prefetch;
+	for (size_t i = 0; i < imports->size; i++) {
+		const import_text *imp = &imports->items[i];
+		size_t before = ws->files.size;
+		im.lazy = !prefetch && imp->may_not_run;
+		if (imp->module)
+			jf_import_module(&im, imp->module, NULL);
+		else if (imp->from && imp->from[0] == '.')
+			jf_import_relative(&im, imp->from, imp->sub);
+		else if (imp->from)
+			jf_import_module(&im, imp->from, imp->sub);
+		for (size_t k = before; k < ws->files.size; k++) {
+			imports_of(r, ws->files.items[k]);
+			settle(r, NULL);
+		}
 	}
 	jf_importer_release(&im);
 }
@@ -324,18 +352,17 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	 * parsed on other threads while this one walks and loads. */
 	size_t named = 0; /* the files whose modules the pool knows */
 	for (size_t i = 0; i < ws->files.size; i++) {
-		settle(r, i, NULL); /* the files before this one are done with */
-		settle_found(r, i + 1);
 		for (; ws->prefetch && named < ws->files.size && named <= i + 8; named++) {
 			jf_file *next = ws->files.items[named];
-			const jf_pyfacts *py = python_of(r, next);
-			if (py && follow && next->fs_path)
-				follow_imports(job, ws, next, py, &out->sys_path, true);
+			const import_texts *imports = imports_of(r, next);
+			if (imports && follow && next->fs_path)
+				follow_imports(job, r, next, imports, &out->sys_path, true);
 		}
 		jf_file *file = ws->files.items[i];
-		const jf_pyfacts *py = python_of(r, file);
-		if (py && follow && file->fs_path)
-			follow_imports(job, ws, file, py, &out->sys_path, false);
+		const import_texts *imports = imports_of(r, file);
+		if (imports && follow && file->fs_path)
+			follow_imports(job, r, file, imports, &out->sys_path, false);
+		settle(r, NULL);
 	}
 	jf_pyfiles files = jf_facts_pyfiles(out);
 	jf_py_called_names(&files, NULL, &out->called);
@@ -347,7 +374,7 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 		jf_array_push(&out->own_calls, own);
 	}
 	out->called_known = true;
-	settle(r, SIZE_MAX, NULL);
+	settle(r, NULL);
 }
 
 void jf_facts_release(jf_facts *self)
@@ -363,7 +390,9 @@ void jf_facts_release(jf_facts *self)
 		for (size_t i = 0; i < r->python.size; i++) {
 			jf_pyfacts_free(r->python.items[i]);
 			jf_py_names_free(r->names.items[i]);
+			import_texts_free(r->imports.items[i]);
 		}
+		jf_array_release(&r->imports);
 		jf_array_release(&r->python);
 		jf_array_release(&r->names);
 		free(r);
