@@ -46,6 +46,27 @@ static const char *const open_markers[] = {
 	"fromfile_prefix_chars", "conflict_handler", NULL,
 };
 
+/*
+ * Whether collect() may find anything in `unit`: every call, assignment and
+ * decorator it looks at spells one of these (argparse's parsers, groups and
+ * parse calls, open_calls, absl's DEFINE_* and app.run, click), as do its
+ * text scans. A module that spells none is not read for its definitions.
+ */
+static bool may_define_arguments(const jf_file *unit)
+{
+	static const char *const spelled[] = {
+		"argv", "parse_", "ArgumentParser", "add_argument", "add_subparsers", "add_parser",
+		"add_mutually_exclusive_group", "set_defaults", "add_config_arguments",
+		"add_argparse_args", "add_model_specific_args", "Fire", "LightningCLI", "from_cli",
+		"exec", "append_flag_values", "DEFINE", "mark_flag", "adopt_module_key_flags",
+		"declare_key_flag", "app.run", "FLAGS", "click", NULL,
+	};
+	for (size_t i = 0; spelled[i]; i++)
+		if (jf_python_mentions(unit, spelled[i]))
+			return true;
+	return false;
+}
+
 void jf_cmdline__def_release(jf_argdef *d)
 {
 	for (size_t i = 0; i < d->options.size; i++)
@@ -539,7 +560,7 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 		jf_py_called_names(files, entry, &called);
 	for (size_t i = 0; i < files->ws->files.size; i++) {
 		const jf_file *u = files->ws->files.items[i];
-		if (u->role != JF_ROLE_MODULE)
+		if (u->role != JF_ROLE_MODULE || !may_define_arguments(u))
 			continue;
 		jf_pyfiles_settle(files, entry->file); /* what `c` keeps is text */
 		const jf_pyfacts *py = jf_pyfiles_get(files, u);
