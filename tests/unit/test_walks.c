@@ -111,6 +111,12 @@ static void test_walks__few_trees_at_once(void **state)
 	assert_int_equal(jf_linter_lint(released, job), 0);
 	if (released->python_trees_peak > 2)
 		fail_msg("%zu trees kept at once with no tree kept", released->python_trees_peak);
+	/* Each file walked by the gather and by the checks' one pass over the
+	 * files, and a few times more as another file's definitions: not once per
+	 * check. */
+	if (released->python_walks > 4 * released->python_files)
+		fail_msg("%zu walks of %zu files with no tree kept", released->python_walks,
+		         released->python_files);
 	assert_int_equal(released->report.diags.size, kept->report.diags.size);
 	jf_linter_free(kept);
 	jf_linter_free(released);
