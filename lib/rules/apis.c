@@ -1256,9 +1256,8 @@ static void check_apis_in(void *state, size_t index, const jf_file *u)
 {
 	(void)index;
 	checker *c = state;
-	const jf_pyfacts *py = jf_facts_python(c->f, u);
-	if (!py || u->src->status != JF_SOURCE_OK ||
-	    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
+	const jf_pyfacts *py = jf_runs_python(u) ? jf_facts_python(c->f, u) : NULL;
+	if (!py)
 		return;
 	if (u->lazy) {
 		jf_sink_skip(c->ctx->out, "JF120", "%s is imported only inside functions: the names "

@@ -35,6 +35,13 @@ typedef void (*jf_file_part_fn)(void *state, size_t index, const jf_file *file);
 void jf_check_each_file(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
                         void *state);
 
+/** Whether `u` is Python that the job runs, read whole: its entry script or a module. */
+static inline bool jf_runs_python(const jf_file *u)
+{
+	return u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
+	       (u->role == JF_ROLE_ENTRY || u->role == JF_ROLE_MODULE);
+}
+
 /** The rule's message with its {{captures}} filled from `m`; caller frees. */
 char *jf_rule_message(const jf_rule *rule, const jf_match *m, const jf_file *file);
 /** The same with capture `capture` shown as `value`; caller frees. */

@@ -281,10 +281,9 @@ static void check_reads_in(void *state, size_t index, const jf_file *u)
 	(void)index;
 	env_model *m = state;
 	bool module = u->role == JF_ROLE_MODULE;
-	const jf_pyfacts *py = u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
-	                               (u->role == JF_ROLE_ENTRY || module) && mentions_environ(u)
-	                       ? jf_facts_python(m->ctx->facts, u)
-	                       : NULL;
+	const jf_pyfacts *py = jf_runs_python(u) && mentions_environ(u)
+	                               ? jf_facts_python(m->ctx->facts, u)
+	                               : NULL;
 	if (py)
 		check_python(m, py, module ? m->files.called : NULL,
 		             module ? jf_pyfiles_own(&m->files, u) : NULL);

@@ -430,8 +430,7 @@ static void collect_in(void *state, size_t index, const jf_file *u)
 {
 	(void)index;
 	io_model *m = state;
-	if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
-	    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
+	if (!jf_runs_python(u))
 		return;
 	const jf_pyfacts *py = jf_facts_python(m->ctx->facts, u);
 	if (py)

@@ -209,8 +209,7 @@ static void check_version_in(void *state, size_t index, const jf_file *u)
 {
 	(void)index;
 	checker *c = state;
-	if (u->lang != JF_LANG_PYTHON || u->src->status != JF_SOURCE_OK ||
-	    (u->role != JF_ROLE_ENTRY && u->role != JF_ROLE_MODULE))
+	if (!jf_runs_python(u))
 		return;
 	const jf_pyfacts *py = jf_facts_python(c->ctx->facts, u);
 	if (!py)
