@@ -319,6 +319,11 @@ uint32_t jf_source_invalid_utf8(const jf_source *self, uint32_t from)
 {
 	const unsigned char *s = (const unsigned char *)self->data;
 	for (uint32_t i = from; i < self->len;) {
+		uint64_t word; /* eight ASCII bytes at once: most source is ASCII */
+		if (self->len - i >= 8 && (memcpy(&word, s + i, 8), !(word & 0x8080808080808080u))) {
+			i += 8;
+			continue;
+		}
 		uint32_t len = utf8_len(s, i, self->len);
 		if (!len)
 			return i;

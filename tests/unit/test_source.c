@@ -268,6 +268,19 @@ static void test_source__invalid_utf8(void **state)
 	INVALID_AT("\xc3 ", 0);
 	/* A lone continuation byte. */
 	INVALID_AT("a\x80", 1);
+	/* Past runs of ASCII read eight bytes at a time: at each place in the
+	 * run and just after it, and a sequence cut at the end of a run. */
+	for (uint32_t at = 0; at < 20; at++) {
+		char buf[32];
+		memset(buf, 'a', sizeof buf);
+		buf[at] = '\xff';
+		assert_invalid_at(buf, sizeof buf, 0, at);
+		assert_invalid_at(buf, at + 1, 0, at);
+		memcpy(buf + at, "\xc3\xa9", 2); /* valid: none */
+		assert_invalid_at(buf, sizeof buf, 0, UINT32_MAX);
+		assert_invalid_at(buf, at + 1, 0, at); /* cut after its first byte */
+	}
+	INVALID_AT("0123456789abcdef\xe2\x82\xac" "0123456\x80", 26);
 	/* `from` skips what comes before. */
 	static const char two[] = "\xff ok \xff";
 	assert_invalid_at(two, sizeof two - 1, 0, 0);
