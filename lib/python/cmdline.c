@@ -58,11 +58,17 @@ static bool may_define_arguments(const jf_file *unit)
 		"argv", "parse_", "ArgumentParser", "add_argument", "add_subparsers", "add_parser",
 		"add_mutually_exclusive_group", "set_defaults", "add_config_arguments",
 		"add_argparse_args", "add_model_specific_args", "Fire", "LightningCLI", "from_cli",
-		"exec", "append_flag_values", "DEFINE", "mark_flag", "adopt_module_key_flags",
+		"append_flag_values", "DEFINE", "mark_flag", "adopt_module_key_flags",
 		"declare_key_flag", "app.run", "FLAGS", "click", NULL,
 	};
 	for (size_t i = 0; spelled[i]; i++)
 		if (jf_python_mentions(unit, spelled[i]))
+			return true;
+	/* exec() as a word: "executor" and "execute" are common */
+	const char *text = unit->src->data;
+	for (const char *p = jf_python_mentions(unit, "exec") ? strstr(text, "exec") : NULL; p;
+	     p = strstr(p + 4, "exec"))
+		if ((p == text || !jf_is_name_char(p[-1])) && !jf_is_name_char(p[4]))
 			return true;
 	return false;
 }
