@@ -17,7 +17,7 @@
 struct jf_rule_ctx {
 	const jf_facts *facts;
 	jf_sink *out;
-	struct jf_file_pass *pass; /* where jf_check_each_file() waits; NULL: none */
+	struct jf_file_pass *pass; /* where jf_check_each_file()'s parts wait */
 };
 
 /* A check's look at file `file`, the `index`th of the workspace. */
@@ -30,7 +30,6 @@ typedef void (*jf_file_part_fn)(void *state, size_t index, const jf_file *file);
  * trees the lint keeps (jf_facts_settle() before each file), instead of once
  * per check. Findings and skips go to `ctx->out` as from the check itself;
  * `state` keeps what the check needs of `ctx` and of what it read before.
- * With no pass waiting (`ctx->pass` NULL), the parts run at once.
  */
 void jf_check_each_file(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
                         void *state);

@@ -156,10 +156,7 @@ void jf_check_each_file(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void
                         void *state)
 {
 	struct file_part part = { each, end, state };
-	if (ctx->pass)
-		jf_array_push(&ctx->pass->parts, part);
-	else
-		run_parts(ctx->facts, &part, 1);
+	jf_array_push(&ctx->pass->parts, part);
 }
 
 /* The matches of each file, handed to the rules in the pass over the files. */
