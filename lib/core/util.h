@@ -106,6 +106,11 @@ static inline bool jf_is_name_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 	       c == '_';
 }
+/** Whether the `n` bytes at `p` of `text` stand as a whole name (no name character beside). */
+static inline bool jf_is_word_at(const char *text, const char *p, size_t n)
+{
+	return (p == text || !jf_is_name_char(p[-1])) && !jf_is_name_char(p[n]);
+}
 /** The same for the `n` bytes at `s` (not NUL-terminated). */
 bool jf_strn_in(const char *s, size_t n, const char *const *list);
 /** Edit distance (a swap of neighbours counts one), capped at `max + 1`. */

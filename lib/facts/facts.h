@@ -61,8 +61,9 @@ TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file);
 /**
  * Releases trees above the budget, the last read first, but `keep`'s
  * (NULL: none): no node or Python facts taken from the facts before, but
- * from `keep`, may be used after. The rules call it between checks, and between
- * the files of a check whose state across files is text.
+ * from `keep`, may be used after. The rules call it between checks, before
+ * each file of the checks' pass (rules/checks.h), and between the files of a
+ * check's own loop, whose state across files is text.
  */
 void jf_facts_settle(const jf_facts *self, const jf_file *keep);
 /** The most Python files whose trees (and facts) the facts kept at once. */

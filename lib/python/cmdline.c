@@ -66,10 +66,10 @@ static bool may_define_arguments(const jf_file *unit)
 			return true;
 	/* exec() as a word: "executor" and "execute" are common */
 	const char *text = unit->src->data;
-	for (const char *p = jf_python_mentions(unit, "exec") ? strstr(text, "exec") : NULL; p;
-	     p = strstr(p + 4, "exec"))
-		if ((p == text || !jf_is_name_char(p[-1])) && !jf_is_name_char(p[4]))
-			return true;
+	if (jf_python_mentions(unit, "exec"))
+		for (const char *p = strstr(text, "exec"); p; p = strstr(p + 4, "exec"))
+			if (jf_is_word_at(text, p, 4))
+				return true;
 	return false;
 }
 

@@ -273,7 +273,7 @@ static void check_python(env_model *m, const jf_pyfacts *py, const jf_strmap *ca
 /* A file that never names the environment has nothing for the walks below. */
 static bool mentions_environ(const jf_file *u)
 {
-	return strstr(u->src->data, "environ") || strstr(u->src->data, "putenv");
+	return jf_python_mentions(u, "environ") || jf_python_mentions(u, "putenv");
 }
 
 static void check_reads_in(void *state, size_t index, const jf_file *u)
@@ -333,10 +333,7 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		jf_facts_settle(ctx->facts, NULL);
 		const jf_file *u = ctx->facts->ws->files.items[i];
-		const jf_pyfacts *py = u->lang == JF_LANG_PYTHON && u->src->status == JF_SOURCE_OK &&
-		                               mentions_environ(u)
-		                       ? jf_facts_python(ctx->facts, u)
-		                       : NULL;
+		const jf_pyfacts *py = mentions_environ(u) ? jf_facts_python(ctx->facts, u) : NULL;
 		if (py)
 			collect_writes(m, py);
 	}

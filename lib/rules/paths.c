@@ -219,8 +219,7 @@ size_t jf_name_mentions(const jf_facts *facts, const char *name, size_t most)
 			continue;
 		const char *text = u->src->data;
 		for (const char *p = strstr(text, name); p && count < most; p = strstr(p + n, name))
-			count += (p == text || !jf_is_name_char(p[-1])) && !jf_is_name_char(p[n]) &&
-			         !in_comment(text, p);
+			count += jf_is_word_at(text, p, n) && !in_comment(text, p);
 	}
 	return count;
 }
