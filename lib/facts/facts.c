@@ -14,6 +14,7 @@
 #include "core/path.h"
 #include "python/cmdline.h"
 #include "sources/imports.h"
+#include "sources/prefetch.h"
 #include "sources/tree.h"
 
 /* An import of a file as the gather follows it, taken when the file is
@@ -32,6 +33,11 @@ typedef struct jf_resident {
 	JF_ARRAY(jf_py_names *) names;
 	/* Set with `names`; each apart, as the list grows while one is followed. */
 	JF_ARRAY(import_texts *) imports;
+	/* By file index: its tree, released, being parsed again ahead by the
+	 * workspace's pool (jf_facts_read_ahead), or NULL; and the indexes of
+	 * the files named last, those that may have one. */
+	JF_ARRAY(jf_prefetch_task *) ahead;
+	JF_ARRAY(size_t) named;
 	size_t budget; /* jf_facts_gather()'s tree_budget */
 	size_t bytes; /* the source bytes of the files read whose trees are in memory */
 	size_t trees, trees_peak; /* how many such files, now and at most */
@@ -106,6 +112,17 @@ static void import_texts_free(import_texts *list)
 	free(list);
 }
 
+/* The tree of released file `file`, parsed again: by the pool when it was
+ * named to it ahead, else here. */
+static TSTree *parse_again(jf_resident *r, jf_file *file)
+{
+	jf_prefetch_task *t = file->index < r->ahead.size ? r->ahead.items[file->index] : NULL;
+	if (!t)
+		return jf_parse(r->ws->parsers, JF_LANG_PYTHON, file->src, NULL, 0);
+	r->ahead.items[file->index] = NULL;
+	return jf_prefetch_parsed(r->ws->prefetch, r->ws->parsers, t);
+}
+
 /* The facts of Python file `file`, read on first use, and read again after
  * its tree was released. */
 static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
@@ -123,7 +140,7 @@ static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 	if (!file->tree) {
 		/* Released (settle()). Parsed within the time budget before:
 		 * the same text parses again. */
-		file->tree = jf_parse(r->ws->parsers, JF_LANG_PYTHON, file->src, NULL, 0);
+		file->tree = parse_again(r, file);
 		if (!file->tree)
 			return NULL;
 	}
@@ -179,6 +196,51 @@ static void settle(jf_resident *r, const jf_file *keep)
 	}
 }
 
+/* Names files `from` to `from` + JF_READ_AHEAD of the `size` of `files` to
+ * the pool, about to be read in that order, and forgets those named before
+ * that are not among them. */
+static void read_ahead(jf_resident *r, const jf_file *const *files, size_t from, size_t size)
+{
+	if (!r || !r->ws->prefetch)
+		return;
+	const jf_file *const *next = files + from;
+	size_t n = size - from < JF_READ_AHEAD ? size - from : JF_READ_AHEAD;
+	while (r->ahead.size < r->python.size)
+		jf_array_push(&r->ahead, NULL);
+	for (size_t k = 0; k < r->named.size; k++) {
+		size_t i = r->named.items[k];
+		bool still = false;
+		for (size_t m = 0; m < n && !still; m++)
+			still = next[m]->index == i;
+		if (!still && r->ahead.items[i])
+			jf_prefetch_cancel(r->ws->prefetch, r->ahead.items[i]);
+		if (!still)
+			r->ahead.items[i] = NULL;
+	}
+	r->named.size = 0;
+	for (size_t m = 0; m < n; m++) {
+		size_t i = next[m]->index;
+		if (i >= r->ahead.size || (!r->ahead.items[i] && !released(r, i)))
+			continue;
+		if (!r->ahead.items[i])
+			r->ahead.items[i] = jf_prefetch_parse_ahead(r->ws->prefetch, next[m]->src,
+			                                            JF_LANG_PYTHON);
+		jf_array_push(&r->named, i);
+	}
+}
+
+void jf_facts_read_ahead(const jf_facts *self, const jf_file *const *files, size_t from,
+                         size_t size)
+{
+	read_ahead(self->resident, files, from, size);
+}
+
+static void pyfiles_read_ahead(const void *data, const jf_file *const *files, size_t from,
+                               size_t size)
+{
+	read_ahead((jf_resident *)data, files, from, size);
+}
+
 static void pyfiles_settle(const void *data, const jf_file *keep)
 {
 	if (data)
@@ -209,6 +271,7 @@ size_t jf_facts_trees_peak(const jf_facts *self)
 jf_pyfiles jf_facts_pyfiles(const jf_facts *self)
 {
 	return (jf_pyfiles){ self->ws, pyfiles_get, self->resident, pyfiles_names, pyfiles_settle,
+		             pyfiles_read_ahead,
 		             self->called_known ? &self->called : NULL,
 		             self->called_known ? self->own_calls.items : NULL };
 }
@@ -393,6 +456,8 @@ void jf_facts_release(jf_facts *self)
 			import_texts_free(r->imports.items[i]);
 		}
 		jf_array_release(&r->imports);
+		jf_array_release(&r->ahead); /* the pool dropped what was not taken */
+		jf_array_release(&r->named);
 		jf_array_release(&r->python);
 		jf_array_release(&r->names);
 		free(r);

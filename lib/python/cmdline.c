@@ -564,11 +564,16 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 	jf_strmap called = JF_STRMAP_INIT;
 	if (!job)
 		jf_py_called_names(files, entry, &called);
+	JF_ARRAY(const jf_file *) modules = { 0 };
 	for (size_t i = 0; i < files->ws->files.size; i++) {
 		const jf_file *u = files->ws->files.items[i];
-		if (u->role != JF_ROLE_MODULE || !may_define_arguments(u))
-			continue;
+		if (u->role == JF_ROLE_MODULE && may_define_arguments(u))
+			jf_array_push(&modules, u);
+	}
+	for (size_t k = 0; k < modules.size; k++) {
+		const jf_file *u = modules.items[k];
 		jf_pyfiles_settle(files, entry->file); /* what `c` keeps is text */
+		jf_pyfiles_read_ahead(files, modules.items, k, modules.size);
 		const jf_pyfacts *py = jf_pyfiles_get(files, u);
 		if (!py)
 			continue;
@@ -581,6 +586,8 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 			jf_strmap_release(&own);
 		}
 	}
+	jf_pyfiles_read_ahead(files, modules.items, modules.size, modules.size);
+	jf_array_release(&modules);
 	jf_strmap_release(&called);
 	/* parse_known_args, then parse_args of what it left: every flag must be known */
 	if (c->rest_parsed)

@@ -106,6 +106,8 @@ typedef struct {
 	const jf_py_names *(*names)(const void *data, const jf_file *file);
 	/* jf_facts_settle(): trees above the budget released, but `keep`'s. */
 	void (*settle)(const void *data, const jf_file *keep);
+	/* jf_facts_read_ahead(): the released trees of files about to be read, parsed ahead. */
+	void (*read_ahead)(const void *data, const jf_file *const *files, size_t from, size_t size);
 	/* jf_py_called_names() of the files without an `entry`, once every module
 	 * is read; NULL before. */
 	const jf_strmap *called;
@@ -122,6 +124,18 @@ static inline const jf_pyfacts *jf_pyfiles_get(const jf_pyfiles *self, const jf_
 static inline void jf_pyfiles_settle(const jf_pyfiles *self, const jf_file *keep)
 {
 	self->settle(self->data, keep);
+}
+
+/* How many files a loop over them names ahead (jf_pyfiles_read_ahead). */
+#define JF_READ_AHEAD 4
+
+/** In a loop over `size` files about to be read in that order, at the `from`th: has
+ * the trees of the next ones parsed again ahead where they were released
+ * (jf_facts_read_ahead()); from == size after the loop. */
+static inline void jf_pyfiles_read_ahead(const jf_pyfiles *self, const jf_file *const *files,
+                                         size_t from, size_t size)
+{
+	self->read_ahead(self->data, files, from, size);
 }
 
 /** jf_py_own_calls() of module `file` with `called`; NULL before every module is read. */

@@ -330,12 +330,18 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 	*m = (env_model){ ctx, ctx->facts->image, { 0 }, false, jf_facts_pyfiles(ctx->facts) };
 	/* Every write comes before any read is judged; what is kept across files
 	 * is text: the names written. */
-	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+	JF_ARRAY(const jf_file *) writers = { 0 };
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++)
+		if (mentions_environ(ctx->facts->ws->files.items[i]))
+			jf_array_push(&writers, ctx->facts->ws->files.items[i]);
+	for (size_t k = 0; k < writers.size; k++) {
 		jf_facts_settle(ctx->facts, NULL);
-		const jf_file *u = ctx->facts->ws->files.items[i];
-		const jf_pyfacts *py = mentions_environ(u) ? jf_facts_python(ctx->facts, u) : NULL;
+		jf_facts_read_ahead(ctx->facts, writers.items, k, writers.size);
+		const jf_pyfacts *py = jf_facts_python(ctx->facts, writers.items[k]);
 		if (py)
 			collect_writes(m, py);
 	}
+	jf_facts_read_ahead(ctx->facts, writers.items, writers.size, writers.size);
+	jf_array_release(&writers);
 	jf_check_each_file(ctx, check_reads_in, check_shell_end, m);
 }

@@ -143,11 +143,16 @@ struct jf_file_pass {
 
 static void run_parts(const jf_facts *facts, const struct file_part *parts, size_t n)
 {
-	for (size_t i = 0; n && i < facts->ws->files.size; i++) {
+	const jf_workspace *ws = facts->ws;
+	for (size_t i = 0; n && i < ws->files.size; i++) {
 		jf_facts_settle(facts, NULL); /* what a part keeps across files is text or spans */
+		/* the trees released, parsed again on other threads */
+		jf_facts_read_ahead(facts, (const jf_file *const *)ws->files.items, i, ws->files.size);
 		for (size_t k = 0; k < n; k++)
-			parts[k].each(parts[k].state, i, facts->ws->files.items[i]);
+			parts[k].each(parts[k].state, i, ws->files.items[i]);
 	}
+	jf_facts_read_ahead(facts, (const jf_file *const *)ws->files.items, ws->files.size,
+	                    ws->files.size);
 	for (size_t k = 0; k < n; k++)
 		parts[k].end(parts[k].state);
 }

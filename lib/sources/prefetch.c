@@ -7,12 +7,14 @@
 #include "core/deps.h"
 #include "core/strmap.h"
 
-typedef struct {
-	char *fs_path, *display_path;
+typedef struct jf_prefetch_task {
+	char *fs_path, *display_path; /* NULL for a parse of a source read before */
+	const jf_source *given;       /* that source (borrowed), or NULL */
 	jf_lang lang;
 	const jf_confine *confine; /* of the thread that submitted it */
 	jf_deps *deps;             /* the same */
 	enum { QUEUED, WORKING, DONE, TAKEN } state;
+	bool cancelled; /* no one will take it: its tree goes when it is done */
 	jf_source *src;
 	TSTree *tree;
 } task;
@@ -31,6 +33,10 @@ struct jf_prefetch {
 /* Reads and parses `t` with `parsers`, as the thread that submitted it may read. */
 static void work(task *t, jf_parsers *parsers)
 {
+	if (t->given) { /* in memory: no file is read */
+		t->tree = jf_parse(parsers, t->lang, t->given, NULL, 0);
+		return;
+	}
 	const jf_confine *was = jf_confine_current();
 	jf_deps *was_deps = jf_deps_current();
 	jf_confine_enter(t->confine);
@@ -54,6 +60,17 @@ static task *next_queued(jf_prefetch *self)
 	return t;
 }
 
+/* Frees what `t` made and marks it taken; with the lock held, `t` not being worked. */
+static void forget(task *t)
+{
+	if (t->tree)
+		ts_tree_delete(t->tree);
+	jf_source_free(t->src);
+	t->tree = NULL;
+	t->src = NULL;
+	t->state = TAKEN;
+}
+
 /* Works `t` with the lock released, and marks it done. */
 static void work_unlocked(jf_prefetch *self, task *t, jf_parsers *parsers)
 {
@@ -61,7 +78,27 @@ static void work_unlocked(jf_prefetch *self, task *t, jf_parsers *parsers)
 	work(t, parsers);
 	pthread_mutex_lock(&self->lock);
 	t->state = DONE;
+	if (t->cancelled)
+		forget(t);
 	pthread_cond_broadcast(&self->changed);
+}
+
+/* Waits until `t` is done, working it here when no thread has begun it and
+ * the next queued files meanwhile; with the lock held. */
+static void wait_done(jf_prefetch *self, task *t, jf_parsers *parsers)
+{
+	if (t->state == QUEUED) {
+		t->state = WORKING;
+		work_unlocked(self, t, parsers);
+	}
+	while (t->state == WORKING) {
+		/* Parsed elsewhere: meanwhile, parse the next file in the queue here. */
+		task *other = next_queued(self);
+		if (other)
+			work_unlocked(self, other, parsers);
+		else
+			pthread_cond_wait(&self->changed, &self->lock);
+	}
 }
 
 static void *run(void *data)
@@ -94,11 +131,9 @@ jf_prefetch *jf_prefetch_new(unsigned threads)
 
 static void free_task(task *t)
 {
+	forget(t);
 	free(t->fs_path);
 	free(t->display_path);
-	if (t->tree)
-		ts_tree_delete(t->tree);
-	jf_source_free(t->src);
 	free(t);
 }
 
@@ -135,6 +170,16 @@ void jf_prefetch_free(jf_prefetch *self)
 	free(self);
 }
 
+/* Queues `t` for the threads, starting them with the first; with the lock held. */
+static void queue(jf_prefetch *self, task *t)
+{
+	jf_array_push(&self->tasks, t);
+	while (self->started < self->nthreads &&
+	       pthread_create(&self->threads[self->started], NULL, run, self) == 0)
+		self->started++;
+	pthread_cond_broadcast(&self->changed);
+}
+
 void jf_prefetch_submit(jf_prefetch *self, const char *fs_path, const char *display_path,
                         jf_lang lang)
 {
@@ -146,13 +191,41 @@ void jf_prefetch_submit(jf_prefetch *self, const char *fs_path, const char *disp
 		t->lang = lang;
 		t->confine = jf_confine_current();
 		t->deps = jf_deps_current();
-		jf_array_push(&self->tasks, t);
 		jf_strmap_put(&self->by_path, fs_path, strlen(fs_path), t);
-		while (self->started < self->nthreads &&
-		       pthread_create(&self->threads[self->started], NULL, run, self) == 0)
-			self->started++;
-		pthread_cond_broadcast(&self->changed);
+		queue(self, t);
 	}
+	pthread_mutex_unlock(&self->lock);
+}
+
+jf_prefetch_task *jf_prefetch_parse_ahead(jf_prefetch *self, const jf_source *src, jf_lang lang)
+{
+	task *t = jf_xcalloc(1, sizeof(*t));
+	t->given = src;
+	t->lang = lang;
+	pthread_mutex_lock(&self->lock);
+	queue(self, t);
+	pthread_mutex_unlock(&self->lock);
+	return t;
+}
+
+TSTree *jf_prefetch_parsed(jf_prefetch *self, jf_parsers *parsers, jf_prefetch_task *t)
+{
+	pthread_mutex_lock(&self->lock);
+	wait_done(self, t, parsers);
+	TSTree *tree = t->tree;
+	t->tree = NULL;
+	t->state = TAKEN;
+	pthread_mutex_unlock(&self->lock);
+	return tree;
+}
+
+void jf_prefetch_cancel(jf_prefetch *self, jf_prefetch_task *t)
+{
+	pthread_mutex_lock(&self->lock);
+	if (t->state == WORKING)
+		t->cancelled = true;
+	else
+		forget(t);
 	pthread_mutex_unlock(&self->lock);
 }
 
@@ -161,18 +234,8 @@ bool jf_prefetch_take(jf_prefetch *self, jf_parsers *parsers, const char *fs_pat
 {
 	pthread_mutex_lock(&self->lock);
 	task *t = jf_strmap_get(&self->by_path, fs_path, strlen(fs_path));
-	if (t && t->state == QUEUED) {
-		t->state = WORKING;
-		work_unlocked(self, t, parsers);
-	}
-	while (t && t->state == WORKING) {
-		/* Parsed elsewhere: meanwhile, parse the next file in the queue here. */
-		task *other = next_queued(self);
-		if (other)
-			work_unlocked(self, other, parsers);
-		else
-			pthread_cond_wait(&self->changed, &self->lock);
-	}
+	if (t)
+		wait_done(self, t, parsers);
 	bool found = t && t->state == DONE && t->lang == lang &&
 	             !strcmp(t->display_path, display_path);
 	if (found) {

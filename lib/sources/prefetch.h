@@ -8,7 +8,9 @@
  * workspace adds files stay those of a lint without the pool: only where the
  * parsing happens changes. A file waited for that no thread has begun is
  * read by the thread that waits; while one is being parsed elsewhere, the
- * waiting thread parses the next in the queue.
+ * waiting thread parses the next in the queue. A file whose tree was
+ * released, about to be read again, is parsed again ahead the same way
+ * (jf_prefetch_parse_ahead).
  */
 #ifndef JF_PREFETCH_H
 #define JF_PREFETCH_H
@@ -36,6 +38,23 @@ void jf_prefetch_submit(jf_prefetch *self, const char *fs_path, const char *disp
  */
 bool jf_prefetch_take(jf_prefetch *self, jf_parsers *parsers, const char *fs_path,
                       const char *display_path, jf_lang lang, jf_source **src, TSTree **tree);
+/* A parse of a source read before, queued with jf_prefetch_parse_ahead(). */
+typedef struct jf_prefetch_task jf_prefetch_task;
+
+/**
+ * Queues a parse of `src` as `lang` (a file whose tree was released, about to
+ * be read again); `src` must outlive the task. The task is the caller's until
+ * it hands it to jf_prefetch_parsed() or jf_prefetch_cancel(), or the pool
+ * drops it (jf_prefetch_drop()).
+ */
+jf_prefetch_task *jf_prefetch_parse_ahead(jf_prefetch *self, const jf_source *src, jf_lang lang);
+/**
+ * The tree of task `t` (the caller's; NULL when the parse ran out of time), parsed by the
+ * pool or, when no thread has begun it, here with `parsers`; `t` is spent.
+ */
+TSTree *jf_prefetch_parsed(jf_prefetch *self, jf_parsers *parsers, jf_prefetch_task *t);
+/** Spends task `t`, whose tree no one will take: freed now, or once a thread has made it. */
+void jf_prefetch_cancel(jf_prefetch *self, jf_prefetch_task *t);
 /** Drops every file not taken, once no thread works on it (at the end of a lint). */
 void jf_prefetch_drop(jf_prefetch *self);
 
