@@ -19,8 +19,9 @@
 #    ratios as medians of the rounds' ratios.
 # 5. With BIG_JOB=path/to/job.yaml (e.g. a job of the Megatron-LM gpt3 example at the
 #    top of a checkout; docs/development.md): its lint with -j 1 and -j 2 without the
-#    fact cache and, with strace installed, the parse-only time of the Python files it
-#    reads, in 3 rounds as above, with peak memory; then a first (cold) and second
+#    fact cache, the same with no tree kept (JOBFIX_TREE_BUDGET=0: the least memory) and,
+#    with strace installed, the parse-only time of the Python files it reads, in 3
+#    rounds as above, with peak memory; then a first (cold) and second
 #    (warm) lint with a fresh cache, medians of 3.
 # Every run but the warm ones is --no-cache: the fact cache would answer them.
 set -euo pipefail
@@ -165,8 +166,10 @@ fi
 if [[ -n ${BIG_JOB:-} ]]; then
 	big_j1() { "$jobfix" lint -j 1 --no-cache --no-config "$BIG_JOB"; }
 	big_j2() { "$jobfix" lint -j 2 --no-cache --no-config "$BIG_JOB"; }
+	lean_j1() { JOBFIX_TREE_BUDGET=0 big_j1; }
+	lean_j2() { JOBFIX_TREE_BUDGET=0 big_j2; }
 	big_parse() { "$parse_only" "${read[@]}"; }
-	run=(big_j1 big_j2)
+	run=(big_j1 big_j2 lean_j1 lean_j2)
 	read=()
 	if command -v strace >/dev/null && [[ -x $parse_only ]]; then
 		strace -f -e trace=openat -o "$tmp/strace" "$jobfix" lint -j 1 --no-cache --no-config "$BIG_JOB" >/dev/null 2>&1 || true
@@ -180,10 +183,16 @@ if [[ -n ${BIG_JOB:-} ]]; then
 		printf "  -j %d, no cache: %.2f s, peak memory %d MB\n" $j "$(median "$tmp/t.big_j$j")" $(($(tail -1 "$tmp/t") / 1024))
 	done
 	printf "  -j 2 is %.2fx -j 1\n" "$(ratio big_j1 big_j2)"
+	for j in 1 2; do
+		JOBFIX_TREE_BUDGET=0 /usr/bin/time -o "$tmp/t" -f '%M' "$jobfix" lint -j $j --no-cache --no-config "$BIG_JOB" >/dev/null 2>&1 || true
+		printf "  -j %d, no tree kept (JOBFIX_TREE_BUDGET=0): %.2f s, peak memory %d MB\n" $j "$(median "$tmp/t.lean_j$j")" $(($(tail -1 "$tmp/t") / 1024))
+	done
 	if ((${#read[@]})); then
 		printf "  parse only of the %d Python files it read (%d kB): %.2f s; -j 1 takes %.2fx its time, -j 2 %.2fx\n" \
 			${#read[@]} $(($(cat "${read[@]}" | wc -c) / 1000)) "$(median "$tmp/t.big_parse")" \
 			"$(ratio big_j1 big_parse)" "$(ratio big_j2 big_parse)"
+		printf "    with no tree kept: -j 1 takes %.2fx, -j 2 %.2fx\n" "$(ratio lean_j1 big_parse)" \
+			"$(ratio lean_j2 big_parse)"
 	fi
 	for i in 1 2 3; do
 		rm -rf "$tmp/cache"
