@@ -25,6 +25,11 @@ typedef struct {
 } import_text;
 typedef JF_ARRAY(import_text) import_texts;
 
+typedef struct {
+	size_t index; /* the file's */
+	jf_prefetch_task *task;
+} ahead_parse;
+
 typedef struct jf_resident {
 	jf_workspace *ws;
 	/* By file index: the facts, NULL when not read or released; their names,
@@ -33,11 +38,9 @@ typedef struct jf_resident {
 	JF_ARRAY(jf_py_names *) names;
 	/* Set with `names`; each apart, as the list grows while one is followed. */
 	JF_ARRAY(import_texts *) imports;
-	/* By file index: its tree, released, being parsed again ahead by the
-	 * workspace's pool (jf_facts_read_ahead), or NULL; and the indexes of
-	 * the files named last, those that may have one. */
-	JF_ARRAY(jf_prefetch_task *) ahead;
-	JF_ARRAY(size_t) named;
+	/* The released files named last to jf_facts_read_ahead(), each with
+	 * its parse on the workspace's pool; NULL once taken. */
+	JF_ARRAY(ahead_parse) ahead;
 	size_t budget; /* jf_facts_gather()'s tree_budget */
 	size_t bytes; /* the source bytes of the files read whose trees are in memory */
 	size_t trees, trees_peak; /* how many such files, now and at most */
@@ -116,11 +119,15 @@ static void import_texts_free(import_texts *list)
  * named to it ahead, else here. */
 static TSTree *parse_again(jf_resident *r, jf_file *file)
 {
-	jf_prefetch_task *t = file->index < r->ahead.size ? r->ahead.items[file->index] : NULL;
-	if (!t)
-		return jf_parse(r->ws->parsers, JF_LANG_PYTHON, file->src, NULL, 0);
-	r->ahead.items[file->index] = NULL;
-	return jf_prefetch_parsed(r->ws->prefetch, r->ws->parsers, t);
+	for (size_t k = 0; k < r->ahead.size; k++) {
+		ahead_parse *a = &r->ahead.items[k];
+		if (a->index == file->index && a->task) {
+			jf_prefetch_task *t = a->task;
+			a->task = NULL;
+			return jf_prefetch_parsed(r->ws->prefetch, r->ws->parsers, t);
+		}
+	}
+	return jf_parse(r->ws->parsers, JF_LANG_PYTHON, file->src, NULL, 0);
 }
 
 /* The facts of Python file `file`, read on first use, and read again after
@@ -203,30 +210,28 @@ static void read_ahead(jf_resident *r, const jf_file *const *files, size_t from,
 {
 	if (!r || !r->ws->prefetch)
 		return;
-	const jf_file *const *next = files + from;
 	size_t n = size - from < JF_READ_AHEAD ? size - from : JF_READ_AHEAD;
-	while (r->ahead.size < r->python.size)
-		jf_array_push(&r->ahead, NULL);
-	for (size_t k = 0; k < r->named.size; k++) {
-		size_t i = r->named.items[k];
-		bool still = false;
-		for (size_t m = 0; m < n && !still; m++)
-			still = next[m]->index == i;
-		if (!still && r->ahead.items[i])
-			jf_prefetch_cancel(r->ws->prefetch, r->ahead.items[i]);
-		if (!still)
-			r->ahead.items[i] = NULL;
-	}
-	r->named.size = 0;
+	ahead_parse was[JF_READ_AHEAD]; /* the files named before: at most as many */
+	size_t had = r->ahead.size;
+	for (size_t k = 0; k < had; k++)
+		was[k] = r->ahead.items[k];
+	r->ahead.size = 0;
 	for (size_t m = 0; m < n; m++) {
-		size_t i = next[m]->index;
-		if (i >= r->ahead.size || (!r->ahead.items[i] && !released(r, i)))
-			continue;
-		if (!r->ahead.items[i])
-			r->ahead.items[i] = jf_prefetch_parse_ahead(r->ws->prefetch, next[m]->src,
-			                                            JF_LANG_PYTHON);
-		jf_array_push(&r->named, i);
+		ahead_parse a = { files[from + m]->index, NULL };
+		for (size_t k = 0; k < had && !a.task; k++)
+			if (was[k].index == a.index) {
+				a.task = was[k].task;
+				was[k].task = NULL;
+			}
+		if (!a.task && a.index < r->python.size && released(r, a.index))
+			a.task = jf_prefetch_parse_ahead(r->ws->prefetch, files[from + m]->src,
+			                                 JF_LANG_PYTHON);
+		if (a.task)
+			jf_array_push(&r->ahead, a);
 	}
+	for (size_t k = 0; k < had; k++)
+		if (was[k].task)
+			jf_prefetch_cancel(r->ws->prefetch, was[k].task);
 }
 
 void jf_facts_read_ahead(const jf_facts *self, const jf_file *const *files, size_t from,
@@ -457,7 +462,6 @@ void jf_facts_release(jf_facts *self)
 		}
 		jf_array_release(&r->imports);
 		jf_array_release(&r->ahead); /* the pool dropped what was not taken */
-		jf_array_release(&r->named);
 		jf_array_release(&r->python);
 		jf_array_release(&r->names);
 		free(r);
