@@ -41,17 +41,62 @@ jf_npm_ci(${PROJECT_SOURCE_DIR}/third_party ${JF_TP_DIR} "pinned tree-sitter pac
 set(jf_nm ${JF_TP_DIR}/node_modules)
 set(jf_ts ${jf_nm}/tree-sitter/vendor/tree-sitter/lib)
 
-# tree-sitter's single-file amalgamation; built without jobfix's warnings.
-add_library(tree-sitter STATIC ${jf_ts}/src/lib.c)
-target_include_directories(tree-sitter SYSTEM PUBLIC ${jf_ts}/include PRIVATE ${jf_ts}/src)
-target_compile_definitions(tree-sitter PRIVATE _POSIX_C_SOURCE=200112L _DEFAULT_SOURCE)
-target_compile_options(tree-sitter PRIVATE -w)
+# Profile feedback for tree-sitter and the Python grammar (TreeSitterPgo.cmake): with GCC,
+# in an optimised build without sanitizers, where a Python standard library is there to
+# train on. Elsewhere (and with -DJF_PGO=OFF) they are built as plain static libraries.
+option(JF_PGO "build tree-sitter and the Python grammar with GCC's profile feedback" ON)
+set(jf_pgo_corpus "")
+if(JF_PGO AND CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT JF_SANITIZE AND NOT JF_FUZZ
+   AND NOT CMAKE_CROSSCOMPILING AND CMAKE_BUILD_TYPE MATCHES "^(Release|RelWithDebInfo|MinSizeRel)$")
+  find_program(JF_PYTHON3 python3)
+  if(JF_PYTHON3)
+    execute_process(COMMAND ${JF_PYTHON3} -c "import sysconfig; print(sysconfig.get_paths()['stdlib'])"
+      OUTPUT_VARIABLE jf_pgo_corpus OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  endif()
+  if(NOT IS_DIRECTORY "${jf_pgo_corpus}")
+    set(jf_pgo_corpus "")
+    message(STATUS "jobfix: no Python standard library (python3) to train tree-sitter's "
+                   "profile on: tree-sitter is built without profile feedback")
+  endif()
+endif()
 
 # The grammars: Python, bash, and TOML (pyproject.toml) from tree-sitter-grammars.
 foreach(pkg tree-sitter-python tree-sitter-bash @tree-sitter-grammars/tree-sitter-toml)
   get_filename_component(lib ${pkg} NAME)
   set(src ${jf_nm}/${pkg}/src)
+  if(jf_pgo_corpus AND lib STREQUAL "tree-sitter-python")
+    continue()
+  endif()
   add_library(${lib} STATIC ${src}/parser.c ${src}/scanner.c)
   target_include_directories(${lib} SYSTEM PRIVATE ${src})
   target_compile_options(${lib} PRIVATE -w)
 endforeach()
+
+if(jf_pgo_corpus)
+  set(pgo ${CMAKE_BINARY_DIR}/tree-sitter-pgo)
+  set(py ${jf_nm}/tree-sitter-python/src)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" type)
+  add_custom_command(
+    OUTPUT ${pgo}/libtree-sitter.a ${pgo}/libtree-sitter-python.a
+    COMMAND ${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER} "-DFLAGS=${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${type}} -std=c11"
+            -DAR=${CMAKE_AR} -DTS=${jf_ts} -DPYTHON=${py} -DBASH_LIB=$<TARGET_FILE:tree-sitter-bash>
+            -DTRAINER=${PROJECT_SOURCE_DIR}/tools/parse_only.c -DCORPUS=${jf_pgo_corpus} -DOUT=${pgo}
+            -P ${PROJECT_SOURCE_DIR}/cmake/TreeSitterPgo.cmake
+    DEPENDS ${PROJECT_SOURCE_DIR}/cmake/TreeSitterPgo.cmake ${PROJECT_SOURCE_DIR}/tools/parse_only.c
+            ${jf_ts}/src/lib.c ${py}/parser.c ${py}/scanner.c tree-sitter-bash
+    COMMENT "Building tree-sitter and the Python grammar with profile feedback")
+  add_custom_target(tree-sitter-pgo DEPENDS ${pgo}/libtree-sitter.a ${pgo}/libtree-sitter-python.a)
+  add_library(tree-sitter INTERFACE)
+  target_include_directories(tree-sitter SYSTEM INTERFACE ${jf_ts}/include)
+  target_link_libraries(tree-sitter INTERFACE ${pgo}/libtree-sitter.a)
+  add_library(tree-sitter-python INTERFACE)
+  target_link_libraries(tree-sitter-python INTERFACE ${pgo}/libtree-sitter-python.a)
+  add_dependencies(tree-sitter tree-sitter-pgo)
+  add_dependencies(tree-sitter-python tree-sitter-pgo)
+else()
+  # tree-sitter's single-file amalgamation; built without jobfix's warnings.
+  add_library(tree-sitter STATIC ${jf_ts}/src/lib.c)
+  target_include_directories(tree-sitter SYSTEM PUBLIC ${jf_ts}/include PRIVATE ${jf_ts}/src)
+  target_compile_definitions(tree-sitter PRIVATE _POSIX_C_SOURCE=200112L _DEFAULT_SOURCE)
+  target_compile_options(tree-sitter PRIVATE -w)
+endif()
