@@ -72,12 +72,14 @@ int finish_stdout(int rc)
 
 int main(int argc, char **argv)
 {
+#ifndef JF_MIMALLOC
 	/* A lint allocates and frees tens of MB in large blocks (tree-sitter's
 	 * query analysis): keep them on the heap instead of mapping and zeroing
 	 * fresh pages for each, which costs about a fifth of a small lint. */
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
 	mallopt(M_TOP_PAD, 16 << 20);
+#endif
 	if (argc < 2)
 		return usage_error(NULL, "no command given");
 	const char *cmd = argv[1];

@@ -62,6 +62,10 @@ dpkg -x "$deb" "$tmp/root"
 check "dpkg -x unpacks it" test $? -eq 0
 bin=$tmp/root/usr/bin/jobfix
 check "the unpacked jobfix --version" test "$("$bin" --version)" = "jobfix $version"
+# A binary linked with mimalloc (optional, cmake/Deps.cmake) depends on its package.
+if objdump -p "$bin" 2>/dev/null | grep -q 'NEEDED *libmimalloc'; then
+	check "Depends on libmimalloc2.0 ($depends)" grep -Eq "(^|, )libmimalloc2\.0( |,|$)" <<<"$depends"
+fi
 out=$(bash "$src/tests/golden.sh" "$bin" "$src/fixtures/demo" "$homepage" 2>&1)
 check "the unpacked jobfix lints the demo job as expected ($out)" test $? -eq 0
 "$bin" explain JF101 >"$tmp/explain" 2>&1

@@ -15,8 +15,9 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # dpkg-dev and file: the Debian package (CPack's shlibdeps); git and pre-commit: the tests
 # of `lint --staged`, `hook install` and the pre-commit hook; python3: the parser JF301
-# is checked against (tests/syntax_oracle.sh).
-packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev zlib1g-dev libcmocka-dev diffutils
+# is checked against (tests/syntax_oracle.sh), and the files tree-sitter's profile is
+# trained on (cmake/TreeSitterPgo.cmake).
+packages=(gcc libc6-dev make cmake pkg-config libyaml-dev libpcre2-dev zlib1g-dev libmimalloc-dev libcmocka-dev diffutils
 	go-md2man groff-base dpkg-dev file git pre-commit python3)
 
 missing_packages() {
