@@ -306,6 +306,8 @@ static int lint_path(jf_linter *self, const char *path)
 	count_python(self, &L.ws);
 	if (jf_facts_trees_peak(&L.facts) > self->python_trees_peak)
 		self->python_trees_peak = jf_facts_trees_peak(&L.facts);
+	if (jf_facts_ahead_peak(&L.facts) > self->python_ahead_peak)
+		self->python_ahead_peak = jf_facts_ahead_peak(&L.facts);
 	jf_matcher_end(self->matcher);
 	if (self->prefetch)
 		jf_prefetch_drop(self->prefetch);

@@ -45,8 +45,9 @@ struct jf_linter {
 	jf_strings skipped;  /* jf_linter_skipped() */
 	/* Counted over every lint, for the tests: Python files read, and full
 	 * walks of their trees; the most trees one lint this linter ran (not
-	 * one given back by the cache or another thread) kept at once. */
-	size_t python_files, python_walks, python_trees_peak;
+	 * one given back by the cache or another thread) kept at once, and the
+	 * most source bytes it had parsed again ahead at once. */
+	size_t python_files, python_walks, python_trees_peak, python_ahead_peak;
 	/* The fact cache (cache.h): the categories of findings given back, and
 	 * how many lints were given back or kept. */
 	jf_strings cache_strings;

@@ -44,6 +44,7 @@ typedef struct jf_resident {
 	size_t budget; /* jf_facts_gather()'s tree_budget */
 	size_t bytes; /* the source bytes of the files read whose trees are in memory */
 	size_t trees, trees_peak; /* how many such files, now and at most */
+	size_t ahead_peak; /* the most source bytes named to be parsed again at once */
 } jf_resident;
 
 /* Whether the `i`th file was read, then released. */
@@ -203,35 +204,42 @@ static void settle(jf_resident *r, const jf_file *keep)
 	}
 }
 
-/* Names files `from` to `from` + JF_READ_AHEAD of the `size` of `files` to
- * the pool, about to be read in that order, and forgets those named before
- * that are not among them. */
+/* Names files `from` on of the `size` of `files` to the pool, about to be
+ * read in that order (JF_READ_AHEAD at most, and those parsed again within
+ * JF_READ_AHEAD_BYTES of source but the first), and forgets those named
+ * before that are not among them. */
 static void read_ahead(jf_resident *r, const jf_file *const *files, size_t from, size_t size)
 {
 	if (!r || !r->ws->prefetch)
 		return;
-	size_t n = size - from < JF_READ_AHEAD ? size - from : JF_READ_AHEAD;
+	size_t n = size - from < JF_READ_AHEAD ? size - from : JF_READ_AHEAD, bytes = 0;
 	ahead_parse was[JF_READ_AHEAD]; /* the files named before: at most as many */
 	size_t had = r->ahead.size;
 	for (size_t k = 0; k < had; k++)
 		was[k] = r->ahead.items[k];
 	r->ahead.size = 0;
 	for (size_t m = 0; m < n; m++) {
+		const jf_source *src = files[from + m]->src;
+		bool again = files[from + m]->index < r->python.size && released(r, files[from + m]->index);
+		if (again && m > 0 && bytes + src->len > JF_READ_AHEAD_BYTES)
+			break;
+		bytes += again ? src->len : 0;
 		ahead_parse a = { files[from + m]->index, NULL };
 		for (size_t k = 0; k < had && !a.task; k++)
 			if (was[k].index == a.index) {
 				a.task = was[k].task;
 				was[k].task = NULL;
 			}
-		if (!a.task && a.index < r->python.size && released(r, a.index))
-			a.task = jf_prefetch_parse_ahead(r->ws->prefetch, files[from + m]->src,
-			                                 JF_LANG_PYTHON);
+		if (!a.task && again)
+			a.task = jf_prefetch_parse_ahead(r->ws->prefetch, src, JF_LANG_PYTHON);
 		if (a.task)
 			jf_array_push(&r->ahead, a);
 	}
 	for (size_t k = 0; k < had; k++)
 		if (was[k].task)
 			jf_prefetch_cancel(r->ws->prefetch, was[k].task);
+	if (bytes > r->ahead_peak)
+		r->ahead_peak = bytes;
 }
 
 void jf_facts_read_ahead(const jf_facts *self, const jf_file *const *files, size_t from,
@@ -271,6 +279,11 @@ static const jf_py_names *pyfiles_names(const void *data, const jf_file *file)
 size_t jf_facts_trees_peak(const jf_facts *self)
 {
 	return self->resident ? self->resident->trees_peak : 0;
+}
+
+size_t jf_facts_ahead_peak(const jf_facts *self)
+{
+	return self->resident ? self->resident->ahead_peak : 0;
 }
 
 jf_pyfiles jf_facts_pyfiles(const jf_facts *self)

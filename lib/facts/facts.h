@@ -68,17 +68,20 @@ TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file);
 void jf_facts_settle(const jf_facts *self, const jf_file *keep);
 /**
  * In a loop over `size` files (`files`) about to be read in that order, at
- * the `from`th: names it and the next ones (JF_READ_AHEAD in all) to the
+ * the `from`th: names it and the next ones (JF_READ_AHEAD in all, fewer
+ * where those released hold more than JF_READ_AHEAD_BYTES of source) to the
  * workspace's prefetch pool, when it has one. The trees of those that were
  * released are parsed again on its threads, and jf_facts_python() takes them.
  * Those named before and not among them are forgotten (from == size: all,
  * after the loop). The trees made ahead are outside the budget: at most
- * JF_READ_AHEAD files' more.
+ * JF_READ_AHEAD_BYTES of source more, or the one file named first.
  */
 void jf_facts_read_ahead(const jf_facts *self, const jf_file *const *files, size_t from,
                          size_t size);
 /** The most Python files whose trees (and facts) the facts kept at once. */
 size_t jf_facts_trees_peak(const jf_facts *self);
+/** The most source bytes of files named to be parsed again ahead at once. */
+size_t jf_facts_ahead_peak(const jf_facts *self);
 /** The Python files of the lint with their facts. */
 jf_pyfiles jf_facts_pyfiles(const jf_facts *self);
 void jf_facts_release(jf_facts *self);

@@ -126,8 +126,12 @@ static inline void jf_pyfiles_settle(const jf_pyfiles *self, const jf_file *keep
 	self->settle(self->data, keep);
 }
 
-/* How many files a loop over them names ahead (jf_pyfiles_read_ahead). */
-#define JF_READ_AHEAD 4
+/* How many files a loop over them names ahead (jf_pyfiles_read_ahead), and
+ * the most source those parsed again may hold together, the first but always
+ * named: their trees take about 15 bytes per byte. With fewer, the pool's
+ * thread waits while the loop's looks at a file. */
+#define JF_READ_AHEAD 16
+#define JF_READ_AHEAD_BYTES (1u << 20)
 
 /** In a loop over `size` files about to be read in that order, at the `from`th: has
  * the trees of the next ones parsed again ahead where they were released

@@ -1,5 +1,6 @@
 /* test_walks.c - each Python file of a lint is walked once, whatever the checks ask of it */
 #include "helpers.h"
+#include "python/facts.h"
 
 /* Lints `path`, then asserts that it read `files` Python files and walked each once. */
 static void expect_walks(const char *path, size_t files)
@@ -173,6 +174,48 @@ static void test_walks__released_trees(void **state)
 	free(job);
 }
 
+/* With no tree kept and two threads, the files a loop is about to read are
+ * parsed again ahead, but not more than JF_READ_AHEAD_BYTES of source at once
+ * beyond the first: five imported modules of 300 kB each are not all named. */
+static void test_walks__read_ahead_bounded(void **state)
+{
+	th_fixture *f = *state;
+	th_put(f->dir, "job.yaml",
+	       "image: {name: registry.example.com/t:1, python: \"3.10\"}\n"
+	       "workdir: /workspace\n"
+	       "command: python train.py\n");
+	jf_buf train = JF_BUF_INIT;
+	for (int m = 0; m < 5; m++) {
+		jf_buf_addf(&train, "import mod%d\n", m);
+		jf_buf mod = JF_BUF_INIT;
+		for (int i = 0; mod.len < 300000; i++)
+			jf_buf_addf(&mod, "def f%d(x):\n    return x + %d\n", i, i);
+		char *name = jf_xasprintf("mod%d.py", m);
+		th_put(f->dir, name, mod.buf);
+		free(name);
+		jf_buf_release(&mod);
+	}
+	jf_buf_adds(&train, "import os\nprint(os.environ['UNSET_VAR'])\n");
+	th_put(f->dir, "train.py", train.buf);
+	jf_buf_release(&train);
+	char *job = jf_xasprintf("%s/job.yaml", f->dir);
+	jf_linter *kept = jf_linter_new(&(jf_options){ .version = 2, .threads = 2 });
+	assert_int_equal(jf_linter_lint(kept, job), 0);
+	setenv("JOBFIX_TREE_BUDGET", "0", 1);
+	jf_linter *released = jf_linter_new(&(jf_options){ .version = 2, .threads = 2 });
+	unsetenv("JOBFIX_TREE_BUDGET");
+	assert_int_equal(jf_linter_lint(released, job), 0);
+	assert_int_equal(released->python_files, 6);
+	if (released->python_ahead_peak < 300000 || released->python_ahead_peak > JF_READ_AHEAD_BYTES)
+		fail_msg("%zu bytes parsed ahead at once (at most %u expected)",
+		         released->python_ahead_peak, JF_READ_AHEAD_BYTES);
+	assert_int_equal(kept->python_ahead_peak, 0); /* every tree kept: nothing parsed again */
+	assert_int_equal(released->report.diags.size, kept->report.diags.size);
+	jf_linter_free(kept);
+	jf_linter_free(released);
+	free(job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +224,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_walks__few_trees_at_once, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_walks__file_alone, th_setup, th_teardown),
 		cmocka_unit_test(test_walks__released_trees),
+		cmocka_unit_test_setup_teardown(test_walks__read_ahead_bounded, th_setup, th_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
