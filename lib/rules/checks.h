@@ -74,10 +74,10 @@ long jf_wrapped_script(const jf_facts *facts, const jf_file *entry, const jf_wor
  * image's user) (local_path.c).
  */
 bool jf_developer_path(const jf_facts *facts, const char *p);
-/** Whether Python `call` makes a folder: os.makedirs(P), os.mkdir(P),
- * tf.io.gfile.makedirs(P), P.mkdir(...) (pathlib, any object but `os`); P in
- * *path (local_path.c). */
-bool jf_py_makes_folder(const jf_file *unit, TSNode call, TSNode *path);
+/** Whether the Python call of function `fn` with `args` (its fields) makes a
+ * folder: os.makedirs(P), os.mkdir(P), tf.io.gfile.makedirs(P), P.mkdir(...)
+ * (pathlib, any object but `os`); P in *path (local_path.c). */
+bool jf_py_makes_folder(const jf_file *unit, TSNode fn, TSNode args, TSNode *path);
 /** How many times `name` stands as a whole word in the job's Python files,
  * comments left out, counting up to `most` (paths.c). */
 size_t jf_name_mentions(const jf_facts *facts, const char *name, size_t most);

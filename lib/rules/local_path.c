@@ -173,10 +173,8 @@ static bool python_path_use(const jf_file *unit, TSNode n)
 	       io_call(unit, ts_node_parent(p), keyword);
 }
 
-bool jf_py_makes_folder(const jf_file *unit, TSNode call, TSNode *path)
+bool jf_py_makes_folder(const jf_file *unit, TSNode fn, TSNode args, TSNode *path)
 {
-	TSNode fn = jf_node_field(call, JF_F_function);
-	TSNode args = jf_node_field(call, JF_F_arguments);
 	if (!jf_node_type_is(args, JF_T_argument_list))
 		return false;
 	if (jf_node_type_is(fn, JF_T_attribute) && jf_node_is(unit, jf_node_field(fn, JF_F_attribute), "mkdir") &&
@@ -202,7 +200,9 @@ static bool in_created_path(const jf_file *unit, TSNode n)
 		if (jf_str_ends(t, "_statement") || !strcmp(t, "block") || !strcmp(t, "module"))
 			return false;
 		TSNode path;
-		if (!strcmp(t, "call") && jf_py_makes_folder(unit, p, &path) &&
+		if (!strcmp(t, "call") &&
+		    jf_py_makes_folder(unit, jf_node_field(p, JF_F_function),
+		                       jf_node_field(p, JF_F_arguments), &path) &&
 		    ts_node_start_byte(n) >= ts_node_start_byte(path) &&
 		    ts_node_end_byte(n) <= ts_node_end_byte(path))
 			return true;

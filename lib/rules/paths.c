@@ -267,7 +267,7 @@ static void collect(io_model *m, const jf_pyfacts *py)
 		TSNode n = pn->node;
 		TSNode arg;
 		io_kind kind = IO_WRITE;
-		bool creates = jf_py_makes_folder(unit, n, &arg);
+		bool creates = jf_py_makes_folder(unit, pn->a, pn->b, &arg);
 		if (!creates && !classify(unit, pn->a, pn->b, &arg, &kind))
 			continue;
 		jf_pyvalue value = jf_pyeval_expr(m->eval, unit, arg);
