@@ -176,7 +176,9 @@ static void test_walks__released_trees(void **state)
 
 /* With no tree kept and two threads, the files a loop is about to read are
  * parsed again ahead, but not more than JF_READ_AHEAD_BYTES of source at once
- * beyond the first: five imported modules of 300 kB each are not all named. */
+ * beyond the first: twelve imported modules of 100 kB each (fewer than
+ * JF_READ_AHEAD, small enough to parse well within the parse's time limit
+ * under a sanitizer) are not all named. */
 static void test_walks__read_ahead_bounded(void **state)
 {
 	th_fixture *f = *state;
@@ -185,10 +187,10 @@ static void test_walks__read_ahead_bounded(void **state)
 	       "workdir: /workspace\n"
 	       "command: python train.py\n");
 	jf_buf train = JF_BUF_INIT;
-	for (int m = 0; m < 5; m++) {
+	for (int m = 0; m < 12; m++) {
 		jf_buf_addf(&train, "import mod%d\n", m);
 		jf_buf mod = JF_BUF_INIT;
-		for (int i = 0; mod.len < 300000; i++)
+		for (int i = 0; mod.len < 100000; i++)
 			jf_buf_addf(&mod, "def f%d(x):\n    return x + %d\n", i, i);
 		char *name = jf_xasprintf("mod%d.py", m);
 		th_put(f->dir, name, mod.buf);
@@ -205,8 +207,8 @@ static void test_walks__read_ahead_bounded(void **state)
 	jf_linter *released = jf_linter_new(&(jf_options){ .version = 2, .threads = 2 });
 	unsetenv("JOBFIX_TREE_BUDGET");
 	assert_int_equal(jf_linter_lint(released, job), 0);
-	assert_int_equal(released->python_files, 6);
-	if (released->python_ahead_peak < 300000 || released->python_ahead_peak > JF_READ_AHEAD_BYTES)
+	assert_int_equal(released->python_files, 13);
+	if (released->python_ahead_peak < 100000 || released->python_ahead_peak > JF_READ_AHEAD_BYTES)
 		fail_msg("%zu bytes parsed ahead at once (at most %u expected)",
 		         released->python_ahead_peak, JF_READ_AHEAD_BYTES);
 	assert_int_equal(kept->python_ahead_peak, 0); /* every tree kept: nothing parsed again */
