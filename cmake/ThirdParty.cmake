@@ -84,7 +84,8 @@ if(jf_pgo_corpus)
             -P ${PROJECT_SOURCE_DIR}/cmake/TreeSitterPgo.cmake
     DEPENDS ${PROJECT_SOURCE_DIR}/cmake/TreeSitterPgo.cmake ${PROJECT_SOURCE_DIR}/tools/parse_only.c
             ${jf_ts}/src/lib.c ${py}/parser.c ${py}/scanner.c tree-sitter-bash
-    COMMENT "Building tree-sitter and the Python grammar with profile feedback")
+    COMMENT "Building tree-sitter and the Python grammar with profile feedback"
+    VERBATIM)
   add_custom_target(tree-sitter-pgo DEPENDS ${pgo}/libtree-sitter.a ${pgo}/libtree-sitter-python.a)
   add_library(tree-sitter INTERFACE)
   target_include_directories(tree-sitter SYSTEM INTERFACE ${jf_ts}/include)
