@@ -254,6 +254,79 @@ static bool under_main_guard(const jf_pyfacts *py, TSNode n);
 static char *callee_name(const jf_file *unit, TSNode fn);
 static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn);
 
+/* The string literal's plain value ("X" of os.environ["X"]), or NULL. */
+static char *literal(const jf_file *unit, TSNode n)
+{
+	if (!jf_node_type_is(n, JF_T_string) || ts_node_named_child_count(n) != 3)
+		return NULL; /* start, content, end: no f-string, no concatenation */
+	TSNode content = ts_node_named_child(n, 1);
+	if (!jf_node_type_is(content, JF_T_string_content))
+		return NULL;
+	const char *p = unit->src->data + ts_node_start_byte(n);
+	if (*p != '"' && *p != '\'')
+		return NULL; /* a prefix: f"...", b"..." */
+	return jf_node_text(unit, content);
+}
+
+static bool is_environ(const jf_file *unit, TSNode n)
+{
+	return jf_node_is(unit, n, "os.environ") || jf_node_is(unit, n, "environ");
+}
+
+char *jf_py_environ_subscript(const jf_file *unit, TSNode n)
+{
+	if (!jf_node_type_is(n, JF_T_subscript) || !is_environ(unit, jf_node_field(n, JF_F_value)))
+		return NULL;
+	return literal(unit, jf_node_field(n, JF_F_subscript));
+}
+
+/* Whether the text of `n` holds `word`. */
+static bool spells(const jf_file *unit, TSNode n, const char *word)
+{
+	const char *a = unit->src->data + ts_node_start_byte(n);
+	size_t len = ts_node_end_byte(n) - ts_node_start_byte(n), k = strlen(word);
+	for (size_t i = 0; i + k <= len; i++)
+		if (!memcmp(a + i, word, k))
+			return true;
+	return false;
+}
+
+static void env_written(jf_py_names *names, char *var)
+{
+	if (var)
+		jf_array_push(&names->env_written, jf_arena_strdup(&names->arena, var));
+	else
+		names->env_writes_unknown = true;
+	free(var);
+}
+
+/* names->env_written and env_writes_unknown from the assignments and calls of `f`. */
+static void read_env_writes(jf_py_names *names, const jf_pyfacts *f)
+{
+	const jf_file *unit = f->file;
+	if (!jf_python_mentions(unit, "environ") && !jf_python_mentions(unit, "putenv"))
+		return;
+	for (size_t k = 0; k < f->nodes.size; k++) {
+		const jf_py_node *pn = &f->nodes.items[k];
+		if (pn->kind == JF_PY_ASSIGNMENT || pn->kind == JF_PY_AUGMENTED_ASSIGNMENT) {
+			if (jf_node_type_is(pn->a, JF_T_subscript) &&
+			    is_environ(unit, jf_node_field(pn->a, JF_F_value)))
+				env_written(names, jf_py_environ_subscript(unit, pn->a));
+		} else if (pn->kind == JF_PY_CALL && !ts_node_is_null(pn->a) &&
+		           (spells(unit, pn->a, "environ") || spells(unit, pn->a, "putenv"))) {
+			TSNode fn = pn->a;
+			bool method = jf_node_type_is(fn, JF_T_attribute) &&
+			              is_environ(unit, jf_node_field(fn, JF_F_object));
+			TSNode attr = method ? jf_node_field(fn, JF_F_attribute) : (TSNode){ 0 };
+			if ((method && jf_node_is(unit, attr, "setdefault")) ||
+			    jf_node_is(unit, fn, "os.putenv") || jf_node_is(unit, fn, "putenv"))
+				env_written(names, literal(unit, ts_node_named_child(pn->b, 0)));
+			names->env_writes_unknown |= method && jf_node_is(unit, attr, "update");
+		}
+	}
+	jf_arena_adopt_array(&names->arena, &names->env_written);
+}
+
 jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 {
 	const jf_file *file = f->file;
@@ -289,6 +362,7 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 			free(text);
 		}
 	jf_arena_adopt_array(&names->arena, &names->defined);
+	read_env_writes(names, f);
 	return names;
 }
 
@@ -462,7 +536,7 @@ void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_str
 		const jf_file *u = files->ws->files.items[i];
 		bool is_entry = (entry && entry->file == u) || u->role == JF_ROLE_ENTRY;
 		const jf_py_names *names = entry && entry->file == u ? entry->names
-		                                                     : files->names(files->data, u);
+		                                                     : jf_pyfiles_names(files, u);
 		if (!names || (!is_entry && u->role != JF_ROLE_MODULE))
 			continue;
 		for (size_t k = 0; k < names->calls.size; k++) {

@@ -72,11 +72,18 @@ typedef struct {
 	bool main;         /* in the body of an `if __name__ == "__main__":` */
 } jf_py_call;
 
-/* The calls and definitions of a file by name: kept when its tree is not. */
+/* What the job-wide questions ask of a file, in text: kept when its tree is
+ * not, so that they need no tree of it again. */
 typedef struct jf_py_names {
 	jf_arena arena; /* everything below */
 	JF_ARRAY(jf_py_call) calls;     /* of_kind[JF_PY_CALL]'s, in the same order */
 	JF_ARRAY(const char *) defined; /* the names of its functions and classes, at any depth */
+	/* The environment variables it sets, anywhere in it: os.environ["X"] = ...,
+	 * os.environ.setdefault("X", ...), os.putenv("X", ...); and whether it sets
+	 * one whose name is not a literal (os.environ[name] = ...,
+	 * os.environ.update(...)). */
+	JF_ARRAY(const char *) env_written;
+	bool env_writes_unknown;
 } jf_py_names;
 
 typedef struct jf_pyfacts {
@@ -142,6 +149,12 @@ static inline void jf_pyfiles_read_ahead(const jf_pyfiles *self, const jf_file *
 	self->read_ahead(self->data, files, from, size);
 }
 
+/** The names of `file` (jf_py_names_read()); NULL for a file not read. */
+static inline const jf_py_names *jf_pyfiles_names(const jf_pyfiles *self, const jf_file *file)
+{
+	return self->names(self->data, file);
+}
+
 /** jf_py_own_calls() of module `file` with `called`; NULL before every module is read. */
 static inline const jf_strmap *jf_pyfiles_own(const jf_pyfiles *self, const jf_file *file)
 {
@@ -155,9 +168,14 @@ static inline const jf_strmap *jf_pyfiles_own(const jf_pyfiles *self, const jf_f
  */
 jf_pyfacts *jf_pyfacts_read(jf_file *file);
 void jf_pyfacts_free(jf_pyfacts *self);
-/** The names of the calls and definitions of `py`; free with jf_py_names_free(). */
+/** The names of the calls and definitions of `py`, and the environment
+ * variables it sets; free with jf_py_names_free(). */
 jf_py_names *jf_py_names_read(const jf_pyfacts *py);
 void jf_py_names_free(jf_py_names *self);
+
+/** The variable an `os.environ["X"]` (or `environ["X"]`) subscript `n` of
+ * `unit` names, when X is a plain string literal; else NULL. Caller frees. */
+char *jf_py_environ_subscript(const jf_file *unit, TSNode n);
 
 /** The `i`th node of kind `kind`. */
 static inline const jf_py_node *jf_pyfacts_at(const jf_pyfacts *self, jf_py_kind kind, size_t i)

@@ -19,8 +19,11 @@
 typedef struct {
 	jf_rule_ctx *ctx;
 	const jf_image *img;
-	JF_ARRAY(char *) written; /* os.environ["X"] = ..., setdefault("X") */
-	bool writes_unknown;      /* os.environ.update(...), os.environ[name] = ... */
+	/* What the job's Python files set (jf_py_names): os.environ["X"] = ...,
+	 * setdefault("X"), putenv("X"); and whether one sets a name not known
+	 * (os.environ.update(...), os.environ[name] = ...). */
+	JF_ARRAY(const char *) written;
+	bool writes_unknown;
 	jf_pyfiles files;
 } env_model;
 
@@ -53,87 +56,6 @@ static bool set_by_job(const env_model *m, const char *var, bool python)
 			return true;
 	}
 	return false;
-}
-
-/* The string literal's plain value ("X" of os.environ["X"]), or NULL. */
-static char *literal(const jf_file *unit, TSNode n)
-{
-	if (!jf_node_type_is(n, JF_T_string) || ts_node_named_child_count(n) != 3)
-		return NULL; /* start, content, end: no f-string, no concatenation */
-	TSNode content = ts_node_named_child(n, 1);
-	if (!jf_node_type_is(content, JF_T_string_content))
-		return NULL;
-	const char *p = unit->src->data + ts_node_start_byte(n);
-	if (*p != '"' && *p != '\'')
-		return NULL; /* a prefix: f"...", b"..." */
-	return jf_node_text(unit, content);
-}
-
-static bool is_environ(const jf_file *unit, TSNode n)
-{
-	return jf_node_is(unit, n, "os.environ") || jf_node_is(unit, n, "environ");
-}
-
-/* The variable an `os.environ[...]` subscript names, or NULL. */
-static char *environ_subscript(const jf_file *unit, TSNode n)
-{
-	if (!jf_node_type_is(n, JF_T_subscript) || !is_environ(unit, jf_node_field(n, JF_F_value)))
-		return NULL;
-	return literal(unit, jf_node_field(n, JF_F_subscript));
-}
-
-/* Whether the text of `n` holds `word`. */
-static bool spells(const jf_file *unit, TSNode n, const char *word)
-{
-	const char *a = unit->src->data + ts_node_start_byte(n);
-	size_t len = ts_node_end_byte(n) - ts_node_start_byte(n), k = strlen(word);
-	for (size_t i = 0; i + k <= len; i++)
-		if (!memcmp(a + i, word, k))
-			return true;
-	return false;
-}
-
-/* Whether callee `fn` may write the environment: it spells "environ" or "putenv". */
-static bool mentions_environ_at(const jf_file *unit, TSNode fn)
-{
-	return !ts_node_is_null(fn) && (spells(unit, fn, "environ") || spells(unit, fn, "putenv"));
-}
-
-static void collect_writes(env_model *m, const jf_pyfacts *py)
-{
-	const jf_file *unit = py->file;
-	for (size_t k = 0; k < py->nodes.size; k++) {
-		const jf_py_node *pn = &py->nodes.items[k];
-		if (pn->kind == JF_PY_ASSIGNMENT || pn->kind == JF_PY_AUGMENTED_ASSIGNMENT) {
-			TSNode left = pn->a;
-			if (jf_node_type_is(left, JF_T_subscript) &&
-			    is_environ(unit, jf_node_field(left, JF_F_value))) {
-				char *v = environ_subscript(unit, left);
-				if (v)
-					jf_array_push(&m->written, v);
-				else
-					m->writes_unknown = true;
-			}
-		} else if (pn->kind == JF_PY_CALL && mentions_environ_at(unit, pn->a)) {
-			TSNode fn = pn->a;
-			TSNode first = ts_node_named_child(pn->b, 0);
-			bool setdefault = jf_node_type_is(fn, JF_T_attribute) &&
-			                  is_environ(unit, jf_node_field(fn, JF_F_object)) &&
-			                  jf_node_is(unit, jf_node_field(fn, JF_F_attribute), "setdefault");
-			bool putenv = jf_node_is(unit, fn, "os.putenv") || jf_node_is(unit, fn, "putenv");
-			bool update = jf_node_type_is(fn, JF_T_attribute) &&
-			              is_environ(unit, jf_node_field(fn, JF_F_object)) &&
-			              jf_node_is(unit, jf_node_field(fn, JF_F_attribute), "update");
-			if (setdefault || putenv) {
-				char *v = literal(unit, first);
-				if (v)
-					jf_array_push(&m->written, v);
-				else
-					m->writes_unknown = true;
-			}
-			m->writes_unknown |= update;
-		}
-	}
 }
 
 /* What a read guarded by `try` may fail with. */
@@ -239,7 +161,7 @@ static void check_python(env_model *m, const jf_pyfacts *py, const jf_strmap *ca
 		TSNode n = pn->node;
 		if (called && !jf_py_runs_when_imported(py, pn, called, own))
 			continue;
-		char *var = environ_subscript(unit, n);
+		char *var = jf_py_environ_subscript(unit, n);
 		if (!var)
 			continue;
 		TSNode p = ts_node_parent(n);
@@ -313,8 +235,6 @@ static void check_shell_end(void *state)
 			jf_diag_relate(d, j->env.items[0].name.at.src, j->env.items[0].name.at.span,
 			               "the job's env does not set %s", u->name);
 	}
-	for (size_t i = 0; i < m->written.size; i++)
-		free(m->written.items[i]);
 	jf_array_release(&m->written);
 	free(m);
 }
@@ -328,20 +248,12 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 		return; /* the reader said why */
 	env_model *m = jf_xcalloc(1, sizeof *m);
 	*m = (env_model){ ctx, ctx->facts->image, { 0 }, false, jf_facts_pyfiles(ctx->facts) };
-	/* Every write comes before any read is judged; what is kept across files
-	 * is text: the names written. */
-	JF_ARRAY(const jf_file *) writers = { 0 };
-	for (size_t i = 0; i < ctx->facts->ws->files.size; i++)
-		if (mentions_environ(ctx->facts->ws->files.items[i]))
-			jf_array_push(&writers, ctx->facts->ws->files.items[i]);
-	for (size_t k = 0; k < writers.size; k++) {
-		jf_facts_settle(ctx->facts, NULL);
-		jf_facts_read_ahead(ctx->facts, writers.items, k, writers.size);
-		const jf_pyfacts *py = jf_facts_python(ctx->facts, writers.items[k]);
-		if (py)
-			collect_writes(m, py);
+	/* Every write, read as text with the file's names, before any read is judged. */
+	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
+		const jf_py_names *names = jf_pyfiles_names(&m->files, ctx->facts->ws->files.items[i]);
+		for (size_t k = 0; names && k < names->env_written.size; k++)
+			jf_array_push(&m->written, names->env_written.items[k]);
+		m->writes_unknown |= names && names->env_writes_unknown;
 	}
-	jf_facts_read_ahead(ctx->facts, writers.items, writers.size, writers.size);
-	jf_array_release(&writers);
 	jf_check_each_file(ctx, check_reads_in, check_shell_end, m);
 }
