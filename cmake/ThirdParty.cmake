@@ -76,14 +76,15 @@ if(jf_pgo_corpus)
   set(pgo ${CMAKE_BINARY_DIR}/tree-sitter-pgo)
   set(py ${jf_nm}/tree-sitter-python/src)
   string(TOUPPER "${CMAKE_BUILD_TYPE}" type)
+  file(GLOB queries CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/queries/python/*.scm)
   add_custom_command(
     OUTPUT ${pgo}/libtree-sitter.a ${pgo}/libtree-sitter-python.a
     COMMAND ${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER} "-DFLAGS=${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${type}} -std=c11"
-            -DAR=${CMAKE_AR} -DTS=${jf_ts} -DPYTHON=${py} -DBASH_LIB=$<TARGET_FILE:tree-sitter-bash>
-            -DTRAINER=${PROJECT_SOURCE_DIR}/tools/parse_only.c -DCORPUS=${jf_pgo_corpus} -DOUT=${pgo}
+            -DAR=${CMAKE_AR} -DTS=${jf_ts} -DPYTHON=${py} -DTRAINER=${PROJECT_SOURCE_DIR}/tools/pgo_train.c
+            -DQUERIES=${PROJECT_SOURCE_DIR}/queries/python -DCORPUS=${jf_pgo_corpus} -DOUT=${pgo}
             -P ${PROJECT_SOURCE_DIR}/cmake/TreeSitterPgo.cmake
-    DEPENDS ${PROJECT_SOURCE_DIR}/cmake/TreeSitterPgo.cmake ${PROJECT_SOURCE_DIR}/tools/parse_only.c
-            ${jf_ts}/src/lib.c ${py}/parser.c ${py}/scanner.c tree-sitter-bash
+    DEPENDS ${PROJECT_SOURCE_DIR}/cmake/TreeSitterPgo.cmake ${PROJECT_SOURCE_DIR}/tools/pgo_train.c
+            ${jf_ts}/src/lib.c ${py}/parser.c ${py}/scanner.c ${queries}
     COMMENT "Building tree-sitter and the Python grammar with profile feedback"
     VERBATIM)
   add_custom_target(tree-sitter-pgo DEPENDS ${pgo}/libtree-sitter.a ${pgo}/libtree-sitter-python.a)

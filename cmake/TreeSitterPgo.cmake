@@ -1,13 +1,14 @@
 # TreeSitterPgo.cmake - tree-sitter and the Python grammar built with GCC's profile feedback
 #
-#   cmake -DCC=... -DFLAGS=... -DAR=... -DTS=... -DPYTHON=... -DBASH_LIB=...
-#         -DTRAINER=tools/parse_only.c -DCORPUS=<a Python standard library> -DOUT=...
+#   cmake -DCC=... -DFLAGS=... -DAR=... -DTS=... -DPYTHON=... -DTRAINER=tools/pgo_train.c
+#         -DQUERIES=queries/python -DCORPUS=<a Python standard library> -DOUT=...
 #         -P cmake/TreeSitterPgo.cmake
 #
-# Most of jobfix's time on a file is tree-sitter's parse. Built once with
-# -fprofile-generate, the parser parses Python files (the trainer is
-# tools/parse_only.c), and is built again with -fprofile-use: the hot paths of
-# the lexer and the parse loop laid out for real code. Writes
+# Most of jobfix's time on a file is tree-sitter's parse, and on a small job
+# the compilation of its rule queries. Built once with -fprofile-generate,
+# tree-sitter parses Python files and compiles and runs jobfix's Python rule
+# queries over them (tools/pgo_train.c), and is built again with
+# -fprofile-use: the hot paths laid out for that work. Writes
 # OUT/libtree-sitter.a and OUT/libtree-sitter-python.a (ThirdParty.cmake).
 #
 # The training files are the standard library's .py files, sorted, but the
@@ -51,11 +52,13 @@ if(n LESS 500)
   message(FATAL_ERROR "jobfix: only ${n} Python files in ${CORPUS} to train tree-sitter on")
 endif()
 list(SUBLIST corpus 400 1000 corpus)
+file(GLOB queries ${QUERIES}/*.scm)
+list(SORT queries)
 
 compile(-fprofile-generate -fprofile-update=single)
 run("linking the trainer" ${CC} ${flags} -fprofile-generate ${TRAINER} ${OUT}/ts-lib.o
-    ${OUT}/py-parser.o ${OUT}/py-scanner.o ${BASH_LIB} -o ${OUT}/train)
-run("training tree-sitter's profile" ${OUT}/train ${corpus})
+    ${OUT}/py-parser.o ${OUT}/py-scanner.o -o ${OUT}/train)
+run("training tree-sitter's profile" ${OUT}/train ${queries} -- ${corpus})
 compile(-fprofile-use -fprofile-partial-training -Wno-missing-profile)
 
 file(REMOVE ${OUT}/libtree-sitter.a ${OUT}/libtree-sitter-python.a)
