@@ -53,7 +53,15 @@ if(JF_PGO AND CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT JF_SANITIZE AND NOT JF_
     execute_process(COMMAND ${JF_PYTHON3} -c "import sysconfig; print(sysconfig.get_paths()['stdlib'])"
       OUTPUT_VARIABLE jf_pgo_corpus OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   endif()
-  if(NOT IS_DIRECTORY "${jf_pgo_corpus}")
+  set(jf_pgo_files "")
+  if(IS_DIRECTORY "${jf_pgo_corpus}")
+    file(GLOB_RECURSE jf_pgo_files ${jf_pgo_corpus}/*.py)
+    list(FILTER jf_pgo_files EXCLUDE REGEX "/(site-packages|dist-packages|test|tests)/")
+  endif()
+  list(LENGTH jf_pgo_files jf_pgo_count)
+  # TreeSitterPgo.cmake trains on the files after the first 400 (a minimal
+  # Python, such as Debian's python3-minimal alone, has too few).
+  if(jf_pgo_count LESS 500)
     set(jf_pgo_corpus "")
     message(STATUS "jobfix: no Python standard library (python3) to train tree-sitter's "
                    "profile on: tree-sitter is built without profile feedback")
