@@ -1305,13 +1305,16 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	const jf_facts *f = ctx->facts;
 	if (!f->job || !f->job->code_dir)
 		return;
-	bool python = false; /* the data is read only for a job with Python */
+	/* The data is read only for a job with Python the facts read (their
+	 * names tell, without parsing a released file again). */
+	jf_pyfiles files = jf_facts_pyfiles(f);
+	bool python = false;
 	for (size_t i = 0; i < f->ws->files.size && !python; i++)
-		python = jf_facts_python(f, f->ws->files.items[i]) != NULL;
+		python = jf_pyfiles_names(&files, f->ws->files.items[i]) != NULL;
 	if (!python)
 		return;
 	checker *c = jf_xcalloc(1, sizeof *c);
-	*c = (checker){ .ctx = ctx, .f = f, .files = jf_facts_pyfiles(f), .said = JF_STRMAP_INIT,
+	*c = (checker){ .ctx = ctx, .f = f, .files = files, .said = JF_STRMAP_INIT,
 		        .local = { JF_STRMAP_INIT, JF_STRMAP_INIT }, .asked = JF_STRMAP_INIT,
 		        .keras3 = -1 };
 	c->brings_unknown = jf_dist_closure(&f->shell.installed, &c->brought);
