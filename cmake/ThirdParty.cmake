@@ -92,6 +92,7 @@ if(jf_pgo_corpus)
             -DQUERIES=${PROJECT_SOURCE_DIR}/queries/python -DCORPUS=${jf_pgo_corpus} -DOUT=${pgo}
             -P ${PROJECT_SOURCE_DIR}/cmake/TreeSitterPgo.cmake
     DEPENDS ${PROJECT_SOURCE_DIR}/cmake/TreeSitterPgo.cmake ${PROJECT_SOURCE_DIR}/tools/pgo_train.c
+            ${PROJECT_SOURCE_DIR}/tools/read_file.h
             ${jf_ts}/src/lib.c ${py}/parser.c ${py}/scanner.c ${queries}
     COMMENT "Building tree-sitter and the Python grammar with profile feedback"
     VERBATIM)

@@ -12,35 +12,11 @@
 #include <string.h>
 #include <tree_sitter/api.h>
 
+#include "read_file.h"
+
 const TSLanguage *tree_sitter_python(void);
 
 enum { QUERY_EVERY = 8 };
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *data = NULL;
-	size_t cap = 0, n = 0, got;
-	do {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1 << 16;
-			char *bigger = realloc(data, cap);
-			if (!bigger) {
-				free(data);
-				fclose(f);
-				return NULL;
-			}
-			data = bigger;
-		}
-		got = fread(data + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	*len = n;
-	return data;
-}
 
 int main(int argc, char **argv)
 {
