@@ -219,19 +219,19 @@ static void read_ahead(jf_resident *r, const jf_file *const *files, size_t from,
 		was[k] = r->ahead.items[k];
 	r->ahead.size = 0;
 	for (size_t m = 0; m < n; m++) {
-		const jf_source *src = files[from + m]->src;
-		bool again = files[from + m]->index < r->python.size && released(r, files[from + m]->index);
-		if (again && m > 0 && bytes + src->len > JF_READ_AHEAD_BYTES)
+		const jf_file *file = files[from + m];
+		bool again = file->index < r->python.size && released(r, file->index);
+		if (again && m > 0 && bytes + file->src->len > JF_READ_AHEAD_BYTES)
 			break;
-		bytes += again ? src->len : 0;
-		ahead_parse a = { files[from + m]->index, NULL };
+		bytes += again ? file->src->len : 0;
+		ahead_parse a = { file->index, NULL };
 		for (size_t k = 0; k < had && !a.task; k++)
 			if (was[k].index == a.index) {
 				a.task = was[k].task;
 				was[k].task = NULL;
 			}
 		if (!a.task && again)
-			a.task = jf_prefetch_parse_ahead(r->ws->prefetch, src, JF_LANG_PYTHON);
+			a.task = jf_prefetch_parse_ahead(r->ws->prefetch, file->src, JF_LANG_PYTHON);
 		if (a.task)
 			jf_array_push(&r->ahead, a);
 	}

@@ -167,11 +167,11 @@ static bool has_fields(jf_type s)
 	       s == JF_T_class_definition || s == JF_T_aliased_import;
 }
 
-/* Whether the text of `n` holds `s`. */
-static bool node_holds(const walker *w, TSNode n, const char *s)
+/* Whether the text of `n` (in `text`, its file's) holds `s`. */
+static bool node_holds(const char *text, TSNode n, const char *s)
 {
 	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-	return memmem(w->text + a, b - a, s, strlen(s)) != NULL;
+	return memmem(text + a, b - a, s, strlen(s)) != NULL;
 }
 
 /* Records the body of if-statement `n` when its condition names __name__ and
@@ -179,7 +179,8 @@ static bool node_holds(const walker *w, TSNode n, const char *s)
 static void note_main_block(walker *w, TSNode n)
 {
 	TSNode cond = jf_node_field(n, JF_F_condition);
-	if (ts_node_is_null(cond) || !node_holds(w, cond, "__name__") || !node_holds(w, cond, "__main__"))
+	if (ts_node_is_null(cond) || !node_holds(w->text, cond, "__name__") ||
+	    !node_holds(w->text, cond, "__main__"))
 		return;
 	jf_span body = { ts_node_end_byte(cond), ts_node_end_byte(n) };
 	jf_array_push(&w->f->main_blocks, body);
@@ -280,17 +281,6 @@ char *jf_py_environ_subscript(const jf_file *unit, TSNode n)
 	return literal(unit, jf_node_field(n, JF_F_subscript));
 }
 
-/* Whether the text of `n` holds `word`. */
-static bool spells(const jf_file *unit, TSNode n, const char *word)
-{
-	const char *a = unit->src->data + ts_node_start_byte(n);
-	size_t len = ts_node_end_byte(n) - ts_node_start_byte(n), k = strlen(word);
-	for (size_t i = 0; i + k <= len; i++)
-		if (!memcmp(a + i, word, k))
-			return true;
-	return false;
-}
-
 static void env_written(jf_py_names *names, char *var)
 {
 	if (var)
@@ -304,7 +294,7 @@ static void env_written(jf_py_names *names, char *var)
 static void read_env_writes(jf_py_names *names, const jf_pyfacts *f)
 {
 	const jf_file *unit = f->file;
-	if (!jf_python_mentions(unit, "environ") && !jf_python_mentions(unit, "putenv"))
+	if (!jf_py_mentions_environ(unit))
 		return;
 	for (size_t k = 0; k < f->nodes.size; k++) {
 		const jf_py_node *pn = &f->nodes.items[k];
@@ -313,7 +303,8 @@ static void read_env_writes(jf_py_names *names, const jf_pyfacts *f)
 			    is_environ(unit, jf_node_field(pn->a, JF_F_value)))
 				env_written(names, jf_py_environ_subscript(unit, pn->a));
 		} else if (pn->kind == JF_PY_CALL && !ts_node_is_null(pn->a) &&
-		           (spells(unit, pn->a, "environ") || spells(unit, pn->a, "putenv"))) {
+		           (node_holds(unit->src->data, pn->a, "environ") ||
+		            node_holds(unit->src->data, pn->a, "putenv"))) {
 			TSNode fn = pn->a;
 			bool method = jf_node_type_is(fn, JF_T_attribute) &&
 			              is_environ(unit, jf_node_field(fn, JF_F_object));

@@ -173,6 +173,13 @@ void jf_pyfacts_free(jf_pyfacts *self);
 jf_py_names *jf_py_names_read(const jf_pyfacts *py);
 void jf_py_names_free(jf_py_names *self);
 
+/** Whether Python file `file` names the environment ("environ", "putenv"):
+ * one that does not reads or sets no variable. */
+static inline bool jf_py_mentions_environ(const jf_file *file)
+{
+	return jf_python_mentions(file, "environ") || jf_python_mentions(file, "putenv");
+}
+
 /** The variable an `os.environ["X"]` (or `environ["X"]`) subscript `n` of
  * `unit` names, when X is a plain string literal; else NULL. Caller frees. */
 char *jf_py_environ_subscript(const jf_file *unit, TSNode n);

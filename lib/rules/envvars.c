@@ -192,18 +192,12 @@ static void check_python(env_model *m, const jf_pyfacts *py, const jf_strmap *ca
 	}
 }
 
-/* A file that never names the environment has nothing for the walks below. */
-static bool mentions_environ(const jf_file *u)
-{
-	return jf_python_mentions(u, "environ") || jf_python_mentions(u, "putenv");
-}
-
 static void check_reads_in(void *state, size_t index, const jf_file *u)
 {
 	(void)index;
 	env_model *m = state;
 	bool module = u->role == JF_ROLE_MODULE;
-	const jf_pyfacts *py = jf_runs_python(u) && mentions_environ(u)
+	const jf_pyfacts *py = jf_runs_python(u) && jf_py_mentions_environ(u)
 	                               ? jf_facts_python(m->ctx->facts, u)
 	                               : NULL;
 	if (py)
