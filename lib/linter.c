@@ -21,6 +21,7 @@
 #include "facts/facts.h"
 #include "job/job.h"
 #include "rules/config.h"
+#include "rules/record.h"
 #include "rules/run.h"
 #include "rules/suppress.h"
 #include "sources/prefetch.h"
@@ -291,14 +292,16 @@ static int lint_path(jf_linter *self, const char *path)
 	}
 	L.image = jf_image_resolve(L.job, &L.sink);
 	L.facts = (jf_facts){ .job = L.job, .image = L.image, .ws = &L.ws };
+	jf_records *records = jf_records_new(cfg, L.job, L.image);
+	jf_facts_recorder recorder = jf_records_recorder(records);
 	if (!rc && !left_out)
-		jf_facts_gather(&L.facts, L.job, L.image, &L.ws, self->tree_budget);
+		jf_facts_gather(&L.facts, L.job, L.image, &L.ws, self->tree_budget, &recorder);
 	if (L.job)
 		jf_job_keep_sources(L.job, &L.sources);
 	jf_workspace_keep_sources(&L.ws, &L.sources);
 	left_out = left_out || (!rc && self->restricted && L.job && !read_changed(self, &L.sources));
 	if (!rc && !left_out)
-		rc = jf_rules_run(&L.facts, cfg, self->matcher, &L.sink, &self->error);
+		rc = jf_rules_run(&L.facts, records, cfg, self->matcher, &L.sink, &self->error);
 	if (left_out)
 		jf_report_filter(&self->report, first, keep_none, NULL);
 	else
@@ -312,6 +315,7 @@ static int lint_path(jf_linter *self, const char *path)
 	if (self->prefetch)
 		jf_prefetch_drop(self->prefetch);
 	jf_facts_release(&L.facts);
+	jf_records_free(records);
 	jf_workspace_release(&L.ws);
 	jf_image_free(L.image);
 	jf_job_free(L.job);

@@ -42,6 +42,7 @@ typedef struct jf_resident {
 	 * its parse on the workspace's pool; NULL once taken. */
 	JF_ARRAY(ahead_parse) ahead;
 	size_t budget; /* jf_facts_gather()'s tree_budget */
+	const jf_facts_recorder *recorder; /* and its recorder, or NULL */
 	size_t bytes; /* the source bytes of the files read whose trees are in memory */
 	size_t trees, trees_peak; /* how many such files, now and at most */
 	size_t ahead_peak; /* the most source bytes named to be parsed again at once */
@@ -159,6 +160,9 @@ static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 	if (!r->names.items[file->index]) {
 		r->names.items[file->index] = jf_py_names_read(*slot);
 		r->imports.items[file->index] = read_imports(file, *slot);
+		(*slot)->names = r->names.items[file->index];
+		if (r->recorder)
+			r->recorder->take(r->recorder->data, *slot);
 	}
 	(*slot)->names = r->names.items[file->index];
 	return *slot;
@@ -410,7 +414,7 @@ static long wrapped_script(void *data, const jf_file *entry, const jf_words *arg
 }
 
 void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws,
-                     size_t tree_budget)
+                     size_t tree_budget, const jf_facts_recorder *recorder)
 {
 	memset(out, 0, sizeof(*out));
 	out->job = job;
@@ -419,6 +423,7 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	jf_resident *r = out->resident = jf_xcalloc(1, sizeof *r);
 	r->ws = ws;
 	r->budget = tree_budget;
+	r->recorder = recorder;
 	/* A file linted alone has no facts: the checks that read them need a job. */
 	if (!job)
 		return;

@@ -40,15 +40,24 @@ typedef struct jf_facts {
 	bool called_known;
 } jf_facts;
 
+/* Called once with each Python file the gather reads, while it holds the
+ * file's tree and facts: what the rules' pass over the files takes of a
+ * file then needs no tree later (rules/record.h). */
+typedef struct {
+	void (*take)(void *data, const jf_pyfacts *py);
+	void *data;
+} jf_facts_recorder;
+
 /**
  * Gathers the facts of `job` (NULL for a file linted alone, already in `ws`)
  * into `out`. They keep the trees (and Python facts) of at most
  * `tree_budget` bytes of Python source at once (a tree takes about 15 bytes
- * per byte of source; SIZE_MAX: all). The job, the image and the workspace
- * must outlive the facts.
+ * per byte of source; SIZE_MAX: all), and hand each Python file read to
+ * `recorder` (NULL: none) when it is first read. The job, the image, the
+ * workspace and the recorder must outlive the facts.
  */
 void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws,
-                     size_t tree_budget);
+                     size_t tree_budget, const jf_facts_recorder *recorder);
 /**
  * The facts of Python file `file`; NULL for a file of another language, or
  * one the facts did not read. A file whose tree was released is parsed and

@@ -10,12 +10,14 @@
 #include "core/sink.h"
 #include "core/strmap.h"
 #include "facts/facts.h"
+#include "rules/record.h"
 #include "rules/registry.h"
 #include "sources/tree.h"
 
 /* What a rule sees: the facts, read-only, and where its findings go. */
 struct jf_rule_ctx {
 	const jf_facts *facts;
+	const jf_records *records; /* what the gather took of each Python file for the pass */
 	jf_sink *out;
 	struct jf_file_pass *pass; /* where jf_check_each_file()'s parts wait */
 };
@@ -33,6 +35,13 @@ typedef void (*jf_file_part_fn)(void *state, size_t index, const jf_file *file);
  */
 void jf_check_each_file(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
                         void *state);
+/**
+ * The same for a part that reads of each file only its records
+ * (jf_records_of()), never its tree or Python facts: a pass whose parts
+ * all do parses no released file again.
+ */
+void jf_check_each_record(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
+                          void *state);
 
 /** Whether `u` is Python that the job runs, read whole: its entry script or a module. */
 static inline bool jf_runs_python(const jf_file *u)

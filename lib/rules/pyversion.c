@@ -7,24 +7,41 @@
  */
 #include "rules/checks.h"
 
-typedef struct {
-	jf_rule_ctx *ctx;
-	const jf_file *unit;
-	const jf_rule *rule;
-	const jf_image *img;
-	bool lazy_annotations; /* `from __future__ import annotations` */
-} checker;
+/* A construct that needs a Python version, as the gather's recorder took it. */
+typedef enum {
+	USE_NEEDS,   /* needs Python 3.`minor` */
+	USE_KEYWORD, /* `what` (async, await) as an argument name: a keyword from 3.7 */
+	USE_PY2,     /* a Python 2 `what` (print, exec) statement */
+} use_kind;
 
-static void report(checker *c, TSNode at, int minor, const char *what)
+typedef struct {
+	jf_span span;
+	use_kind kind;
+	int minor;
+	const char *what; /* static text */
+} version_use;
+
+typedef struct {
+	version_use *items;
+	size_t size;
+} version_record;
+
+/* The recorder's walk over one file. */
+typedef struct {
+	const jf_file *unit;
+	bool lazy_annotations; /* `from __future__ import annotations` */
+	JF_ARRAY(version_use) uses;
+} recorder;
+
+static void record(recorder *c, TSNode at, use_kind kind, int minor, const char *what)
 {
-	const jf_image *img = c->img;
-	if (!jf_image_python_before(img, 3, minor))
-		return;
-	jf_diag *d = jf_sink_add(c->ctx->out, c->rule->info.id, c->unit->src, jf_node_span(at),
-	                           "%s needs Python 3.%d; the image has Python %d.%d", what, minor,
-	                           img->py_major, img->py_minor);
-	jf_image_relate(d, img, JF_FACT_PYTHON, "Python %d.%d", img->py_major,
-	                img->py_minor);
+	version_use u = { jf_node_span(at), kind, minor, what };
+	jf_array_push(&c->uses, u);
+}
+
+static void needs(recorder *c, TSNode at, int minor, const char *what)
+{
+	record(c, at, USE_NEEDS, minor, what);
 }
 
 static bool has_token(TSNode n, const char *token)
@@ -70,7 +87,7 @@ static bool triple_quoted(const jf_file *unit, TSNode s)
 /* f"{d["k"]}": a string inside a replacement field that closes the f-string
  * before 3.12 (its own quote; in a triple-quoted one, its own three quotes);
  * f"{x=}" (3.8). */
-static void check_fstring(checker *c, TSNode s)
+static void check_fstring(recorder *c, TSNode s)
 {
 	if (!is_fstring(c->unit, s))
 		return;
@@ -81,7 +98,7 @@ static void check_fstring(checker *c, TSNode s)
 	for (TSNode n = jf_iter_start(&it, s); !ts_node_is_null(n); n = jf_iter_next(&it, true)) {
 		if (!self_documenting && jf_node_type_is(n, JF_T_interpolation) && has_token(n, "=")) {
 			self_documenting = true;
-			report(c, n, 8, "an f-string with a self-documenting '=' (f\"{x=}\")");
+			needs(c, n, 8, "an f-string with a self-documenting '=' (f\"{x=}\")");
 		}
 		if (reuse || ts_node_eq(n, s) || !jf_node_type_is(n, JF_T_string) ||
 		    quote_of(c->unit, n) != q || (triple && !triple_quoted(c->unit, n)))
@@ -91,14 +108,14 @@ static void check_fstring(checker *c, TSNode s)
 			inside |= jf_node_type_is(p, JF_T_interpolation);
 		if (inside) {
 			reuse = true;
-			report(c, n, 12, "an f-string that reuses its quote inside a replacement field");
+			needs(c, n, 12, "an f-string that reuses its quote inside a replacement field");
 		}
 	}
 	jf_iter_release(&it);
 }
 
 /* An annotation Python evaluates at definition time: `X | Y` and `list[int]`. */
-static void check_annotation(checker *c, TSNode type)
+static void check_annotation(recorder *c, TSNode type)
 {
 	static const char *const builtin_generics[] = { "list", "dict", "tuple", "set", "frozenset",
 		                                        "type", NULL };
@@ -110,7 +127,7 @@ static void check_annotation(checker *c, TSNode type)
 	     n = jf_iter_next(&it, descend)) {
 		descend = !jf_node_type_is(n, JF_T_string); /* "int | None": not evaluated */
 		if (jf_node_type_is(n, JF_T_binary_operator) && has_token(n, "|")) {
-			report(c, n, 10, "a 'X | Y' union in an annotation evaluated at definition time");
+			needs(c, n, 10, "a 'X | Y' union in an annotation evaluated at definition time");
 			break;
 		}
 		if (jf_node_type_is(n, JF_T_generic_type)) {
@@ -118,7 +135,7 @@ static void check_annotation(checker *c, TSNode type)
 			bool builtin = jf_str_in(name, builtin_generics);
 			free(name);
 			if (builtin) {
-				report(c, n, 9, "a subscripted builtin type in an annotation evaluated at "
+				needs(c, n, 9, "a subscripted builtin type in an annotation evaluated at "
 				                "definition time");
 				break;
 			}
@@ -138,63 +155,49 @@ static bool in_function(const jf_pyfacts *py, const jf_py_node *pn)
 }
 
 /* isinstance(x, int | str) and issubclass(): unions as types from 3.10. */
-static void check_isinstance(checker *c, TSNode call, TSNode fn)
+static void check_isinstance(recorder *c, TSNode call, TSNode fn)
 {
 	if (!jf_node_is(c->unit, fn, "isinstance") && !jf_node_is(c->unit, fn, "issubclass"))
 		return;
 	TSNode args = jf_node_field(call, JF_F_arguments);
 	TSNode second = ts_node_named_child(args, 1);
 	if (jf_node_type_is(second, JF_T_binary_operator) && has_token(second, "|"))
-		report(c, second, 10, "a 'X | Y' union as the type of isinstance()");
+		needs(c, second, 10, "a 'X | Y' union as the type of isinstance()");
 }
 
-static void check_node(checker *c, TSNode n)
+static void check_node(recorder *c, TSNode n)
 {
 	jf_type t = jf_node_type(n);
 	if (t == JF_T_named_expression) {
-		report(c, n, 8, "an assignment expression (:=)");
+		needs(c, n, 8, "an assignment expression (:=)");
 	} else if (t == JF_T_positional_separator) {
-		report(c, n, 8, "a positional-only parameter marker (/)");
+		needs(c, n, 8, "a positional-only parameter marker (/)");
 	} else if (t == JF_T_with_clause && has_token(n, "(")) {
 		/* Officially 3.10; CPython 3.9's parser accepts it already. */
-		report(c, n, 9, "a parenthesized group of context managers");
+		needs(c, n, 9, "a parenthesized group of context managers");
 	} else if (t == JF_T_match_statement) {
-		report(c, ts_node_child(n, 0), 10, "a match statement");
+		needs(c, ts_node_child(n, 0), 10, "a match statement");
 	} else if (t == JF_T_except_clause && has_token(n, "*")) {
-		report(c, ts_node_child(n, 0), 11, "'except*'");
+		needs(c, ts_node_child(n, 0), 11, "'except*'");
 	} else if (t == JF_T_type_parameter &&
 	           (jf_node_type_is(ts_node_parent(n), JF_T_function_definition) ||
 	            jf_node_type_is(ts_node_parent(n), JF_T_class_definition))) {
-		report(c, n, 12, "a type parameter list");
+		needs(c, n, 12, "a type parameter list");
 	} else if (t == JF_T_type_alias_statement) {
-		report(c, n, 12, "a type statement");
+		needs(c, n, 12, "a type statement");
 	} else if (t == JF_T_string) {
 		check_fstring(c, n);
 	} else if (t == JF_T_typed_parameter || t == JF_T_typed_default_parameter) {
 		check_annotation(c, jf_node_field(n, JF_F_type));
-	} else if (t == JF_T_keyword_argument && c->img->py_minor >= 7 &&
+	} else if (t == JF_T_keyword_argument &&
 	           (jf_node_is(c->unit, jf_node_field(n, JF_F_name), "async") ||
 	            jf_node_is(c->unit, jf_node_field(n, JF_F_name), "await"))) {
 		/* PyTorch 0.3's x.cuda(async=True): a keyword since Python 3.7. */
 		TSNode name = jf_node_field(n, JF_F_name);
-		char *kw = jf_node_text(c->unit, name);
-		jf_diag *d = jf_sink_add(c->ctx->out, c->rule->info.id, c->unit->src, jf_node_span(name),
-		                           "'%s' is a keyword from Python 3.7, not an argument name: a "
-		                           "SyntaxError in Python %d.%d",
-		                           kw, c->img->py_major, c->img->py_minor);
-		jf_image_relate(d, c->img, JF_FACT_PYTHON, "Python %d.%d",
-		                c->img->py_major, c->img->py_minor);
-		if (!strcmp(kw, "async"))
-			jf_diag_set_help(d, "use non_blocking=True (PyTorch renamed the argument)");
-		free(kw);
+		record(c, name, USE_KEYWORD, 7,
+		       jf_node_is(c->unit, name, "async") ? "async" : "await");
 	} else if (t == JF_T_print_statement || t == JF_T_exec_statement) {
-		jf_diag *d = jf_sink_add(c->ctx->out, c->rule->info.id, c->unit->src, jf_node_span(n),
-		                           "a Python 2 %s statement is a SyntaxError in Python %d.%d",
-		                           t == JF_T_print_statement ? "print" : "exec", c->img->py_major,
-		                           c->img->py_minor);
-		jf_image_relate(d, c->img, JF_FACT_PYTHON, "Python %d.%d",
-		                c->img->py_major, c->img->py_minor);
-		jf_diag_set_help(d, "call it as a function: %s(...)", t == JF_T_print_statement ? "print" : "exec");
+		record(c, n, USE_PY2, 0, t == JF_T_print_statement ? "print" : "exec");
 	}
 }
 
@@ -205,32 +208,83 @@ static bool future_annotations(const jf_file *unit)
 	return f && strstr(f, "annotations");
 }
 
-static void check_version_in(void *state, size_t index, const jf_file *u)
+void *jf_pyversion_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py)
 {
-	(void)index;
-	checker *c = state;
-	if (!jf_runs_python(u))
-		return;
-	const jf_pyfacts *py = jf_facts_python(c->ctx->facts, u);
-	if (!py)
-		return;
-	c->unit = u;
-	c->lazy_annotations = future_annotations(u);
+	if (image->py_major != 3)
+		return NULL; /* the check does not run */
+	const jf_file *u = py->file;
+	recorder c = { .unit = u, .lazy_annotations = future_annotations(u) };
 	for (size_t k = 0; k < py->of_kind[JF_PY_SYNTAX].size; k++)
-		check_node(c, jf_pyfacts_at(py, JF_PY_SYNTAX, k)->node);
+		check_node(&c, jf_pyfacts_at(py, JF_PY_SYNTAX, k)->node);
 	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		check_isinstance(c, pn->node, pn->a);
+		check_isinstance(&c, pn->node, pn->a);
 	}
 	for (size_t k = 0; k < py->of_kind[JF_PY_FUNCTION].size; k++)
-		check_annotation(c, jf_node_field(jf_pyfacts_at(py, JF_PY_FUNCTION, k)->node,
-		                                  JF_F_return_type));
+		check_annotation(&c, jf_node_field(jf_pyfacts_at(py, JF_PY_FUNCTION, k)->node,
+		                                   JF_F_return_type));
 	/* Annotated assignments (`x: int = 0`) outside functions. */
 	for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
 		if (!in_function(py, pn))
-			check_annotation(c, jf_node_field(pn->node, JF_F_type));
+			check_annotation(&c, jf_node_field(pn->node, JF_F_type));
 	}
+	version_record *r = jf_arena_alloc(arena, sizeof *r);
+	r->size = c.uses.size;
+	r->items = c.uses.items;
+	jf_arena_adopt(arena, c.uses.items);
+	return r;
+}
+
+typedef struct {
+	jf_rule_ctx *ctx;
+	const jf_rule *rule;
+	const jf_image *img;
+} checker;
+
+/* Reports use `u` of file `unit` when the image's Python cannot run it. */
+static void check_use(const checker *c, const jf_file *unit, const version_use *u)
+{
+	const jf_image *img = c->img;
+	jf_diag *d = NULL;
+	switch (u->kind) {
+	case USE_NEEDS:
+		if (!jf_image_python_before(img, 3, u->minor))
+			return;
+		d = jf_sink_add(c->ctx->out, c->rule->info.id, unit->src, u->span,
+		                "%s needs Python 3.%d; the image has Python %d.%d", u->what, u->minor,
+		                img->py_major, img->py_minor);
+		break;
+	case USE_KEYWORD:
+		if (img->py_minor < 7)
+			return;
+		d = jf_sink_add(c->ctx->out, c->rule->info.id, unit->src, u->span,
+		                "'%s' is a keyword from Python 3.7, not an argument name: a "
+		                "SyntaxError in Python %d.%d",
+		                u->what, img->py_major, img->py_minor);
+		if (!strcmp(u->what, "async"))
+			jf_diag_set_help(d, "use non_blocking=True (PyTorch renamed the argument)");
+		break;
+	case USE_PY2:
+		d = jf_sink_add(c->ctx->out, c->rule->info.id, unit->src, u->span,
+		                "a Python 2 %s statement is a SyntaxError in Python %d.%d", u->what,
+		                img->py_major, img->py_minor);
+		jf_diag_set_help(d, "call it as a function: %s(...)", u->what);
+		break;
+	}
+	if (d)
+		jf_image_relate(d, img, JF_FACT_PYTHON, "Python %d.%d", img->py_major, img->py_minor);
+}
+
+static void check_version_in(void *state, size_t index, const jf_file *u)
+{
+	(void)index;
+	checker *c = state;
+	const version_record *r = jf_runs_python(u)
+	                                  ? jf_records_of(c->ctx->records, JF_RECORD_PYVERSION, u)
+	                                  : NULL;
+	for (size_t k = 0; r && k < r->size; k++)
+		check_use(c, u, &r->items[k]);
 }
 
 void jf_check_python_version(jf_rule_ctx *ctx, const jf_rule *rule)
@@ -243,5 +297,5 @@ void jf_check_python_version(jf_rule_ctx *ctx, const jf_rule *rule)
 		return;
 	checker *c = jf_xcalloc(1, sizeof *c);
 	*c = (checker){ .ctx = ctx, .rule = rule, .img = img };
-	jf_check_each_file(ctx, check_version_in, free, c);
+	jf_check_each_record(ctx, check_version_in, free, c);
 }

@@ -136,6 +136,7 @@ struct file_part {
 	jf_file_part_fn each;
 	void (*end)(void *state);
 	void *state;
+	bool trees; /* it reads the files' trees (else their records only) */
 };
 struct jf_file_pass {
 	JF_ARRAY(struct file_part) parts;
@@ -144,15 +145,22 @@ struct jf_file_pass {
 static void run_parts(const jf_facts *facts, const struct file_part *parts, size_t n)
 {
 	const jf_workspace *ws = facts->ws;
+	bool trees = false;
+	for (size_t k = 0; k < n; k++)
+		trees |= parts[k].trees;
 	for (size_t i = 0; n && i < ws->files.size; i++) {
-		jf_facts_settle(facts, NULL); /* what a part keeps across files is text or spans */
-		/* the trees released, parsed again on other threads */
-		jf_facts_read_ahead(facts, (const jf_file *const *)ws->files.items, i, ws->files.size);
+		if (trees) {
+			jf_facts_settle(facts, NULL); /* what a part keeps across files is text or spans */
+			/* the trees released, parsed again on other threads */
+			jf_facts_read_ahead(facts, (const jf_file *const *)ws->files.items, i,
+			                    ws->files.size);
+		}
 		for (size_t k = 0; k < n; k++)
 			parts[k].each(parts[k].state, i, ws->files.items[i]);
 	}
-	jf_facts_read_ahead(facts, (const jf_file *const *)ws->files.items, ws->files.size,
-	                    ws->files.size);
+	if (trees)
+		jf_facts_read_ahead(facts, (const jf_file *const *)ws->files.items, ws->files.size,
+		                    ws->files.size);
 	for (size_t k = 0; k < n; k++)
 		parts[k].end(parts[k].state);
 }
@@ -160,7 +168,14 @@ static void run_parts(const jf_facts *facts, const struct file_part *parts, size
 void jf_check_each_file(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
                         void *state)
 {
-	struct file_part part = { each, end, state };
+	struct file_part part = { each, end, state, true };
+	jf_array_push(&ctx->pass->parts, part);
+}
+
+void jf_check_each_record(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
+                          void *state)
+{
+	struct file_part part = { each, end, state, false };
 	jf_array_push(&ctx->pass->parts, part);
 }
 
@@ -241,11 +256,11 @@ typedef struct {
 	jf_strings skipped;
 } check_run;
 
-int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_matcher *matcher, jf_sink *out,
-                 jf_error *err)
+int jf_rules_run(const jf_facts *facts, const jf_records *records, const jf_config *cfg,
+                 jf_matcher *matcher, jf_sink *out, jf_error *err)
 {
 	struct jf_file_pass pass = { 0 };
-	jf_rule_ctx ctx = { facts, out, &pass };
+	jf_rule_ctx ctx = { facts, records, out, &pass };
 	query_run run = { cfg, jf_config__rules(cfg), matcher };
 	int rc = run_queries(&ctx, &run, err);
 	/* A check that serves several rules runs once. */
@@ -262,7 +277,7 @@ int jf_rules_run(const jf_facts *facts, const jf_config *cfg, jf_matcher *matche
 		jf_array_push(&ran, r->check);
 		cr->sink = *out;
 		cr->sink.skipped = &cr->skipped;
-		cr->ctx = (jf_rule_ctx){ facts, &cr->sink, &pass };
+		cr->ctx = (jf_rule_ctx){ facts, records, &cr->sink, &pass };
 		r->check(&cr->ctx, r);
 		jf_facts_settle(facts, NULL); /* no check keeps another's nodes */
 	}

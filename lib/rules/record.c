@@ -1,0 +1,68 @@
+/* record.c - the records of a lint: each Python file handed to the recorders of the checks that run */
+#include "rules/record.h"
+
+#include "rules/checks.h"
+
+static const struct {
+	jf_check_fn check; /* the check whose part reads the records */
+	void *(*take)(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
+} recorders[JF_RECORD_COUNT] = {
+	[JF_RECORD_PYVERSION] = { jf_check_python_version, jf_pyversion_record },
+};
+
+struct jf_records {
+	const jf_image *image;
+	bool wanted[JF_RECORD_COUNT]; /* the check runs in this lint */
+	jf_arena arena;
+	JF_ARRAY(void *) of[JF_RECORD_COUNT]; /* by file index; NULL: not read */
+};
+
+jf_records *jf_records_new(const jf_config *cfg, const jf_job *job, const jf_image *image)
+{
+	jf_records *self = jf_xcalloc(1, sizeof *self);
+	self->image = image;
+	const jf_rule_list *rules = jf_config__rules(cfg);
+	for (size_t i = 0; i < rules->items.size; i++) {
+		const jf_rule *r = rules->items.items[i];
+		for (int k = 0; k < JF_RECORD_COUNT; k++)
+			if (r->check == recorders[k].check && (job || !r->job_only) &&
+			    jf_config__enabled(cfg, r))
+				self->wanted[k] = true;
+	}
+	return self;
+}
+
+void jf_records_free(jf_records *self)
+{
+	if (!self)
+		return;
+	for (int k = 0; k < JF_RECORD_COUNT; k++)
+		jf_array_release(&self->of[k]);
+	jf_arena_release(&self->arena);
+	free(self);
+}
+
+static void take(void *data, const jf_pyfacts *py)
+{
+	jf_records *self = data;
+	size_t index = py->file->index;
+	for (int k = 0; k < JF_RECORD_COUNT; k++) {
+		if (!self->wanted[k])
+			continue;
+		while (self->of[k].size <= index)
+			jf_array_push(&self->of[k], NULL);
+		self->of[k].items[index] = recorders[k].take(&self->arena, self->image, py);
+	}
+}
+
+jf_facts_recorder jf_records_recorder(jf_records *self)
+{
+	return (jf_facts_recorder){ take, self };
+}
+
+const void *jf_records_of(const jf_records *self, jf_record_kind kind, const jf_file *file)
+{
+	if (!self || file->index >= self->of[kind].size)
+		return NULL;
+	return self->of[kind].items[file->index];
+}

@@ -1,0 +1,39 @@
+/* record.h - what the checks' pass over the files takes of each Python file while the gather holds its tree
+ *
+ * A check's part that looks at every file (jf_check_each_file()) reads the
+ * file's tree in the pass after the gather: above the tree budget, a tree
+ * released by then is parsed again for it. A part that reads instead what
+ * its recorder took of the file when the gather first read it needs no tree
+ * (jf_check_each_record()). A recorder sees the file alone, with the job and
+ * its image, which are known before the gather: what the files read later
+ * change (the packages the command installs, which functions run, whether a
+ * module is imported only inside functions, sys.path) the part judges in the
+ * pass. Records live as long as the lint, in one arena.
+ */
+#ifndef JF_RECORD_H
+#define JF_RECORD_H
+
+#include "facts/facts.h"
+#include "rules/config.h"
+
+typedef enum {
+	JF_RECORD_PYVERSION, /* JF310: syntax and annotations by the Python version they need */
+	JF_RECORD_COUNT
+} jf_record_kind;
+
+typedef struct jf_records jf_records;
+
+/** The records of a lint of `job` (NULL: a file alone) with `image`, taken
+ * for the checks that `cfg` enables. */
+jf_records *jf_records_new(const jf_config *cfg, const jf_job *job, const jf_image *image);
+void jf_records_free(jf_records *self);
+/** What the gather hands the files it reads to (jf_facts_gather()). */
+jf_facts_recorder jf_records_recorder(jf_records *self);
+/** What `kind`'s recorder took of `file`: NULL when the gather did not read
+ * the file, or the check is off. */
+const void *jf_records_of(const jf_records *self, jf_record_kind kind, const jf_file *file);
+
+/* The recorders, by kind: what each takes of the Python file of `py`, in `arena`. */
+void *jf_pyversion_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
+
+#endif
