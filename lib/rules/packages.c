@@ -323,7 +323,7 @@ static bool job_brings(const checker *c, const char *dist)
 	return false;
 }
 
-static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib_module *m)
+static void check_stdlib(checker *c, jf_span at, const char *top, const jf_stdlib_module *m)
 {
 	const jf_image *img = c->img;
 	int minor = img->py_minor;
@@ -343,16 +343,16 @@ static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib
 		return;
 	jf_diag *d;
 	if (python2)
-		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, at,
 		                  "module '%s' exists only in Python 2; the image has Python %d.%d", top,
 		                  img->py_major, minor);
 	else if (removed)
-		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, at,
 		                  "module '%s' was removed from the standard library in Python 3.%d; the "
 		                  "image has Python %d.%d",
 		                  top, m->removed_minor, img->py_major, minor);
 	else
-		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, at,
 		                  "module '%s' is in the standard library only from Python 3.%d; the "
 		                  "image has Python %d.%d",
 		                  top, m->added_minor, img->py_major, minor);
@@ -360,7 +360,7 @@ static void check_stdlib(checker *c, TSNode at, const char *top, const jf_stdlib
 	                minor);
 }
 
-static void check_import(checker *c, TSNode at, const char *module)
+static void check_import(checker *c, jf_span at, const char *module)
 {
 	char *top = jf_xstrndup(module, strcspn(module, "."));
 	if (is_local(c, top))
@@ -389,7 +389,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 		/* By index: the report's array moves as it grows. */
 		if (r->more++ < 3)
 			jf_diag_relate(&c->ctx->out->report->diags.items[r->diag], c->unit->src,
-			               jf_node_span(at), "'%s' is imported here too", top);
+			               at, "'%s' is imported here too", top);
 		goto done;
 	}
 	/* A module of the repository in a folder nothing puts on sys.path. */
@@ -399,7 +399,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 	jf_diag *d;
 	if (elsewhere) {
 		char *shown = jf_path_join(j->code_display, folder);
-		d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, at,
 		                "module '%s' is in %s/, which is not on sys.path, and not installed "
 		                "in the image (ModuleNotFoundError)",
 		                top, shown);
@@ -412,7 +412,7 @@ static void check_import(checker *c, TSNode at, const char *module)
 		free(cfolder);
 		free(shown);
 	} else {
-		d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, jf_node_span(at),
+		d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, at,
 		                "module '%s' is not installed in the image (ModuleNotFoundError)", top);
 	}
 	struct reported r = { jf_xstrdup(top), c->ctx->out->report->diags.size - 1, 0 };
@@ -430,20 +430,33 @@ done:
 	free(top);
 }
 
-static void check_unit_imports(checker *c)
+/* An import that runs whenever its file does: the module as written, where. */
+typedef struct {
+	jf_span at;
+	const char *module;
+} import_use;
+
+typedef struct {
+	import_use *items;
+	size_t size;
+} imports_record;
+
+void *jf_packages_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py)
 {
-	const jf_pyfacts *py = jf_facts_python(c->ctx->facts, c->unit);
-	for (size_t i = 0; py && i < py->absolute_imports.size; i++) {
+	(void)image;
+	const jf_file *unit = py->file;
+	imports_record *r = jf_arena_alloc(arena, sizeof *r);
+	r->items = jf_arena_calloc(arena, py->absolute_imports.size, sizeof *r->items);
+	for (size_t i = 0; i < py->absolute_imports.size; i++) {
 		TSNode at = py->absolute_imports.items[i];
 		TSNode stmt = ts_node_parent(at);
 		if (jf_node_type_is(stmt, JF_T_aliased_import))
 			stmt = ts_node_parent(stmt);
-		if (!always_runs(c->unit, stmt))
+		if (!always_runs(unit, stmt))
 			continue;
-		char *module = jf_node_text(c->unit, at);
-		check_import(c, at, module);
-		free(module);
+		r->items[r->size++] = (import_use){ jf_node_span(at), jf_node_text_in(arena, unit, at) };
 	}
+	return r;
 }
 
 static void check_imports_in(void *state, size_t index, const jf_file *u)
@@ -460,7 +473,9 @@ static void check_imports_in(void *state, size_t index, const jf_file *u)
 		return;
 	}
 	c->unit = u;
-	check_unit_imports(c);
+	const imports_record *r = jf_records_of(c->ctx->records, JF_RECORD_PACKAGES, u);
+	for (size_t i = 0; r && i < r->size; i++)
+		check_import(c, r->items[i].at, r->items[i].module);
 }
 
 static void check_packages_end(void *state)
@@ -531,5 +546,5 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_sink_skip(ctx->out, "JF110", "the job's code puts a folder outside its code on "
 		                                "sys.path, whose modules are not known: third-party "
 		                                "imports are not checked");
-	jf_check_each_file(ctx, check_imports_in, check_packages_end, c);
+	jf_check_each_record(ctx, check_imports_in, check_packages_end, c);
 }

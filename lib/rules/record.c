@@ -8,6 +8,7 @@ static const struct {
 	void *(*take)(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
 } recorders[JF_RECORD_COUNT] = {
 	[JF_RECORD_PYVERSION] = { jf_check_python_version, jf_pyversion_record },
+	[JF_RECORD_PACKAGES] = { jf_check_packages, jf_packages_record },
 };
 
 struct jf_records {

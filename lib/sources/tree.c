@@ -40,6 +40,15 @@ char *jf_node_text(const jf_file *file, TSNode n)
 	return jf_xstrndup(file->src->data + a, b - a);
 }
 
+char *jf_node_text_in(jf_arena *arena, const jf_file *file, TSNode n)
+{
+	uint32_t a = ts_node_is_null(n) ? 0 : ts_node_start_byte(n);
+	uint32_t b = ts_node_is_null(n) ? 0 : ts_node_end_byte(n);
+	if (b > file->src->len || a > b)
+		a = b = 0;
+	return jf_arena_strndup(arena, file->src->data + a, b - a);
+}
+
 bool jf_node_is(const jf_file *file, TSNode n, const char *s)
 {
 	if (ts_node_is_null(n))

@@ -46,6 +46,8 @@ TSNode jf_node_find(TSTree *tree, jf_node_ref ref);
 
 /** The text of `n` in `file`'s source as a new string ("" for a null node); caller frees. */
 char *jf_node_text(const jf_file *file, TSNode n);
+/** The same in `arena` (records that outlive the tree). */
+char *jf_node_text_in(jf_arena *arena, const jf_file *file, TSNode n);
 /** Whether the text of `n` equals `s`; false for a null node. */
 bool jf_node_is(const jf_file *file, TSNode n, const char *s);
 
