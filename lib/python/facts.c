@@ -548,6 +548,14 @@ static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn)
 	return def == JF_PY_NONE ? (TSNode){ 0 } : jf_node_field(py->nodes.items[def].node, JF_F_name);
 }
 
+/* Whether a node outside `__main__` whose outermost definition is named
+ * `name` (`len` bytes; NULL: none) runs for the job. */
+static bool outer_runs(const char *name, size_t len, const jf_strmap *called,
+                       const jf_strmap *own)
+{
+	return !name || jf_strmap_get(called, name, len) || jf_strmap_get(own, name, len);
+}
+
 bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strmap *called,
                                const jf_strmap *own)
 {
@@ -556,9 +564,21 @@ bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const 
 	TSNode def = outermost_definition(py, pn);
 	if (ts_node_is_null(def))
 		return true;
-	const char *name = py->file->src->data + ts_node_start_byte(def);
-	size_t len = ts_node_end_byte(def) - ts_node_start_byte(def);
-	return jf_strmap_get(called, name, len) || jf_strmap_get(own, name, len);
+	return outer_runs(py->file->src->data + ts_node_start_byte(def),
+	                  ts_node_end_byte(def) - ts_node_start_byte(def), called, own);
+}
+
+jf_py_place jf_py_place_of(jf_arena *arena, const jf_pyfacts *py, const jf_py_node *pn)
+{
+	TSNode def = outermost_definition(py, pn);
+	return (jf_py_place){ under_main_guard(py, pn->node),
+		              ts_node_is_null(def) ? NULL : jf_node_text_in(arena, py->file, def) };
+}
+
+bool jf_py_place_runs(const jf_py_place *place, const jf_strmap *called, const jf_strmap *own)
+{
+	return !place->main && outer_runs(place->outer, place->outer ? strlen(place->outer) : 0,
+	                                  called, own);
 }
 
 void jf_py_own_calls(const jf_py_names *names, const jf_strmap *called, jf_strmap *out)

@@ -232,4 +232,16 @@ void jf_py_own_calls(const jf_py_names *names, const jf_strmap *called, jf_strma
 bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strmap *called,
                               const jf_strmap *own);
 
+/* Where a recorded node stands, as jf_py_runs_when_imported() asks, kept as
+ * text (in a record that outlives the tree). */
+typedef struct {
+	bool main;         /* in the module's `__main__` block */
+	const char *outer; /* the name of its outermost function or class; NULL: none */
+} jf_py_place;
+
+/** The place of recorded node `pn` of `py`, its text in `arena`. */
+jf_py_place jf_py_place_of(jf_arena *arena, const jf_pyfacts *py, const jf_py_node *pn);
+/** jf_py_runs_when_imported() of the node at `place`. */
+bool jf_py_place_runs(const jf_py_place *place, const jf_strmap *called, const jf_strmap *own);
+
 #endif

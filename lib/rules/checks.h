@@ -36,9 +36,10 @@ typedef void (*jf_file_part_fn)(void *state, size_t index, const jf_file *file);
 void jf_check_each_file(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
                         void *state);
 /**
- * The same for a part that reads of each file only its records
- * (jf_records_of()), never its tree or Python facts: a pass whose parts
- * all do parses no released file again.
+ * The same for a part that reads of each file its records (jf_records_of()),
+ * not its tree or Python facts: a pass whose parts all do parses no released
+ * file again ahead. (Such a part may read another file's facts where it is
+ * rare, as jf_check_each_file()'s parts do: they go at the next file.)
  */
 void jf_check_each_record(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
                           void *state);

@@ -115,17 +115,14 @@ static bool guarded(const jf_file *unit, TSNode n)
 	return false;
 }
 
-/* Whether the function around the read at `n` is called, and only under a
- * guard (`if all(k in os.environ for k in ...): helper()`): every call of its
- * name in the job's Python files is guarded. */
-static bool callers_guarded(const env_model *m, const jf_file *unit, TSNode n)
+/* Whether function `name` (around a read) is called, and only under a guard
+ * (`if all(k in os.environ for k in ...): helper()`): every call of its name
+ * in the job's Python files is guarded. Rare (a read nothing sets), so the
+ * files that mention the name are read again; settled by the pass. */
+static bool callers_guarded(const env_model *m, const char *name)
 {
-	TSNode def = n;
-	while (!ts_node_is_null(def) && !jf_node_type_is(def, JF_T_function_definition))
-		def = ts_node_parent(def);
-	if (ts_node_is_null(def))
+	if (!name)
 		return false;
-	char *name = jf_node_text(unit, jf_node_field(def, JF_F_name));
 	size_t calls = 0, guarded_calls = 0;
 	const jf_facts *facts = m->ctx->facts;
 	for (size_t i = 0; i < facts->ws->files.size; i++) {
@@ -145,22 +142,35 @@ static bool callers_guarded(const env_model *m, const jf_file *unit, TSNode n)
 			guarded_calls += guarded(u, pn->node);
 		}
 	}
-	free(name);
 	return calls && calls == guarded_calls;
 }
 
-/* JF108 in `py`; `called` (jf_py_called_names) and `own` (jf_py_own_calls) for
- * an imported module, whose functions nothing calls do not run, nor does its
- * `__main__` block. */
-static void check_python(env_model *m, const jf_pyfacts *py, const jf_strmap *called,
-                         const jf_strmap *own)
+/* A read of os.environ["X"] that may raise, as the gather's recorder took it:
+ * not an assignment or a deletion, not guarded in its own function. */
+typedef struct {
+	jf_span span;
+	const char *var;
+	jf_py_place place;    /* whether it runs when its module is imported */
+	const char *function; /* the name of the function around it, or NULL */
+} env_read;
+
+typedef struct {
+	env_read *items;
+	size_t size;
+} env_record;
+
+void *jf_envvars_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py)
 {
+	(void)image;
 	const jf_file *unit = py->file;
-	for (size_t k = 0; k < py->of_kind[JF_PY_ENVIRON_SUBSCRIPT].size; k++) {
+	if (!jf_py_mentions_environ(unit))
+		return NULL;
+	size_t total = py->of_kind[JF_PY_ENVIRON_SUBSCRIPT].size;
+	env_record *r = jf_arena_alloc(arena, sizeof *r);
+	r->items = jf_arena_calloc(arena, total, sizeof *r->items);
+	for (size_t k = 0; k < total; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ENVIRON_SUBSCRIPT, k);
 		TSNode n = pn->node;
-		if (called && !jf_py_runs_when_imported(py, pn, called, own))
-			continue;
 		char *var = jf_py_environ_subscript(unit, n);
 		if (!var)
 			continue;
@@ -169,26 +179,49 @@ static void check_python(env_model *m, const jf_pyfacts *py, const jf_strmap *ca
 		                jf_node_type_is(p, JF_T_augmented_assignment)) &&
 		               ts_node_eq(jf_node_field(p, JF_F_left), n);
 		bool deleted = jf_node_type_is(p, JF_T_delete_statement);
-		if (!written && !deleted && !guarded(unit, n) && !set_by_job(m, var, true) &&
-		    !callers_guarded(m, unit, n)) {
-			jf_diag *d = jf_sink_add(m->ctx->out, "JF108", unit->src, jf_node_span(n),
-			                           "os.environ['%s'] raises KeyError: nothing sets %s "
-			                           "for this job",
-			                           var, var);
-			const jf_job *j = m->ctx->facts->job;
-			if (j->env.size)
-				jf_diag_relate(d, j->env.items[0].name.at.src, j->env.items[0].name.at.span,
-				               "the job's env does not set %s", var);
-			for (size_t l = 0; launcher_names[l]; l++)
-				if (jf_launcher_sets(launcher_names[l], var)) {
-					jf_diag_set_help(d, "start the script with %s (it sets %s), set it in "
-					                    "the job's env, or read it with "
-					                    "os.environ.get('%s', default)",
-					                 launcher_names[l], var, var);
-					break;
-				}
+		if (!written && !deleted && !guarded(unit, n)) {
+			TSNode def = n;
+			while (!ts_node_is_null(def) && !jf_node_type_is(def, JF_T_function_definition))
+				def = ts_node_parent(def);
+			r->items[r->size++] = (env_read){
+				jf_node_span(n), jf_arena_strdup(arena, var), jf_py_place_of(arena, py, pn),
+				ts_node_is_null(def) ? NULL
+				                     : jf_node_text_in(arena, unit, jf_node_field(def, JF_F_name))
+			};
 		}
 		free(var);
+	}
+	return r;
+}
+
+/* JF108 in `unit` (its record `r`); `called` (jf_py_called_names) and `own`
+ * (jf_py_own_calls) for an imported module, whose functions nothing calls do
+ * not run, nor does its `__main__` block. */
+static void check_reads(env_model *m, const jf_file *unit, const env_record *r,
+                        const jf_strmap *called, const jf_strmap *own)
+{
+	for (size_t k = 0; k < r->size; k++) {
+		const env_read *read = &r->items[k];
+		const char *var = read->var;
+		if ((called && !jf_py_place_runs(&read->place, called, own)) ||
+		    set_by_job(m, var, true) || callers_guarded(m, read->function))
+			continue;
+		jf_diag *d = jf_sink_add(m->ctx->out, "JF108", unit->src, read->span,
+		                           "os.environ['%s'] raises KeyError: nothing sets %s "
+		                           "for this job",
+		                           var, var);
+		const jf_job *j = m->ctx->facts->job;
+		if (j->env.size)
+			jf_diag_relate(d, j->env.items[0].name.at.src, j->env.items[0].name.at.span,
+			               "the job's env does not set %s", var);
+		for (size_t l = 0; launcher_names[l]; l++)
+			if (jf_launcher_sets(launcher_names[l], var)) {
+				jf_diag_set_help(d, "start the script with %s (it sets %s), set it in "
+				                    "the job's env, or read it with "
+				                    "os.environ.get('%s', default)",
+				                 launcher_names[l], var, var);
+				break;
+			}
 	}
 }
 
@@ -197,12 +230,11 @@ static void check_reads_in(void *state, size_t index, const jf_file *u)
 	(void)index;
 	env_model *m = state;
 	bool module = u->role == JF_ROLE_MODULE;
-	const jf_pyfacts *py = jf_runs_python(u) && jf_py_mentions_environ(u)
-	                               ? jf_facts_python(m->ctx->facts, u)
-	                               : NULL;
-	if (py)
-		check_python(m, py, module ? m->files.called : NULL,
-		             module ? jf_pyfiles_own(&m->files, u) : NULL);
+	const env_record *r = jf_runs_python(u) ? jf_records_of(m->ctx->records, JF_RECORD_ENVVARS, u)
+	                                        : NULL;
+	if (r)
+		check_reads(m, u, r, module ? m->files.called : NULL,
+		            module ? jf_pyfiles_own(&m->files, u) : NULL);
 }
 
 /* JF109: the shell's uses, once each (a word may be expanded more than once). */
@@ -249,5 +281,5 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 			jf_array_push(&m->written, names->env_written.items[k]);
 		m->writes_unknown |= names && names->env_writes_unknown;
 	}
-	jf_check_each_file(ctx, check_reads_in, check_shell_end, m);
+	jf_check_each_record(ctx, check_reads_in, check_shell_end, m);
 }

@@ -9,6 +9,7 @@ static const struct {
 } recorders[JF_RECORD_COUNT] = {
 	[JF_RECORD_PYVERSION] = { jf_check_python_version, jf_pyversion_record },
 	[JF_RECORD_PACKAGES] = { jf_check_packages, jf_packages_record },
+	[JF_RECORD_ENVVARS] = { jf_check_env_vars, jf_envvars_record },
 };
 
 struct jf_records {

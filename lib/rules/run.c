@@ -149,12 +149,13 @@ static void run_parts(const jf_facts *facts, const struct file_part *parts, size
 	for (size_t k = 0; k < n; k++)
 		trees |= parts[k].trees;
 	for (size_t i = 0; n && i < ws->files.size; i++) {
-		if (trees) {
-			jf_facts_settle(facts, NULL); /* what a part keeps across files is text or spans */
-			/* the trees released, parsed again on other threads */
+		/* What a part keeps across files is text or spans (a part that reads
+		 * records may still read another file's tree now and then). */
+		jf_facts_settle(facts, NULL);
+		/* the trees released, parsed again on other threads */
+		if (trees)
 			jf_facts_read_ahead(facts, (const jf_file *const *)ws->files.items, i,
 			                    ws->files.size);
-		}
 		for (size_t k = 0; k < n; k++)
 			parts[k].each(parts[k].state, i, ws->files.items[i]);
 	}
