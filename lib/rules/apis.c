@@ -1323,5 +1323,5 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	for (size_t i = 0; i < total; i++)
 		if (t[i].kind == JF_API_METHOD || t[i].kind == JF_API_ARITY)
 			jf_array_push(&c->objects, &t[i]);
-	jf_check_each_file(ctx, check_apis_in, check_apis_end, c);
+	jf_check_each_file(ctx, NULL, check_apis_in, check_apis_end, c);
 }

@@ -24,22 +24,28 @@ struct jf_rule_ctx {
 
 /* A check's look at file `file`, the `index`th of the workspace. */
 typedef void (*jf_file_part_fn)(void *state, size_t index, const jf_file *file);
+/* Whether a part reads the tree (or Python facts) of the `index`th file: a
+ * look at its records, before the pass. */
+typedef bool (*jf_file_wants_fn)(const void *state, size_t index, const jf_file *file);
 
 /**
  * Has `each` look at every file of the lint in the workspace's order, then
  * calls `end` (which frees `state`). The checks' parts share one pass over
  * the files: each file's tree is read once for all of them, however few
  * trees the lint keeps (jf_facts_settle() before each file), instead of once
- * per check. Findings and skips go to `ctx->out` as from the check itself;
- * `state` keeps what the check needs of `ctx` and of what it read before.
+ * per check. `reads_tree` (NULL: every file) names the files whose trees
+ * `each` reads: the pass has the others' released trees parsed again ahead
+ * only when another part reads them. Findings and skips go to `ctx->out` as
+ * from the check itself; `state` keeps what the check needs of `ctx` and of
+ * what it read before.
  */
-void jf_check_each_file(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
-                        void *state);
+void jf_check_each_file(jf_rule_ctx *ctx, jf_file_wants_fn reads_tree, jf_file_part_fn each,
+                        void (*end)(void *state), void *state);
 /**
  * The same for a part that reads of each file its records (jf_records_of()),
- * not its tree or Python facts: a pass whose parts all do parses no released
- * file again ahead. (Such a part may read another file's facts where it is
- * rare, as jf_check_each_file()'s parts do: they go at the next file.)
+ * not its tree or Python facts. (Such a part may read another file's facts
+ * where it is rare, as jf_check_each_file()'s parts do: they go at the next
+ * file.)
  */
 void jf_check_each_record(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
                           void *state);

@@ -259,17 +259,51 @@ static bool may_run(io_model *m, const jf_file *unit, TSNode n)
 	return true;
 }
 
-static void collect(io_model *m, const jf_pyfacts *py)
+/* The calls of a file that do I/O or make a folder, by their place among
+ * its calls (the facts of a file read again are the same), as the gather's
+ * recorder found them: the pass reads the trees of those files only. */
+typedef struct {
+	uint32_t *calls;
+	size_t size;
+} io_record;
+
+/* Whether call `pn` does I/O (its path in *arg, its kind in *kind) or makes a folder. */
+static bool io_call(const jf_file *unit, const jf_py_node *pn, TSNode *arg, io_kind *kind,
+                    bool *creates)
+{
+	*kind = IO_WRITE;
+	*creates = jf_py_makes_folder(unit, pn->a, pn->b, arg);
+	return *creates || classify(unit, pn->a, pn->b, arg, kind);
+}
+
+void *jf_paths_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py)
+{
+	(void)image;
+	size_t total = py->of_kind[JF_PY_CALL].size;
+	io_record *r = jf_arena_alloc(arena, sizeof *r);
+	for (size_t k = 0; k < total; k++) {
+		TSNode arg;
+		io_kind kind;
+		bool creates;
+		if (!io_call(py->file, jf_pyfacts_at(py, JF_PY_CALL, k), &arg, &kind, &creates))
+			continue;
+		if (!r->calls)
+			r->calls = jf_arena_calloc(arena, total - k, sizeof *r->calls);
+		r->calls[r->size++] = (uint32_t)k;
+	}
+	return r;
+}
+
+static void collect(io_model *m, const jf_pyfacts *py, const io_record *r)
 {
 	const jf_file *unit = py->file;
-	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
-		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+	for (size_t c = 0; c < r->size; c++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, r->calls[c]);
 		TSNode n = pn->node;
 		TSNode arg;
-		io_kind kind = IO_WRITE;
-		bool creates = jf_py_makes_folder(unit, pn->a, pn->b, &arg);
-		if (!creates && !classify(unit, pn->a, pn->b, &arg, &kind))
-			continue;
+		io_kind kind;
+		bool creates;
+		io_call(unit, pn, &arg, &kind, &creates);
 		jf_pyvalue value = jf_pyeval_expr(m->eval, unit, arg);
 		if (!value.value || !*value.value) {
 			jf_pyvalue_release(&value);
@@ -425,15 +459,28 @@ static void check_use(io_model *m, const io_use *u)
 	               first->name.value, first->path.value);
 }
 
+/* The I/O calls of `u`, when it is Python the job runs and has some. */
+static const io_record *io_calls_of(const io_model *m, const jf_file *u)
+{
+	const io_record *r = jf_runs_python(u) ? jf_records_of(m->ctx->records, JF_RECORD_PATHS, u)
+	                                       : NULL;
+	return r && r->size ? r : NULL;
+}
+
+static bool collect_reads(const void *state, size_t index, const jf_file *u)
+{
+	(void)index;
+	return io_calls_of(state, u) != NULL;
+}
+
 static void collect_in(void *state, size_t index, const jf_file *u)
 {
 	(void)index;
 	io_model *m = state;
-	if (!jf_runs_python(u))
-		return;
-	const jf_pyfacts *py = jf_facts_python(m->ctx->facts, u);
+	const io_record *r = io_calls_of(m, u);
+	const jf_pyfacts *py = r ? jf_facts_python(m->ctx->facts, u) : NULL;
 	if (py)
-		collect(m, py);
+		collect(m, py, r);
 }
 
 static void check_paths_end(void *state)
@@ -477,5 +524,5 @@ void jf_check_paths(jf_rule_ctx *ctx, const jf_rule *rule)
 	io_model *m = jf_xcalloc(1, sizeof *m);
 	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
 	*m = (io_model){ ctx, jf_pyeval_new(j, &files, &ctx->facts->shell), { 0 }, { 0 } };
-	jf_check_each_file(ctx, collect_in, check_paths_end, m);
+	jf_check_each_file(ctx, collect_reads, collect_in, check_paths_end, m);
 }

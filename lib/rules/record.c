@@ -10,6 +10,7 @@ static const struct {
 	[JF_RECORD_PYVERSION] = { jf_check_python_version, jf_pyversion_record },
 	[JF_RECORD_PACKAGES] = { jf_check_packages, jf_packages_record },
 	[JF_RECORD_ENVVARS] = { jf_check_env_vars, jf_envvars_record },
+	[JF_RECORD_PATHS] = { jf_check_paths, jf_paths_record },
 };
 
 struct jf_records {

@@ -20,6 +20,7 @@ typedef enum {
 	JF_RECORD_PYVERSION, /* JF310: syntax and annotations by the Python version they need */
 	JF_RECORD_PACKAGES,  /* JF110, JF111: the imports that run whenever the file does */
 	JF_RECORD_ENVVARS,   /* JF108: the reads of os.environ["X"] that may raise */
+	JF_RECORD_PATHS,     /* JF103, JF106, JF107, JF101 through names: the I/O calls */
 	JF_RECORD_COUNT
 } jf_record_kind;
 
@@ -39,5 +40,6 @@ const void *jf_records_of(const jf_records *self, jf_record_kind kind, const jf_
 void *jf_pyversion_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
 void *jf_packages_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
 void *jf_envvars_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
+void *jf_paths_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
 
 #endif

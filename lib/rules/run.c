@@ -136,7 +136,8 @@ struct file_part {
 	jf_file_part_fn each;
 	void (*end)(void *state);
 	void *state;
-	bool trees; /* it reads the files' trees (else their records only) */
+	bool trees;                  /* it reads some files' trees (else records only) */
+	jf_file_wants_fn reads_tree; /* which; NULL: every file */
 };
 struct jf_file_pass {
 	JF_ARRAY(struct file_part) parts;
@@ -145,38 +146,45 @@ struct jf_file_pass {
 static void run_parts(const jf_facts *facts, const struct file_part *parts, size_t n)
 {
 	const jf_workspace *ws = facts->ws;
-	bool trees = false;
-	for (size_t k = 0; k < n; k++)
-		trees |= parts[k].trees;
-	for (size_t i = 0; n && i < ws->files.size; i++) {
+	/* The files whose trees some part reads, in order: those released are
+	 * named ahead to be parsed again. */
+	JF_ARRAY(const jf_file *) read = { 0 };
+	bool *reads = jf_xcalloc(ws->files.size + 1, sizeof *reads);
+	for (size_t i = 0; i < ws->files.size; i++) {
+		for (size_t k = 0; k < n && !reads[i]; k++)
+			reads[i] = parts[k].trees &&
+			           (!parts[k].reads_tree ||
+			            parts[k].reads_tree(parts[k].state, i, ws->files.items[i]));
+		if (reads[i])
+			jf_array_push(&read, ws->files.items[i]);
+	}
+	for (size_t i = 0, next = 0; n && i < ws->files.size; i++) {
 		/* What a part keeps across files is text or spans (a part that reads
 		 * records may still read another file's tree now and then). */
 		jf_facts_settle(facts, NULL);
-		/* the trees released, parsed again on other threads */
-		if (trees)
-			jf_facts_read_ahead(facts, (const jf_file *const *)ws->files.items, i,
-			                    ws->files.size);
+		if (reads[i])
+			jf_facts_read_ahead(facts, read.items, next++, read.size);
 		for (size_t k = 0; k < n; k++)
 			parts[k].each(parts[k].state, i, ws->files.items[i]);
 	}
-	if (trees)
-		jf_facts_read_ahead(facts, (const jf_file *const *)ws->files.items, ws->files.size,
-		                    ws->files.size);
+	jf_facts_read_ahead(facts, read.items, read.size, read.size);
+	jf_array_release(&read);
+	free(reads);
 	for (size_t k = 0; k < n; k++)
 		parts[k].end(parts[k].state);
 }
 
-void jf_check_each_file(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
-                        void *state)
+void jf_check_each_file(jf_rule_ctx *ctx, jf_file_wants_fn reads_tree, jf_file_part_fn each,
+                        void (*end)(void *state), void *state)
 {
-	struct file_part part = { each, end, state, true };
+	struct file_part part = { each, end, state, true, reads_tree };
 	jf_array_push(&ctx->pass->parts, part);
 }
 
 void jf_check_each_record(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
                           void *state)
 {
-	struct file_part part = { each, end, state, false };
+	struct file_part part = { each, end, state, false, NULL };
 	jf_array_push(&ctx->pass->parts, part);
 }
 
@@ -205,6 +213,14 @@ static void dispatch_file(void *state, size_t index, const jf_file *file)
 			            fm->limited->info.id, fm->file->src->path),
 			"simplify the rule's regular expression (nested quantifiers such as (a+)+ "
 			"backtrack without end on long strings)");
+}
+
+/* The matches' captures are found again in the file's tree. */
+static bool dispatch_reads(const void *state, size_t index, const jf_file *file)
+{
+	(void)file;
+	const dispatcher *d = state;
+	return d->fm[index] && d->fm[index]->any && d->fm[index]->captures.size;
 }
 
 static void dispatch_end(void *state)
@@ -245,7 +261,7 @@ static int run_queries(jf_rule_ctx *ctx, const query_run *run, jf_error *err)
 			dispatch_end(d);
 			return rc;
 		}
-	jf_check_each_file(ctx, dispatch_file, dispatch_end, d);
+	jf_check_each_file(ctx, dispatch_reads, dispatch_file, dispatch_end, d);
 	return 0;
 }
 
