@@ -36,9 +36,7 @@ typedef struct {
 	jf_strings brought; /* what the job's installs bring, the named ones too */
 	const char *brings_unknown;
 	jf_strmap said;     /* packages whose unknown version --verbose said */
-	jf_module_finder local;
-	jf_strmap asked;    /* asked_by_string()'s answers, by "file'name" */
-	JF_ARRAY(const jf_api_change *) objects; /* the method and arity entries */
+	jf_module_finder local; /* for a file recorded again (check_apis_in()) */
 	/* tf.keras is Keras 3 (TensorFlow >= 2.16, no TF_USE_LEGACY_KERAS): 1, 0 not, -1 not asked */
 	int keras3;
 	dist_version keras_in_tf;   /* Keras's version when written as tf.keras */
@@ -225,6 +223,47 @@ static bool tf_keras_is_keras3(checker *c)
 
 /* ---- names ---- */
 
+/* A use of a name of the data, as the gather's recorder took it: the
+ * verdict waits for the job's versions, which only the pass knows. The uses
+ * of one name in the code (an attribute chain, an import, a call) are a
+ * group, in the order they are asked: where one that is not known to work
+ * is guarded, or fails, the rest of a group that `stops` is not asked. */
+typedef enum { USE_ATTRIBUTE, USE_IMPORT_MODULE, USE_IMPORT_NAME, USE_KEYWORD } use_kind;
+
+typedef struct {
+	const jf_api_change *e;
+	uint32_t group;
+	bool stops;
+	bool guarded;      /* guarded in the code, or asked about by a string */
+	bool keras3_only;  /* asked only where tf.keras is Keras 3 */
+	bool via_tf_keras; /* keras.X written as tf.keras.X */
+	bool cond;         /* it runs only under a condition of the program's own */
+	use_kind kind;
+	jf_span span;      /* where it is reported, and replaced by `fix` */
+	const char *name;  /* the dotted name, for Python's own messages */
+	const char *fix;   /* the replacement text, or NULL */
+	const char *shown; /* how to quote the use; NULL: the text at `span` */
+	const char *error; /* the error it raises when not the entry's, or NULL */
+	jf_py_place place; /* whether it runs when its module is imported */
+} api_use;
+
+typedef struct {
+	const char *import_root; /* the file's when recorded: its local modules were found from it */
+	api_use *uses;
+	size_t size;
+} api_record;
+
+/* The recorder's look at one file. */
+typedef struct {
+	const jf_record_ctx *ctx;
+	const jf_file *unit;
+	const jf_pyfacts *py;
+	jf_strmap asked;            /* asked_by_string()'s answers, by name */
+	JF_ARRAY(api_use) uses;
+	uint32_t group;             /* of the uses being recorded */
+	const jf_py_node *at;       /* the recorded node they are in, or NULL: the module */
+} recorder;
+
 typedef JF_ARRAY(TSNode) node_list;
 
 /* One place a name of a file is bound, in which scope, and to what. */
@@ -379,16 +418,17 @@ static const char *instance_get(const aliases *a, TSNode name, const jf_file *un
 }
 
 /* Whether top-level module `top` is the job's own (next to the file, or in the code folder). */
-static bool local_module(checker *c, const jf_file *unit, const char *top)
+static bool local_module(recorder *r, const char *top)
 {
-	return (unit->import_root && jf_module_in(&c->local, unit->import_root, top)) ||
-	       jf_module_in(&c->local, c->f->job->code_dir, top);
+	const jf_file *unit = r->unit;
+	return (unit->import_root && jf_module_in(r->ctx->local, unit->import_root, top)) ||
+	       jf_module_in(r->ctx->local, r->ctx->job->code_dir, top);
 }
 
 /* The name the import of `imp` binds, and what it stands for (NULL: not known). */
-static void import_binding(checker *c, const jf_file *unit, const jf_py_import *imp,
-                           aliases *a)
+static void import_binding(recorder *r, const jf_py_import *imp, aliases *a)
 {
+	const jf_file *unit = r->unit;
 	TSNode what = !ts_node_is_null(imp->module) ? imp->module : imp->name;
 	if (ts_node_is_null(what))
 		return;
@@ -408,7 +448,7 @@ static void import_binding(checker *c, const jf_file *unit, const jf_py_import *
 	                               : jf_node_text(unit, alias);
 	if (target) {
 		char *top = jf_xstrndup(target, strcspn(target, "."));
-		if (local_module(c, unit, top)) {
+		if (local_module(r, top)) {
 			free(target);
 			target = NULL;
 		}
@@ -494,12 +534,13 @@ static int by_place(const void *pa, const void *pb)
 	return a->at < b->at ? -1 : a->at > b->at;
 }
 
-static void read_aliases(checker *c, const jf_pyfacts *py, aliases *a)
+static void read_aliases(recorder *r, aliases *a)
 {
+	const jf_pyfacts *py = r->py;
 	const jf_file *unit = py->file;
 	a->py = py;
 	for (size_t i = 0; i < py->imports.size; i++)
-		import_binding(c, unit, &py->imports.items[i], a);
+		import_binding(r, &py->imports.items[i], a);
 	/* `x = <...>`, by the id of x (a recorded node's parent is found this way
 	 * without walking down from the root). */
 	jf_strmap assigned = JF_STRMAP_INIT;
@@ -646,28 +687,452 @@ static bool conditional(const jf_file *unit, TSNode n)
 
 /* Whether the file names `name`'s last part as a string ('compile', "compile"):
  * a hasattr or getattr whose answer is kept (`self.flash = hasattr(F, ...)`).
- * Asked once per file and name. */
-static bool asked_by_string(checker *c, const jf_file *unit, const char *name)
+ * Asked once per name. */
+static bool asked_by_string(recorder *r, const char *name)
 {
 	const char *last = strrchr(name, '.');
 	last = last ? last + 1 : name;
-	char *key = jf_xasprintf("%zu'%s", unit->index, last);
-	void *v = jf_strmap_get(&c->asked, key, strlen(key));
+	void *v = jf_strmap_get(&r->asked, last, strlen(last));
 	if (!v) {
+		const char *text = r->unit->src->data;
 		char *q1 = jf_xasprintf("'%s'", last), *q2 = jf_xasprintf("\"%s\"", last);
-		v = strstr(unit->src->data, q1) || strstr(unit->src->data, q2) ? "yes" : "no";
+		v = strstr(text, q1) || strstr(text, q2) ? "yes" : "no";
 		free(q1);
 		free(q2);
-		jf_strmap_put(&c->asked, key, strlen(key), v);
+		jf_strmap_put(&r->asked, last, strlen(last), v);
 	}
-	free(key);
 	return !strcmp(v, "yes");
 }
 
-/* ---- findings ---- */
+/* ---- the uses of a file, recorded ---- */
 
-/* How the job uses a name. */
-typedef enum { USE_ATTRIBUTE, USE_IMPORT_MODULE, USE_IMPORT_NAME, USE_KEYWORD } use_kind;
+/* The text of `s` in the recorder's arena, or NULL. */
+static const char *kept(recorder *r, const char *s)
+{
+	return s ? jf_arena_strdup(r->ctx->arena, s) : NULL;
+}
+
+/* The text the job writes for the use, when short enough to quote; else the entry's name. */
+static char *use_text(const jf_file *unit, jf_span span, const char *name)
+{
+	size_t n = span.end - span.start;
+	const char *s = unit->src->data + span.start;
+	if (n > 60 || memchr(s, '\n', n))
+		return jf_xstrdup(name);
+	return jf_xstrndup(s, n);
+}
+
+/* Records use `u` of entry `e` (its strings copied) in the current group. */
+static void record_use(recorder *r, const jf_api_change *e, api_use u)
+{
+	u.e = e;
+	u.group = r->group;
+	u.name = kept(r, u.name);
+	u.fix = kept(r, u.fix);
+	u.shown = kept(r, u.shown);
+	u.error = kept(r, u.error);
+	u.place = r->at ? jf_py_place_of(r->ctx->arena, r->py, r->at) : (jf_py_place){ false, NULL };
+	jf_array_push(&r->uses, u);
+}
+
+/* The replacement text for `written_root` (the name the job wrote, standing
+ * for `target`) followed by the rest of an entry's fix: `tf` standing for
+ * tensorflow and fix "tensorflow.compat.v1.Session" give "tf.compat.v1.Session";
+ * a fix outside the target's module (a builtin such as `float`) is written as is
+ * when it has no dot. NULL when the fix cannot be written with the job's names. */
+static char *fix_text(const jf_api_change *e, const char *written_root, const char *target)
+{
+	if (!e->fix)
+		return NULL;
+	if (!strchr(e->fix, '.'))
+		return jf_xstrdup(e->fix);
+	size_t n = strlen(target);
+	if (!strncmp(e->fix, target, n) && e->fix[n] == '.')
+		return jf_xasprintf("%s%s", written_root, e->fix + n);
+	return NULL;
+}
+
+/* The method or arity entry for method `method` (`len` bytes) of an object
+ * made by `made_by`, of kind `kind`, or NULL. */
+static const jf_api_change *object_entry(jf_api_kind kind, const char *made_by,
+                                         const char *method, size_t len)
+{
+	size_t total;
+	const jf_api_change *t = jf_api_changes(&total);
+	for (size_t i = 0; i < total; i++) {
+		const jf_api_change *e = &t[i];
+		if (e->kind != kind)
+			continue;
+		const char *last = strrchr(e->name, '.');
+		if (strlen(last + 1) != len || strncmp(last + 1, method, len))
+			continue;
+		for (size_t k = 0; e->receivers[k]; k++)
+			if (!strcmp(e->receivers[k], made_by))
+				return e;
+	}
+	return NULL;
+}
+
+/* `x.method` where x holds an object made by a known call (`df.append`). */
+static void record_method(recorder *r, const aliases *a, TSNode n, const node_list *names,
+                          uint32_t scope)
+{
+	const jf_file *unit = r->unit;
+	TSNode root = names->items[0], method = names->items[1];
+	const char *made_by = instance_get(a, root, unit, scope, ts_node_start_byte(root));
+	if (!made_by)
+		return;
+	const jf_api_change *e =
+		object_entry(JF_API_METHOD, made_by, unit->src->data + ts_node_start_byte(method),
+		             ts_node_end_byte(method) - ts_node_start_byte(method));
+	if (!e)
+		return;
+	char *shown = use_text(unit, jf_node_span(n), e->name);
+	r->group++;
+	record_use(r, e,
+	           (api_use){ .stops = true,
+	                      .guarded = guarded(unit, n, e->package, NULL) || asked_by_string(r, e->name),
+	                      .cond = conditional(unit, n), .kind = USE_ATTRIBUTE,
+	                      .span = jf_node_span(method), .name = e->name, .fix = e->fix,
+	                      .shown = shown });
+	free(shown);
+}
+
+/* `a, b, c, d = x.method(...)` where x holds an object made by a known call
+ * and the method returns another number of values (gym's env.step). */
+static void record_unpacking(recorder *r, const aliases *a, const jf_py_node *pn)
+{
+	const jf_file *unit = r->unit;
+	if ((!jf_node_type_is(pn->a, JF_T_pattern_list) && !jf_node_type_is(pn->a, JF_T_tuple_pattern)) ||
+	    !jf_node_type_is(pn->b, JF_T_call))
+		return;
+	TSNode fn = jf_node_field(pn->b, JF_F_function);
+	if (!jf_node_type_is(fn, JF_T_attribute))
+		return;
+	TSNode obj = jf_node_field(fn, JF_F_object), method = jf_node_field(fn, JF_F_attribute);
+	if (!jf_node_type_is(obj, JF_T_identifier))
+		return;
+	const char *made_by = instance_get(a, obj, unit, pn->scope, ts_node_start_byte(obj));
+	const jf_api_change *e =
+		made_by ? object_entry(JF_API_ARITY, made_by,
+		                       unit->src->data + ts_node_start_byte(method),
+		                       ts_node_end_byte(method) - ts_node_start_byte(method))
+		        : NULL;
+	if (!e)
+		return;
+	size_t targets = 0;
+	bool starred = false;
+	jf_children it;
+	for (TSNode t = jf_children_start(&it, pn->a); !ts_node_is_null(t); t = jf_children_next(&it)) {
+		starred |= jf_node_type_is(t, JF_T_list_splat_pattern);
+		targets += !jf_node_type_is(t, JF_T_comment);
+	}
+	jf_children_release(&it);
+	if (starred || targets == (size_t)e->arity)
+		return;
+	char *error = targets < (size_t)e->arity
+	                      ? jf_xasprintf("ValueError: too many values to unpack (expected %zu)",
+	                                     targets)
+	                      : jf_xasprintf("ValueError: not enough values to unpack (expected %zu, "
+	                                     "got %d)",
+	                                     targets, e->arity);
+	char *shown = use_text(unit, jf_node_span(fn), e->name);
+	r->group++;
+	record_use(r, e,
+	           (api_use){ .stops = true, .guarded = guarded(unit, pn->node, e->package, NULL),
+	                      .cond = conditional(unit, pn->node), .kind = USE_ATTRIBUTE,
+	                      .span = jf_node_span(pn->a), .name = e->name, .shown = shown,
+	                      .error = error });
+	free(shown);
+	free(error);
+}
+
+/* For `q` = "tensorflow.keras.X": "keras.X", the name its entries have
+ * where tf.keras is Keras 3; else NULL. */
+static const char *as_keras(const char *q)
+{
+	static const char prefix[] = "tensorflow.keras.";
+	return jf_str_starts(q, prefix) ? q + strlen("tensorflow.") : NULL;
+}
+
+/* An attribute chain `n` that is the whole chain (not the object of another
+ * attribute): each of its prefixes that is an entry, shortest first. */
+static void record_chain(recorder *r, const aliases *a, TSNode n, uint32_t scope)
+{
+	const jf_file *unit = r->unit;
+	node_list parts = { 0 }, names = { 0 };
+	if (!chain_parts(n, &parts, &names))
+		goto done;
+	TSNode root = names.items[0];
+	const char *target = alias_get(a, root, unit, scope, ts_node_start_byte(root));
+	if (!target) {
+		if (names.size == 2)
+			record_method(r, a, n, &names, scope);
+		goto done;
+	}
+	char *root_text = jf_node_text(unit, root);
+	r->group++;
+	jf_buf q = JF_BUF_INIT;
+	jf_buf_adds(&q, target);
+	for (size_t i = 1; i < names.size; i++) {
+		jf_buf_addc(&q, '.');
+		jf_buf_add(&q, unit->src->data + ts_node_start_byte(names.items[i]),
+		           ts_node_end_byte(names.items[i]) - ts_node_start_byte(names.items[i]));
+		const jf_api_change *e = jf_api_find_name(q.buf, q.len);
+		const char *keras = e ? NULL : as_keras(q.buf);
+		if (keras)
+			e = jf_api_find_name(keras, strlen(keras));
+		if (!e)
+			continue;
+		char *fix = fix_text(e, root_text, target);
+		record_use(r, e,
+		           (api_use){ .stops = true,
+		                      .guarded = guarded(unit, n, e->package, root_text) ||
+		                                 asked_by_string(r, e->name),
+		                      .keras3_only = keras != NULL, .via_tf_keras = keras != NULL,
+		                      .cond = conditional(unit, n), .kind = USE_ATTRIBUTE,
+		                      .span = jf_node_span(parts.items[i]), .name = e->name,
+		                      .fix = fix });
+		free(fix);
+	}
+	jf_buf_release(&q);
+	free(root_text);
+done:
+	jf_array_release(&parts);
+	jf_array_release(&names);
+}
+
+/* The module that replaces `from <m> import a, b` exactly: every name the
+ * statement `stmt` imports has an entry `m.name` whose fix is `M.name`, the
+ * same M for all (`from torch._six import inf` -> `from math import inf`);
+ * NULL when there is none. */
+static char *from_import_fix(const jf_file *unit, TSNode stmt, const char *m)
+{
+	char *module = NULL;
+	bool ok = true;
+	TSNode from = jf_node_field(stmt, JF_F_module_name);
+	jf_children it;
+	size_t names = 0;
+	for (TSNode n = jf_children_start(&it, stmt); ok && !ts_node_is_null(n);
+	     n = jf_children_next(&it)) {
+		if (ts_node_eq(n, from))
+			continue;
+		TSNode name = jf_node_type_is(n, JF_T_aliased_import) ? jf_node_field(n, JF_F_name) : n;
+		if (!jf_node_type_is(name, JF_T_dotted_name)) {
+			ok = jf_node_type_is(n, JF_T_comment);
+			continue;
+		}
+		names++;
+		char *nm = jf_node_text(unit, name);
+		char *q = jf_xasprintf("%s.%s", m, nm);
+		const jf_api_change *e = jf_api_find_name(q, strlen(q));
+		const char *dot = e && e->fix ? strrchr(e->fix, '.') : NULL;
+		ok = dot && !strcmp(dot + 1, nm);
+		if (ok && !module)
+			module = jf_xstrndup(e->fix, (size_t)(dot - e->fix));
+		else if (ok)
+			ok = strlen(module) == (size_t)(dot - e->fix) &&
+			     !strncmp(module, e->fix, (size_t)(dot - e->fix));
+		free(q);
+		free(nm);
+	}
+	jf_children_release(&it);
+	if (!ok || !names) {
+		free(module);
+		return NULL;
+	}
+	return module;
+}
+
+/* The dotted module `mod` (`import a.b.c`, `from a.b import x`) when
+ * `whole`, and, for a from-import, `name`. */
+static void record_import(recorder *r, TSNode stmt, TSNode mod, TSNode name, bool whole)
+{
+	const jf_file *unit = r->unit;
+	char *m = jf_node_text(unit, mod);
+	char *top = jf_xstrndup(m, strcspn(m, "."));
+	if (local_module(r, top))
+		goto done;
+	r->group++;
+	/* the shortest dotted prefix that is an entry */
+	size_t n = strlen(m);
+	for (size_t len = strcspn(m, "."); whole && len <= n; len += 1 + strcspn(m + len + 1, ".")) {
+		const jf_api_change *e = jf_api_find_name(m, len);
+		if (e) {
+			char *name_of = jf_xstrndup(m, len);
+			char *fix = len == n && jf_node_type_is(stmt, JF_T_import_from_statement)
+			                    ? from_import_fix(unit, stmt, m)
+			                    : NULL;
+			record_use(r, e,
+			           (api_use){ .stops = true,
+			                      .guarded = guarded(unit, stmt, e->package, NULL),
+			                      .kind = USE_IMPORT_MODULE, .span = jf_node_span(mod),
+			                      .name = name_of, .fix = fix });
+			free(fix);
+			free(name_of);
+		}
+		if (len == n)
+			break;
+	}
+	if (!ts_node_is_null(name)) {
+		char *nm = jf_node_text(unit, name);
+		char *q = jf_xasprintf("%s.%s", m, nm);
+		const jf_api_change *e = jf_api_find_name(q, strlen(q));
+		if (e)
+			record_use(r, e,
+			           (api_use){ .stops = true,
+			                      .guarded = guarded(unit, stmt, e->package, NULL),
+			                      .kind = USE_IMPORT_NAME, .span = jf_node_span(name),
+			                      .name = q, .shown = q });
+		free(q);
+		free(nm);
+	}
+done:
+	free(top);
+	free(m);
+}
+
+/* The error Keras 3 prints for keyword argument `kwarg` it rejects, with the
+ * job's literal value; NULL for other entries. */
+static char *keras_unknown_argument(const jf_file *unit, const jf_api_change *e, TSNode kwarg)
+{
+	if (!jf_str_starts(e->error, "ValueError: Argument(s) not recognized: {"))
+		return NULL;
+	TSNode value = jf_node_field(kwarg, JF_F_value);
+	bool literal = (jf_node_type_is(value, JF_T_float) || jf_node_type_is(value, JF_T_integer)) &&
+	               ts_node_end_byte(value) - ts_node_start_byte(value) <= 24;
+	char *v = literal ? jf_node_text(unit, value) : jf_xstrdup("...");
+	char *error = jf_xasprintf("ValueError: Argument(s) not recognized: {'%s': %s}", e->keyword, v);
+	free(v);
+	return error;
+}
+
+/* The keyword entries of call `call` (a recorded call node). */
+static void record_call(recorder *r, const aliases *a, const jf_py_node *call)
+{
+	const jf_file *unit = r->unit;
+	if (!jf_node_type_is(call->a, JF_T_identifier) && !jf_node_type_is(call->a, JF_T_attribute))
+		return;
+	char *q = resolve(a, unit, call->a, call->scope, ts_node_start_byte(call->a));
+	if (!q)
+		return;
+	size_t first, count = jf_api_find(q, strlen(q), &first), total;
+	const jf_api_change *t = jf_api_changes(&total);
+	bool own = false; /* keyword entries of its own name */
+	for (size_t i = first; i < first + count; i++)
+		own |= t[i].kind == JF_API_KEYWORD;
+	const char *keras = own ? NULL : as_keras(q);
+	if (keras)
+		count = jf_api_find(keras, strlen(keras), &first);
+	char *callee = use_text(unit, jf_node_span(call->a), q);
+	r->group++;
+	for (size_t i = first; i < first + count; i++) {
+		const jf_api_change *e = &t[i];
+		if (e->kind != JF_API_KEYWORD)
+			continue;
+		TSNode kwarg = { 0 };
+		size_t positional = 0;
+		bool splat = false;
+		jf_children it;
+		for (TSNode arg = jf_children_start(&it, call->b); !ts_node_is_null(arg);
+		     arg = jf_children_next(&it)) {
+			if (jf_node_type_is(arg, JF_T_keyword_argument)) {
+				if (jf_node_is(unit, jf_node_field(arg, JF_F_name), e->keyword))
+					kwarg = arg;
+			} else if (jf_node_type_is(arg, JF_T_list_splat) ||
+			           jf_node_type_is(arg, JF_T_dictionary_splat)) {
+				splat = true;
+			} else if (!jf_node_type_is(arg, JF_T_comment)) {
+				positional++;
+			}
+		}
+		jf_children_release(&it);
+		api_use u = { .guarded = guarded(unit, call->node, e->package, NULL),
+			      .keras3_only = keras != NULL, .via_tf_keras = keras != NULL,
+			      .cond = conditional(unit, call->node), .kind = USE_KEYWORD, .name = q };
+		if (e->required && ts_node_is_null(kwarg) && !splat &&
+		    (!e->position || positional < (size_t)e->position) &&
+		    jf_node_type_is(call->b, JF_T_argument_list)) {
+			u.span = jf_node_span(call->node);
+			record_use(r, e, u);
+		} else if (!e->required && !ts_node_is_null(kwarg)) {
+			char *error = keras_unknown_argument(unit, e, kwarg);
+			u.span = jf_node_span(jf_node_field(kwarg, JF_F_name));
+			u.fix = e->fix;
+			u.shown = callee;
+			u.error = error;
+			record_use(r, e, u);
+			free(error);
+		}
+	}
+	free(callee);
+	free(q);
+}
+
+/* The attribute nodes of `py` that are the object of another attribute
+ * (`a.b` in `a.b.c`), by node id: found from the outer ones, since asking a
+ * node for its parent walks down from the root. */
+static void inner_attributes(const jf_pyfacts *py, jf_strmap *inner)
+{
+	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
+		TSNode obj = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k)->a;
+		if (jf_node_type_is(obj, JF_T_attribute))
+			jf_strmap_put(inner, (const char *)&obj.id, sizeof obj.id, "");
+	}
+}
+
+void *jf_apis_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
+{
+	if (!ctx->job || !ctx->job->code_dir)
+		return NULL; /* the check does not run */
+	const jf_file *unit = py->file;
+	recorder r = { .ctx = ctx, .unit = unit, .py = py, .asked = JF_STRMAP_INIT };
+	aliases a = { py, { 0 } };
+	read_aliases(&r, &a);
+	for (size_t i = 0; i < py->imports.size; i++) {
+		const jf_py_import *imp = &py->imports.items[i];
+		TSNode mod = !ts_node_is_null(imp->module) ? imp->module : imp->from;
+		if (!jf_node_type_is(mod, JF_T_dotted_name))
+			continue; /* relative: the job's own */
+		TSNode stmt = ts_node_parent(mod);
+		if (jf_node_type_is(stmt, JF_T_aliased_import))
+			stmt = ts_node_parent(stmt);
+		uint32_t at = jf_pyfacts_find(py, stmt);
+		r.at = at != JF_PY_NONE ? &py->nodes.items[at] : NULL;
+		/* a from-import's module is checked once, with its first name */
+		bool whole = ts_node_is_null(imp->from) || i == 0 ||
+		             !ts_node_eq(py->imports.items[i - 1].from, imp->from);
+		record_import(&r, stmt, mod, imp->name, whole);
+	}
+	jf_strmap inner = JF_STRMAP_INIT;
+	inner_attributes(py, &inner);
+	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k);
+		if (jf_strmap_get(&inner, (const char *)&pn->node.id, sizeof pn->node.id))
+			continue;
+		r.at = pn;
+		record_chain(&r, &a, pn->node, pn->scope);
+	}
+	jf_strmap_release(&inner);
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+		r.at = jf_pyfacts_at(py, JF_PY_CALL, k);
+		record_call(&r, &a, r.at);
+	}
+	for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
+		r.at = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
+		record_unpacking(&r, &a, r.at);
+	}
+	aliases_release(&a);
+	jf_strmap_release(&r.asked);
+	api_record *rec = jf_arena_alloc(ctx->arena, sizeof *rec);
+	rec->import_root = unit->import_root ? jf_arena_strdup(ctx->arena, unit->import_root) : NULL;
+	rec->uses = r.uses.items;
+	rec->size = r.uses.size;
+	jf_arena_adopt(ctx->arena, r.uses.items);
+	return rec;
+}
+
+/* ---- findings ---- */
 
 /* The error the use raises: the data's, or Python's own for another form of use. */
 static char *error_for(const jf_api_change *e, use_kind use, const char *name)
@@ -685,16 +1150,6 @@ static char *error_for(const jf_api_change *e, use_kind use, const char *name)
 		return jf_xasprintf("AttributeError: module '%.*s' has no attribute '%s'", mod_len, name,
 		                    dot + 1);
 	return jf_xstrdup(e->error);
-}
-
-/* The text the job writes for the use, when short enough to quote; else the entry's name. */
-static char *use_text(const jf_file *unit, jf_span span, const char *name)
-{
-	size_t n = span.end - span.start;
-	const char *s = unit->src->data + span.start;
-	if (n > 60 || memchr(s, '\n', n))
-		return jf_xstrdup(name);
-	return jf_xstrndup(s, n);
 }
 
 static void relate_version(checker *c, jf_diag *d, const jf_api_change *e, const dist_version *v)
@@ -728,20 +1183,6 @@ static void say_unknown(checker *c, const jf_api_change *e, const dist_version *
 	             written, e->package, v->why ? v->why : "its version is not known");
 }
 
-/* A use of an entry's name in the job's code. */
-typedef struct {
-	const jf_file *unit;
-	jf_span span;            /* where it is reported, and replaced by `fix` */
-	const jf_api_change *e;
-	use_kind kind;
-	const char *name;        /* the dotted name, for Python's own messages */
-	const char *fix;         /* the replacement text, or NULL */
-	const char *shown;       /* how to quote the use; NULL: the text at `span` */
-	const char *error;       /* the error it raises when not the entry's, or NULL */
-	bool cond;               /* it runs only under a condition of the program's own */
-	bool via_tf_keras;       /* keras.X written as tf.keras.X (tf.keras is Keras 3) */
-} use;
-
 /* The version the use of `e` is decided by. */
 static const dist_version *version_for(checker *c, const jf_api_change *e, bool via_tf_keras)
 {
@@ -751,9 +1192,8 @@ static const dist_version *version_for(checker *c, const jf_api_change *e, bool 
 /* Reports use `u` when the job's version fails it; one that runs only under
  * a condition is said with --verbose instead, once per name. Whether the
  * version fails it. */
-static bool report(checker *c, const use *u)
+static bool report(checker *c, const jf_file *unit, const api_use *u)
 {
-	const jf_file *unit = u->unit;
 	const jf_api_change *e = u->e;
 	const char *fix = u->fix;
 	jf_span span = u->span;
@@ -867,397 +1307,36 @@ static bool known_to_work(checker *c, const jf_api_change *e, bool via_tf_keras)
 	return v->known && jf_api_fails(e, v->version, v->spec) == JF_NO;
 }
 
-/* The replacement text for `written_root` (the name the job wrote, standing
- * for `target`) followed by the rest of an entry's fix: `tf` standing for
- * tensorflow and fix "tensorflow.compat.v1.Session" give "tf.compat.v1.Session";
- * a fix outside the target's module (a builtin such as `float`) is written as is
- * when it has no dot. NULL when the fix cannot be written with the job's names. */
-static char *fix_text(const jf_api_change *e, const char *written_root, const char *target)
+/* The uses recorded in `unit` (`rec`), judged against the job's versions;
+ * `called` (jf_py_called_names) and `own` (jf_py_own_calls) for an imported
+ * module, whose functions nothing calls do not run, nor does its `__main__`
+ * block. */
+static void judge(checker *c, const jf_file *unit, const api_record *rec, const jf_strmap *called,
+                  const jf_strmap *own)
 {
-	if (!e->fix)
-		return NULL;
-	if (!strchr(e->fix, '.'))
-		return jf_xstrdup(e->fix);
-	size_t n = strlen(target);
-	if (!strncmp(e->fix, target, n) && e->fix[n] == '.')
-		return jf_xasprintf("%s%s", written_root, e->fix + n);
-	return NULL;
-}
-
-/* The method or arity entry for method `method` (`len` bytes) of an object
- * made by `made_by`, of kind `kind`, or NULL. */
-static const jf_api_change *object_entry(const checker *c, jf_api_kind kind, const char *made_by,
-                                         const char *method, size_t len)
-{
-	for (size_t i = 0; i < c->objects.size; i++) {
-		const jf_api_change *e = c->objects.items[i];
-		const char *last = strrchr(e->name, '.');
-		if (e->kind != kind || strlen(last + 1) != len || strncmp(last + 1, method, len))
+	bool stopped = false;
+	for (size_t i = 0; i < rec->size; i++) {
+		const api_use *u = &rec->uses[i];
+		if (i == 0 || u->group != rec->uses[i - 1].group)
+			stopped = false;
+		if (stopped || (called && !jf_py_place_runs(&u->place, called, own)) ||
+		    (u->keras3_only && !tf_keras_is_keras3(c)) ||
+		    known_to_work(c, u->e, u->via_tf_keras))
 			continue;
-		for (size_t r = 0; e->receivers[r]; r++)
-			if (!strcmp(e->receivers[r], made_by))
-				return e;
+		if (u->guarded)
+			stopped = u->stops;
+		else if (report(c, unit, u))
+			stopped = u->stops;
 	}
-	return NULL;
-}
-
-/* Checks `x.method` where x holds an object made by a known call (`df.append`). */
-static void check_method(checker *c, const jf_file *unit, const aliases *a, TSNode n,
-                         const node_list *names, uint32_t scope)
-{
-	TSNode root = names->items[0], method = names->items[1];
-	const char *made_by = instance_get(a, root, unit, scope, ts_node_start_byte(root));
-	if (!made_by)
-		return;
-	const jf_api_change *e =
-		object_entry(c, JF_API_METHOD, made_by, unit->src->data + ts_node_start_byte(method),
-		             ts_node_end_byte(method) - ts_node_start_byte(method));
-	if (!e || known_to_work(c, e, false) || guarded(unit, n, e->package, NULL) ||
-	    asked_by_string(c, unit, e->name))
-		return;
-	char *shown = use_text(unit, jf_node_span(n), e->name);
-	use u = { unit, jf_node_span(method), e, USE_ATTRIBUTE, e->name, e->fix, shown, NULL,
-		  conditional(unit, n), false };
-	report(c, &u);
-	free(shown);
-}
-
-/* Checks `a, b, c, d = x.method(...)` where x holds an object made by a known
- * call and the method returns another number of values (gym's env.step). */
-static void check_unpacking(checker *c, const jf_file *unit, const aliases *a, const jf_py_node *pn)
-{
-	if ((!jf_node_type_is(pn->a, JF_T_pattern_list) && !jf_node_type_is(pn->a, JF_T_tuple_pattern)) ||
-	    !jf_node_type_is(pn->b, JF_T_call))
-		return;
-	TSNode fn = jf_node_field(pn->b, JF_F_function);
-	if (!jf_node_type_is(fn, JF_T_attribute))
-		return;
-	TSNode obj = jf_node_field(fn, JF_F_object), method = jf_node_field(fn, JF_F_attribute);
-	if (!jf_node_type_is(obj, JF_T_identifier))
-		return;
-	const char *made_by = instance_get(a, obj, unit, pn->scope, ts_node_start_byte(obj));
-	const jf_api_change *e =
-		made_by ? object_entry(c, JF_API_ARITY, made_by,
-		                       unit->src->data + ts_node_start_byte(method),
-		                       ts_node_end_byte(method) - ts_node_start_byte(method))
-		        : NULL;
-	if (!e || known_to_work(c, e, false) || guarded(unit, pn->node, e->package, NULL))
-		return;
-	size_t targets = 0;
-	bool starred = false;
-	jf_children it;
-	for (TSNode t = jf_children_start(&it, pn->a); !ts_node_is_null(t); t = jf_children_next(&it)) {
-		starred |= jf_node_type_is(t, JF_T_list_splat_pattern);
-		targets += !jf_node_type_is(t, JF_T_comment);
-	}
-	jf_children_release(&it);
-	if (starred || targets == (size_t)e->arity)
-		return;
-	char *error = targets < (size_t)e->arity
-	                      ? jf_xasprintf("ValueError: too many values to unpack (expected %zu)",
-	                                     targets)
-	                      : jf_xasprintf("ValueError: not enough values to unpack (expected %zu, "
-	                                     "got %d)",
-	                                     targets, e->arity);
-	char *shown = use_text(unit, jf_node_span(fn), e->name);
-	use u = { unit, jf_node_span(pn->a), e, USE_ATTRIBUTE, e->name, NULL, shown, error,
-		  conditional(unit, pn->node), false };
-	report(c, &u);
-	free(shown);
-	free(error);
-}
-
-/* For `q` = "tensorflow.keras.X" where tf.keras is Keras 3: "keras.X", the
- * name its entries have; else NULL. */
-static const char *as_keras(checker *c, const char *q)
-{
-	static const char prefix[] = "tensorflow.keras.";
-	return jf_str_starts(q, prefix) && tf_keras_is_keras3(c) ? q + strlen("tensorflow.")
-	                                                          : NULL;
-}
-
-/* Checks an attribute chain `n` that is the whole chain (not the object of another attribute). */
-static void check_chain(checker *c, const jf_file *unit, const aliases *a, TSNode n,
-                        uint32_t scope)
-{
-	node_list parts = { 0 }, names = { 0 };
-	if (!chain_parts(n, &parts, &names))
-		goto done;
-	TSNode root = names.items[0];
-	const char *rs = unit->src->data + ts_node_start_byte(root);
-	size_t rlen = ts_node_end_byte(root) - ts_node_start_byte(root);
-	const char *target = alias_get(a, root, unit, scope, ts_node_start_byte(root));
-	if (!target) {
-		if (names.size == 2)
-			check_method(c, unit, a, n, &names, scope);
-		goto done;
-	}
-	jf_buf q = JF_BUF_INIT;
-	jf_buf_adds(&q, target);
-	for (size_t i = 1; i < names.size; i++) {
-		jf_buf_addc(&q, '.');
-		jf_buf_add(&q, unit->src->data + ts_node_start_byte(names.items[i]),
-		           ts_node_end_byte(names.items[i]) - ts_node_start_byte(names.items[i]));
-		const jf_api_change *e = jf_api_find_name(q.buf, q.len);
-		const char *keras = e ? NULL : as_keras(c, q.buf);
-		if (keras)
-			e = jf_api_find_name(keras, strlen(keras));
-		if (!e || known_to_work(c, e, keras != NULL))
-			continue;
-		char *root_text = jf_xstrndup(rs, rlen);
-		if (guarded(unit, n, e->package, root_text) || asked_by_string(c, unit, e->name)) {
-			free(root_text);
-			break;
-		}
-		char *fix = fix_text(e, root_text, target);
-		use u = { unit, jf_node_span(parts.items[i]), e, USE_ATTRIBUTE, e->name, fix, NULL, NULL,
-			  conditional(unit, n), keras != NULL };
-		bool fails = report(c, &u);
-		free(fix);
-		free(root_text);
-		if (fails)
-			break;
-	}
-	jf_buf_release(&q);
-done:
-	jf_array_release(&parts);
-	jf_array_release(&names);
-}
-
-/* The module that replaces `from <m> import a, b` exactly: every name the
- * statement `stmt` imports has an entry `m.name` whose fix is `M.name`, the
- * same M for all (`from torch._six import inf` -> `from math import inf`);
- * NULL when there is none. */
-static char *from_import_fix(const jf_file *unit, TSNode stmt, const char *m)
-{
-	char *module = NULL;
-	bool ok = true;
-	TSNode from = jf_node_field(stmt, JF_F_module_name);
-	jf_children it;
-	size_t names = 0;
-	for (TSNode n = jf_children_start(&it, stmt); ok && !ts_node_is_null(n);
-	     n = jf_children_next(&it)) {
-		if (ts_node_eq(n, from))
-			continue;
-		TSNode name = jf_node_type_is(n, JF_T_aliased_import) ? jf_node_field(n, JF_F_name) : n;
-		if (!jf_node_type_is(name, JF_T_dotted_name)) {
-			ok = jf_node_type_is(n, JF_T_comment);
-			continue;
-		}
-		names++;
-		char *nm = jf_node_text(unit, name);
-		char *q = jf_xasprintf("%s.%s", m, nm);
-		const jf_api_change *e = jf_api_find_name(q, strlen(q));
-		const char *dot = e && e->fix ? strrchr(e->fix, '.') : NULL;
-		ok = dot && !strcmp(dot + 1, nm);
-		if (ok && !module)
-			module = jf_xstrndup(e->fix, (size_t)(dot - e->fix));
-		else if (ok)
-			ok = strlen(module) == (size_t)(dot - e->fix) &&
-			     !strncmp(module, e->fix, (size_t)(dot - e->fix));
-		free(q);
-		free(nm);
-	}
-	jf_children_release(&it);
-	if (!ok || !names) {
-		free(module);
-		return NULL;
-	}
-	return module;
-}
-
-/* Checks the dotted module `mod` (`import a.b.c`, `from a.b import x`) when
- * `whole`, and, for a from-import, `name`. */
-static void check_import(checker *c, const jf_file *unit, TSNode stmt, TSNode mod, TSNode name,
-                         bool whole)
-{
-	char *m = jf_node_text(unit, mod);
-	char *top = jf_xstrndup(m, strcspn(m, "."));
-	if (local_module(c, unit, top))
-		goto done;
-	/* the shortest dotted prefix that is an entry */
-	size_t n = strlen(m);
-	for (size_t len = strcspn(m, "."); whole && len <= n; len += 1 + strcspn(m + len + 1, ".")) {
-		const jf_api_change *e = jf_api_find_name(m, len);
-		if (e && known_to_work(c, e, false))
-			e = NULL;
-		if (e && guarded(unit, stmt, e->package, NULL))
-			goto done;
-		if (e) {
-			char *name_of = jf_xstrndup(m, len);
-			char *fix = len == n && jf_node_type_is(stmt, JF_T_import_from_statement)
-			                    ? from_import_fix(unit, stmt, m)
-			                    : NULL;
-			use u = { unit, jf_node_span(mod), e, USE_IMPORT_MODULE, name_of, fix, NULL, NULL,
-				  false, false };
-			bool fails = report(c, &u);
-			free(fix);
-			free(name_of);
-			if (fails)
-				goto done;
-		}
-		if (len == n)
-			break;
-	}
-	if (!ts_node_is_null(name)) {
-		char *nm = jf_node_text(unit, name);
-		char *q = jf_xasprintf("%s.%s", m, nm);
-		const jf_api_change *e = jf_api_find_name(q, strlen(q));
-		if (e && !known_to_work(c, e, false) && !guarded(unit, stmt, e->package, NULL)) {
-			use u = { unit, jf_node_span(name), e, USE_IMPORT_NAME, q, NULL, q, NULL, false,
-				  false };
-			report(c, &u);
-		}
-		free(q);
-		free(nm);
-	}
-done:
-	free(top);
-	free(m);
-}
-
-/* The error Keras 3 prints for keyword argument `kwarg` it rejects, with the
- * job's literal value; NULL for other entries. */
-static char *keras_unknown_argument(const jf_file *unit, const jf_api_change *e, TSNode kwarg)
-{
-	if (!jf_str_starts(e->error, "ValueError: Argument(s) not recognized: {"))
-		return NULL;
-	TSNode value = jf_node_field(kwarg, JF_F_value);
-	bool literal = (jf_node_type_is(value, JF_T_float) || jf_node_type_is(value, JF_T_integer)) &&
-	               ts_node_end_byte(value) - ts_node_start_byte(value) <= 24;
-	char *v = literal ? jf_node_text(unit, value) : jf_xstrdup("...");
-	char *error = jf_xasprintf("ValueError: Argument(s) not recognized: {'%s': %s}", e->keyword, v);
-	free(v);
-	return error;
-}
-
-/* Checks keyword entries against call `call` (a recorded call node). */
-static void check_call(checker *c, const jf_file *unit, const aliases *a, const jf_py_node *call)
-{
-	if (!jf_node_type_is(call->a, JF_T_identifier) && !jf_node_type_is(call->a, JF_T_attribute))
-		return;
-	char *q = resolve(a, unit, call->a, call->scope, ts_node_start_byte(call->a));
-	if (!q)
-		return;
-	size_t first, count = jf_api_find(q, strlen(q), &first), total;
-	const jf_api_change *t = jf_api_changes(&total);
-	bool own = false; /* keyword entries of its own name */
-	for (size_t i = first; i < first + count; i++)
-		own |= t[i].kind == JF_API_KEYWORD;
-	const char *keras = own ? NULL : as_keras(c, q);
-	if (keras)
-		count = jf_api_find(keras, strlen(keras), &first);
-	char *callee = use_text(unit, jf_node_span(call->a), q);
-	for (size_t i = first; i < first + count; i++) {
-		const jf_api_change *e = &t[i];
-		if (e->kind != JF_API_KEYWORD || known_to_work(c, e, keras != NULL))
-			continue;
-		TSNode kwarg = { 0 };
-		size_t positional = 0;
-		bool splat = false;
-		jf_children it;
-		for (TSNode arg = jf_children_start(&it, call->b); !ts_node_is_null(arg);
-		     arg = jf_children_next(&it)) {
-			if (jf_node_type_is(arg, JF_T_keyword_argument)) {
-				if (jf_node_is(unit, jf_node_field(arg, JF_F_name), e->keyword))
-					kwarg = arg;
-			} else if (jf_node_type_is(arg, JF_T_list_splat) ||
-			           jf_node_type_is(arg, JF_T_dictionary_splat)) {
-				splat = true;
-			} else if (!jf_node_type_is(arg, JF_T_comment)) {
-				positional++;
-			}
-		}
-		jf_children_release(&it);
-		if (guarded(unit, call->node, e->package, NULL))
-			continue;
-		bool cond = conditional(unit, call->node);
-		if (e->required && ts_node_is_null(kwarg) && !splat &&
-		    (!e->position || positional < (size_t)e->position) &&
-		    jf_node_type_is(call->b, JF_T_argument_list)) {
-			use u = { unit, jf_node_span(call->node), e, USE_KEYWORD, q, NULL, NULL, NULL, cond,
-				  keras != NULL };
-			report(c, &u);
-		} else if (!e->required && !ts_node_is_null(kwarg)) {
-			char *error = keras_unknown_argument(unit, e, kwarg);
-			use u = { unit, jf_node_span(jf_node_field(kwarg, JF_F_name)), e, USE_KEYWORD, q,
-				  e->fix, callee, error, cond, keras != NULL };
-			report(c, &u);
-			free(error);
-		}
-	}
-	free(callee);
-	free(q);
-}
-
-/* The attribute nodes of `py` that are the object of another attribute
- * (`a.b` in `a.b.c`), by node id: found from the outer ones, since asking a
- * node for its parent walks down from the root. */
-static void inner_attributes(const jf_pyfacts *py, jf_strmap *inner)
-{
-	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
-		TSNode obj = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k)->a;
-		if (jf_node_type_is(obj, JF_T_attribute))
-			jf_strmap_put(inner, (const char *)&obj.id, sizeof obj.id, "");
-	}
-}
-
-static void check_file(checker *c, const jf_pyfacts *py, const jf_strmap *called,
-                       const jf_strmap *own)
-{
-	const jf_file *unit = py->file;
-	aliases a = { py, { 0 } };
-	read_aliases(c, py, &a);
-	for (size_t i = 0; i < py->imports.size; i++) {
-		const jf_py_import *imp = &py->imports.items[i];
-		TSNode mod = !ts_node_is_null(imp->module) ? imp->module : imp->from;
-		if (!jf_node_type_is(mod, JF_T_dotted_name))
-			continue; /* relative: the job's own */
-		TSNode stmt = ts_node_parent(mod);
-		if (jf_node_type_is(stmt, JF_T_aliased_import))
-			stmt = ts_node_parent(stmt);
-		uint32_t at = jf_pyfacts_find(py, stmt);
-		if (called && at != JF_PY_NONE &&
-		    !jf_py_runs_when_imported(py, &py->nodes.items[at], called, own))
-			continue;
-		/* a from-import's module is checked once, with its first name */
-		if (!ts_node_is_null(imp->from) && i > 0 &&
-		    ts_node_eq(py->imports.items[i - 1].from, imp->from)) {
-			check_import(c, unit, stmt, mod, imp->name, false);
-			continue;
-		}
-		check_import(c, unit, stmt, mod, imp->name, true);
-	}
-	jf_strmap inner = JF_STRMAP_INIT;
-	inner_attributes(py, &inner);
-	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
-		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k);
-		if (jf_strmap_get(&inner, (const char *)&pn->node.id, sizeof pn->node.id) ||
-		    (called && !jf_py_runs_when_imported(py, pn, called, own)))
-			continue;
-		check_chain(c, unit, &a, pn->node, pn->scope);
-	}
-	jf_strmap_release(&inner);
-	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
-		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		if (called && !jf_py_runs_when_imported(py, pn, called, own))
-			continue;
-		check_call(c, unit, &a, pn);
-	}
-	for (size_t k = 0; c->objects.size && k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
-		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k);
-		if (!called || jf_py_runs_when_imported(py, pn, called, own))
-			check_unpacking(c, unit, &a, pn);
-	}
-	aliases_release(&a);
 }
 
 static void check_apis_in(void *state, size_t index, const jf_file *u)
 {
 	(void)index;
 	checker *c = state;
-	const jf_pyfacts *py = jf_runs_python(u) ? jf_facts_python(c->f, u) : NULL;
-	if (!py)
+	const api_record *rec = jf_runs_python(u) ? jf_records_of(c->ctx->records, JF_RECORD_APIS, u)
+	                                          : NULL;
+	if (!rec)
 		return;
 	if (u->lazy) {
 		jf_sink_skip(c->ctx->out, "JF120", "%s is imported only inside functions: the names "
@@ -1266,8 +1345,22 @@ static void check_apis_in(void *state, size_t index, const jf_file *u)
 		return;
 	}
 	bool module = u->role == JF_ROLE_MODULE;
-	check_file(c, py, module ? c->files.called : NULL,
-	           module ? jf_pyfiles_own(&c->files, u) : NULL);
+	const jf_strmap *called = module ? c->files.called : NULL;
+	const jf_strmap *own = module ? jf_pyfiles_own(&c->files, u) : NULL;
+	/* The folder of an entry's own modules may be known only after its
+	 * gather: its local imports are found again from its tree. */
+	if (rec->import_root != u->import_root &&
+	    (!rec->import_root || !u->import_root || strcmp(rec->import_root, u->import_root))) {
+		const jf_pyfacts *py = jf_facts_python(c->f, u);
+		if (!py)
+			return;
+		jf_arena arena = JF_ARENA_INIT;
+		jf_record_ctx ctx = { &arena, c->f->job, c->f->image, &c->local };
+		judge(c, u, jf_apis_record(&ctx, py), called, own);
+		jf_arena_release(&arena);
+		return;
+	}
+	judge(c, u, rec, called, own);
 }
 
 static void check_apis_end(void *state)
@@ -1292,8 +1385,6 @@ static void check_apis_end(void *state)
 	jf_strings_release(&c->brought);
 	jf_strmap_release(&c->said);
 	jf_module_finder_release(&c->local);
-	jf_strmap_release(&c->asked);
-	jf_array_release(&c->objects);
 	free(c->keras_in_tf.spec);
 	free(c->keras_in_tf.shown);
 	free(c);
@@ -1315,13 +1406,7 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 		return;
 	checker *c = jf_xcalloc(1, sizeof *c);
 	*c = (checker){ .ctx = ctx, .f = f, .files = files, .said = JF_STRMAP_INIT,
-		        .local = { JF_STRMAP_INIT, JF_STRMAP_INIT }, .asked = JF_STRMAP_INIT,
-		        .keras3 = -1 };
+		        .local = { JF_STRMAP_INIT, JF_STRMAP_INIT }, .keras3 = -1 };
 	c->brings_unknown = jf_dist_closure(&f->shell.installed, &c->brought);
-	size_t total;
-	const jf_api_change *t = jf_api_changes(&total);
-	for (size_t i = 0; i < total; i++)
-		if (t[i].kind == JF_API_METHOD || t[i].kind == JF_API_ARITY)
-			jf_array_push(&c->objects, &t[i]);
-	jf_check_each_file(ctx, NULL, check_apis_in, check_apis_end, c);
+	jf_check_each_record(ctx, check_apis_in, check_apis_end, c);
 }

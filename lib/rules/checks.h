@@ -97,13 +97,6 @@ bool jf_py_makes_folder(const jf_file *unit, TSNode fn, TSNode args, TSNode *pat
 /** How many times `name` stands as a whole word in the job's Python files,
  * comments left out, counting up to `most` (paths.c). */
 size_t jf_name_mentions(const jf_facts *facts, const char *name, size_t most);
-/* Which folders of this machine hold which modules, as a check asks: each
- * answer, and the compiled extensions of each folder, found once. */
-typedef struct {
-	jf_strmap answers;    /* "dir\0top": "yes" or "no" */
-	jf_strmap extensions; /* "dir": listed; "dir\0top": a top.*.so in dir */
-} jf_module_finder;
-
 /** Whether folder `dir` of this machine holds module `top` (top.py, a folder
  * top/, or a compiled top.*.so) (packages.c). */
 bool jf_module_in(jf_module_finder *self, const char *dir, const char *top);

@@ -159,9 +159,9 @@ typedef struct {
 	size_t size;
 } env_record;
 
-void *jf_envvars_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py)
+void *jf_envvars_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 {
-	(void)image;
+	jf_arena *arena = ctx->arena;
 	const jf_file *unit = py->file;
 	if (!jf_py_mentions_environ(unit))
 		return NULL;

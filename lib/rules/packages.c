@@ -441,9 +441,9 @@ typedef struct {
 	size_t size;
 } imports_record;
 
-void *jf_packages_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py)
+void *jf_packages_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 {
-	(void)image;
+	jf_arena *arena = ctx->arena;
 	const jf_file *unit = py->file;
 	imports_record *r = jf_arena_alloc(arena, sizeof *r);
 	r->items = jf_arena_calloc(arena, py->absolute_imports.size, sizeof *r->items);

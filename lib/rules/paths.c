@@ -276,9 +276,9 @@ static bool io_call(const jf_file *unit, const jf_py_node *pn, TSNode *arg, io_k
 	return *creates || classify(unit, pn->a, pn->b, arg, kind);
 }
 
-void *jf_paths_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py)
+void *jf_paths_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 {
-	(void)image;
+	jf_arena *arena = ctx->arena;
 	size_t total = py->of_kind[JF_PY_CALL].size;
 	io_record *r = jf_arena_alloc(arena, sizeof *r);
 	for (size_t k = 0; k < total; k++) {

@@ -208,9 +208,10 @@ static bool future_annotations(const jf_file *unit)
 	return f && strstr(f, "annotations");
 }
 
-void *jf_pyversion_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py)
+void *jf_pyversion_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 {
-	if (image->py_major != 3)
+	jf_arena *arena = ctx->arena;
+	if (ctx->image->py_major != 3)
 		return NULL; /* the check does not run */
 	const jf_file *u = py->file;
 	recorder c = { .unit = u, .lazy_annotations = future_annotations(u) };

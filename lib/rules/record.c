@@ -5,16 +5,19 @@
 
 static const struct {
 	jf_check_fn check; /* the check whose part reads the records */
-	void *(*take)(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
+	void *(*take)(const jf_record_ctx *ctx, const jf_pyfacts *py);
 } recorders[JF_RECORD_COUNT] = {
 	[JF_RECORD_PYVERSION] = { jf_check_python_version, jf_pyversion_record },
 	[JF_RECORD_PACKAGES] = { jf_check_packages, jf_packages_record },
 	[JF_RECORD_ENVVARS] = { jf_check_env_vars, jf_envvars_record },
 	[JF_RECORD_PATHS] = { jf_check_paths, jf_paths_record },
+	[JF_RECORD_APIS] = { jf_check_apis, jf_apis_record },
 };
 
 struct jf_records {
+	const jf_job *job;
 	const jf_image *image;
+	jf_module_finder local;
 	bool wanted[JF_RECORD_COUNT]; /* the check runs in this lint */
 	jf_arena arena;
 	JF_ARRAY(void *) of[JF_RECORD_COUNT]; /* by file index; NULL: not read */
@@ -23,7 +26,9 @@ struct jf_records {
 jf_records *jf_records_new(const jf_config *cfg, const jf_job *job, const jf_image *image)
 {
 	jf_records *self = jf_xcalloc(1, sizeof *self);
+	self->job = job;
 	self->image = image;
+	self->local = (jf_module_finder){ JF_STRMAP_INIT, JF_STRMAP_INIT };
 	const jf_rule_list *rules = jf_config__rules(cfg);
 	for (size_t i = 0; i < rules->items.size; i++) {
 		const jf_rule *r = rules->items.items[i];
@@ -42,6 +47,7 @@ void jf_records_free(jf_records *self)
 	for (int k = 0; k < JF_RECORD_COUNT; k++)
 		jf_array_release(&self->of[k]);
 	jf_arena_release(&self->arena);
+	jf_module_finder_release(&self->local);
 	free(self);
 }
 
@@ -49,12 +55,13 @@ static void take(void *data, const jf_pyfacts *py)
 {
 	jf_records *self = data;
 	size_t index = py->file->index;
+	jf_record_ctx ctx = { &self->arena, self->job, self->image, &self->local };
 	for (int k = 0; k < JF_RECORD_COUNT; k++) {
 		if (!self->wanted[k])
 			continue;
 		while (self->of[k].size <= index)
 			jf_array_push(&self->of[k], NULL);
-		self->of[k].items[index] = recorders[k].take(&self->arena, self->image, py);
+		self->of[k].items[index] = recorders[k].take(&ctx, py);
 	}
 }
 

@@ -13,6 +13,7 @@
 #ifndef JF_RECORD_H
 #define JF_RECORD_H
 
+#include "core/strmap.h"
 #include "facts/facts.h"
 #include "rules/config.h"
 
@@ -21,6 +22,7 @@ typedef enum {
 	JF_RECORD_PACKAGES,  /* JF110, JF111: the imports that run whenever the file does */
 	JF_RECORD_ENVVARS,   /* JF108: the reads of os.environ["X"] that may raise */
 	JF_RECORD_PATHS,     /* JF103, JF106, JF107, JF101 through names: the I/O calls */
+	JF_RECORD_APIS,      /* JF120, JF121: the uses of names of the data, by group */
 	JF_RECORD_COUNT
 } jf_record_kind;
 
@@ -36,10 +38,26 @@ jf_facts_recorder jf_records_recorder(jf_records *self);
  * the file, or the check is off. */
 const void *jf_records_of(const jf_records *self, jf_record_kind kind, const jf_file *file);
 
-/* The recorders, by kind: what each takes of the Python file of `py`, in `arena`. */
-void *jf_pyversion_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
-void *jf_packages_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
-void *jf_envvars_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
-void *jf_paths_record(jf_arena *arena, const jf_image *image, const jf_pyfacts *py);
+/* Which folders of this machine hold which modules, as a check asks: each
+ * answer, and the compiled extensions of each folder, found once. */
+typedef struct {
+	jf_strmap answers;    /* "dir\0top": "yes" or "no" */
+	jf_strmap extensions; /* "dir": listed; "dir\0top": a top.*.so in dir */
+} jf_module_finder;
+
+/* What a recorder sees besides the file. */
+typedef struct {
+	jf_arena *arena;         /* where the record goes */
+	const jf_job *job;       /* NULL: a file alone */
+	const jf_image *image;
+	jf_module_finder *local; /* the lint's answers so far */
+} jf_record_ctx;
+
+/* The recorders, by kind: what each takes of the Python file of `py`. */
+void *jf_pyversion_record(const jf_record_ctx *ctx, const jf_pyfacts *py);
+void *jf_packages_record(const jf_record_ctx *ctx, const jf_pyfacts *py);
+void *jf_envvars_record(const jf_record_ctx *ctx, const jf_pyfacts *py);
+void *jf_paths_record(const jf_record_ctx *ctx, const jf_pyfacts *py);
+void *jf_apis_record(const jf_record_ctx *ctx, const jf_pyfacts *py);
 
 #endif

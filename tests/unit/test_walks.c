@@ -174,14 +174,11 @@ static void test_walks__released_trees(void **state)
 	free(job);
 }
 
-/* With no tree kept and two threads, the files a loop is about to read are
- * parsed again ahead, but not more than JF_READ_AHEAD_BYTES of source at once
- * beyond the first: twelve imported modules of 100 kB each (fewer than
+/* A job of twelve imported modules of 100 kB each (fewer than
  * JF_READ_AHEAD, small enough to parse well within the parse's time limit
- * under a sanitizer) are not all named. */
-static void test_walks__read_ahead_bounded(void **state)
+ * under a sanitizer), each opening with `head`. */
+static char *put_big_modules(th_fixture *f, const char *head)
 {
-	th_fixture *f = *state;
 	th_put(f->dir, "job.yaml",
 	       "image: {name: registry.example.com/t:1, python: \"3.10\"}\n"
 	       "workdir: /workspace\n"
@@ -190,6 +187,7 @@ static void test_walks__read_ahead_bounded(void **state)
 	for (int m = 0; m < 12; m++) {
 		jf_buf_addf(&train, "import mod%d\n", m);
 		jf_buf mod = JF_BUF_INIT;
+		jf_buf_adds(&mod, head);
 		for (int i = 0; mod.len < 100000; i++)
 			jf_buf_addf(&mod, "def f%d(x):\n    return x + %d\n", i, i);
 		char *name = jf_xasprintf("mod%d.py", m);
@@ -200,7 +198,16 @@ static void test_walks__read_ahead_bounded(void **state)
 	jf_buf_adds(&train, "import os\nprint(os.environ['UNSET_VAR'])\n");
 	th_put(f->dir, "train.py", train.buf);
 	jf_buf_release(&train);
-	char *job = jf_xasprintf("%s/job.yaml", f->dir);
+	return jf_xasprintf("%s/job.yaml", f->dir);
+}
+
+/* With no tree kept and two threads, the files a loop is about to read are
+ * parsed again ahead, but not more than JF_READ_AHEAD_BYTES of source at once
+ * beyond the first: the twelve modules, whose I/O calls the pass reads, are
+ * not all named. */
+static void test_walks__read_ahead_bounded(void **state)
+{
+	char *job = put_big_modules(*state, "def load(p):\n    return open(p).read()\n");
 	jf_linter *kept = jf_linter_new(&(jf_options){ .version = 2, .threads = 2 });
 	assert_int_equal(jf_linter_lint(kept, job), 0);
 	setenv("JOBFIX_TREE_BUDGET", "0", 1);
@@ -218,6 +225,32 @@ static void test_walks__read_ahead_bounded(void **state)
 	free(job);
 }
 
+/* With no tree kept, a module whose records answer every check (imports,
+ * names of the API data, environment reads, but no I/O call and no rule
+ * query's match) is walked once, by the gather: the pass does not parse it
+ * again. */
+static void test_walks__records_only(void **state)
+{
+	char *job = put_big_modules(*state, "import numpy as np\n"
+	                                    "import yaml\n"
+	                                    "import os\n"
+	                                    "X = np.float(os.environ['MOD_VAR'])\n");
+	setenv("JOBFIX_TREE_BUDGET", "0", 1);
+	jf_linter *released = jf_linter_new(&(jf_options){ .version = 2, .threads = 1 });
+	unsetenv("JOBFIX_TREE_BUDGET");
+	assert_int_equal(jf_linter_lint(released, job), 0);
+	assert_int_equal(released->python_files, 13);
+	/* No module is read again; train.py is, twice: for its command line
+	 * (JF302), and for the names it uses (JF120) once the folder of its own
+	 * modules is known, after its first walk. */
+	if (released->python_walks > released->python_files + 2)
+		fail_msg("%zu walks of %zu files with no tree kept", released->python_walks,
+		         released->python_files);
+	assert_int_equal(th_count(released, "JF108"), 13); /* UNSET_VAR, MOD_VAR in each module */
+	jf_linter_free(released);
+	free(job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +260,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_walks__file_alone, th_setup, th_teardown),
 		cmocka_unit_test(test_walks__released_trees),
 		cmocka_unit_test_setup_teardown(test_walks__read_ahead_bounded, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_walks__records_only, th_setup, th_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
