@@ -46,15 +46,17 @@ static void set_allocator(void)
 	ts_set_allocator(ts_malloc, ts_calloc, ts_realloc, free);
 }
 
-/* The source bytes whose trees a lint keeps: 32 MiB of Python (about 500 MB
- * of trees), or JOBFIX_TREE_BUDGET bytes (0: each file's tree is released as
- * soon as it may be, which the tests use to read every file again). */
+/* The source bytes whose trees a lint keeps: 2 MiB of Python (about 30 MB of
+ * trees; the checks' pass reads the records the gather took of each file, and
+ * parses again only the few files a check still reads the tree of), or
+ * JOBFIX_TREE_BUDGET bytes (0: each file's tree is released as soon as it may
+ * be, which the tests use to read every file again). */
 static size_t tree_budget(void)
 {
 	const char *env = getenv("JOBFIX_TREE_BUDGET");
 	char *end;
 	unsigned long long n = env && *env ? strtoull(env, &end, 10) : 0;
-	return env && *env && !*end ? (size_t)n : (size_t)32 << 20;
+	return env && *env && !*end ? (size_t)n : (size_t)2 << 20;
 }
 
 jf_linter *jf_linter_new(const jf_options *opts)
