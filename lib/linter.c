@@ -48,15 +48,18 @@ static void set_allocator(void)
 
 /* The source bytes whose trees a lint keeps: 2 MiB of Python (about 30 MB of
  * trees; the checks' pass reads the records the gather took of each file, and
- * parses again only the few files a check still reads the tree of), or
- * JOBFIX_TREE_BUDGET bytes (0: each file's tree is released as soon as it may
- * be, which the tests use to read every file again). */
-static size_t tree_budget(void)
+ * parses again only the few files a check still reads the tree of), or twice
+ * the largest file read where that is more; or exactly JOBFIX_TREE_BUDGET
+ * bytes (0: each file's tree is released as soon as it may be, which the
+ * tests use to read every file again). */
+static jf_gather_options tree_budget(void)
 {
 	const char *env = getenv("JOBFIX_TREE_BUDGET");
 	char *end;
 	unsigned long long n = env && *env ? strtoull(env, &end, 10) : 0;
-	return env && *env && !*end ? (size_t)n : (size_t)2 << 20;
+	if (env && *env && !*end)
+		return (jf_gather_options){ (size_t)n, false, NULL };
+	return (jf_gather_options){ (size_t)2 << 20, true, NULL };
 }
 
 jf_linter *jf_linter_new(const jf_options *opts)
@@ -72,7 +75,7 @@ jf_linter *jf_linter_new(const jf_options *opts)
 	l->threads = l->opts.threads ? l->opts.threads : jf_cores();
 	l->matcher = jf_matcher_new(l->threads > 1);
 	l->prefetch = l->threads > 1 ? jf_prefetch_new(l->threads - 1) : NULL;
-	l->tree_budget = tree_budget();
+	l->gather = tree_budget();
 	l->shown_text = l->shown_json = (jf_buf)JF_BUF_INIT;
 	return l;
 }
@@ -296,8 +299,10 @@ static int lint_path(jf_linter *self, const char *path)
 	L.facts = (jf_facts){ .job = L.job, .image = L.image, .ws = &L.ws };
 	jf_records *records = jf_records_new(cfg, L.job, L.image);
 	jf_facts_recorder recorder = jf_records_recorder(records);
+	jf_gather_options gather = self->gather;
+	gather.recorder = &recorder;
 	if (!rc && !left_out)
-		jf_facts_gather(&L.facts, L.job, L.image, &L.ws, self->tree_budget, &recorder);
+		jf_facts_gather(&L.facts, L.job, L.image, &L.ws, &gather);
 	if (L.job)
 		jf_job_keep_sources(L.job, &L.sources);
 	jf_workspace_keep_sources(&L.ws, &L.sources);

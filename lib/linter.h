@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/sink.h"
+#include "facts/facts.h"
 #include "rules/matcher.h"
 #include "rules/registry.h"
 #include "sources/workspace.h"
@@ -35,7 +36,7 @@ struct jf_linter {
 	jf_query_cache queries; /* the rule queries of the config's rules, compiled */
 	jf_matcher *matcher;    /* matches them on a second thread */
 	struct jf_prefetch *prefetch; /* parses a job's modules ahead on other threads */
-	size_t tree_budget; /* jf_facts_gather()'s, for its lints */
+	jf_gather_options gather; /* jf_facts_gather()'s tree budget, for its lints */
 	jf_error error;
 	/* jf_linter_restrict(): the files, by identity and by real path. */
 	bool restricted;

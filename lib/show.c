@@ -402,7 +402,7 @@ static int show_path(jf_linter *self, const char *path)
 	jf_workspace_init(&ws, &self->parsers, &sink);
 	jf_image *image = jf_image_resolve(job, NULL);
 	jf_facts facts = { .job = job, .image = image, .ws = &ws };
-	jf_facts_gather(&facts, job, image, &ws, SIZE_MAX, NULL);
+	jf_facts_gather(&facts, job, image, &ws, &(jf_gather_options){ SIZE_MAX, false, NULL });
 	shown s = { job, image, &facts.shell, &ws, &facts.sys_path };
 	show_text(&self->shown_text, &s);
 	jf_jsonw o = { &self->shown_json, 2, self->shown_jobs == 0 };

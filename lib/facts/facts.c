@@ -42,7 +42,9 @@ typedef struct jf_resident {
 	 * its parse on the workspace's pool; NULL once taken. */
 	JF_ARRAY(ahead_parse) ahead;
 	size_t budget; /* jf_facts_gather()'s tree_budget */
+	bool budget_fits_largest;          /* and whether it grows to twice the largest file */
 	const jf_facts_recorder *recorder; /* and its recorder, or NULL */
+	size_t largest; /* the source bytes of the largest file read */
 	size_t bytes; /* the source bytes of the files read whose trees are in memory */
 	size_t trees, trees_peak; /* how many such files, now and at most */
 	size_t ahead_peak; /* the most source bytes named to be parsed again at once */
@@ -155,6 +157,8 @@ static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 	}
 	*slot = jf_pyfacts_read(file);
 	r->bytes += file->src->len;
+	if (file->src->len > r->largest)
+		r->largest = file->src->len;
 	if (++r->trees > r->trees_peak)
 		r->trees_peak = r->trees;
 	if (!r->names.items[file->index]) {
@@ -195,7 +199,10 @@ TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file)
  * parsed again. */
 static void settle(jf_resident *r, const jf_file *keep)
 {
-	for (size_t i = r->python.size; i-- > 0 && r->bytes > r->budget;) {
+	size_t budget = r->budget;
+	if (r->budget_fits_largest && budget < 2 * r->largest)
+		budget = 2 * r->largest;
+	for (size_t i = r->python.size; i-- > 0 && r->bytes > budget;) {
 		jf_file *file = r->ws->files.items[i];
 		if (!r->python.items[i] || !file->fs_path || file == keep)
 			continue;
@@ -414,7 +421,7 @@ static long wrapped_script(void *data, const jf_file *entry, const jf_words *arg
 }
 
 void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws,
-                     size_t tree_budget, const jf_facts_recorder *recorder)
+                     const jf_gather_options *opts)
 {
 	memset(out, 0, sizeof(*out));
 	out->job = job;
@@ -422,8 +429,9 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	out->ws = ws;
 	jf_resident *r = out->resident = jf_xcalloc(1, sizeof *r);
 	r->ws = ws;
-	r->budget = tree_budget;
-	r->recorder = recorder;
+	r->budget = opts->tree_budget;
+	r->budget_fits_largest = opts->budget_fits_largest;
+	r->recorder = opts->recorder;
 	/* A file linted alone has no facts: the checks that read them need a job. */
 	if (!job)
 		return;

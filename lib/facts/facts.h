@@ -48,16 +48,25 @@ typedef struct {
 	void *data;
 } jf_facts_recorder;
 
+/* How jf_facts_gather() keeps trees, and whom it hands the files it reads. */
+typedef struct {
+	/* The facts keep the trees (and Python facts) of at most `tree_budget`
+	 * bytes of Python source at once (a tree takes about 15 bytes per byte
+	 * of source; SIZE_MAX: all) and, when `budget_fits_largest`, of at
+	 * least twice the largest file read: a file too big for the budget
+	 * would be parsed again by each reader. */
+	size_t tree_budget;
+	bool budget_fits_largest;
+	const jf_facts_recorder *recorder; /* handed each Python file when first read; or NULL */
+} jf_gather_options;
+
 /**
  * Gathers the facts of `job` (NULL for a file linted alone, already in `ws`)
- * into `out`. They keep the trees (and Python facts) of at most
- * `tree_budget` bytes of Python source at once (a tree takes about 15 bytes
- * per byte of source; SIZE_MAX: all), and hand each Python file read to
- * `recorder` (NULL: none) when it is first read. The job, the image, the
- * workspace and the recorder must outlive the facts.
+ * into `out`, as `opts` says. The job, the image, the workspace and the
+ * recorder must outlive the facts.
  */
 void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf_workspace *ws,
-                     size_t tree_budget, const jf_facts_recorder *recorder);
+                     const jf_gather_options *opts);
 /**
  * The facts of Python file `file`; NULL for a file of another language, or
  * one the facts did not read. A file whose tree was released is parsed and

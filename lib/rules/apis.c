@@ -247,11 +247,24 @@ typedef struct {
 	jf_py_place place; /* whether it runs when its module is imported */
 } api_use;
 
+/* Whether a top-level module was the job's own when the file was recorded. */
 typedef struct {
-	const char *import_root; /* the file's when recorded: its local modules were found from it */
+	const char *top;
+	bool local;
+} local_answer;
+
+typedef struct {
 	api_use *uses;
 	size_t size;
+	/* The file's folder for its own modules when it was recorded, and the
+	 * answers found from it: an entry's folder may be known only after its
+	 * first walk. */
+	const char *import_root;
+	local_answer *answers;
+	size_t nanswers;
 } api_record;
+
+typedef JF_ARRAY(TSNode) node_list;
 
 /* The recorder's look at one file. */
 typedef struct {
@@ -260,11 +273,12 @@ typedef struct {
 	const jf_pyfacts *py;
 	jf_strmap asked;            /* asked_by_string()'s answers, by name */
 	JF_ARRAY(api_use) uses;
+	JF_ARRAY(local_answer) answers; /* local_module()'s */
+	TSNode up_of;                   /* the node whose ancestors are `up`, innermost first */
+	node_list up;
 	uint32_t group;             /* of the uses being recorded */
 	const jf_py_node *at;       /* the recorded node they are in, or NULL: the module */
 } recorder;
-
-typedef JF_ARRAY(TSNode) node_list;
 
 /* One place a name of a file is bound, in which scope, and to what. */
 typedef struct {
@@ -417,12 +431,20 @@ static const char *instance_get(const aliases *a, TSNode name, const jf_file *un
 	              ts_node_end_byte(name) - ts_node_start_byte(name), scope, at, true);
 }
 
-/* Whether top-level module `top` is the job's own (next to the file, or in the code folder). */
+/* Whether top-level module `top` is the job's own: next to `unit`, or in the code folder. */
+static bool is_local(const jf_file *unit, const char *code_dir, jf_module_finder *finder,
+                     const char *top)
+{
+	return (unit->import_root && jf_module_in(finder, unit->import_root, top)) ||
+	       jf_module_in(finder, code_dir, top);
+}
+
 static bool local_module(recorder *r, const char *top)
 {
-	const jf_file *unit = r->unit;
-	return (unit->import_root && jf_module_in(r->ctx->local, unit->import_root, top)) ||
-	       jf_module_in(r->ctx->local, r->ctx->job->code_dir, top);
+	bool local = is_local(r->unit, r->ctx->job->code_dir, r->ctx->local, top);
+	local_answer a = { jf_arena_strdup(r->ctx->arena, top), local };
+	jf_array_push(&r->answers, a);
+	return local;
 }
 
 /* The name the import of `imp` binds, and what it stands for (NULL: not known). */
@@ -632,13 +654,36 @@ static bool asks_about(const jf_file *unit, TSNode cond, const char *package, co
 	return asks;
 }
 
+/* The ancestors of `n`, innermost first, found in one walk down from the
+ * root (ts_node_parent() walks down from the root for each); kept for the
+ * next question about the same node. */
+static const node_list *ancestors(recorder *r, TSNode n)
+{
+	if (ts_node_eq(r->up_of, n) && !ts_node_is_null(n))
+		return &r->up;
+	r->up_of = n;
+	r->up.size = 0;
+	for (TSNode a = ts_tree_root_node(n.tree); !ts_node_is_null(a) && !ts_node_eq(a, n);
+	     a = ts_node_child_with_descendant(a, n))
+		jf_array_push(&r->up, a);
+	for (size_t i = 0, j = r->up.size; i + 1 < j; i++, j--) {
+		TSNode t = r->up.items[i];
+		r->up.items[i] = r->up.items[j - 1];
+		r->up.items[j - 1] = t;
+	}
+	return &r->up;
+}
+
 /* Whether the use at `n` is guarded: in a `try` that catches what it raises,
  * in an `except` clause (the fallback of a newer name), or under a condition
  * that asks about the version or the name (`alias` is the name the job wrote
  * for the package, or NULL). */
-static bool guarded(const jf_file *unit, TSNode n, const char *package, const char *alias)
+static bool guarded(recorder *r, TSNode n, const char *package, const char *alias)
 {
-	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+	const jf_file *unit = r->unit;
+	const node_list *up = ancestors(r, n);
+	for (size_t k = 0; k < up->size; k++) {
+		TSNode p = up->items[k], c = k ? up->items[k - 1] : n;
 		jf_type t = jf_node_type(p);
 		TSNode cond = { 0 };
 		if (t == JF_T_try_statement && jf_node_type_is(c, JF_T_block) &&
@@ -665,9 +710,12 @@ static bool guarded(const jf_file *unit, TSNode n, const char *package, const ch
  * (an `if` other than `if __name__ == "__main__"`, a loop's `while`, an
  * `else`, a conditional expression, the right of `and`/`or`): whether it runs
  * depends on the job's arguments, which jobfix does not follow that far. */
-static bool conditional(const jf_file *unit, TSNode n)
+static bool conditional(recorder *r, TSNode n)
 {
-	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+	const jf_file *unit = r->unit;
+	const node_list *up = ancestors(r, n);
+	for (size_t k = 0; k < up->size; k++) {
+		TSNode p = up->items[k], c = k ? up->items[k - 1] : n;
 		jf_type t = jf_node_type(p);
 		if (t == JF_T_elif_clause || t == JF_T_else_clause ||
 		    t == JF_T_conditional_expression ||
@@ -791,8 +839,8 @@ static void record_method(recorder *r, const aliases *a, TSNode n, const node_li
 	r->group++;
 	record_use(r, e,
 	           (api_use){ .stops = true,
-	                      .guarded = guarded(unit, n, e->package, NULL) || asked_by_string(r, e->name),
-	                      .cond = conditional(unit, n), .kind = USE_ATTRIBUTE,
+	                      .guarded = guarded(r, n, e->package, NULL) || asked_by_string(r, e->name),
+	                      .cond = conditional(r, n), .kind = USE_ATTRIBUTE,
 	                      .span = jf_node_span(method), .name = e->name, .fix = e->fix,
 	                      .shown = shown });
 	free(shown);
@@ -839,8 +887,8 @@ static void record_unpacking(recorder *r, const aliases *a, const jf_py_node *pn
 	char *shown = use_text(unit, jf_node_span(fn), e->name);
 	r->group++;
 	record_use(r, e,
-	           (api_use){ .stops = true, .guarded = guarded(unit, pn->node, e->package, NULL),
-	                      .cond = conditional(unit, pn->node), .kind = USE_ATTRIBUTE,
+	           (api_use){ .stops = true, .guarded = guarded(r, pn->node, e->package, NULL),
+	                      .cond = conditional(r, pn->node), .kind = USE_ATTRIBUTE,
 	                      .span = jf_node_span(pn->a), .name = e->name, .shown = shown,
 	                      .error = error });
 	free(shown);
@@ -887,10 +935,10 @@ static void record_chain(recorder *r, const aliases *a, TSNode n, uint32_t scope
 		char *fix = fix_text(e, root_text, target);
 		record_use(r, e,
 		           (api_use){ .stops = true,
-		                      .guarded = guarded(unit, n, e->package, root_text) ||
+		                      .guarded = guarded(r, n, e->package, root_text) ||
 		                                 asked_by_string(r, e->name),
 		                      .keras3_only = keras != NULL, .via_tf_keras = keras != NULL,
-		                      .cond = conditional(unit, n), .kind = USE_ATTRIBUTE,
+		                      .cond = conditional(r, n), .kind = USE_ATTRIBUTE,
 		                      .span = jf_node_span(parts.items[i]), .name = e->name,
 		                      .fix = fix });
 		free(fix);
@@ -965,7 +1013,7 @@ static void record_import(recorder *r, TSNode stmt, TSNode mod, TSNode name, boo
 			                    : NULL;
 			record_use(r, e,
 			           (api_use){ .stops = true,
-			                      .guarded = guarded(unit, stmt, e->package, NULL),
+			                      .guarded = guarded(r, stmt, e->package, NULL),
 			                      .kind = USE_IMPORT_MODULE, .span = jf_node_span(mod),
 			                      .name = name_of, .fix = fix });
 			free(fix);
@@ -981,7 +1029,7 @@ static void record_import(recorder *r, TSNode stmt, TSNode mod, TSNode name, boo
 		if (e)
 			record_use(r, e,
 			           (api_use){ .stops = true,
-			                      .guarded = guarded(unit, stmt, e->package, NULL),
+			                      .guarded = guarded(r, stmt, e->package, NULL),
 			                      .kind = USE_IMPORT_NAME, .span = jf_node_span(name),
 			                      .name = q, .shown = q });
 		free(q);
@@ -1047,15 +1095,19 @@ static void record_call(recorder *r, const aliases *a, const jf_py_node *call)
 			}
 		}
 		jf_children_release(&it);
-		api_use u = { .guarded = guarded(unit, call->node, e->package, NULL),
+		bool left_out = e->required && ts_node_is_null(kwarg) && !splat &&
+		                (!e->position || positional < (size_t)e->position) &&
+		                jf_node_type_is(call->b, JF_T_argument_list);
+		bool passed = !e->required && !ts_node_is_null(kwarg);
+		if (!left_out && !passed)
+			continue;
+		api_use u = { .guarded = guarded(r, call->node, e->package, NULL),
 			      .keras3_only = keras != NULL, .via_tf_keras = keras != NULL,
-			      .cond = conditional(unit, call->node), .kind = USE_KEYWORD, .name = q };
-		if (e->required && ts_node_is_null(kwarg) && !splat &&
-		    (!e->position || positional < (size_t)e->position) &&
-		    jf_node_type_is(call->b, JF_T_argument_list)) {
+			      .cond = conditional(r, call->node), .kind = USE_KEYWORD, .name = q };
+		if (left_out) {
 			u.span = jf_node_span(call->node);
 			record_use(r, e, u);
-		} else if (!e->required && !ts_node_is_null(kwarg)) {
+		} else {
 			char *error = keras_unknown_argument(unit, e, kwarg);
 			u.span = jf_node_span(jf_node_field(kwarg, JF_F_name));
 			u.fix = e->fix;
@@ -1124,11 +1176,15 @@ void *jf_apis_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 	}
 	aliases_release(&a);
 	jf_strmap_release(&r.asked);
+	jf_array_release(&r.up);
 	api_record *rec = jf_arena_alloc(ctx->arena, sizeof *rec);
-	rec->import_root = unit->import_root ? jf_arena_strdup(ctx->arena, unit->import_root) : NULL;
 	rec->uses = r.uses.items;
 	rec->size = r.uses.size;
 	jf_arena_adopt(ctx->arena, r.uses.items);
+	rec->import_root = unit->import_root ? jf_arena_strdup(ctx->arena, unit->import_root) : NULL;
+	rec->answers = r.answers.items;
+	rec->nanswers = r.answers.size;
+	jf_arena_adopt(ctx->arena, r.answers.items);
 	return rec;
 }
 
@@ -1348,9 +1404,15 @@ static void check_apis_in(void *state, size_t index, const jf_file *u)
 	const jf_strmap *called = module ? c->files.called : NULL;
 	const jf_strmap *own = module ? jf_pyfiles_own(&c->files, u) : NULL;
 	/* The folder of an entry's own modules may be known only after its
-	 * gather: its local imports are found again from its tree. */
-	if (rec->import_root != u->import_root &&
-	    (!rec->import_root || !u->import_root || strcmp(rec->import_root, u->import_root))) {
+	 * first walk: where that changes what is the job's own, the file is
+	 * recorded again from its tree. */
+	bool moved = rec->import_root != u->import_root &&
+	             (!rec->import_root || !u->import_root || strcmp(rec->import_root, u->import_root));
+	bool same = true;
+	for (size_t i = 0; moved && i < rec->nanswers && same; i++)
+		same = is_local(u, c->f->job->code_dir, &c->local, rec->answers[i].top) ==
+		       rec->answers[i].local;
+	if (!same) {
 		const jf_pyfacts *py = jf_facts_python(c->f, u);
 		if (!py)
 			return;
