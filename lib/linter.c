@@ -52,7 +52,7 @@ static void set_allocator(void)
  * the largest file read where that is more; or exactly JOBFIX_TREE_BUDGET
  * bytes (0: each file's tree is released as soon as it may be, which the
  * tests use to read every file again). */
-static jf_gather_options tree_budget(void)
+static jf_gather_options gather_options(void)
 {
 	const char *env = getenv("JOBFIX_TREE_BUDGET");
 	char *end;
@@ -75,7 +75,7 @@ jf_linter *jf_linter_new(const jf_options *opts)
 	l->threads = l->opts.threads ? l->opts.threads : jf_cores();
 	l->matcher = jf_matcher_new(l->threads > 1);
 	l->prefetch = l->threads > 1 ? jf_prefetch_new(l->threads - 1) : NULL;
-	l->gather = tree_budget();
+	l->gather = gather_options();
 	l->shown_text = l->shown_json = (jf_buf)JF_BUF_INIT;
 	return l;
 }

@@ -161,14 +161,14 @@ static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 		r->largest = file->src->len;
 	if (++r->trees > r->trees_peak)
 		r->trees_peak = r->trees;
-	if (!r->names.items[file->index]) {
+	bool first = !r->names.items[file->index];
+	if (first) {
 		r->names.items[file->index] = jf_py_names_read(*slot);
 		r->imports.items[file->index] = read_imports(file, *slot);
-		(*slot)->names = r->names.items[file->index];
-		if (r->recorder)
-			r->recorder->take(r->recorder->data, *slot);
 	}
 	(*slot)->names = r->names.items[file->index];
+	if (first && r->recorder)
+		r->recorder->take(r->recorder->data, *slot);
 	return *slot;
 }
 

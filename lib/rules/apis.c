@@ -1386,6 +1386,21 @@ static void judge(checker *c, const jf_file *unit, const api_record *rec, const 
 	}
 }
 
+/* Whether what `rec` found to be the job's own modules still is: the folder
+ * of an entry's own modules may be known only after its first walk, and
+ * where that changes an answer, the file is recorded again from its tree. */
+static bool still_local(checker *c, const jf_file *u, const api_record *rec)
+{
+	if (rec->import_root == u->import_root ||
+	    (rec->import_root && u->import_root && !strcmp(rec->import_root, u->import_root)))
+		return true;
+	for (size_t i = 0; i < rec->nanswers; i++)
+		if (is_local(u, c->f->job->code_dir, &c->local, rec->answers[i].top) !=
+		    rec->answers[i].local)
+			return false;
+	return true;
+}
+
 static void check_apis_in(void *state, size_t index, const jf_file *u)
 {
 	(void)index;
@@ -1403,16 +1418,7 @@ static void check_apis_in(void *state, size_t index, const jf_file *u)
 	bool module = u->role == JF_ROLE_MODULE;
 	const jf_strmap *called = module ? c->files.called : NULL;
 	const jf_strmap *own = module ? jf_pyfiles_own(&c->files, u) : NULL;
-	/* The folder of an entry's own modules may be known only after its
-	 * first walk: where that changes what is the job's own, the file is
-	 * recorded again from its tree. */
-	bool moved = rec->import_root != u->import_root &&
-	             (!rec->import_root || !u->import_root || strcmp(rec->import_root, u->import_root));
-	bool same = true;
-	for (size_t i = 0; moved && i < rec->nanswers && same; i++)
-		same = is_local(u, c->f->job->code_dir, &c->local, rec->answers[i].top) ==
-		       rec->answers[i].local;
-	if (!same) {
+	if (!still_local(c, u, rec)) {
 		const jf_pyfacts *py = jf_facts_python(c->f, u);
 		if (!py)
 			return;

@@ -875,6 +875,11 @@ bool jf_config__enabled(const jf_config *self, const jf_rule *rule)
 	       !any_selects(&self->ignore, rule);
 }
 
+bool jf_config__runs(const jf_config *self, const jf_rule *rule, bool job)
+{
+	return (job || !rule->job_only) && jf_config__enabled(self, rule);
+}
+
 bool jf_config__active(const jf_config *self, const jf_rule *rule, const char *fs_path)
 {
 	if (!jf_config__enabled(self, rule))

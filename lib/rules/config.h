@@ -18,6 +18,9 @@
 /** Whether `rule` runs: selected (or no `select`), not ignored, and for a
  * user's rule, one of this config's rules folder. */
 bool jf_config__enabled(const jf_config *self, const jf_rule *rule);
+/** Whether `rule` runs in a lint (of a job, or of a file alone): enabled,
+ * and not a rule that needs a job where there is none. */
+bool jf_config__runs(const jf_config *self, const jf_rule *rule, bool job);
 /** Whether `rule` reports in the file at `fs_path`: enabled and not switched
  * off there by `per-file-ignores`. */
 bool jf_config__active(const jf_config *self, const jf_rule *rule, const char *fs_path);

@@ -154,10 +154,7 @@ typedef struct {
 	const char *function; /* the name of the function around it, or NULL */
 } env_read;
 
-typedef struct {
-	env_read *items;
-	size_t size;
-} env_record;
+typedef JF_ARRAY(env_read) env_record;
 
 void *jf_envvars_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 {

@@ -172,8 +172,7 @@ void jf_matcher_begin(jf_matcher *self, const jf_rule_list *rules, jf_query_cach
 		self->runs[l] = jf_xcalloc(n + 1, sizeof(bool));
 		for (size_t r = 0; r < n; r++) {
 			const jf_rule *rule = rules->items.items[r];
-			self->runs[l][r] = rule->queries[l].path && (job || !rule->job_only) &&
-			                   jf_config__enabled(config, rule);
+			self->runs[l][r] = rule->queries[l].path && jf_config__runs(config, rule, job);
 		}
 	}
 }

@@ -436,10 +436,7 @@ typedef struct {
 	const char *module;
 } import_use;
 
-typedef struct {
-	import_use *items;
-	size_t size;
-} imports_record;
+typedef JF_ARRAY(import_use) imports_record;
 
 void *jf_packages_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 {

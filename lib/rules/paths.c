@@ -262,10 +262,7 @@ static bool may_run(io_model *m, const jf_file *unit, TSNode n)
 /* The calls of a file that do I/O or make a folder, by their place among
  * its calls (the facts of a file read again are the same), as the gather's
  * recorder found them: the pass reads the trees of those files only. */
-typedef struct {
-	uint32_t *calls;
-	size_t size;
-} io_record;
+typedef JF_ARRAY(uint32_t) io_record;
 
 /* Whether call `pn` does I/O (its path in *arg, its kind in *kind) or makes a folder. */
 static bool io_call(const jf_file *unit, const jf_py_node *pn, TSNode *arg, io_kind *kind,
@@ -287,9 +284,9 @@ void *jf_paths_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 		bool creates;
 		if (!io_call(py->file, jf_pyfacts_at(py, JF_PY_CALL, k), &arg, &kind, &creates))
 			continue;
-		if (!r->calls)
-			r->calls = jf_arena_calloc(arena, total - k, sizeof *r->calls);
-		r->calls[r->size++] = (uint32_t)k;
+		if (!r->items)
+			r->items = jf_arena_calloc(arena, total - k, sizeof *r->items);
+		r->items[r->size++] = (uint32_t)k;
 	}
 	return r;
 }
@@ -298,7 +295,7 @@ static void collect(io_model *m, const jf_pyfacts *py, const io_record *r)
 {
 	const jf_file *unit = py->file;
 	for (size_t c = 0; c < r->size; c++) {
-		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, r->calls[c]);
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, r->items[c]);
 		TSNode n = pn->node;
 		TSNode arg;
 		io_kind kind;

@@ -21,16 +21,13 @@ typedef struct {
 	const char *what; /* static text */
 } version_use;
 
-typedef struct {
-	version_use *items;
-	size_t size;
-} version_record;
+typedef JF_ARRAY(version_use) version_record;
 
 /* The recorder's walk over one file. */
 typedef struct {
 	const jf_file *unit;
 	bool lazy_annotations; /* `from __future__ import annotations` */
-	JF_ARRAY(version_use) uses;
+	version_record uses;
 } recorder;
 
 static void record(recorder *c, TSNode at, use_kind kind, int minor, const char *what)
@@ -231,8 +228,7 @@ void *jf_pyversion_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 			check_annotation(&c, jf_node_field(pn->node, JF_F_type));
 	}
 	version_record *r = jf_arena_alloc(arena, sizeof *r);
-	r->size = c.uses.size;
-	r->items = c.uses.items;
+	*r = c.uses;
 	jf_arena_adopt(arena, c.uses.items);
 	return r;
 }

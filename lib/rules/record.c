@@ -33,8 +33,7 @@ jf_records *jf_records_new(const jf_config *cfg, const jf_job *job, const jf_ima
 	for (size_t i = 0; i < rules->items.size; i++) {
 		const jf_rule *r = rules->items.items[i];
 		for (int k = 0; k < JF_RECORD_COUNT; k++)
-			if (r->check == recorders[k].check && (job || !r->job_only) &&
-			    jf_config__enabled(cfg, r))
+			if (r->check == recorders[k].check && jf_config__runs(cfg, r, job != NULL))
 				self->wanted[k] = true;
 	}
 	return self;

@@ -136,8 +136,7 @@ struct file_part {
 	jf_file_part_fn each;
 	void (*end)(void *state);
 	void *state;
-	bool trees;                  /* it reads some files' trees (else records only) */
-	jf_file_wants_fn reads_tree; /* which; NULL: every file */
+	jf_file_wants_fn reads_tree; /* the files whose trees it reads; NULL: every file */
 };
 struct jf_file_pass {
 	JF_ARRAY(struct file_part) parts;
@@ -152,9 +151,8 @@ static void run_parts(const jf_facts *facts, const struct file_part *parts, size
 	bool *reads = jf_xcalloc(ws->files.size + 1, sizeof *reads);
 	for (size_t i = 0; i < ws->files.size; i++) {
 		for (size_t k = 0; k < n && !reads[i]; k++)
-			reads[i] = parts[k].trees &&
-			           (!parts[k].reads_tree ||
-			            parts[k].reads_tree(parts[k].state, i, ws->files.items[i]));
+			reads[i] = !parts[k].reads_tree ||
+			           parts[k].reads_tree(parts[k].state, i, ws->files.items[i]);
 		if (reads[i])
 			jf_array_push(&read, ws->files.items[i]);
 	}
@@ -177,15 +175,20 @@ static void run_parts(const jf_facts *facts, const struct file_part *parts, size
 void jf_check_each_file(jf_rule_ctx *ctx, jf_file_wants_fn reads_tree, jf_file_part_fn each,
                         void (*end)(void *state), void *state)
 {
-	struct file_part part = { each, end, state, true, reads_tree };
+	struct file_part part = { each, end, state, reads_tree };
 	jf_array_push(&ctx->pass->parts, part);
+}
+
+static bool reads_no_tree(const void *state, size_t index, const jf_file *file)
+{
+	(void)state, (void)index, (void)file;
+	return false;
 }
 
 void jf_check_each_record(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
                           void *state)
 {
-	struct file_part part = { each, end, state, false, NULL };
-	jf_array_push(&ctx->pass->parts, part);
+	jf_check_each_file(ctx, reads_no_tree, each, end, state);
 }
 
 /* The matches of each file, handed to the rules in the pass over the files. */
@@ -288,7 +291,7 @@ int jf_rules_run(const jf_facts *facts, const jf_records *records, const jf_conf
 		bool done = false;
 		for (size_t k = 0; k < ran.size; k++)
 			done |= ran.items[k] == r->check;
-		if (!r->check || done || (!facts->job && r->job_only) || !jf_config__enabled(cfg, r))
+		if (!r->check || done || !jf_config__runs(cfg, r, facts->job != NULL))
 			continue;
 		check_run *cr = &runs[ran.size];
 		jf_array_push(&ran, r->check);

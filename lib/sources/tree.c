@@ -30,23 +30,25 @@ const char *jf_lang_name(jf_lang lang)
 	}
 }
 
+/* The bytes of `n` in `file`'s source: none for a null node or one out of it. */
+static jf_span text_span(const jf_file *file, TSNode n)
+{
+	uint32_t a = ts_node_is_null(n) ? 0 : ts_node_start_byte(n);
+	uint32_t b = ts_node_is_null(n) ? 0 : ts_node_end_byte(n);
+	return b > file->src->len || a > b ? (jf_span){ 0, 0 } : (jf_span){ a, b };
+}
+
 char *jf_node_text(const jf_file *file, TSNode n)
 {
-	if (ts_node_is_null(n))
-		return jf_xstrdup("");
-	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-	if (b > file->src->len || a > b)
-		return jf_xstrdup("");
-	return jf_xstrndup(file->src->data + a, b - a);
+	jf_span s = text_span(file, n);
+	return s.end ? jf_xstrndup(file->src->data + s.start, s.end - s.start) : jf_xstrdup("");
 }
 
 char *jf_node_text_in(jf_arena *arena, const jf_file *file, TSNode n)
 {
-	uint32_t a = ts_node_is_null(n) ? 0 : ts_node_start_byte(n);
-	uint32_t b = ts_node_is_null(n) ? 0 : ts_node_end_byte(n);
-	if (b > file->src->len || a > b)
-		a = b = 0;
-	return jf_arena_strndup(arena, file->src->data + a, b - a);
+	jf_span s = text_span(file, n);
+	return s.end ? jf_arena_strndup(arena, file->src->data + s.start, s.end - s.start)
+	             : jf_arena_strdup(arena, "");
 }
 
 bool jf_node_is(const jf_file *file, TSNode n, const char *s)
