@@ -163,7 +163,9 @@ static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 		r->trees_peak = r->trees;
 	bool first = !r->names.items[file->index];
 	if (first) {
-		r->names.items[file->index] = jf_py_names_read(*slot);
+		jf_py_names *names = jf_py_names_read(*slot);
+		names->cmdline = jf_cmdline_record_of(&names->arena, *slot);
+		r->names.items[file->index] = names;
 		r->imports.items[file->index] = read_imports(file, *slot);
 	}
 	(*slot)->names = r->names.items[file->index];
@@ -193,18 +195,18 @@ TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file)
 	return file->tree;
 }
 
-/* Releases trees above the budget, `keep`'s (or NULL) left. The gather and
+/* Releases trees above the budget. The gather and
  * the checks' pass read the files in the workspace's order: the last go
  * first, so that the first files stay and only those beyond the budget are
  * parsed again. */
-static void settle(jf_resident *r, const jf_file *keep)
+static void settle(jf_resident *r)
 {
 	size_t budget = r->budget;
 	if (r->budget_fits_largest && budget < 2 * r->largest)
 		budget = 2 * r->largest;
 	for (size_t i = r->python.size; i-- > 0 && r->bytes > budget;) {
 		jf_file *file = r->ws->files.items[i];
-		if (!r->python.items[i] || !file->fs_path || file == keep)
+		if (!r->python.items[i] || !file->fs_path)
 			continue;
 		jf_pyfacts_free(r->python.items[i]);
 		r->python.items[i] = NULL;
@@ -259,21 +261,10 @@ void jf_facts_read_ahead(const jf_facts *self, const jf_file *const *files, size
 	read_ahead(self->resident, files, from, size);
 }
 
-static void pyfiles_read_ahead(const void *data, const jf_file *const *files, size_t from,
-                               size_t size)
+void jf_facts_settle(const jf_facts *self)
 {
-	read_ahead((jf_resident *)data, files, from, size);
-}
-
-static void pyfiles_settle(const void *data, const jf_file *keep)
-{
-	if (data)
-		settle((jf_resident *)data, keep);
-}
-
-void jf_facts_settle(const jf_facts *self, const jf_file *keep)
-{
-	pyfiles_settle(self->resident, keep);
+	if (self->resident)
+		settle(self->resident);
 }
 
 static const jf_pyfacts *pyfiles_get(const void *data, const jf_file *file)
@@ -299,8 +290,7 @@ size_t jf_facts_ahead_peak(const jf_facts *self)
 
 jf_pyfiles jf_facts_pyfiles(const jf_facts *self)
 {
-	return (jf_pyfiles){ self->ws, pyfiles_get, self->resident, pyfiles_names, pyfiles_settle,
-		             pyfiles_read_ahead,
+	return (jf_pyfiles){ self->ws, pyfiles_get, self->resident, pyfiles_names,
 		             self->called_known ? &self->called : NULL,
 		             self->called_known ? self->own_calls.items : NULL };
 }
@@ -339,7 +329,7 @@ static void follow_imports(const jf_job *job, jf_resident *r, jf_file *file,
 			jf_import_module(&im, imp->from, imp->sub);
 		for (size_t k = before; k < ws->files.size; k++) {
 			imports_of(r, ws->files.items[k]);
-			settle(r, NULL);
+			settle(r);
 		}
 	}
 	jf_importer_release(&im);
@@ -456,7 +446,7 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 		const import_texts *imports = imports_of(r, file);
 		if (imports && follow && file->fs_path)
 			follow_imports(job, r, file, imports, &out->sys_path, false);
-		settle(r, NULL);
+		settle(r);
 	}
 	jf_pyfiles files = jf_facts_pyfiles(out);
 	jf_py_called_names(&files, NULL, &out->called);
@@ -468,7 +458,7 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 		jf_array_push(&out->own_calls, own);
 	}
 	out->called_known = true;
-	settle(r, NULL);
+	settle(r);
 }
 
 void jf_facts_release(jf_facts *self)

@@ -77,13 +77,19 @@ const jf_pyfacts *jf_facts_python(const jf_facts *self, const jf_file *file);
 /** The tree of `file`, parsed again if it was released; NULL when that fails. */
 TSTree *jf_facts_tree(const jf_facts *self, const jf_file *file);
 /**
- * Releases trees above the budget, the last read first, but `keep`'s
- * (NULL: none): no node or Python facts taken from the facts before, but
- * from `keep`, may be used after. The rules call it between checks, before
+ * Releases trees above the budget, the last read first: no node or Python
+ * facts taken from the facts before may be used after. The rules call it between checks, before
  * each file of the checks' pass (rules/checks.h), and between the files of a
  * check's own loop, whose state across files is text.
  */
-void jf_facts_settle(const jf_facts *self, const jf_file *keep);
+void jf_facts_settle(const jf_facts *self);
+/* How many files a loop over them names ahead (jf_facts_read_ahead), and
+ * the most source those parsed again may hold together, the first but always
+ * named: their trees take about 15 bytes per byte. With fewer, the pool's
+ * thread waits while the loop's looks at a file. */
+#define JF_READ_AHEAD 16
+#define JF_READ_AHEAD_BYTES (1u << 20)
+
 /**
  * In a loop over `size` files (`files`) about to be read in that order, at
  * the `from`th: names it and the next ones (JF_READ_AHEAD in all, fewer

@@ -3,8 +3,9 @@
  * The argparse definitions of the entry script and of the local modules it
  * imports are collected into one picture of its command line: option
  * strings, actions, types, choices, nargs, required arguments, positionals,
- * subcommands; cmdline_flags.c adds absl flags and click. Everything is read
- * from the files' facts (python/facts.h).
+ * subcommands; cmdline_flags.c adds absl flags and click. Each file is read
+ * once, from its facts (python/facts.h), into steps that a later lint of any
+ * entry replays: the command line needs no module's tree again.
  *
  * Precision first. A parser that something else extends or that parses
  * another list (subparsers, parse_args(list), library helpers such as
@@ -296,89 +297,144 @@ static bool callee_ends(const jf_file *unit, TSNode fn, const char *name)
 	return jf_node_type_is(fn, JF_T_identifier) && jf_node_is(unit, fn, name);
 }
 
-/* Subcommands: which parser each variable holds */
+/* Recording: what each statement does to the command line, read while the
+ * file's tree is held. The steps are replayed in source order by collect(),
+ * which knows what the job runs of the file; a variable's parser is known
+ * only then, so a step names variables, and collect() keeps which parser
+ * each holds. */
 
 #define OWNER_NONE (-3)
 #define OWNER_SUBPARSERS (-2)
 #define OWNER_MAIN JF_CMDLINE_MAIN
 
-static int owner_of(const jf_cmdline *c, const jf_file *unit, TSNode var)
+struct jf_cmdline_record {
+	const jf_cmdline_step *steps;
+	size_t count;
+};
+
+/* Where the node being read stands; the last place is reused when the node
+ * stands in the same one (collect() asks each place once). */
+static const jf_py_place *node_place(jf_cmdline_recorder *r)
 {
-	if (!jf_node_type_is(var, JF_T_identifier))
-		return OWNER_NONE;
-	uint32_t a = ts_node_start_byte(var);
-	void *v = jf_strmap_get(&c->owners, unit->src->data + a, ts_node_end_byte(var) - a);
-	return v ? (int)((intptr_t)v - 4) : OWNER_NONE;
+	jf_py_place here = jf_py_place_of(r->arena, r->py, r->pn);
+	const jf_py_place *last = r->last_place;
+	if (last && last->main == here.main &&
+	    (last->outer == here.outer ||
+	     (last->outer && here.outer && !strcmp(last->outer, here.outer))))
+		return last;
+	jf_py_place *p = jf_arena_alloc(r->arena, sizeof *p);
+	*p = here;
+	return r->last_place = p;
 }
 
-static void set_owner(jf_cmdline *c, const jf_file *unit, TSNode var, int owner)
+jf_cmdline_step *jf_cmdline__step(jf_cmdline_recorder *r, jf_step_kind kind)
 {
-	uint32_t a = ts_node_start_byte(var);
-	jf_strmap_put(&c->owners, unit->src->data + a, ts_node_end_byte(var) - a,
-	              (void *)(intptr_t)(owner + 4));
+	if (r->gated && !r->place)
+		r->place = node_place(r);
+	jf_cmdline_step s = { .kind = kind, .place = r->gated ? r->place : NULL };
+	jf_array_push(&r->steps, s);
+	return jf_array_last(&r->steps);
 }
 
-/* `p = sub.add_parser("train", aliases=["t"])`: a new command, its names. */
-static int add_command(jf_cmdline *c, const jf_file *unit, TSNode call)
+void jf_cmdline__step_open(jf_cmdline_recorder *r, const char *why)
 {
+	jf_cmdline__step(r, JF_STEP_OPEN)->text = why;
+}
+
+static const char **strings_in(jf_arena *arena, char *const *items, size_t n)
+{
+	const char **copy = jf_arena_calloc(arena, n ? n : 1, sizeof *copy);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = jf_arena_strdup(arena, items[i]);
+	return copy;
+}
+
+void jf_cmdline__step_argument(jf_cmdline_recorder *r, jf_step_kind kind, jf_argdef *d,
+                               const char *object)
+{
+	jf_argdef *kept = jf_arena_alloc(r->arena, sizeof *kept);
+	*kept = *d;
+	kept->options.items = (char **)strings_in(r->arena, d->options.items, d->options.size);
+	kept->options.cap = d->options.size;
+	kept->choices.items = (char **)strings_in(r->arena, d->choices.items, d->choices.size);
+	kept->choices.cap = d->choices.size;
+	kept->dest = d->dest ? jf_arena_strdup(r->arena, d->dest) : NULL;
+	jf_cmdline__def_release(d);
+	jf_cmdline_step *s = jf_cmdline__step(r, kind);
+	s->def = kept;
+	s->object = object;
+}
+
+/* The name of variable `n`, in the arena; NULL when `n` is no variable. */
+static const char *variable(jf_cmdline_recorder *r, TSNode n)
+{
+	return jf_node_type_is(n, JF_T_identifier) ? jf_node_text_in(r->arena, r->unit, n) : NULL;
+}
+
+/* `sub.add_parser("train", aliases=["t"])`: the names of a new command; none
+ * when its name is computed. */
+static void command_names(jf_cmdline_recorder *r, TSNode call, jf_cmdline_step *s)
+{
+	const jf_file *unit = r->unit;
 	TSNode args = jf_node_field(call, JF_F_arguments);
-	int index = -1;
+	jf_argdef names = { 0 };
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
 		bool alias = jf_node_type_is(a, JF_T_keyword_argument) &&
 		             jf_node_is(unit, jf_node_field(a, JF_F_name), "aliases");
-		if (i == 0 || alias) {
-			jf_argdef names = { 0 };
-			if (i == 0) {
-				char *s = jf_cmdline__string(unit, a);
-				if (!s)
-					return OWNER_NONE; /* a computed name */
-				jf_array_push(&names.choices, s);
-			} else {
-				jf_cmdline__read_choices(unit, jf_node_field(a, JF_F_value), &names);
-			}
-			if (index < 0)
-				index = (int)c->commands.size; /* the index of its first name */
-			for (size_t k = 0; k < names.choices.size; k++) {
-				jf_array_push(&c->commands, names.choices.items[k]);
-				jf_array_push(&c->command_of, index);
-			}
-			jf_array_release(&names.choices);
+		if (i == 0) {
+			char *name = jf_cmdline__string(unit, a);
+			if (!name)
+				break; /* a computed name */
+			jf_array_push(&names.choices, name);
+		} else if (alias) {
+			jf_cmdline__read_choices(unit, jf_node_field(a, JF_F_value), &names);
 		}
 	}
-	return index < 0 ? OWNER_NONE : index;
+	s->names = strings_in(r->arena, names.choices.items, names.choices.size);
+	s->count = names.choices.size;
+	jf_cmdline__def_release(&names);
 }
 
-/* Records what `var = call` (an assignment's sides) holds when it is a parser, a
- * group or subparsers. */
-static void track_assignment(jf_cmdline *c, const jf_file *unit, TSNode var, TSNode call)
+/* `var = call`: a parser, a group or subparsers that a variable holds, or
+ * `known, rest = pre.parse_known_args()`, whose `rest` is parsed again when
+ * it is handed to parse_args (timm's config parser). */
+static void record_assignment(jf_cmdline_recorder *r, TSNode var, TSNode call)
 {
+	const jf_file *unit = r->unit;
 	if (!jf_node_type_is(call, JF_T_call))
 		return;
 	TSNode fn = jf_node_field(call, JF_F_function);
-	/* `known, rest = pre.parse_known_args()`: what `rest` holds is parsed
-	 * again when it is handed to parse_args (timm's config parser) */
 	if ((jf_node_type_is(var, JF_T_pattern_list) || jf_node_type_is(var, JF_T_tuple_pattern)) &&
 	    ts_node_named_child_count(var) == 2 && calls_method(unit, fn, "parse_known_args") &&
 	    !ts_node_named_child_count(jf_node_field(call, JF_F_arguments)) &&
 	    jf_node_type_is(ts_node_named_child(var, 1), JF_T_identifier)) {
-		jf_array_push(&c->rest_names, jf_node_text(unit, ts_node_named_child(var, 1)));
+		const char *rest = variable(r, ts_node_named_child(var, 1));
+		jf_cmdline__step(r, JF_STEP_REST_NAME)->text = rest;
 		return;
 	}
 	if (!jf_node_type_is(var, JF_T_identifier))
 		return;
-	if (callee_ends(unit, fn, "ArgumentParser")) {
-		set_owner(c, unit, var, OWNER_MAIN);
-	} else if (calls_method(unit, fn, "add_subparsers")) {
-		c->subparsers = true;
-		set_owner(c, unit, var, OWNER_SUBPARSERS);
-	} else if (calls_method(unit, fn, "add_parser") &&
-	           owner_of(c, unit, jf_node_field(fn, JF_F_object)) == OWNER_SUBPARSERS) {
-		set_owner(c, unit, var, add_command(c, unit, call));
-	} else if (calls_method(unit, fn, "add_argument_group") ||
-	           calls_method(unit, fn, "add_mutually_exclusive_group")) {
-		set_owner(c, unit, var, owner_of(c, unit, jf_node_field(fn, JF_F_object)));
-	}
+	jf_step_kind kind;
+	if (callee_ends(unit, fn, "ArgumentParser"))
+		kind = JF_STEP_PARSER_VAR;
+	else if (calls_method(unit, fn, "add_subparsers"))
+		kind = JF_STEP_SUBPARSERS_VAR;
+	else if (calls_method(unit, fn, "add_parser"))
+		kind = JF_STEP_COMMAND_VAR;
+	else if (calls_method(unit, fn, "add_argument_group") ||
+	         calls_method(unit, fn, "add_mutually_exclusive_group"))
+		kind = JF_STEP_GROUP_VAR;
+	else
+		return;
+	const char *name = variable(r, var);
+	const char *object = variable(r, jf_node_field(fn, JF_F_object));
+	jf_strmap_add(&r->holders, name);
+	jf_cmdline_step *s = jf_cmdline__step(r, kind);
+	s->text = name;
+	s->object = object;
+	if (kind == JF_STEP_COMMAND_VAR)
+		command_names(r, call, s);
 }
 
 static bool has_keyword(const jf_file *unit, TSNode call, const char *name)
@@ -393,25 +449,312 @@ static bool has_keyword(const jf_file *unit, TSNode call, const char *name)
 	return false;
 }
 
-/* `add_args(parser)`: a function that may add arguments. Its name is kept;
- * build_cmdline() looks for its definition among the job's files. */
-static void note_handed_over(jf_cmdline *c, const jf_file *unit, TSNode fn, TSNode args)
+/* `add_args(parser)`: a function that may add arguments, when one of the
+ * variables it is given holds a parser. Only variables that some earlier
+ * statement of the file may have given a parser are kept. */
+static void record_handed_over(jf_cmdline_recorder *r, TSNode fn, TSNode args)
 {
-	if (!c->owners.size)
-		return; /* no parser yet: nothing to hand over */
+	if (!r->holders.size)
+		return;
+	JF_ARRAY(const char *) given = { 0 };
 	uint32_t count = ts_node_named_child_count(args);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode a = ts_node_named_child(args, i);
 		if (jf_node_type_is(a, JF_T_keyword_argument))
 			a = jf_node_field(a, JF_F_value);
-		if (owner_of(c, unit, a) == OWNER_NONE)
+		if (!jf_node_type_is(a, JF_T_identifier))
 			continue;
+		uint32_t start = ts_node_start_byte(a);
+		if (jf_strmap_get(&r->holders, r->unit->src->data + start, ts_node_end_byte(a) - start))
+			jf_array_push(&given, variable(r, a));
+	}
+	if (given.size) {
 		TSNode name = jf_node_type_is(fn, JF_T_attribute) ? jf_node_field(fn, JF_F_attribute) : fn;
-		if (jf_node_type_is(name, JF_T_identifier))
-			jf_array_push(&c->handed_to, jf_node_text(unit, name));
+		const char *callee = variable(r, name);
+		jf_cmdline_step *s = jf_cmdline__step(r, JF_STEP_HANDED);
+		s->text = callee;
+		s->names = given.items;
+		s->count = given.size;
+		jf_arena_adopt(r->arena, given.items);
+	}
+}
+
+/* Whether the add_argument call `n` is under an if, in a try or in a
+ * conditional expression of its function (or of the module). */
+static bool conditional(TSNode n)
+{
+	for (TSNode p = ts_node_parent(n);
+	     !ts_node_is_null(p) && !jf_node_type_is(p, JF_T_function_definition); p = ts_node_parent(p))
+		if (jf_node_type_is(p, JF_T_if_statement) || jf_node_type_is(p, JF_T_try_statement) ||
+		    jf_node_type_is(p, JF_T_conditional_expression))
+			return true;
+	return false;
+}
+
+static void record_call(jf_cmdline_recorder *r, const jf_py_node *pn)
+{
+	const jf_file *unit = r->unit;
+	TSNode n = pn->node, fn = pn->a;
+	record_handed_over(r, fn, pn->b);
+	for (size_t i = 0; i < sizeof open_calls / sizeof *open_calls; i++)
+		if (strchr(open_calls[i].call, '.') ? ends_with_word(unit, fn, open_calls[i].call)
+		                                    : callee_ends(unit, fn, open_calls[i].call)) {
+			jf_cmdline__step(r, JF_STEP_OPEN_FIRST)->text = open_calls[i].why;
+			break;
+		}
+	if (calls_method(unit, fn, "parse_args") || calls_method(unit, fn, "set_defaults"))
+		jf_cmdline__step(r, JF_STEP_TAKES_PART);
+	if ((calls_method(unit, fn, "parse_args") || calls_method(unit, fn, "parse_known_args")) &&
+	    !ts_node_named_child_count(pn->b))
+		jf_cmdline__step(r, JF_STEP_ARGV_PARSED);
+	/* parents=[...] of a parser, not of Path.mkdir() and the like */
+	if ((callee_ends(unit, fn, "ArgumentParser") || calls_method(unit, fn, "add_parser")) &&
+	    has_keyword(unit, n, "parents"))
+		jf_cmdline__step(r, JF_STEP_PARENTS);
+	if (calls_method(unit, fn, "add_argument")) {
+		const char *object = variable(r, jf_node_field(fn, JF_F_object));
+		jf_argdef d = { .conditional = conditional(n) };
+		if (read_argument(unit, n, &d)) {
+			jf_cmdline__step_argument(r, JF_STEP_ADD_ARGUMENT, &d, object);
+		} else {
+			jf_cmdline__def_release(&d);
+			jf_cmdline__step(r, JF_STEP_ADD_ARGUMENT)->object = object;
+		}
+	} else if (callee_ends(unit, fn, "ArgumentParser")) {
+		bool abbrev = true, splat = false;
+		TSNode args = jf_node_field(n, JF_F_arguments);
+		for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+			TSNode a = ts_node_named_child(args, i);
+			if (jf_node_type_is(a, JF_T_keyword_argument) &&
+			    jf_node_is(unit, jf_node_field(a, JF_F_name), "allow_abbrev") &&
+			    jf_node_type_is(jf_node_field(a, JF_F_value), JF_T_false))
+				abbrev = false;
+			splat |= jf_node_type_is(a, JF_T_dictionary_splat) ||
+			         jf_node_type_is(a, JF_T_list_splat);
+		}
+		jf_cmdline_step *s = jf_cmdline__step(r, JF_STEP_PARSER);
+		s->span = jf_node_span(n);
+		s->flag = !abbrev;
+		if (splat)
+			jf_cmdline__step_open(r, "its ArgumentParser(...) gets * or ** arguments");
+	} else if (calls_method(unit, fn, "set_defaults")) {
+		JF_ARRAY(const char *) names = { 0 };
+		bool open = false;
+		TSNode args = jf_node_field(n, JF_F_arguments);
+		for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+			TSNode a = ts_node_named_child(args, i);
+			if (jf_node_type_is(a, JF_T_keyword_argument))
+				jf_array_push(&names, jf_node_text_in(r->arena, unit, jf_node_field(a, JF_F_name)));
+			else
+				open = true; /* set_defaults(**cfg) */
+		}
+		jf_cmdline_step *s = jf_cmdline__step(r, JF_STEP_DEFAULTS);
+		s->names = names.items;
+		s->count = names.size;
+		s->flag = open;
+		jf_arena_adopt(r->arena, names.items);
+	} else if (calls_method(unit, fn, "parse_args") && ts_node_named_child_count(pn->b) > 0) {
+		TSNode args = pn->b;
+		const char *name = ts_node_named_child_count(args) == 1
+		                       ? variable(r, ts_node_named_child(args, 0))
+		                       : NULL;
+		jf_cmdline__step(r, JF_STEP_PARSE_LIST)->text = name;
+	}
+}
+
+const jf_cmdline_record *jf_cmdline_record_of(jf_arena *arena, const jf_pyfacts *py)
+{
+	if (!may_define_arguments(py->file))
+		return NULL;
+	jf_cmdline_recorder r = { .arena = arena, .unit = py->file, .py = py };
+	/* Assignments, calls and decorated definitions, in source order. */
+	for (size_t k = 0; k < py->nodes.size; k++) {
+		const jf_py_node *pn = &py->nodes.items[k];
+		if (pn->kind != JF_PY_ASSIGNMENT && pn->kind != JF_PY_CALL && pn->kind != JF_PY_DECORATED)
+			continue;
+		r.pn = pn;
+		r.place = NULL;
+		/* a decorated definition is read whether its function runs or not */
+		r.gated = pn->kind != JF_PY_DECORATED;
+		if (pn->kind == JF_PY_ASSIGNMENT)
+			record_assignment(&r, pn->a, pn->b);
+		if (pn->kind == JF_PY_CALL)
+			record_call(&r, pn);
+		if (pn->kind == JF_PY_CALL || pn->kind == JF_PY_DECORATED)
+			jf_flags__record(&r, pn);
+	}
+	jf_strmap_release(&r.holders);
+	jf_cmdline_record *rec = jf_arena_alloc(arena, sizeof *rec);
+	jf_arena_adopt_array(arena, &r.steps);
+	rec->steps = r.steps.items;
+	rec->count = r.steps.size;
+	return rec;
+}
+
+/* Replaying: the steps of the statements that run for the script */
+
+static int owner_of(const jf_cmdline *c, const char *var)
+{
+	void *v = var ? jf_strmap_get(&c->owners, var, strlen(var)) : NULL;
+	return v ? (int)((intptr_t)v - 4) : OWNER_NONE;
+}
+
+static void set_owner(jf_cmdline *c, const char *var, int owner)
+{
+	jf_strmap_put(&c->owners, var, strlen(var), (void *)(intptr_t)(owner + 4));
+}
+
+/* A new command with the names of step `s`; OWNER_NONE when it has none. */
+static int add_command(jf_cmdline *c, const jf_cmdline_step *s)
+{
+	if (!s->count)
+		return OWNER_NONE;
+	int index = (int)c->commands.size; /* the index of its first name */
+	for (size_t k = 0; k < s->count; k++) {
+		jf_array_push(&c->commands, jf_xstrdup(s->names[k]));
+		jf_array_push(&c->command_of, index);
+	}
+	return index;
+}
+
+static void hand_over(jf_cmdline *c, const jf_cmdline_step *s)
+{
+	if (!c->owners.size)
+		return; /* no parser yet: nothing to hand over */
+	for (size_t i = 0; i < s->count; i++) {
+		if (owner_of(c, s->names[i]) == OWNER_NONE)
+			continue;
+		if (s->text)
+			jf_array_push(&c->handed_to, jf_xstrdup(s->text));
 		else
 			c->open = "its parser is handed to a call jobfix cannot name";
 		return;
+	}
+}
+
+static char **strings_dup(char *const *items, size_t n)
+{
+	char **copy = n ? jf_xmalloc(n * sizeof *copy) : NULL;
+	for (size_t i = 0; i < n; i++)
+		copy[i] = jf_xstrdup(items[i]);
+	return copy;
+}
+
+/* A copy of recorded argument `d`, owned by the command line. */
+static jf_argdef argument_copy(const jf_argdef *d)
+{
+	jf_argdef copy = *d;
+	copy.options.items = strings_dup(d->options.items, d->options.size);
+	copy.choices.items = strings_dup(d->choices.items, d->choices.size);
+	copy.dest = d->dest ? jf_xstrdup(d->dest) : NULL;
+	return copy;
+}
+
+static void add_argument(jf_cmdline *c, const jf_cmdline_step *s)
+{
+	int owner = owner_of(c, s->object);
+	if (owner == OWNER_NONE || owner == OWNER_SUBPARSERS)
+		c->unowned = true;
+	if (!s->def) {
+		c->open = "an add_argument call has computed option strings or settings";
+		return;
+	}
+	jf_argdef d = argument_copy(s->def);
+	d.command = owner >= 0 ? owner : OWNER_MAIN;
+	jf_array_push(&c->args, d);
+}
+
+static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s, bool *takes_part)
+{
+	switch (s->kind) {
+	case JF_STEP_REST_NAME:
+		jf_array_push(&c->rest_names, jf_xstrdup(s->text));
+		break;
+	case JF_STEP_PARSER_VAR:
+		set_owner(c, s->text, OWNER_MAIN);
+		break;
+	case JF_STEP_SUBPARSERS_VAR:
+		c->subparsers = true;
+		set_owner(c, s->text, OWNER_SUBPARSERS);
+		break;
+	case JF_STEP_COMMAND_VAR:
+		if (owner_of(c, s->object) == OWNER_SUBPARSERS)
+			set_owner(c, s->text, add_command(c, s));
+		break;
+	case JF_STEP_GROUP_VAR:
+		set_owner(c, s->text, owner_of(c, s->object));
+		break;
+	case JF_STEP_HANDED:
+		hand_over(c, s);
+		break;
+	case JF_STEP_OPEN:
+		c->open = s->text;
+		break;
+	case JF_STEP_OPEN_FIRST:
+		if (!c->open)
+			c->open = s->text;
+		break;
+	case JF_STEP_TAKES_PART:
+		*takes_part = true;
+		break;
+	case JF_STEP_ARGV_PARSED:
+		c->argv_parsed = true;
+		break;
+	case JF_STEP_PARENTS:
+		c->has_parents = true;
+		break;
+	case JF_STEP_ADD_ARGUMENT:
+		add_argument(c, s);
+		break;
+	case JF_STEP_PARSER:
+		if (!c->parsers++) {
+			c->unit = unit;
+			c->span = s->span;
+		}
+		if (s->flag)
+			c->allow_abbrev = false;
+		break;
+	case JF_STEP_DEFAULTS:
+		for (size_t i = 0; i < s->count; i++)
+			jf_array_push(&c->defaults, jf_xstrdup(s->names[i]));
+		if (s->flag)
+			c->defaults_open = true;
+		break;
+	case JF_STEP_PARSE_LIST:
+		if (s->text && jf_strings_have(&c->rest_names, s->text))
+			c->rest_parsed = true; /* the rest of the command line, strictly */
+		else
+			c->own_list = true;
+		break;
+	case JF_STEP_ARGUMENT:
+		jf_array_push(&c->args, argument_copy(s->def));
+		break;
+	case JF_STEP_ABSL:
+		c->absl = true;
+		break;
+	case JF_STEP_REQUIRED:
+		jf_array_push(&c->required, jf_xstrdup(s->text));
+		break;
+	case JF_STEP_FLAGS_PARSE:
+		c->absl = true;
+		if (c->flags_parse == JF_FLAGS_UNPARSED) {
+			c->flags_parse = s->how;
+			c->unit = unit;
+			c->span = s->span;
+		} else if (s->flag && c->flags_parse != s->how) {
+			c->open = "its flags are parsed in more than one way";
+		}
+		break;
+	case JF_STEP_ARGV_PARSES:
+		c->argv_parses++;
+		break;
+	case JF_STEP_CLICK_COMMAND:
+		if (!c->click_commands++) {
+			c->click_fn = s->text ? jf_xstrdup(s->text) : NULL;
+			c->click_unit = unit;
+			c->click_span = s->span;
+		}
+		break;
 	}
 }
 
@@ -442,13 +785,13 @@ static bool echoes_argv(const char *text, const char *p)
 	return false;
 }
 
-/* Collects the argparse definitions of `py` into `c`: all of it for the
- * entry script (`called` NULL), the parts that run for it in an imported
- * module (with `own`, its jf_py_own_calls()). */
-static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strmap *called,
-                    const jf_strmap *own)
+/* Adds the argparse definitions, absl flags and click parameters of `unit`
+ * (its record `rec`) to `c`: all of them for the entry script (`called`
+ * NULL), those that run for it in an imported module (with `own`, its
+ * jf_py_own_calls()). */
+static void collect(jf_cmdline *c, const jf_file *unit, const jf_cmdline_record *rec,
+                    const jf_strmap *called, const jf_strmap *own)
 {
-	const jf_file *unit = py->file;
 	/* A module's variables are its own: a `group` there is no parser group. */
 	jf_strmap_release(&c->owners);
 	memset(&c->owners, 0, sizeof c->owners);
@@ -460,91 +803,16 @@ static void collect(jf_cmdline *c, const jf_pyfacts *py, const jf_strmap *called
 	/* hand-read, unless FLAGS(sys.argv) parses it; printing it reads nothing */
 	for (const char *p = strstr(unit->src->data, "sys.argv"); p; p = strstr(p + 1, "sys.argv"))
 		c->argv_reads += !echoes_argv(unit->src->data, p);
-	/* Assignments, calls and decorated definitions, in source order. */
-	for (size_t k = 0; k < py->nodes.size; k++) {
-		const jf_py_node *pn = &py->nodes.items[k];
-		TSNode n = pn->node;
-		if (called && (pn->kind == JF_PY_ASSIGNMENT || pn->kind == JF_PY_CALL) &&
-		    !jf_py_runs_when_imported(py, pn, called, own))
-			continue;
-		if (pn->kind == JF_PY_ASSIGNMENT)
-			track_assignment(c, unit, pn->a, pn->b);
-		if (pn->kind == JF_PY_CALL)
-			note_handed_over(c, unit, pn->a, pn->b);
-		if (pn->kind == JF_PY_CALL) {
-			TSNode fn = pn->a;
-			for (size_t i = 0; i < sizeof open_calls / sizeof *open_calls && !c->open; i++)
-				if (strchr(open_calls[i].call, '.') ? ends_with_word(unit, fn, open_calls[i].call)
-				                                    : callee_ends(unit, fn, open_calls[i].call))
-					c->open = open_calls[i].why;
-			takes_part |= calls_method(unit, fn, "parse_args") ||
-			              calls_method(unit, fn, "set_defaults");
-			c->argv_parsed |= (calls_method(unit, fn, "parse_args") ||
-			                   calls_method(unit, fn, "parse_known_args")) &&
-			                  !ts_node_named_child_count(pn->b);
-			/* parents=[...] of a parser, not of Path.mkdir() and the like */
-			if ((callee_ends(unit, fn, "ArgumentParser") || calls_method(unit, fn, "add_parser")) &&
-			    has_keyword(unit, n, "parents"))
-				c->has_parents = true;
-			if (calls_method(unit, fn, "add_argument")) {
-				jf_argdef d = { 0 };
-				int owner = owner_of(c, unit, jf_node_field(fn, JF_F_object));
-				d.command = owner >= 0 ? owner : OWNER_MAIN;
-				if (owner == OWNER_NONE || owner == OWNER_SUBPARSERS)
-					c->unowned = true;
-				for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !d.conditional &&
-				                                   !jf_node_type_is(p, JF_T_function_definition);
-				     p = ts_node_parent(p))
-					d.conditional = jf_node_type_is(p, JF_T_if_statement) ||
-					                jf_node_type_is(p, JF_T_try_statement) ||
-					                jf_node_type_is(p, JF_T_conditional_expression);
-				if (read_argument(unit, n, &d))
-					jf_array_push(&c->args, d);
-				else {
-					jf_cmdline__def_release(&d);
-					c->open = "an add_argument call has computed option strings or settings";
-				}
-			} else if (callee_ends(unit, fn, "ArgumentParser")) {
-				if (!c->parsers++) {
-					c->unit = unit;
-					c->span = jf_node_span(n);
-				}
-				TSNode args = jf_node_field(n, JF_F_arguments);
-				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-					TSNode a = ts_node_named_child(args, i);
-					if (jf_node_type_is(a, JF_T_keyword_argument) &&
-					    jf_node_is(unit, jf_node_field(a, JF_F_name), "allow_abbrev") &&
-					    jf_node_type_is(jf_node_field(a, JF_F_value), JF_T_false))
-						c->allow_abbrev = false;
-
-					if (jf_node_type_is(a, JF_T_dictionary_splat) || jf_node_type_is(a, JF_T_list_splat))
-						c->open = "its ArgumentParser(...) gets * or ** arguments";
-				}
-			} else if (calls_method(unit, fn, "set_defaults")) {
-				TSNode args = jf_node_field(n, JF_F_arguments);
-				for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-					TSNode a = ts_node_named_child(args, i);
-					if (jf_node_type_is(a, JF_T_keyword_argument))
-						jf_array_push(&c->defaults, jf_node_text(unit, jf_node_field(a, JF_F_name)));
-					else
-						c->defaults_open = true; /* set_defaults(**cfg) */
-				}
-			} else if (calls_method(unit, fn, "parse_args") &&
-			           ts_node_named_child_count(jf_node_field(n, JF_F_arguments)) > 0) {
-				TSNode arg = ts_node_named_child(jf_node_field(n, JF_F_arguments), 0);
-				char *name = jf_node_type_is(arg, JF_T_identifier) &&
-				                     ts_node_named_child_count(jf_node_field(n, JF_F_arguments)) == 1
-				                     ? jf_node_text(unit, arg)
-				                     : NULL;
-				if (name && jf_strings_have(&c->rest_names, name))
-					c->rest_parsed = true; /* the rest of the command line, strictly */
-				else
-					c->own_list = true;
-				free(name);
-			}
+	const jf_py_place *place = NULL;
+	bool runs = true;
+	for (size_t k = 0; rec && k < rec->count; k++) {
+		const jf_cmdline_step *s = &rec->steps[k];
+		if (called && s->place && s->place != place) {
+			place = s->place;
+			runs = jf_py_place_runs(place, called, own);
 		}
-		if (pn->kind == JF_PY_CALL || pn->kind == JF_PY_DECORATED)
-			jf_flags__visit(c, unit, pn);
+		if (!called || !s->place || runs)
+			replay(c, unit, s, &takes_part);
 	}
 	takes_part |= c->args.size > defined || c->parsers > parsers;
 	for (size_t i = 0; open_markers[i] && takes_part; i++)
@@ -557,37 +825,27 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 {
 	memset(c, 0, sizeof(*c));
 	c->allow_abbrev = true;
-	collect(c, entry, NULL, NULL);
+	collect(c, entry->file, entry->names->cmdline, NULL, NULL);
 	/* The job's called names, once every module is read, are the entry's with
 	 * it: an entry script is one. */
 	bool job = files->called && entry->file->role == JF_ROLE_ENTRY;
 	jf_strmap called = JF_STRMAP_INIT;
 	if (!job)
 		jf_py_called_names(files, entry, &called);
-	JF_ARRAY(const jf_file *) modules = { 0 };
 	for (size_t i = 0; i < files->ws->files.size; i++) {
 		const jf_file *u = files->ws->files.items[i];
-		if (u->role == JF_ROLE_MODULE && may_define_arguments(u))
-			jf_array_push(&modules, u);
-	}
-	for (size_t k = 0; k < modules.size; k++) {
-		const jf_file *u = modules.items[k];
-		jf_pyfiles_settle(files, entry->file); /* what `c` keeps is text */
-		jf_pyfiles_read_ahead(files, modules.items, k, modules.size);
-		const jf_pyfacts *py = jf_pyfiles_get(files, u);
-		if (!py)
-			continue;
+		const jf_py_names *names = u->role == JF_ROLE_MODULE ? jf_pyfiles_names(files, u) : NULL;
+		if (!names || !names->cmdline)
+			continue; /* not read, or it spells nothing collect() reads */
 		if (job) {
-			collect(c, py, files->called, jf_pyfiles_own(files, u));
+			collect(c, u, names->cmdline, files->called, jf_pyfiles_own(files, u));
 		} else {
 			jf_strmap own = JF_STRMAP_INIT;
-			jf_py_own_calls(py->names, &called, &own);
-			collect(c, py, &called, &own);
+			jf_py_own_calls(names, &called, &own);
+			collect(c, u, names->cmdline, &called, &own);
 			jf_strmap_release(&own);
 		}
 	}
-	jf_pyfiles_read_ahead(files, modules.items, modules.size, modules.size);
-	jf_array_release(&modules);
 	jf_strmap_release(&called);
 	/* parse_known_args, then parse_args of what it left: every flag must be known */
 	if (c->rest_parsed)

@@ -3,8 +3,10 @@
  * cmdline.c reads argparse definitions into a jf_cmdline; cmdline_flags.c
  * reads absl flags (tf.app.flags included) and click into the same
  * structure; rules/arguments.c checks every invocation of the script
- * against it. Everything is read from the files' facts. Strings are owned
- * by the structure.
+ * against it. What each file's statements do is recorded from its facts
+ * while its tree is held (jf_cmdline_record_of()), and replayed for an
+ * entry script with what the job runs of each module. Strings are owned by
+ * the structure.
  */
 #ifndef JF_CMDLINE_H
 #define JF_CMDLINE_H
@@ -97,9 +99,19 @@ typedef struct {
 	const jf_file *click_unit;
 } jf_cmdline;
 
+/* What jf_cmdline_read() takes of one Python file, read while its tree is
+ * held (the facts keep it in the file's jf_py_names): its argparse, absl and
+ * click statements, each with the place that decides whether it runs when
+ * the file is imported. */
+typedef struct jf_cmdline_record jf_cmdline_record;
+
+/** The record of the file of `py`, in `arena`; NULL when the file spells
+ * nothing a command line is made of. */
+const jf_cmdline_record *jf_cmdline_record_of(jf_arena *arena, const jf_pyfacts *py);
 /**
  * Reads the command line of entry script `entry`: its own definitions and
- * those of the job's local modules (`files`). Release with jf_cmdline_release().
+ * those of the job's local modules (`files`), from their records: no tree
+ * but the entry's is read. Release with jf_cmdline_release().
  */
 void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry);
 void jf_cmdline_release(jf_cmdline *c);
@@ -121,6 +133,62 @@ long jf_cmdline_wrapped_script(const jf_pyfiles *files, const jf_pyfacts *entry,
 
 /* cmdline.c, shared with cmdline_flags.c */
 
+/* What one statement does to a jf_cmdline. */
+typedef enum {
+	JF_STEP_REST_NAME,      /* `_, text = p.parse_known_args()` */
+	JF_STEP_PARSER_VAR,     /* `text = ArgumentParser(...)` */
+	JF_STEP_SUBPARSERS_VAR, /* `text = object.add_subparsers(...)` */
+	JF_STEP_COMMAND_VAR,    /* `text = object.add_parser(...)`: the command's names (none: computed) */
+	JF_STEP_GROUP_VAR,      /* `text = object.add_argument_group(...)` */
+	JF_STEP_HANDED,         /* `text(names...)`: variables handed to a function (text NULL: not named) */
+	JF_STEP_OPEN,           /* the command line is open: text says why */
+	JF_STEP_OPEN_FIRST,     /* the same, unless it is open already */
+	JF_STEP_TAKES_PART,     /* parse_args or set_defaults: the file takes part in the parser */
+	JF_STEP_ARGV_PARSED,    /* parse_args() or parse_known_args() of the command line itself */
+	JF_STEP_PARENTS,        /* a parser made with parents=[...] */
+	JF_STEP_ADD_ARGUMENT,   /* object.add_argument(...): def, NULL when it cannot be read */
+	JF_STEP_PARSER,         /* ArgumentParser(...) at span; flag: allow_abbrev=False */
+	JF_STEP_DEFAULTS,       /* set_defaults(names=...); flag: and **d */
+	JF_STEP_PARSE_LIST,     /* parse_args(text): text NULL when it is not one variable */
+	JF_STEP_ARGUMENT,       /* an absl flag or a click parameter: def */
+	JF_STEP_ABSL,           /* absl flags are defined or parsed */
+	JF_STEP_REQUIRED,       /* mark_flag_as_required(text) */
+	JF_STEP_FLAGS_PARSE,    /* absl flags parsed at span, `how`; flag: a second way opens the line */
+	JF_STEP_ARGV_PARSES,    /* FLAGS(sys.argv) */
+	JF_STEP_CLICK_COMMAND,  /* @click.command() on the function named text, at span */
+} jf_step_kind;
+
+typedef struct {
+	jf_step_kind kind;
+	bool flag;
+	jf_flags_parse how;
+	const jf_py_place *place; /* where its statement stands; NULL: read wherever it is */
+	const char *text;
+	const char *object;       /* the variable a method is called on; NULL: none */
+	const char *const *names;
+	size_t count;
+	const jf_argdef *def;
+	jf_span span;
+} jf_cmdline_step;
+
+/* Reads the steps of one file. */
+typedef struct {
+	jf_arena *arena; /* where the steps' text goes */
+	const jf_file *unit;
+	const jf_pyfacts *py;
+	const jf_py_node *pn;  /* the statement being read */
+	bool gated;            /* whether its steps run only where it runs */
+	const jf_py_place *place, *last_place;
+	JF_ARRAY(jf_cmdline_step) steps;
+	jf_strmap holders; /* the variables some statement so far gives a parser */
+} jf_cmdline_recorder;
+
+/** A new step of the statement being read, zeroed but for its kind and place. */
+jf_cmdline_step *jf_cmdline__step(jf_cmdline_recorder *r, jf_step_kind kind);
+void jf_cmdline__step_open(jf_cmdline_recorder *r, const char *why);
+/** A step with argument `d` (kept in the arena; `d` is released) added to `object`'s parser. */
+void jf_cmdline__step_argument(jf_cmdline_recorder *r, jf_step_kind kind, jf_argdef *d,
+                               const char *object);
 /** The value of a plain string literal, or NULL; caller frees. */
 char *jf_cmdline__string(const jf_file *unit, TSNode n);
 /** Reads a list or tuple of literals into d->choices; choices_known when all are literal. */
@@ -129,8 +197,8 @@ void jf_cmdline__def_release(jf_argdef *d);
 
 /* cmdline_flags.c */
 
-/** Reads absl flag definitions (a call) and click decorators (a decorated definition) of `unit`. */
-void jf_flags__visit(jf_cmdline *c, const jf_file *unit, const jf_py_node *pn);
+/** Records absl flag definitions (a call) and click decorators (a decorated definition). */
+void jf_flags__record(jf_cmdline_recorder *r, const jf_py_node *pn);
 /** After every file is read: required flags, click's own options and its call in `entry`. */
 void jf_flags__finish(jf_cmdline *c, const jf_pyfacts *entry);
 /** Whether `name` is a flag absl defines itself (--helpfull, --logtostderr, ...);

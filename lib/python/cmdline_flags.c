@@ -3,8 +3,8 @@
  * cmdline.c reads argparse; this file reads the two other common ways a
  * training script declares its command line, and how the script parses it:
  * absl's app.run and FLAGS(sys.argv) stop at an unknown flag, TF 1.x's
- * tf.app.run drops it, click's standalone call stops at it. jf_flags__visit
- * sees every call and decorated definition of every file cmdline.c collects; jf_flags__finish
+ * tf.app.run drops it, click's standalone call stops at it. jf_flags__record
+ * sees every call and decorated definition of every file cmdline.c records; jf_flags__finish
  * resolves what needs them all.
  *
  * Precision first, as in cmdline.c: a definition jobfix cannot read whole
@@ -140,66 +140,63 @@ static bool read_absl_flag(const jf_file *unit, TSNode call, size_t kind, jf_arg
 }
 
 /* flags.mark_flag_as_required('x'), flags.mark_flags_as_required(['x', 'y']). */
-static void read_required(jf_cmdline *c, const jf_file *unit, TSNode call, bool list)
+static void read_required(jf_cmdline_recorder *r, TSNode call, bool list)
 {
+	const jf_file *unit = r->unit;
 	TSNode v = ts_node_named_child(jf_node_field(call, JF_F_arguments), 0);
 	if (list && (jf_node_type_is(v, JF_T_list) || jf_node_type_is(v, JF_T_tuple))) {
 		for (uint32_t i = 0; i < ts_node_named_child_count(v); i++) {
 			char *s = jf_cmdline__string(unit, ts_node_named_child(v, i));
 			if (!s) {
-				c->open = "a required flag is named at run time";
+				jf_cmdline__step_open(r, "a required flag is named at run time");
 				return;
 			}
-			jf_array_push(&c->required, s);
+			jf_cmdline__step(r, JF_STEP_REQUIRED)->text = jf_arena_strdup(r->arena, s);
+			free(s);
 		}
 		return;
 	}
 	char *s = list ? NULL : jf_cmdline__string(unit, v);
 	if (s)
-		jf_array_push(&c->required, s);
+		jf_cmdline__step(r, JF_STEP_REQUIRED)->text = jf_arena_strdup(r->arena, s);
 	else
-		c->open = "a required flag is named at run time";
+		jf_cmdline__step_open(r, "a required flag is named at run time");
+	free(s);
 }
 
 /* Where the flags are parsed: app.run(main), tf.app.run(), FLAGS(sys.argv). */
-static void read_parse(jf_cmdline *c, const jf_file *unit, TSNode call, jf_flags_parse how)
+static void read_parse(jf_cmdline_recorder *r, TSNode call, jf_flags_parse how)
 {
+	const jf_file *unit = r->unit;
 	TSNode args = jf_node_field(call, JF_F_arguments);
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
 		TSNode k = jf_node_field(a, JF_F_name);
-		if (jf_node_type_is(a, JF_T_keyword_argument) && !jf_node_is(unit, k, "main"))
-			c->open = "app.run parses another argv or with another parser";
-		else if (!jf_node_type_is(a, JF_T_keyword_argument) && i > 0)
-			c->open = "app.run parses another argv or with another parser";
+		if ((jf_node_type_is(a, JF_T_keyword_argument) && !jf_node_is(unit, k, "main")) ||
+		    (!jf_node_type_is(a, JF_T_keyword_argument) && i > 0))
+			jf_cmdline__step_open(r, "app.run parses another argv or with another parser");
 	}
-	c->absl = true;
-	if (c->flags_parse == JF_FLAGS_UNPARSED) {
-		c->flags_parse = how;
-		c->unit = unit;
-		c->span = jf_node_span(call);
-	} else if (c->flags_parse != how) {
-		c->open = "its flags are parsed in more than one way";
-	}
+	jf_cmdline_step *s = jf_cmdline__step(r, JF_STEP_FLAGS_PARSE);
+	s->how = how;
+	s->span = jf_node_span(call);
+	s->flag = true; /* parsed another way too: open */
 }
 
 /* FLAGS(sys.argv): strict; FLAGS(argv, known_only=True) or another list: open. */
-static void read_flags_call(jf_cmdline *c, const jf_file *unit, TSNode call)
+static void read_flags_call(jf_cmdline_recorder *r, TSNode call)
 {
 	TSNode args = jf_node_field(call, JF_F_arguments);
 	TSNode a = ts_node_named_child(args, 0);
-	c->absl = true;
+	jf_cmdline__step(r, JF_STEP_ABSL);
 	if (ts_node_named_child_count(args) != 1 || !jf_node_type_is(a, JF_T_attribute) ||
-	    !jf_node_is(unit, a, "sys.argv")) {
-		c->open = "FLAGS(...) parses a list of its own";
+	    !jf_node_is(r->unit, a, "sys.argv")) {
+		jf_cmdline__step_open(r, "FLAGS(...) parses a list of its own");
 		return;
 	}
-	c->argv_parses++;
-	if (c->flags_parse == JF_FLAGS_UNPARSED) {
-		c->flags_parse = JF_FLAGS_STRICT;
-		c->unit = unit;
-		c->span = jf_node_span(call);
-	}
+	jf_cmdline__step(r, JF_STEP_ARGV_PARSES);
+	jf_cmdline_step *s = jf_cmdline__step(r, JF_STEP_FLAGS_PARSE);
+	s->how = JF_FLAGS_STRICT;
+	s->span = jf_node_span(call);
 }
 
 /* Whether the text of callee `fn` after its last '.' could be one of absl's
@@ -218,8 +215,9 @@ static bool may_be_absl(const jf_file *unit, TSNode fn)
 	       jf_strn_in(last, (size_t)(b - last), names);
 }
 
-static void visit_absl_call(jf_cmdline *c, const jf_file *unit, TSNode call, TSNode callee_node)
+static void record_absl_call(jf_cmdline_recorder *r, TSNode call, TSNode callee_node)
 {
+	const jf_file *unit = r->unit;
 	if (ts_node_is_null(callee_node) || !may_be_absl(unit, callee_node))
 		return;
 	char *callee = callee_text(unit, callee_node);
@@ -240,29 +238,30 @@ static void visit_absl_call(jf_cmdline *c, const jf_file *unit, TSNode call, TSN
 		while (kind < nkinds && strcmp(absl_kinds[kind].name, fn))
 			kind++;
 		jf_argdef d = { .command = -1 };
-		c->absl = true;
+		jf_cmdline__step(r, JF_STEP_ABSL);
 		if (flags_obj && kind < nkinds && read_absl_flag(unit, call, kind, &d)) {
-			jf_array_push(&c->args, d);
+			jf_cmdline__step_argument(r, JF_STEP_ARGUMENT, &d, NULL);
 		} else {
 			jf_cmdline__def_release(&d);
-			c->open = "a flag is defined in a way jobfix cannot read (an alias, a config file, another module)";
+			jf_cmdline__step_open(r, "a flag is defined in a way jobfix cannot read (an alias, "
+			                         "a config file, another module)");
 		}
 	} else if (flags_obj && !strcmp(fn, "mark_flag_as_required")) {
-		read_required(c, unit, call, false);
+		read_required(r, call, false);
 	} else if (flags_obj && !strcmp(fn, "mark_flags_as_required")) {
-		read_required(c, unit, call, true);
+		read_required(r, call, true);
 	} else if (flags_obj && (!strcmp(fn, "adopt_module_key_flags") ||
 	                         !strcmp(fn, "declare_key_flag"))) {
-		c->open = "it adopts the flags of another module";
+		jf_cmdline__step_open(r, "it adopts the flags of another module");
 	} else if (!strcmp(fn, "run") && dot) {
 		*dot = '.';
 		if (jf_str_in(callee, tf_runs))
-			read_parse(c, unit, call, JF_FLAGS_KNOWN_ONLY);
+			read_parse(r, call, JF_FLAGS_KNOWN_ONLY);
 		else if (!strcmp(callee, "absl.app.run") ||
 		         (!strcmp(callee, "app.run") && imports_from(unit, "absl", "app")))
-			read_parse(c, unit, call, JF_FLAGS_STRICT);
+			read_parse(r, call, JF_FLAGS_STRICT);
 	} else if (!strcmp(fn, "FLAGS") && (!dot || flags_obj)) {
-		read_flags_call(c, unit, call);
+		read_flags_call(r, call);
 	}
 	free(callee);
 }
@@ -382,8 +381,9 @@ static bool read_click_param(const jf_file *unit, TSNode call, bool option, jf_a
 
 /* @click.version_option(...), @click.help_option(...): a switch named by its
  * dash strings, or `name` when it has none. */
-static void add_click_switch(jf_cmdline *c, const jf_file *unit, TSNode call, const char *name)
+static void add_click_switch(jf_cmdline_recorder *r, TSNode call, const char *name)
 {
+	const jf_file *unit = r->unit;
 	jf_argdef d = { .command = -1 };
 	TSNode args = jf_node_field(call, JF_F_arguments);
 	d.act = ACT_FLAG;
@@ -398,12 +398,13 @@ static void add_click_switch(jf_cmdline *c, const jf_file *unit, TSNode call, co
 	}
 	if (!d.options.size)
 		jf_array_push(&d.options, jf_xstrdup(name));
-	jf_array_push(&c->args, d);
+	jf_cmdline__step_argument(r, JF_STEP_ARGUMENT, &d, NULL);
 }
 
 /* A function under @click.command(): its options and arguments. */
-static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
+static void record_click(jf_cmdline_recorder *r, TSNode decorated)
 {
+	const jf_file *unit = r->unit;
 	static const char *const plain[] = { "click.pass_context", "click.pass_obj", NULL };
 	TSNode def = jf_node_field(decorated, JF_F_definition);
 	bool command = false, other = false;
@@ -422,13 +423,11 @@ static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
 			for (uint32_t k = 0; k < ts_node_named_child_count(args); k++)
 				if (jf_node_type_is(ts_node_named_child(args, k), JF_T_keyword_argument))
 					other = true; /* context_settings, cls, add_help_option */
-			if (!c->click_commands++) {
-				c->click_fn = jf_node_text(unit, jf_node_field(def, JF_F_name));
-				c->click_unit = unit;
-				c->click_span = jf_node_span(dec);
-			}
+			jf_cmdline_step *s = jf_cmdline__step(r, JF_STEP_CLICK_COMMAND);
+			s->span = jf_node_span(dec);
+			s->text = jf_node_text_in(r->arena, unit, jf_node_field(def, JF_F_name));
 		} else if (!strcmp(name, "click.group")) {
-			c->open = "it is a click group";
+			jf_cmdline__step_open(r, "it is a click group");
 		} else if (jf_node_type_is(e, JF_T_call) && (!strcmp(name, "click.option") ||
 		                                          !strcmp(name, "click.argument") ||
 		                                          !strcmp(name, "click.version_option") ||
@@ -444,26 +443,26 @@ static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
 		return;
 	}
 	if (other)
-		c->open = "its click command is not read whole";
+		jf_cmdline__step_open(r, "its click command is not read whole");
 	bool help = true;
 	for (size_t i = 0; i < params.size; i++) {
 		TSNode call = params.items[i];
 		TSNode fn = jf_node_field(call, JF_F_function);
 		if (jf_node_is(unit, fn, "click.version_option")) {
-			add_click_switch(c, unit, call, "--version");
+			add_click_switch(r, call, "--version");
 			continue;
 		}
 		if (jf_node_is(unit, fn, "click.help_option")) {
-			add_click_switch(c, unit, call, "--help");
+			add_click_switch(r, call, "--help");
 			help = false;
 			continue;
 		}
 		jf_argdef d = { .command = -1 };
 		if (read_click_param(unit, call, !jf_node_is(unit, fn, "click.argument"), &d)) {
-			jf_array_push(&c->args, d);
+			jf_cmdline__step_argument(r, JF_STEP_ARGUMENT, &d, NULL);
 		} else {
 			jf_cmdline__def_release(&d);
-			c->open = "a click option is defined in a way jobfix cannot read";
+			jf_cmdline__step_open(r, "a click option is defined in a way jobfix cannot read");
 		}
 	}
 	if (help) {
@@ -472,17 +471,17 @@ static void visit_click(jf_cmdline *c, const jf_file *unit, TSNode decorated)
 		d.unit = unit;
 		d.span = jf_node_span(def);
 		jf_array_push(&d.options, jf_xstrdup("--help"));
-		jf_array_push(&c->args, d);
+		jf_cmdline__step_argument(r, JF_STEP_ARGUMENT, &d, NULL);
 	}
 	jf_array_release(&params);
 }
 
-void jf_flags__visit(jf_cmdline *c, const jf_file *unit, const jf_py_node *pn)
+void jf_flags__record(jf_cmdline_recorder *r, const jf_py_node *pn)
 {
 	if (pn->kind == JF_PY_CALL)
-		visit_absl_call(c, unit, pn->node, pn->a);
+		record_absl_call(r, pn->node, pn->a);
 	else if (pn->kind == JF_PY_DECORATED)
-		visit_click(c, unit, pn->node);
+		record_click(r, pn->node);
 }
 
 /* Whether `entry` calls the click command `fn` as the program: fn() or fn(keywords). */

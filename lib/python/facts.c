@@ -556,18 +556,6 @@ static bool outer_runs(const char *name, size_t len, const jf_strmap *called,
 	return !name || jf_strmap_get(called, name, len) || jf_strmap_get(own, name, len);
 }
 
-bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strmap *called,
-                               const jf_strmap *own)
-{
-	if (under_main_guard(py, pn->node))
-		return false;
-	TSNode def = outermost_definition(py, pn);
-	if (ts_node_is_null(def))
-		return true;
-	return outer_runs(py->file->src->data + ts_node_start_byte(def),
-	                  ts_node_end_byte(def) - ts_node_start_byte(def), called, own);
-}
-
 jf_py_place jf_py_place_of(jf_arena *arena, const jf_pyfacts *py, const jf_py_node *pn)
 {
 	TSNode def = outermost_definition(py, pn);

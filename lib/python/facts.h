@@ -84,6 +84,8 @@ typedef struct jf_py_names {
 	 * os.environ.update(...)). */
 	JF_ARRAY(const char *) env_written;
 	bool env_writes_unknown;
+	/* Its argparse, absl and click statements (python/cmdline.h); NULL: none. */
+	const struct jf_cmdline_record *cmdline;
 } jf_py_names;
 
 typedef struct jf_pyfacts {
@@ -111,10 +113,6 @@ typedef struct {
 	const void *data;
 	/* A file's names (its facts' `names`, kept when the facts are not); NULL: not read. */
 	const jf_py_names *(*names)(const void *data, const jf_file *file);
-	/* jf_facts_settle(): trees above the budget released, but `keep`'s. */
-	void (*settle)(const void *data, const jf_file *keep);
-	/* jf_facts_read_ahead(): the released trees of files about to be read, parsed ahead. */
-	void (*read_ahead)(const void *data, const jf_file *const *files, size_t from, size_t size);
 	/* jf_py_called_names() of the files without an `entry`, once every module
 	 * is read; NULL before. */
 	const jf_strmap *called;
@@ -124,29 +122,6 @@ typedef struct {
 static inline const jf_pyfacts *jf_pyfiles_get(const jf_pyfiles *self, const jf_file *file)
 {
 	return self->get(self->data, file);
-}
-
-/** Lets go of the trees above the budget, but `keep`'s: no other node taken
- * before may be used after. */
-static inline void jf_pyfiles_settle(const jf_pyfiles *self, const jf_file *keep)
-{
-	self->settle(self->data, keep);
-}
-
-/* How many files a loop over them names ahead (jf_pyfiles_read_ahead), and
- * the most source those parsed again may hold together, the first but always
- * named: their trees take about 15 bytes per byte. With fewer, the pool's
- * thread waits while the loop's looks at a file. */
-#define JF_READ_AHEAD 16
-#define JF_READ_AHEAD_BYTES (1u << 20)
-
-/** In a loop over `size` files about to be read in that order, at the `from`th: has
- * the trees of the next ones parsed again ahead where they were released
- * (jf_facts_read_ahead()); from == size after the loop. */
-static inline void jf_pyfiles_read_ahead(const jf_pyfiles *self, const jf_file *const *files,
-                                         size_t from, size_t size)
-{
-	self->read_ahead(self->data, files, from, size);
 }
 
 /** The names of `file` (jf_py_names_read()); NULL for a file not read. */
@@ -223,17 +198,8 @@ void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_str
  * in `called` (jf_py_called_names) or is itself called so, in turn.
  */
 void jf_py_own_calls(const jf_py_names *names, const jf_strmap *called, jf_strmap *out);
-/**
- * Whether recorded node `pn` of imported module `py` runs for the job:
- * outside the module's `__main__` block and, inside functions and classes,
- * in an outermost one whose name is in `called` (jf_py_called_names) or
- * `own` (jf_py_own_calls).
- */
-bool jf_py_runs_when_imported(const jf_pyfacts *py, const jf_py_node *pn, const jf_strmap *called,
-                              const jf_strmap *own);
-
-/* Where a recorded node stands, as jf_py_runs_when_imported() asks, kept as
- * text (in a record that outlives the tree). */
+/* Where a recorded node stands, kept as text (in a record that outlives the
+ * tree): whether it runs when its module is imported. */
 typedef struct {
 	bool main;         /* in the module's `__main__` block */
 	const char *outer; /* the name of its outermost function or class; NULL: none */
@@ -241,7 +207,12 @@ typedef struct {
 
 /** The place of recorded node `pn` of `py`, its text in `arena`. */
 jf_py_place jf_py_place_of(jf_arena *arena, const jf_pyfacts *py, const jf_py_node *pn);
-/** jf_py_runs_when_imported() of the node at `place`. */
+/**
+ * Whether the node at `place` runs for the job when its module is imported:
+ * outside the module's `__main__` block and, inside functions and classes,
+ * in an outermost one whose name is in `called` (jf_py_called_names) or
+ * `own` (jf_py_own_calls).
+ */
 bool jf_py_place_runs(const jf_py_place *place, const jf_strmap *called, const jf_strmap *own);
 
 #endif

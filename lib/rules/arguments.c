@@ -1134,7 +1134,7 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 		const jf_file *entry = ctx->facts->ws->files.items[i];
 		if (entry->role != JF_ROLE_ENTRY)
 			continue;
-		jf_facts_settle(ctx->facts, NULL); /* what is kept across entries is text */
+		jf_facts_settle(ctx->facts); /* what is kept across entries is text */
 		const jf_pyfacts *py = jf_facts_python(ctx->facts, entry);
 		if (!py)
 			continue;

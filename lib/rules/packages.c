@@ -275,7 +275,7 @@ static void read_sys_path_edits(checker *c)
 	jf_pyeval *ev = NULL;
 	c->edits_known = true;
 	for (size_t i = 0; i < f->ws->files.size && c->edits_known; i++) {
-		jf_facts_settle(f, NULL); /* what is kept across files is text */
+		jf_facts_settle(f); /* what is kept across files is text */
 		const jf_file *u = f->ws->files.items[i];
 		if (u->lang != JF_LANG_PYTHON ||
 		    (!strstr(u->src->data, "sys.path") && !strstr(u->src->data, "addsitedir")))

@@ -159,7 +159,7 @@ static void run_parts(const jf_facts *facts, const struct file_part *parts, size
 	for (size_t i = 0, next = 0; n && i < ws->files.size; i++) {
 		/* What a part keeps across files is text or spans (a part that reads
 		 * records may still read another file's tree now and then). */
-		jf_facts_settle(facts, NULL);
+		jf_facts_settle(facts);
 		if (reads[i])
 			jf_facts_read_ahead(facts, read.items, next++, read.size);
 		for (size_t k = 0; k < n; k++)
@@ -299,7 +299,7 @@ int jf_rules_run(const jf_facts *facts, const jf_records *records, const jf_conf
 		cr->sink.skipped = &cr->skipped;
 		cr->ctx = (jf_rule_ctx){ facts, records, &cr->sink, &pass };
 		r->check(&cr->ctx, r);
-		jf_facts_settle(facts, NULL); /* no check keeps another's nodes */
+		jf_facts_settle(facts); /* no check keeps another's nodes */
 	}
 	run_parts(facts, pass.parts.items, pass.parts.size);
 	for (size_t k = 0; k < ran.size; k++) {

@@ -152,7 +152,7 @@ static void collect(const jf_facts *facts, const jf_config *cfg, suppressions *o
 		 * A rewritten copy of a file: its comments are the file's. */
 		if ((src->origin && !src->same_offsets) || !mentions_jobfix(src))
 			continue;
-		jf_facts_settle(facts, NULL); /* what is kept across files is spans */
+		jf_facts_settle(facts); /* what is kept across files is spans */
 		TSTree *tree = jf_facts_tree(facts, file);
 		if (!tree)
 			continue;

@@ -177,12 +177,15 @@ static void test_walks__released_trees(void **state)
 /* A job of twelve imported modules of 100 kB each (fewer than
  * JF_READ_AHEAD, small enough to parse well within the parse's time limit
  * under a sanitizer), each opening with `head`. */
-static char *put_big_modules(th_fixture *f, const char *head)
+static char *put_big_modules(th_fixture *f, const char *head, const char *train_tail,
+                             const char *train_args)
 {
-	th_put(f->dir, "job.yaml",
-	       "image: {name: registry.example.com/t:1, python: \"3.10\"}\n"
-	       "workdir: /workspace\n"
-	       "command: python train.py\n");
+	char *yaml = jf_xasprintf("image: {name: registry.example.com/t:1, python: \"3.10\"}\n"
+	                          "workdir: /workspace\n"
+	                          "command: python train.py%s\n",
+	                          train_args);
+	th_put(f->dir, "job.yaml", yaml);
+	free(yaml);
 	jf_buf train = JF_BUF_INIT;
 	for (int m = 0; m < 12; m++) {
 		jf_buf_addf(&train, "import mod%d\n", m);
@@ -196,6 +199,7 @@ static char *put_big_modules(th_fixture *f, const char *head)
 		jf_buf_release(&mod);
 	}
 	jf_buf_adds(&train, "import os\nprint(os.environ['UNSET_VAR'])\n");
+	jf_buf_adds(&train, train_tail);
 	th_put(f->dir, "train.py", train.buf);
 	jf_buf_release(&train);
 	return jf_xasprintf("%s/job.yaml", f->dir);
@@ -207,7 +211,7 @@ static char *put_big_modules(th_fixture *f, const char *head)
  * not all named. */
 static void test_walks__read_ahead_bounded(void **state)
 {
-	char *job = put_big_modules(*state, "def load(p):\n    return open(p).read()\n");
+	char *job = put_big_modules(*state, "def load(p):\n    return open(p).read()\n", "", "");
 	jf_linter *kept = jf_linter_new(&(jf_options){ .version = 2, .threads = 2 });
 	assert_int_equal(jf_linter_lint(kept, job), 0);
 	setenv("JOBFIX_TREE_BUDGET", "0", 1);
@@ -226,27 +230,37 @@ static void test_walks__read_ahead_bounded(void **state)
 }
 
 /* With no tree kept, a module whose records answer every check (imports,
- * names of the API data, environment reads, but no I/O call and no rule
- * query's match) is walked once, by the gather: the pass does not parse it
- * again. */
+ * names of the API data, environment reads, argparse definitions, but no I/O
+ * call and no rule query's match) is walked once, by the gather: the pass
+ * does not parse it again. */
 static void test_walks__records_only(void **state)
 {
-	char *job = put_big_modules(*state, "import numpy as np\n"
-	                                    "import yaml\n"
-	                                    "import os\n"
-	                                    "X = np.float(os.environ['MOD_VAR'])\n");
+	char *job = put_big_modules(*state,
+	                            "import numpy as np\n"
+	                            "import yaml\n"
+	                            "import os\n"
+	                            "X = np.float(os.environ['MOD_VAR'])\n"
+	                            "def add_args(parser):\n"
+	                            "    parser.add_argument('--lr', type=float)\n",
+	                            "import argparse\n"
+	                            "p = argparse.ArgumentParser()\n"
+	                            "mod0.add_args(p)\n"
+	                            "args = p.parse_args()\n",
+	                            " --lr 0.1 --epochs 3");
 	setenv("JOBFIX_TREE_BUDGET", "0", 1);
 	jf_linter *released = jf_linter_new(&(jf_options){ .version = 2, .threads = 1 });
 	unsetenv("JOBFIX_TREE_BUDGET");
 	assert_int_equal(jf_linter_lint(released, job), 0);
 	assert_int_equal(released->python_files, 13);
 	/* No module is read again; train.py is, twice: for its command line
-	 * (JF302), and for the names it uses (JF120) once the folder of its own
-	 * modules is known, after its first walk. */
+	 * (JF302's checks read the entry), and for the names it uses (JF120)
+	 * once the folder of its own modules is known, after its first walk. */
 	if (released->python_walks > released->python_files + 2)
 		fail_msg("%zu walks of %zu files with no tree kept", released->python_walks,
 		         released->python_files);
 	assert_int_equal(th_count(released, "JF108"), 13); /* UNSET_VAR, MOD_VAR in each module */
+	/* --lr is the modules', added by the add_args() that train.py calls */
+	assert_int_equal(th_count(released, "JF302"), 1); /* --epochs */
 	jf_linter_free(released);
 	free(job);
 }
