@@ -2,9 +2,11 @@
 #include "core/source.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/confine.h"
 #include "core/deps.h"
@@ -113,38 +115,43 @@ jf_source *jf_source_load(const char *fs_path, const char *display_path)
 		s->status = JF_SOURCE_TOO_LARGE;
 		return s;
 	}
-	FILE *f = fopen(fs_path, "rb");
-	if (!f) {
+	int fd = open(fs_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		s->err = errno;
 		s->status = JF_SOURCE_UNREADABLE;
 		return s;
 	}
-	jf_buf b = JF_BUF_INIT;
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-		jf_buf_add(&b, chunk, n);
-		if (b.len > JF_SOURCE_MAX_BYTES)
+	/* The size stat gave and one byte more, so that the read that finds the
+	 * end fits: every source stays in memory for the report, and a buffer
+	 * doubled as it fills would hold up to twice the text. A file that grew
+	 * since is read to its end all the same. */
+	size_t cap = (size_t)st.st_size + 1, len = 0;
+	char *data = jf_xmalloc(cap + 1);
+	int err = 0;
+	while (len <= JF_SOURCE_MAX_BYTES) {
+		if (len == cap) {
+			cap *= 2;
+			data = jf_xrealloc(data, cap + 1);
+		}
+		ssize_t n = read(fd, data + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? errno : 0;
 			break;
+		}
+		len += (size_t)n;
 	}
-	int failed = ferror(f);
-	int err = errno;
-	fclose(f);
-	if (failed) {
-		jf_buf_release(&b);
+	close(fd);
+	if (err || len > JF_SOURCE_MAX_BYTES) {
+		free(data);
 		s->err = err;
-		s->status = JF_SOURCE_UNREADABLE;
+		s->status = err ? JF_SOURCE_UNREADABLE : JF_SOURCE_TOO_LARGE;
 		return s;
 	}
-	if (b.len > JF_SOURCE_MAX_BYTES) {
-		jf_buf_release(&b);
-		s->status = JF_SOURCE_TOO_LARGE;
-		return s;
-	}
+	data[len] = '\0';
 	free(s->data);
 	free(s->lines);
-	size_t len;
-	char *data = jf_buf_detach(&b, &len);
 	set_data(s, data, len);
 	if (memchr(data, '\0', len))
 		s->status = JF_SOURCE_BINARY;
