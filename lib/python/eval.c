@@ -37,6 +37,7 @@ struct jf_pyeval {
 	JF_ARRAY(unit_index) units;
 	JF_ARRAY(argdef) args;
 	bool args_read;
+	bool needs_runs; /* no `shell`: the last evaluation read an argparse value */
 };
 
 typedef struct {
@@ -356,6 +357,10 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	free(obj);
 	if (!parsed)
 		return unknown();
+	if (!e->s->shell) {
+		e->s->needs_runs = true;
+		return unknown();
+	}
 	char *dest = jf_node_text(e->unit, attr);
 	read_arguments(e->s);
 	struct {
@@ -678,6 +683,25 @@ jf_pyeval *jf_pyeval_new(const jf_job *job, const jf_pyfiles *files, const jf_sh
 	return s;
 }
 
+static const jf_pyfacts *only_file(const void *data, const jf_file *file)
+{
+	const jf_pyfacts *py = data;
+	return py->file == file ? py : NULL;
+}
+
+jf_pyeval *jf_pyeval_new_file(const jf_job *job, const jf_pyfacts *py)
+{
+	jf_pyeval *s = jf_xcalloc(1, sizeof *s);
+	s->job = job;
+	s->files = (jf_pyfiles){ .get = only_file, .data = py };
+	return s;
+}
+
+bool jf_pyeval_needs_runs(const jf_pyeval *self)
+{
+	return self->needs_runs;
+}
+
 void jf_pyeval_free(jf_pyeval *self)
 {
 	if (!self)
@@ -697,5 +721,6 @@ void jf_pyeval_free(jf_pyeval *self)
 jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_file *unit, TSNode expr)
 {
 	evaluator e = { self, unit, 0 };
+	self->needs_runs = false;
 	return eval(&e, expr);
 }

@@ -32,6 +32,15 @@ typedef struct jf_pyeval jf_pyeval;
 /** A session over the job's Python files (`job` NULL for a file linted alone); all must
  * outlive it. */
 jf_pyeval *jf_pyeval_new(const jf_job *job, const jf_pyfiles *files, const jf_shell_facts *shell);
+/**
+ * A session over the file of `py` alone, as the gather reads it, with the
+ * job's environment but not its runs: an expression that reads an argparse
+ * value (`args.X`, which needs every file and the runs' arguments) is
+ * unknown there, and jf_pyeval_needs_runs() says so.
+ */
+jf_pyeval *jf_pyeval_new_file(const jf_job *job, const jf_pyfacts *py);
+/** Whether the last jf_pyeval_expr() of a jf_pyeval_new_file() session read an argparse value. */
+bool jf_pyeval_needs_runs(const jf_pyeval *self);
 void jf_pyeval_free(jf_pyeval *self);
 /** Evaluates `expr` of `unit`; release the result with jf_pyvalue_release(). */
 jf_pyvalue jf_pyeval_expr(jf_pyeval *self, const jf_file *unit, TSNode expr);

@@ -237,33 +237,6 @@ static size_t mentions(io_model *m, const char *name)
 	return count;
 }
 
-/* Whether the code at `n` may run: no function or class around it is dead,
- * defined and never named again (a processor class nothing lists, a helper
- * nothing calls). Decorated definitions and dunder methods may be called by
- * a framework or the interpreter, and count as live. */
-static bool may_run(io_model *m, const jf_file *unit, TSNode n)
-{
-	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-		bool fn = jf_node_type_is(p, JF_T_function_definition);
-		if (!fn && !jf_node_type_is(p, JF_T_class_definition))
-			continue;
-		if (jf_node_type_is(ts_node_parent(p), JF_T_decorated_definition))
-			continue;
-		char *name = jf_node_text(unit, jf_node_field(p, JF_F_name));
-		bool dunder = fn && jf_str_starts(name, "__") && jf_str_ends(name, "__");
-		bool dead = !dunder && mentions(m, name) <= 1;
-		free(name);
-		if (dead)
-			return false;
-	}
-	return true;
-}
-
-/* The calls of a file that do I/O or make a folder, by their place among
- * its calls (the facts of a file read again are the same), as the gather's
- * recorder found them: the pass reads the trees of those files only. */
-typedef JF_ARRAY(uint32_t) io_record;
-
 /* Whether call `pn` does I/O (its path in *arg, its kind in *kind) or makes a folder. */
 static bool io_call(const jf_file *unit, const jf_py_node *pn, TSNode *arg, io_kind *kind,
                     bool *creates)
@@ -273,62 +246,155 @@ static bool io_call(const jf_file *unit, const jf_py_node *pn, TSNode *arg, io_k
 	return *creates || classify(unit, pn->a, pn->b, arg, kind);
 }
 
+/* A call that does I/O or makes a folder, as the gather's recorder found it.
+ * Its path is evaluated then, when the file and the job's environment decide
+ * it; a path that reads an argparse value (args.X: every file and the job's
+ * runs decide it) is evaluated in the pass, from the file's tree. */
+typedef struct {
+	uint32_t call;       /* its place among the file's calls (the facts of a file read again are the same) */
+	io_kind kind;
+	bool creates;
+	bool in_pass;        /* evaluated in the pass */
+	bool guarded;        /* guarded(), for a read */
+	bool has_origin;     /* the path came through names from a literal of the file */
+	jf_span arg;
+	jf_span origin;
+	const char *value;   /* NULL: unknown */
+	const char *origin_value;
+	/* The functions and classes around it that may_run() asks about, the
+	 * innermost first: those that are not decorated and not dunder methods. */
+	const char **defs;
+	size_t ndefs;
+} io_call_record;
+
+typedef JF_ARRAY(io_call_record) io_record;
+
+/* The definitions around `n` whose names may_run() counts. */
+static void record_defs(jf_arena *arena, const jf_file *unit, TSNode n, io_call_record *c)
+{
+	JF_ARRAY(const char *) defs = { 0 };
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		bool fn = jf_node_type_is(p, JF_T_function_definition);
+		if (!fn && !jf_node_type_is(p, JF_T_class_definition))
+			continue;
+		if (jf_node_type_is(ts_node_parent(p), JF_T_decorated_definition))
+			continue;
+		char *name = jf_node_text_in(arena, unit, jf_node_field(p, JF_F_name));
+		if (!(fn && jf_str_starts(name, "__") && jf_str_ends(name, "__")))
+			jf_array_push(&defs, name);
+	}
+	c->defs = defs.items;
+	c->ndefs = defs.size;
+	jf_arena_adopt(arena, defs.items);
+}
+
 void *jf_paths_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 {
 	jf_arena *arena = ctx->arena;
-	size_t total = py->of_kind[JF_PY_CALL].size;
 	io_record *r = jf_arena_alloc(arena, sizeof *r);
-	for (size_t k = 0; k < total; k++) {
+	if (!ctx->job || !ctx->job->code_dir)
+		return r; /* the check has nothing to place paths in */
+	const jf_file *unit = py->file;
+	jf_pyeval *eval = NULL;
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
 		TSNode arg;
-		io_kind kind;
-		bool creates;
-		if (!io_call(py->file, jf_pyfacts_at(py, JF_PY_CALL, k), &arg, &kind, &creates))
+		io_call_record c = { .call = (uint32_t)k };
+		if (!io_call(unit, pn, &arg, &c.kind, &c.creates))
 			continue;
-		if (!r->items)
-			r->items = jf_arena_calloc(arena, total - k, sizeof *r->items);
-		r->items[r->size++] = (uint32_t)k;
+		if (!eval)
+			eval = jf_pyeval_new_file(ctx->job, py);
+		c.arg = jf_node_span(arg);
+		jf_pyvalue value = jf_pyeval_expr(eval, unit, arg);
+		c.in_pass = jf_pyeval_needs_runs(eval) ||
+		            (value.origin_unit && value.origin_unit != unit);
+		if (!c.in_pass && value.value) {
+			c.value = jf_arena_strdup(arena, value.value);
+			if (value.through_names && value.origin_unit && !ts_node_is_null(value.origin)) {
+				c.has_origin = true;
+				c.origin = jf_node_span(value.origin);
+				jf_pyvalue lit = jf_pyeval_expr(eval, unit, value.origin);
+				c.origin_value = lit.value ? jf_arena_strdup(arena, lit.value) : NULL;
+				jf_pyvalue_release(&lit);
+			}
+			c.guarded = c.kind == IO_READ && guarded(unit, pn->node);
+			record_defs(arena, unit, pn->node, &c);
+		}
+		jf_pyvalue_release(&value);
+		jf_array_push(r, c);
 	}
+	jf_pyeval_free(eval);
+	jf_arena_adopt_array(arena, r);
 	return r;
 }
 
-static void collect(io_model *m, const jf_pyfacts *py, const io_record *r)
+/* Whether the code around a recorded call may run: no function or class
+ * around it is dead, defined and never named again (a processor class
+ * nothing lists, a helper nothing calls). Decorated definitions and dunder
+ * methods may be called by a framework or the interpreter, and count as live. */
+static bool may_run(io_model *m, const io_call_record *c)
+{
+	for (size_t i = 0; i < c->ndefs; i++)
+		if (mentions(m, c->defs[i]) <= 1)
+			return false;
+	return true;
+}
+
+/* Adds the use of a recorded call whose path is `value` (NULL: unknown). */
+static void add_use(io_model *m, const jf_file *unit, const io_call_record *c, const char *value,
+                    const jf_file *origin_unit, jf_span origin, const char *origin_value)
+{
+	if (!value || !*value)
+		return;
+	io_use u = { .unit = unit, .arg = c->arg, .kind = c->kind, .creates = c->creates,
+		     .value = jf_xstrdup(value), .origin_unit = origin_unit, .origin = origin };
+	const char *v = u.value;
+	const char *cwd = cwd_of(m->ctx, unit);
+	if (v[0] == '/')
+		u.cpath = jf_path_normalize(v);
+	else if (cwd && v[0] != '~' && !strstr(v, "://"))
+		u.cpath = jf_path_join(cwd, v);
+	if (jf_developer_path(m->ctx->facts, v)) {
+		if (origin_unit && origin_value)
+			u.origin_value = jf_xstrdup(origin_value);
+	} else {
+		u.runs = u.cpath && may_run(m, c);
+		u.guarded = u.runs && c->kind == IO_READ && c->guarded;
+	}
+	jf_array_push(&m->uses, u);
+}
+
+/* Adds the use of recorded call `c`, evaluated in the pass from the tree of `py`. */
+static void add_use_from_tree(io_model *m, const jf_pyfacts *py, const io_call_record *c)
 {
 	const jf_file *unit = py->file;
-	for (size_t c = 0; c < r->size; c++) {
-		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, r->items[c]);
-		TSNode n = pn->node;
-		TSNode arg;
-		io_kind kind;
-		bool creates;
-		io_call(unit, pn, &arg, &kind, &creates);
-		jf_pyvalue value = jf_pyeval_expr(m->eval, unit, arg);
-		if (!value.value || !*value.value) {
-			jf_pyvalue_release(&value);
-			continue;
-		}
-		io_use u = { .unit = unit, .arg = jf_node_span(arg), .kind = kind, .creates = creates,
-			     .value = value.value };
-		const char *v = value.value;
-		if (value.through_names && value.origin_unit && !ts_node_is_null(value.origin)) {
-			u.origin_unit = value.origin_unit;
-			u.origin = jf_node_span(value.origin);
-		}
-		const char *cwd = cwd_of(m->ctx, unit);
-		if (v[0] == '/')
-			u.cpath = jf_path_normalize(v);
-		else if (cwd && v[0] != '~' && !strstr(v, "://"))
-			u.cpath = jf_path_join(cwd, v);
-		if (jf_developer_path(m->ctx->facts, v)) {
-			if (u.origin_unit) {
-				jf_pyvalue lit = jf_pyeval_expr(m->eval, u.origin_unit, value.origin);
-				u.origin_value = lit.value;
-			}
-		} else {
-			u.runs = u.cpath && may_run(m, unit, n);
-			u.guarded = u.runs && kind == IO_READ && guarded(unit, n);
-		}
-		jf_array_push(&m->uses, u);
+	const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, c->call);
+	TSNode arg;
+	io_kind kind;
+	bool creates;
+	io_call(unit, pn, &arg, &kind, &creates);
+	jf_pyvalue value = jf_pyeval_expr(m->eval, unit, arg);
+	const jf_file *origin_unit = NULL;
+	jf_span origin = { 0, 0 };
+	char *origin_value = NULL;
+	if (value.value && value.through_names && value.origin_unit &&
+	    !ts_node_is_null(value.origin)) {
+		origin_unit = value.origin_unit;
+		origin = jf_node_span(value.origin);
+		jf_pyvalue lit = jf_pyeval_expr(m->eval, origin_unit, value.origin);
+		origin_value = lit.value;
 	}
+	if (value.value && *value.value) {
+		/* what the recorder reads of a path it evaluates itself */
+		io_call_record here = *c;
+		here.guarded = kind == IO_READ && guarded(unit, pn->node);
+		jf_arena scratch = JF_ARENA_INIT;
+		record_defs(&scratch, unit, pn->node, &here);
+		add_use(m, unit, &here, value.value, origin_unit, origin, origin_value);
+		jf_arena_release(&scratch);
+	}
+	free(origin_value);
+	jf_pyvalue_release(&value);
 }
 
 /* Whether the job creates `cpath` itself: its command or launch scripts, or
@@ -464,20 +530,30 @@ static const io_record *io_calls_of(const io_model *m, const jf_file *u)
 	return r && r->size ? r : NULL;
 }
 
+/* Whether a call of `u` has its path evaluated in the pass, from the tree. */
 static bool collect_reads(const void *state, size_t index, const jf_file *u)
 {
 	(void)index;
-	return io_calls_of(state, u) != NULL;
+	const io_record *r = io_calls_of(state, u);
+	for (size_t i = 0; r && i < r->size; i++)
+		if (r->items[i].in_pass)
+			return true;
+	return false;
 }
 
+/* The uses of `u`'s I/O calls, in the order of its calls. */
 static void collect_in(void *state, size_t index, const jf_file *u)
 {
-	(void)index;
 	io_model *m = state;
 	const io_record *r = io_calls_of(m, u);
-	const jf_pyfacts *py = r ? jf_facts_python(m->ctx->facts, u) : NULL;
-	if (py)
-		collect(m, py, r);
+	const jf_pyfacts *py = collect_reads(m, index, u) ? jf_facts_python(m->ctx->facts, u) : NULL;
+	for (size_t i = 0; r && i < r->size; i++) {
+		const io_call_record *c = &r->items[i];
+		if (!c->in_pass)
+			add_use(m, u, c, c->value, c->has_origin ? u : NULL, c->origin, c->origin_value);
+		else if (py)
+			add_use_from_tree(m, py, c);
+	}
 }
 
 static void check_paths_end(void *state)

@@ -207,11 +207,12 @@ static char *put_big_modules(th_fixture *f, const char *head, const char *train_
 
 /* With no tree kept and two threads, the files a loop is about to read are
  * parsed again ahead, but not more than JF_READ_AHEAD_BYTES of source at once
- * beyond the first: the twelve modules, whose I/O calls the pass reads, are
- * not all named. */
+ * beyond the first: the twelve modules, whose I/O calls' paths (argparse
+ * values) the pass evaluates from their trees, are not all named. */
 static void test_walks__read_ahead_bounded(void **state)
 {
-	char *job = put_big_modules(*state, "def load(p):\n    return open(p).read()\n", "", "");
+	char *job = put_big_modules(*state, "def load(args):\n    return open(args.data).read()\n",
+	                            "", "");
 	jf_linter *kept = jf_linter_new(&(jf_options){ .version = 2, .threads = 2 });
 	assert_int_equal(jf_linter_lint(kept, job), 0);
 	setenv("JOBFIX_TREE_BUDGET", "0", 1);
@@ -230,9 +231,9 @@ static void test_walks__read_ahead_bounded(void **state)
 }
 
 /* With no tree kept, a module whose records answer every check (imports,
- * names of the API data, environment reads, argparse definitions, but no I/O
- * call and no rule query's match) is walked once, by the gather: the pass
- * does not parse it again. */
+ * names of the API data, environment reads, argparse definitions, I/O calls
+ * whose paths the file decides, but no rule query's match) is walked once,
+ * by the gather: the pass does not parse it again. */
 static void test_walks__records_only(void **state)
 {
 	char *job = put_big_modules(*state,
@@ -241,7 +242,10 @@ static void test_walks__records_only(void **state)
 	                            "import os\n"
 	                            "X = np.float(os.environ['MOD_VAR'])\n"
 	                            "def add_args(parser):\n"
-	                            "    parser.add_argument('--lr', type=float)\n",
+	                            "    parser.add_argument('--lr', type=float)\n"
+	                            "DATA = 'data/train.csv'\n"
+	                            "def load():\n"
+	                            "    return open(DATA).read()\n",
 	                            "import argparse\n"
 	                            "p = argparse.ArgumentParser()\n"
 	                            "mod0.add_args(p)\n"
@@ -261,6 +265,7 @@ static void test_walks__records_only(void **state)
 	assert_int_equal(th_count(released, "JF108"), 13); /* UNSET_VAR, MOD_VAR in each module */
 	/* --lr is the modules', added by the add_args() that train.py calls */
 	assert_int_equal(th_count(released, "JF302"), 1); /* --epochs */
+	assert_int_equal(th_count(released, "JF103"), 12); /* data/train.csv, read in each module */
 	jf_linter_free(released);
 	free(job);
 }
