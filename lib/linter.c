@@ -46,12 +46,15 @@ static void set_allocator(void)
 	ts_set_allocator(ts_malloc, ts_calloc, ts_realloc, free);
 }
 
-/* The source bytes whose trees a lint keeps: 2 MiB of Python (about 30 MB of
- * trees; the checks' pass reads the records the gather took of each file, and
- * parses again only the few files a check still reads the tree of), or twice
- * the largest file read where that is more; or exactly JOBFIX_TREE_BUDGET
- * bytes (0: each file's tree is released as soon as it may be, which the
- * tests use to read every file again). */
+/* The source bytes whose trees a lint keeps: twice the largest file read (the
+ * checks' pass reads the records the gather took of each file and parses
+ * again only the few files a check still reads the tree of; a file above the
+ * budget would be parsed again by each reader), and at least 512 KiB, so that
+ * a small job is parsed once; the trees kept are in proportion to the
+ * largest file, not to the job. Or exactly JOBFIX_TREE_BUDGET bytes (0: each
+ * file's tree is released as soon as it may be, which the tests use to read
+ * every file again). */
+#define JF_TREE_BUDGET_FLOOR ((size_t)512 << 10)
 static jf_gather_options gather_options(void)
 {
 	const char *env = getenv("JOBFIX_TREE_BUDGET");
@@ -59,7 +62,7 @@ static jf_gather_options gather_options(void)
 	unsigned long long n = env && *env ? strtoull(env, &end, 10) : 0;
 	if (env && *env && !*end)
 		return (jf_gather_options){ (size_t)n, false, NULL };
-	return (jf_gather_options){ (size_t)2 << 20, true, NULL };
+	return (jf_gather_options){ JF_TREE_BUDGET_FLOOR, true, NULL };
 }
 
 jf_linter *jf_linter_new(const jf_options *opts)

@@ -16,10 +16,9 @@
 #ifndef JF_PYFACTS_H
 #define JF_PYFACTS_H
 
-#include "sources/workspace.h"
 #include "core/strmap.h"
-
-typedef JF_ARRAY(TSNode) jf_nodes;
+#include "sources/tree.h"
+#include "sources/workspace.h"
 
 typedef enum {
 	JF_PY_CALL,                 /* a: function, b: arguments */

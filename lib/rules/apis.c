@@ -264,8 +264,6 @@ typedef struct {
 	size_t nanswers;
 } api_record;
 
-typedef JF_ARRAY(TSNode) node_list;
-
 /* The recorder's look at one file. */
 typedef struct {
 	const jf_record_ctx *ctx;
@@ -275,7 +273,7 @@ typedef struct {
 	JF_ARRAY(api_use) uses;
 	JF_ARRAY(local_answer) answers; /* local_module()'s */
 	TSNode up_of;                   /* the node whose ancestors are `up`, innermost first */
-	node_list up;
+	jf_nodes up;
 	uint32_t group;             /* of the uses being recorded */
 	const jf_py_node *at;       /* the recorded node they are in, or NULL: the module */
 } recorder;
@@ -486,7 +484,7 @@ static void import_binding(recorder *r, const jf_py_import *imp, aliases *a)
 /* The identifiers of attribute chain `n` (`a.b.c`), root first; false when
  * it does not start at a name (`f().b`, `x[0].b`). parts[i] is the node that
  * ends with identifier i (the identifier itself for the root). */
-static bool chain_parts(TSNode n, node_list *parts, node_list *names)
+static bool chain_parts(TSNode n, jf_nodes *parts, jf_nodes *names)
 {
 	while (jf_node_type_is(n, JF_T_attribute)) {
 		jf_array_push(parts, n);
@@ -513,7 +511,7 @@ static bool chain_parts(TSNode n, node_list *parts, node_list *names)
  * at byte `at`) stands for, or NULL. */
 static char *resolve(const aliases *a, const jf_file *unit, TSNode n, uint32_t scope, uint32_t at)
 {
-	node_list parts = { 0 }, names = { 0 };
+	jf_nodes parts = { 0 }, names = { 0 };
 	char *out = NULL;
 	if (chain_parts(n, &parts, &names)) {
 		const char *t = alias_get(a, names.items[0], unit, scope, at);
@@ -654,23 +652,14 @@ static bool asks_about(const jf_file *unit, TSNode cond, const char *package, co
 	return asks;
 }
 
-/* The ancestors of `n`, innermost first, found in one walk down from the
- * root (ts_node_parent() walks down from the root for each); kept for the
+/* The ancestors of `n`, innermost first (jf_node_ancestors()), kept for the
  * next question about the same node. */
-static const node_list *ancestors(recorder *r, TSNode n)
+static const jf_nodes *ancestors(recorder *r, TSNode n)
 {
 	if (ts_node_eq(r->up_of, n) && !ts_node_is_null(n))
 		return &r->up;
 	r->up_of = n;
-	r->up.size = 0;
-	for (TSNode a = ts_tree_root_node(n.tree); !ts_node_is_null(a) && !ts_node_eq(a, n);
-	     a = ts_node_child_with_descendant(a, n))
-		jf_array_push(&r->up, a);
-	for (size_t i = 0, j = r->up.size; i + 1 < j; i++, j--) {
-		TSNode t = r->up.items[i];
-		r->up.items[i] = r->up.items[j - 1];
-		r->up.items[j - 1] = t;
-	}
+	jf_node_ancestors(n, &r->up);
 	return &r->up;
 }
 
@@ -681,7 +670,7 @@ static const node_list *ancestors(recorder *r, TSNode n)
 static bool guarded(recorder *r, TSNode n, const char *package, const char *alias)
 {
 	const jf_file *unit = r->unit;
-	const node_list *up = ancestors(r, n);
+	const jf_nodes *up = ancestors(r, n);
 	for (size_t k = 0; k < up->size; k++) {
 		TSNode p = up->items[k], c = k ? up->items[k - 1] : n;
 		jf_type t = jf_node_type(p);
@@ -713,7 +702,7 @@ static bool guarded(recorder *r, TSNode n, const char *package, const char *alia
 static bool conditional(recorder *r, TSNode n)
 {
 	const jf_file *unit = r->unit;
-	const node_list *up = ancestors(r, n);
+	const jf_nodes *up = ancestors(r, n);
 	for (size_t k = 0; k < up->size; k++) {
 		TSNode p = up->items[k], c = k ? up->items[k - 1] : n;
 		jf_type t = jf_node_type(p);
@@ -822,7 +811,7 @@ static const jf_api_change *object_entry(jf_api_kind kind, const char *made_by,
 }
 
 /* `x.method` where x holds an object made by a known call (`df.append`). */
-static void record_method(recorder *r, const aliases *a, TSNode n, const node_list *names,
+static void record_method(recorder *r, const aliases *a, TSNode n, const jf_nodes *names,
                           uint32_t scope)
 {
 	const jf_file *unit = r->unit;
@@ -908,7 +897,7 @@ static const char *as_keras(const char *q)
 static void record_chain(recorder *r, const aliases *a, TSNode n, uint32_t scope)
 {
 	const jf_file *unit = r->unit;
-	node_list parts = { 0 }, names = { 0 };
+	jf_nodes parts = { 0 }, names = { 0 };
 	if (!chain_parts(n, &parts, &names))
 		goto done;
 	TSNode root = names.items[0];

@@ -168,15 +168,17 @@ static const char *cwd_of(const jf_rule_ctx *ctx, const jf_file *unit)
 	return cwd;
 }
 
-/* Whether a read at `n` runs only when the file is there: under a condition
- * that tests for it, or in a try that catches its absence. */
-static bool guarded(const jf_file *unit, TSNode n)
+/* Whether a read at `n` (its ancestors `up`, innermost first) runs only when
+ * the file is there: under a condition that tests for it, or in a try that
+ * catches its absence. */
+static bool guarded(const jf_file *unit, TSNode n, const jf_nodes *up)
 {
 	static const char *const tests[] = { "exists", "isfile", "isdir", "is_file", "is_dir",
 		                             "glob", NULL };
 	static const char *const catches[] = { "FileNotFoundError", "OSError", "IOError",
 		                               "Exception", "BaseException", NULL };
-	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+	for (size_t k = 0; k < up->size; k++) {
+		TSNode c = k ? up->items[k - 1] : n, p = up->items[k];
 		jf_type t = jf_node_type(p);
 		TSNode cond = { 0 };
 		if (t == JF_T_if_statement || t == JF_T_elif_clause ||
@@ -269,15 +271,20 @@ typedef struct {
 
 typedef JF_ARRAY(io_call_record) io_record;
 
-/* The definitions around `n` whose names may_run() counts. */
-static void record_defs(jf_arena *arena, const jf_file *unit, TSNode n, io_call_record *c)
+/* What may_run() and guarded() ask of the tree around call `n`. */
+static void record_tree(jf_arena *arena, const jf_file *unit, TSNode n, io_call_record *c)
 {
+	jf_nodes up = { 0 };
+	jf_node_ancestors(n, &up);
+	c->guarded = c->kind == IO_READ && guarded(unit, n, &up);
+	/* the definitions around it whose names may_run() counts */
 	JF_ARRAY(const char *) defs = { 0 };
-	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+	for (size_t i = 0; i < up.size; i++) {
+		TSNode p = up.items[i];
 		bool fn = jf_node_type_is(p, JF_T_function_definition);
 		if (!fn && !jf_node_type_is(p, JF_T_class_definition))
 			continue;
-		if (jf_node_type_is(ts_node_parent(p), JF_T_decorated_definition))
+		if (i + 1 < up.size && jf_node_type_is(up.items[i + 1], JF_T_decorated_definition))
 			continue;
 		char *name = jf_node_text_in(arena, unit, jf_node_field(p, JF_F_name));
 		if (!(fn && jf_str_starts(name, "__") && jf_str_ends(name, "__")))
@@ -286,6 +293,7 @@ static void record_defs(jf_arena *arena, const jf_file *unit, TSNode n, io_call_
 	c->defs = defs.items;
 	c->ndefs = defs.size;
 	jf_arena_adopt(arena, defs.items);
+	jf_array_release(&up);
 }
 
 void *jf_paths_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
@@ -317,8 +325,7 @@ void *jf_paths_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 				c.origin_value = lit.value ? jf_arena_strdup(arena, lit.value) : NULL;
 				jf_pyvalue_release(&lit);
 			}
-			c.guarded = c.kind == IO_READ && guarded(unit, pn->node);
-			record_defs(arena, unit, pn->node, &c);
+			record_tree(arena, unit, pn->node, &c);
 		}
 		jf_pyvalue_release(&value);
 		jf_array_push(r, c);
@@ -387,9 +394,8 @@ static void add_use_from_tree(io_model *m, const jf_pyfacts *py, const io_call_r
 	if (value.value && *value.value) {
 		/* what the recorder reads of a path it evaluates itself */
 		io_call_record here = *c;
-		here.guarded = kind == IO_READ && guarded(unit, pn->node);
 		jf_arena scratch = JF_ARENA_INIT;
-		record_defs(&scratch, unit, pn->node, &here);
+		record_tree(&scratch, unit, pn->node, &here);
 		add_use(m, unit, &here, value.value, origin_unit, origin, origin_value);
 		jf_arena_release(&scratch);
 	}

@@ -44,6 +44,19 @@ char *jf_node_text(const jf_file *file, TSNode n)
 	return s.end ? jf_xstrndup(file->src->data + s.start, s.end - s.start) : jf_xstrdup("");
 }
 
+void jf_node_ancestors(TSNode n, jf_nodes *out)
+{
+	out->size = 0;
+	for (TSNode a = ts_tree_root_node(n.tree); !ts_node_is_null(a) && !ts_node_eq(a, n);
+	     a = ts_node_child_with_descendant(a, n))
+		jf_array_push(out, a);
+	for (size_t i = 0, j = out->size; i + 1 < j; i++, j--) {
+		TSNode t = out->items[i];
+		out->items[i] = out->items[j - 1];
+		out->items[j - 1] = t;
+	}
+}
+
 char *jf_node_text_in(jf_arena *arena, const jf_file *file, TSNode n)
 {
 	jf_span s = text_span(file, n);

@@ -44,6 +44,12 @@ static inline jf_node_ref jf_node_ref_of(TSNode n)
 TSNode jf_node_find(TSTree *tree, jf_node_ref ref);
 
 
+typedef JF_ARRAY(TSNode) jf_nodes;
+
+/** The ancestors of `n` (not null), innermost first, into `out` (emptied first): one walk
+ * down from the root, where ts_node_parent() walks down from the root for each. */
+void jf_node_ancestors(TSNode n, jf_nodes *out);
+
 /** The text of `n` in `file`'s source as a new string ("" for a null node); caller frees. */
 char *jf_node_text(const jf_file *file, TSNode n);
 /** The same in `arena` (records that outlive the tree). */

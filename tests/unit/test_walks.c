@@ -213,7 +213,9 @@ static void test_walks__read_ahead_bounded(void **state)
 {
 	char *job = put_big_modules(*state, "def load(args):\n    return open(args.data).read()\n",
 	                            "", "");
+	setenv("JOBFIX_TREE_BUDGET", "67108864", 1);
 	jf_linter *kept = jf_linter_new(&(jf_options){ .version = 2, .threads = 2 });
+	unsetenv("JOBFIX_TREE_BUDGET");
 	assert_int_equal(jf_linter_lint(kept, job), 0);
 	setenv("JOBFIX_TREE_BUDGET", "0", 1);
 	jf_linter *released = jf_linter_new(&(jf_options){ .version = 2, .threads = 2 });
