@@ -252,7 +252,7 @@ typedef struct {
 } open_def;
 
 static bool under_main_guard(const jf_pyfacts *py, TSNode n);
-static char *callee_name(const jf_file *unit, TSNode fn);
+static uint32_t outermost_index(const jf_pyfacts *py, const jf_py_node *pn);
 static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn);
 
 /* The string literal's plain value ("X" of os.environ["X"]), or NULL. */
@@ -325,23 +325,35 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 	size_t n = f->of_kind[JF_PY_CALL].size;
 	names->calls.items = jf_arena_calloc(&names->arena, n, sizeof *names->calls.items);
 	names->calls.size = names->calls.cap = n;
+	/* Each name is kept once: a file calls the same few names again and
+	 * again, and the calls of one definition follow each other. */
+	jf_strmap kept = JF_STRMAP_INIT;
+	uint32_t outer_def = JF_PY_NONE;
+	const char *outer = NULL;
 	for (size_t k = 0; k < n; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(f, JF_PY_CALL, k);
 		jf_py_call *call = &names->calls.items[k];
 		char *text = jf_node_text(file, pn->a);
-		call->bare = !strchr(text, '.');
-		free(text);
-		char *name = callee_name(file, pn->a);
-		call->name = jf_arena_strdup(&names->arena, name);
-		free(name);
-		TSNode def = outermost_definition(f, pn);
-		if (!ts_node_is_null(def)) {
-			char *outer = jf_node_text(file, def);
-			call->outer = jf_arena_strdup(&names->arena, outer);
-			free(outer);
+		const char *dot = strrchr(text, '.'), *name = dot ? dot + 1 : text;
+		call->bare = !dot;
+		size_t len = strlen(name);
+		if (!(call->name = jf_strmap_get(&kept, name, len))) {
+			call->name = jf_arena_strndup(&names->arena, name, len);
+			jf_strmap_put(&kept, name, len, (void *)call->name);
 		}
+		free(text);
+		uint32_t def = outermost_index(f, pn);
+		if (def != outer_def) {
+			outer_def = def;
+			TSNode name_of = def == JF_PY_NONE ? (TSNode){ 0 }
+			                                   : jf_node_field(f->nodes.items[def].node, JF_F_name);
+			outer = ts_node_is_null(name_of) ? NULL
+			                                 : jf_node_text_in(&names->arena, file, name_of);
+		}
+		call->outer = outer;
 		call->main = under_main_guard(f, pn->node);
 	}
+	jf_strmap_release(&kept);
 	static const jf_py_kind kinds[] = { JF_PY_FUNCTION, JF_PY_CLASS };
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; i < f->of_kind[kinds[k]].size; i++) {
@@ -503,15 +515,6 @@ static bool under_main_guard(const jf_pyfacts *py, TSNode n)
 }
 
 /* The last dotted part of a callee: `get_args` of `helper.get_args`. */
-static char *callee_name(const jf_file *unit, TSNode fn)
-{
-	char *text = jf_node_text(unit, fn);
-	char *dot = strrchr(text, '.');
-	char *name = jf_xstrdup(dot ? dot + 1 : text);
-	free(text);
-	return name;
-}
-
 /* Whether a file (its `names`) defines a function or class named `name`. */
 static bool defines(const jf_py_names *names, const char *name)
 {
@@ -540,11 +543,19 @@ void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_str
 }
 
 /* The name of the outermost function or class around recorded node `pn`; a null node at module level. */
-static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn)
+/* The recorded function or class outermost around `pn`, or JF_PY_NONE. */
+static uint32_t outermost_index(const jf_pyfacts *py, const jf_py_node *pn)
 {
 	uint32_t def = pn->def;
 	while (def != JF_PY_NONE && py->nodes.items[def].def != JF_PY_NONE)
 		def = py->nodes.items[def].def;
+	return def;
+}
+
+/* The name of the function or class outermost around `pn`, or a null node. */
+static TSNode outermost_definition(const jf_pyfacts *py, const jf_py_node *pn)
+{
+	uint32_t def = outermost_index(py, pn);
 	return def == JF_PY_NONE ? (TSNode){ 0 } : jf_node_field(py->nodes.items[def].node, JF_F_name);
 }
 
