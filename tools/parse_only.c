@@ -24,7 +24,6 @@ int main(int argc, char **argv)
 		size_t len;
 		char *data = read_file(argv[i], &len);
 		if (!data) {
-			perror(argv[i]);
 			rc = 1;
 			continue;
 		}

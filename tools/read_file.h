@@ -6,12 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The bytes of `path` (not NUL-terminated), their number in *len; NULL when it cannot be read. */
+/* The bytes of `path` (not NUL-terminated), their number in *len; NULL, said
+ * on stderr, when it cannot be read. */
 static char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
-	if (!f)
+	if (!f) {
+		perror(path);
 		return NULL;
+	}
 	char *data = NULL;
 	size_t cap = 0, n = 0, got;
 	do {
@@ -19,6 +22,7 @@ static char *read_file(const char *path, size_t *len)
 			cap = cap ? cap * 2 : 1 << 16;
 			char *bigger = realloc(data, cap);
 			if (!bigger) {
+				fprintf(stderr, "%s: out of memory\n", path);
 				free(data);
 				fclose(f);
 				return NULL;
@@ -28,6 +32,11 @@ static char *read_file(const char *path, size_t *len)
 		got = fread(data + n, 1, cap - n, f);
 		n += got;
 	} while (got);
+	if (ferror(f)) {
+		perror(path);
+		free(data);
+		data = NULL;
+	}
 	fclose(f);
 	*len = n;
 	return data;

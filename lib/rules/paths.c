@@ -239,15 +239,6 @@ static size_t mentions(io_model *m, const char *name)
 	return count;
 }
 
-/* Whether call `pn` does I/O (its path in *arg, its kind in *kind) or makes a folder. */
-static bool io_call(const jf_file *unit, const jf_py_node *pn, TSNode *arg, io_kind *kind,
-                    bool *creates)
-{
-	*kind = IO_WRITE;
-	*creates = jf_py_makes_folder(unit, pn->a, pn->b, arg);
-	return *creates || classify(unit, pn->a, pn->b, arg, kind);
-}
-
 /* A call that does I/O or makes a folder, as the gather's recorder found it.
  * Its path is evaluated then, when the file and the job's environment decide
  * it; a path that reads an argparse value (args.X: every file and the job's
@@ -258,10 +249,11 @@ typedef struct {
 	bool creates;
 	bool in_pass;        /* evaluated in the pass */
 	bool guarded;        /* guarded(), for a read */
-	bool has_origin;     /* the path came through names from a literal of the file */
 	jf_span arg;
+	const char *value;   /* NULL: unknown (or left to the pass) */
+	/* The literal the path starts with, when it came through names: where, and its own value. */
+	const jf_file *origin_unit;
 	jf_span origin;
-	const char *value;   /* NULL: unknown */
 	const char *origin_value;
 	/* The functions and classes around it that may_run() asks about, the
 	 * innermost first: those that are not decorated and not dunder methods. */
@@ -270,6 +262,18 @@ typedef struct {
 } io_call_record;
 
 typedef JF_ARRAY(io_call_record) io_record;
+
+/* Whether call `pn` does I/O (its kind in c->kind) or makes a folder
+ * (c->creates); its path argument in *arg and c->arg. */
+static bool io_call(const jf_file *unit, const jf_py_node *pn, io_call_record *c, TSNode *arg)
+{
+	c->kind = IO_WRITE;
+	c->creates = jf_py_makes_folder(unit, pn->a, pn->b, arg);
+	if (!c->creates && !classify(unit, pn->a, pn->b, arg, &c->kind))
+		return false;
+	c->arg = jf_node_span(*arg);
+	return true;
+}
 
 /* What may_run() and guarded() ask of the tree around call `n`. */
 static void record_tree(jf_arena *arena, const jf_file *unit, TSNode n, io_call_record *c)
@@ -296,38 +300,45 @@ static void record_tree(jf_arena *arena, const jf_file *unit, TSNode n, io_call_
 	jf_array_release(&up);
 }
 
+/* Evaluates the path `arg` of call `n` of `unit` into `c` (its text in
+ * `arena`), with what may_run() and guarded() ask of the tree around the
+ * call; in a jf_pyeval_new_file() session, a path that reads an argparse
+ * value is left to the pass (c->in_pass). */
+static void evaluate(jf_pyeval *eval, jf_arena *arena, const jf_file *unit, TSNode n, TSNode arg,
+                     io_call_record *c)
+{
+	jf_pyvalue value = jf_pyeval_expr(eval, unit, arg);
+	c->in_pass = jf_pyeval_needs_runs(eval);
+	if (!c->in_pass && value.value && *value.value) {
+		c->value = jf_arena_strdup(arena, value.value);
+		if (value.through_names && value.origin_unit && !ts_node_is_null(value.origin)) {
+			c->origin_unit = value.origin_unit;
+			c->origin = jf_node_span(value.origin);
+			jf_pyvalue lit = jf_pyeval_expr(eval, value.origin_unit, value.origin);
+			c->origin_value = lit.value ? jf_arena_strdup(arena, lit.value) : NULL;
+			jf_pyvalue_release(&lit);
+		}
+		record_tree(arena, unit, n, c);
+	}
+	jf_pyvalue_release(&value);
+}
+
 void *jf_paths_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 {
 	jf_arena *arena = ctx->arena;
 	io_record *r = jf_arena_alloc(arena, sizeof *r);
 	if (!ctx->job || !ctx->job->code_dir)
 		return r; /* the check has nothing to place paths in */
-	const jf_file *unit = py->file;
 	jf_pyeval *eval = NULL;
 	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		TSNode arg;
 		io_call_record c = { .call = (uint32_t)k };
-		if (!io_call(unit, pn, &arg, &c.kind, &c.creates))
+		TSNode arg;
+		if (!io_call(py->file, pn, &c, &arg))
 			continue;
 		if (!eval)
 			eval = jf_pyeval_new_file(ctx->job, py);
-		c.arg = jf_node_span(arg);
-		jf_pyvalue value = jf_pyeval_expr(eval, unit, arg);
-		c.in_pass = jf_pyeval_needs_runs(eval) ||
-		            (value.origin_unit && value.origin_unit != unit);
-		if (!c.in_pass && value.value) {
-			c.value = jf_arena_strdup(arena, value.value);
-			if (value.through_names && value.origin_unit && !ts_node_is_null(value.origin)) {
-				c.has_origin = true;
-				c.origin = jf_node_span(value.origin);
-				jf_pyvalue lit = jf_pyeval_expr(eval, unit, value.origin);
-				c.origin_value = lit.value ? jf_arena_strdup(arena, lit.value) : NULL;
-				jf_pyvalue_release(&lit);
-			}
-			record_tree(arena, unit, pn->node, &c);
-		}
-		jf_pyvalue_release(&value);
+		evaluate(eval, arena, py->file, pn->node, arg, &c);
 		jf_array_push(r, c);
 	}
 	jf_pyeval_free(eval);
@@ -347,14 +358,13 @@ static bool may_run(io_model *m, const io_call_record *c)
 	return true;
 }
 
-/* Adds the use of a recorded call whose path is `value` (NULL: unknown). */
-static void add_use(io_model *m, const jf_file *unit, const io_call_record *c, const char *value,
-                    const jf_file *origin_unit, jf_span origin, const char *origin_value)
+/* Adds the use of evaluated call `c` of `unit`, when its path is known. */
+static void add_use(io_model *m, const jf_file *unit, const io_call_record *c)
 {
-	if (!value || !*value)
+	if (!c->value)
 		return;
 	io_use u = { .unit = unit, .arg = c->arg, .kind = c->kind, .creates = c->creates,
-		     .value = jf_xstrdup(value), .origin_unit = origin_unit, .origin = origin };
+		     .value = jf_xstrdup(c->value), .origin_unit = c->origin_unit, .origin = c->origin };
 	const char *v = u.value;
 	const char *cwd = cwd_of(m->ctx, unit);
 	if (v[0] == '/')
@@ -362,8 +372,8 @@ static void add_use(io_model *m, const jf_file *unit, const io_call_record *c, c
 	else if (cwd && v[0] != '~' && !strstr(v, "://"))
 		u.cpath = jf_path_join(cwd, v);
 	if (jf_developer_path(m->ctx->facts, v)) {
-		if (origin_unit && origin_value)
-			u.origin_value = jf_xstrdup(origin_value);
+		if (c->origin_value)
+			u.origin_value = jf_xstrdup(c->origin_value);
 	} else {
 		u.runs = u.cpath && may_run(m, c);
 		u.guarded = u.runs && c->kind == IO_READ && c->guarded;
@@ -374,33 +384,14 @@ static void add_use(io_model *m, const jf_file *unit, const io_call_record *c, c
 /* Adds the use of recorded call `c`, evaluated in the pass from the tree of `py`. */
 static void add_use_from_tree(io_model *m, const jf_pyfacts *py, const io_call_record *c)
 {
-	const jf_file *unit = py->file;
 	const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, c->call);
+	io_call_record here = { .call = c->call };
 	TSNode arg;
-	io_kind kind;
-	bool creates;
-	io_call(unit, pn, &arg, &kind, &creates);
-	jf_pyvalue value = jf_pyeval_expr(m->eval, unit, arg);
-	const jf_file *origin_unit = NULL;
-	jf_span origin = { 0, 0 };
-	char *origin_value = NULL;
-	if (value.value && value.through_names && value.origin_unit &&
-	    !ts_node_is_null(value.origin)) {
-		origin_unit = value.origin_unit;
-		origin = jf_node_span(value.origin);
-		jf_pyvalue lit = jf_pyeval_expr(m->eval, origin_unit, value.origin);
-		origin_value = lit.value;
-	}
-	if (value.value && *value.value) {
-		/* what the recorder reads of a path it evaluates itself */
-		io_call_record here = *c;
-		jf_arena scratch = JF_ARENA_INIT;
-		record_tree(&scratch, unit, pn->node, &here);
-		add_use(m, unit, &here, value.value, origin_unit, origin, origin_value);
-		jf_arena_release(&scratch);
-	}
-	free(origin_value);
-	jf_pyvalue_release(&value);
+	io_call(py->file, pn, &here, &arg);
+	jf_arena scratch = JF_ARENA_INIT;
+	evaluate(m->eval, &scratch, py->file, pn->node, arg, &here);
+	add_use(m, py->file, &here);
+	jf_arena_release(&scratch);
 }
 
 /* Whether the job creates `cpath` itself: its command or launch scripts, or
@@ -556,7 +547,7 @@ static void collect_in(void *state, size_t index, const jf_file *u)
 	for (size_t i = 0; r && i < r->size; i++) {
 		const io_call_record *c = &r->items[i];
 		if (!c->in_pass)
-			add_use(m, u, c, c->value, c->has_origin ? u : NULL, c->origin, c->origin_value);
+			add_use(m, u, c);
 		else if (py)
 			add_use_from_tree(m, py, c);
 	}
