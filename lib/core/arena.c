@@ -5,8 +5,8 @@
 
 #define BLOCK_SIZE ((size_t)64 << 10)
 /* An arena's first block; each next one doubles, up to BLOCK_SIZE: many
- * arenas (a small file's facts) need a few KiB. */
-#define FIRST_BLOCK ((size_t)4 << 10)
+ * arenas (a file's paths, a small file's names) need less than a KiB. */
+#define FIRST_BLOCK ((size_t)512)
 /* A request above this gets a block of its own, so that the room left in
  * the current block is not thrown away. */
 #define OWN_BLOCK (BLOCK_SIZE / 4)

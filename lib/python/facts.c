@@ -322,24 +322,25 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 {
 	const jf_file *file = f->file;
 	jf_py_names *names = jf_xcalloc(1, sizeof *names);
-	size_t n = f->of_kind[JF_PY_CALL].size;
-	names->calls.items = jf_arena_calloc(&names->arena, n, sizeof *names->calls.items);
-	names->calls.size = names->calls.cap = n;
 	/* Each name is kept once: a file calls the same few names again and
-	 * again, and the calls of one definition follow each other. */
-	jf_strmap kept = JF_STRMAP_INIT;
+	 * again, and the calls of one definition follow each other. A call
+	 * like one before it (the same name, bare or not, in the same outermost
+	 * definition and the same block) is not kept again: the questions
+	 * asked of the calls ask of each such kind of call once. */
+	jf_strmap kept = JF_STRMAP_INIT, seen = JF_STRMAP_INIT;
+	JF_ARRAY(jf_py_call) calls = { 0 };
 	uint32_t outer_def = JF_PY_NONE;
 	const char *outer = NULL;
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < f->of_kind[JF_PY_CALL].size; k++) {
 		const jf_py_node *pn = jf_pyfacts_at(f, JF_PY_CALL, k);
-		jf_py_call *call = &names->calls.items[k];
+		jf_py_call call = { 0 };
 		char *text = jf_node_text(file, pn->a);
 		const char *dot = strrchr(text, '.'), *name = dot ? dot + 1 : text;
-		call->bare = !dot;
+		call.bare = !dot;
 		size_t len = strlen(name);
-		if (!(call->name = jf_strmap_get(&kept, name, len))) {
-			call->name = jf_arena_strndup(&names->arena, name, len);
-			jf_strmap_put(&kept, name, len, (void *)call->name);
+		if (!(call.name = jf_strmap_get(&kept, name, len))) {
+			call.name = jf_arena_strndup(&names->arena, name, len);
+			jf_strmap_put(&kept, name, len, (void *)call.name);
 		}
 		free(text);
 		uint32_t def = outermost_index(f, pn);
@@ -350,10 +351,27 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 			outer = ts_node_is_null(name_of) ? NULL
 			                                 : jf_node_text_in(&names->arena, file, name_of);
 		}
-		call->outer = outer;
-		call->main = under_main_guard(f, pn->node);
+		call.outer = outer;
+		call.main = under_main_guard(f, pn->node);
+		/* Its identity: the kept strings' addresses, and the two flags. */
+		char key[2 * sizeof(char *) + 2];
+		memcpy(key, &call.name, sizeof call.name);
+		memcpy(key + sizeof call.name, &call.outer, sizeof call.outer);
+		key[sizeof key - 2] = call.bare;
+		key[sizeof key - 1] = call.main;
+		if (jf_strmap_get(&seen, key, sizeof key))
+			continue;
+		jf_strmap_put(&seen, key, sizeof key, (void *)1);
+		jf_array_push(&calls, call);
 	}
 	jf_strmap_release(&kept);
+	jf_strmap_release(&seen);
+	names->calls.items = jf_arena_calloc(&names->arena, calls.size ? calls.size : 1,
+	                                     sizeof *names->calls.items);
+	if (calls.size)
+		memcpy(names->calls.items, calls.items, calls.size * sizeof *calls.items);
+	names->calls.size = names->calls.cap = calls.size;
+	jf_array_release(&calls);
 	static const jf_py_kind kinds[] = { JF_PY_FUNCTION, JF_PY_CLASS };
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; i < f->of_kind[kinds[k]].size; i++) {

@@ -75,7 +75,7 @@ typedef struct {
  * not, so that they need no tree of it again. */
 typedef struct jf_py_names {
 	jf_arena arena; /* everything below */
-	JF_ARRAY(jf_py_call) calls;     /* of_kind[JF_PY_CALL]'s, in the same order */
+	JF_ARRAY(jf_py_call) calls;     /* of_kind[JF_PY_CALL]'s, in the same order, each kind once */
 	JF_ARRAY(const char *) defined; /* the names of its functions and classes, at any depth */
 	/* The environment variables it sets, anywhere in it: os.environ["X"] = ...,
 	 * os.environ.setdefault("X", ...), os.putenv("X", ...); and whether it sets
