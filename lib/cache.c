@@ -11,106 +11,11 @@
 #include <unistd.h>
 
 #include "core/path.h"
+#include "core/wire.h"
 #include "rules/config.h"
 
-static const char MAGIC[8] = { 'J', 'F', 'C', 'A', 'C', 'H', 'E', '1' };
+static const char MAGIC[8] = { 'J', 'F', 'C', 'A', 'C', 'H', 'E', '2' };
 #define NONE UINT32_MAX /* no source */
-
-/* Writing */
-
-static void put_u8(jf_buf *b, uint8_t v)
-{
-	jf_buf_add(b, (const char *)&v, 1);
-}
-
-static void put_u32(jf_buf *b, uint32_t v)
-{
-	jf_buf_add(b, (const char *)&v, sizeof v);
-}
-
-static void put_u64(jf_buf *b, uint64_t v)
-{
-	jf_buf_add(b, (const char *)&v, sizeof v);
-}
-
-static void put_str(jf_buf *b, const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-	put_u32(b, (uint32_t)n);
-	jf_buf_add(b, s ? s : "", n);
-}
-
-/* Reading: every read is checked against the end; a short entry fails. */
-
-typedef struct {
-	const char *p, *end;
-	bool bad;
-} reader;
-
-static bool take(reader *r, void *out, size_t n)
-{
-	if (r->bad || (size_t)(r->end - r->p) < n) {
-		r->bad = true;
-		memset(out, 0, n);
-		return false;
-	}
-	memcpy(out, r->p, n);
-	r->p += n;
-	return true;
-}
-
-static uint8_t get_u8(reader *r)
-{
-	uint8_t v;
-	take(r, &v, 1);
-	return v;
-}
-
-static uint32_t get_u32(reader *r)
-{
-	uint32_t v;
-	take(r, &v, sizeof v);
-	return v;
-}
-
-static uint64_t get_u64(reader *r)
-{
-	uint64_t v;
-	take(r, &v, sizeof v);
-	return v;
-}
-
-/* A copy of the next string, NUL-terminated, its length in *len (may be NULL);
- * NULL once the entry is found short. */
-static char *get_bytes(reader *r, uint32_t *len)
-{
-	uint32_t n = get_u32(r);
-	if (r->bad || (size_t)(r->end - r->p) < n) {
-		r->bad = true;
-		return NULL;
-	}
-	char *s = jf_xmalloc((size_t)n + 1);
-	memcpy(s, r->p, n);
-	s[n] = '\0';
-	r->p += n;
-	if (len)
-		*len = n;
-	return s;
-}
-
-static char *get_str(reader *r)
-{
-	return get_bytes(r, NULL);
-}
-
-/* A count of items of at least `size` bytes each that the rest can hold. */
-static uint32_t get_count(reader *r, size_t size)
-{
-	uint32_t n = get_u32(r);
-	if (!r->bad && (size_t)(r->end - r->p) / size < n)
-		r->bad = true;
-	return r->bad ? 0 : n;
-}
 
 char *jf_cache_dir(void)
 {
@@ -136,15 +41,15 @@ bool jf_cache_key_of(const jf_linter *self, const char *path, jf_cache_key *key)
 		return false;
 	jf_buf b = JF_BUF_INIT;
 	jf_buf_add(&b, MAGIC, sizeof MAGIC);
-	put_str(&b, JF_VERSION);
-	put_u64(&b, (uint64_t)exe.st_dev);
-	put_u64(&b, (uint64_t)exe.st_ino);
-	put_u64(&b, (uint64_t)exe.st_size);
-	put_u64(&b, (uint64_t)exe.st_mtim.tv_sec);
-	put_u64(&b, (uint64_t)exe.st_mtim.tv_nsec);
-	put_str(&b, cwd);
-	put_str(&b, path);
-	put_u64(&b, config);
+	jf_wire_put_str(&b, JF_VERSION);
+	jf_wire_put_u64(&b, (uint64_t)exe.st_dev);
+	jf_wire_put_u64(&b, (uint64_t)exe.st_ino);
+	jf_wire_put_u64(&b, (uint64_t)exe.st_size);
+	jf_wire_put_u64(&b, (uint64_t)exe.st_mtim.tv_sec);
+	jf_wire_put_u64(&b, (uint64_t)exe.st_mtim.tv_nsec);
+	jf_wire_put_str(&b, cwd);
+	jf_wire_put_str(&b, path);
+	jf_wire_put_u64(&b, config);
 	free(cwd);
 	uint64_t h[2] = { jf_hash(b.buf, b.len, 0x6a6f62666978ull), jf_hash(b.buf, b.len, 17) };
 	jf_buf_release(&b);
@@ -188,7 +93,7 @@ static char *read_entry(const char *path, size_t *len)
 }
 
 /* The source of index `i` of the entry, or NULL (NONE, or out of range: bad). */
-static const jf_source *source_at(reader *r, const replayed *out, uint32_t i)
+static const jf_source *source_at(jf_wire *r, const replayed *out, uint32_t i)
 {
 	if (i == NONE)
 		return NULL;
@@ -199,30 +104,20 @@ static const jf_source *source_at(reader *r, const replayed *out, uint32_t i)
 	return out->result.sources.items[i];
 }
 
-static jf_span get_span(reader *r)
-{
-	jf_span s;
-	s.start = get_u32(r);
-	s.end = get_u32(r);
-	if (s.end < s.start)
-		r->bad = true;
-	return s;
-}
-
 /* The findings and the rest of the entry after its questions. */
-static bool read_result(reader *r, const jf_linter *self, replayed *out)
+static bool read_result(jf_wire *r, const jf_linter *self, replayed *out)
 {
-	out->result.python_files = get_u64(r);
-	out->result.python_walks = get_u64(r);
-	for (uint32_t n = get_count(r, 9), i = 0; i < n && !r->bad; i++) {
-		char *shown = get_str(r), *fs = get_str(r);
+	out->result.python_files = jf_wire_get_u64(r);
+	out->result.python_walks = jf_wire_get_u64(r);
+	for (uint32_t n = jf_wire_get_count(r, 9), i = 0; i < n && !r->bad; i++) {
+		char *shown = jf_wire_get_str(r), *fs = jf_wire_get_str(r);
 		jf_source *src = NULL;
-		if (get_u8(r)) {
+		if (jf_wire_get_u8(r)) {
 			uint32_t len;
-			char *data = get_bytes(r, &len);
+			char *data = jf_wire_get_bytes(r, &len);
 			src = data ? jf_source_from_string(shown, data, len) : NULL;
 			if (src)
-				src->fs_path = jf_xstrdup(fs);
+				src->fs_path = fs ? jf_xstrdup(fs) : NULL;
 			free(data);
 		} else if (!r->bad) {
 			src = jf_source_load(fs, shown);
@@ -232,42 +127,44 @@ static bool read_result(reader *r, const jf_linter *self, replayed *out)
 		free(shown);
 		free(fs);
 	}
-	for (uint32_t n = get_count(r, 4), i = 0; i < n && !r->bad; i++) {
-		char *fs = get_str(r);
+	for (uint32_t n = jf_wire_get_count(r, 4), i = 0; i < n && !r->bad; i++) {
+		char *fs = jf_wire_get_str(r);
 		if (fs)
 			jf_array_push(&out->read, fs);
 	}
-	for (uint32_t n = get_count(r, 4), i = 0; i < n && !r->bad; i++) {
-		char *s = get_str(r);
+	for (uint32_t n = jf_wire_get_count(r, 4), i = 0; i < n && !r->bad; i++) {
+		char *s = jf_wire_get_str(r);
 		if (s)
 			jf_array_push(&out->result.skipped, s);
 	}
-	for (uint32_t n = get_count(r, 30), i = 0; i < n && !r->bad; i++) {
+	for (uint32_t n = jf_wire_get_count(r, 30), i = 0; i < n && !r->bad; i++) {
 		jf_diag d = { 0 };
-		char *id = get_str(r);
+		char *id = jf_wire_get_str(r);
 		d.rule = id && *id ? jf_config__find_rule(self->opts.config, id) : NULL;
 		if (id && *id && !d.rule)
 			r->bad = true; /* a rule this config no longer has */
 		free(id);
-		d.severity = (jf_severity)get_u8(r);
-		d.src = source_at(r, out, get_u32(r));
-		d.span = get_span(r);
-		d.message = get_str(r);
-		if (get_u8(r))
-			d.help = get_str(r);
-		if (get_u8(r)) {
-			char *c = get_str(r);
+		d.severity = (jf_severity)jf_wire_get_u8(r);
+		d.src = source_at(r, out, jf_wire_get_u32(r));
+		d.span = jf_wire_get_span(r);
+		d.message = jf_wire_get_str(r);
+		if (jf_wire_get_u8(r))
+			d.help = jf_wire_get_str(r);
+		if (jf_wire_get_u8(r)) {
+			char *c = jf_wire_get_str(r);
 			if (c) {
 				jf_array_push(&out->result.cache_strings, c);
 				d.category = c;
 			}
 		}
-		for (uint32_t k = 0, nr = get_count(r, 16); k < nr && !r->bad; k++) {
-			jf_related rel = { source_at(r, out, get_u32(r)), get_span(r), get_str(r) };
+		for (uint32_t k = 0, nr = jf_wire_get_count(r, 16); k < nr && !r->bad; k++) {
+			jf_related rel = { source_at(r, out, jf_wire_get_u32(r)), jf_wire_get_span(r),
+				           jf_wire_get_str(r) };
 			jf_array_push(&d.related, rel);
 		}
-		for (uint32_t k = 0, ne = get_count(r, 16); k < ne && !r->bad; k++) {
-			jf_edit e = { source_at(r, out, get_u32(r)), get_span(r), get_str(r) };
+		for (uint32_t k = 0, ne = jf_wire_get_count(r, 16); k < ne && !r->bad; k++) {
+			jf_edit e = { source_at(r, out, jf_wire_get_u32(r)), jf_wire_get_span(r),
+				      jf_wire_get_str(r) };
 			jf_array_push(&d.edits, e);
 		}
 		jf_array_push(&out->result.report.diags, d);
@@ -282,24 +179,24 @@ bool jf_cache_replay(jf_linter *self, const jf_cache_key *key, const jf_confine 
 	char *data = read_entry(path, &len);
 	bool ok = data && len >= sizeof MAGIC + 8 + sizeof key->hash &&
 	          !memcmp(data, MAGIC, sizeof MAGIC);
-	reader r = { data + sizeof MAGIC, data + len, false };
+	jf_wire r = { data + sizeof MAGIC, data + len, false };
 	if (ok) {
-		uint64_t sum = get_u64(&r);
+		uint64_t sum = jf_wire_get_u64(&r);
 		ok = sum == jf_hash(r.p, (size_t)(r.end - r.p), 1) &&
 		     !memcmp(r.p, key->hash, sizeof key->hash);
 		r.p += sizeof key->hash;
 	}
 	/* The same roots, then the same answers. */
-	uint32_t nroots = ok ? get_count(&r, 4) : 0;
+	uint32_t nroots = ok ? jf_wire_get_count(&r, 4) : 0;
 	ok = ok && nroots == in->roots.size;
 	for (uint32_t i = 0; ok && i < nroots; i++) {
-		char *root = get_str(&r);
+		char *root = jf_wire_get_str(&r);
 		ok = root && !strcmp(root, in->roots.items[i]);
 		free(root);
 	}
-	uint32_t ndeps = ok ? get_count(&r, 13) : 0;
+	uint32_t ndeps = ok ? jf_wire_get_count(&r, 13) : 0;
 	for (uint32_t i = 0; ok && i < ndeps; i++) {
-		jf_dep d = { (jf_dep_kind)get_u8(&r), get_str(&r), get_u64(&r) };
+		jf_dep d = { (jf_dep_kind)jf_wire_get_u8(&r), jf_wire_get_str(&r), jf_wire_get_u64(&r) };
 		ok = !r.bad && d.kind < JF_DEP_COUNT && jf_dep_value(d.kind, d.path) == d.value;
 		free(d.path);
 	}
@@ -376,42 +273,42 @@ static void write_entry(const char *dir, const char *name, const jf_buf *b)
 	free(tmp);
 }
 
-/* A place: its source (by index in *shown) and span; source_at() and get_span() read it. */
+/* A place: its source (by index in *shown) and span; source_at() and jf_wire_get_span() read it. */
 static void put_place(jf_buf *b, source_list *shown, const jf_source *src, jf_span span, bool *ok)
 {
-	put_u32(b, index_of(shown, src, ok));
-	put_u32(b, span.start);
-	put_u32(b, span.end);
+	jf_wire_put_u32(b, index_of(shown, src, ok));
+	jf_wire_put_u32(b, span.start);
+	jf_wire_put_u32(b, span.end);
 }
 
 /* The findings from `first` on, their sources in *shown. */
 static void put_diags(jf_buf *b, const jf_report *report, size_t first, source_list *shown,
                       bool *ok)
 {
-	put_u32(b, (uint32_t)(report->diags.size - first));
+	jf_wire_put_u32(b, (uint32_t)(report->diags.size - first));
 	for (size_t i = first; i < report->diags.size; i++) {
 		const jf_diag *d = &report->diags.items[i];
-		put_str(b, d->rule ? d->rule->info.id : "");
-		put_u8(b, (uint8_t)d->severity);
+		jf_wire_put_str(b, d->rule ? d->rule->info.id : "");
+		jf_wire_put_u8(b, (uint8_t)d->severity);
 		put_place(b, shown, d->src, d->span, ok);
-		put_str(b, d->message);
-		put_u8(b, d->help != NULL);
+		jf_wire_put_str(b, d->message);
+		jf_wire_put_u8(b, d->help != NULL);
 		if (d->help)
-			put_str(b, d->help);
-		put_u8(b, d->category != NULL);
+			jf_wire_put_str(b, d->help);
+		jf_wire_put_u8(b, d->category != NULL);
 		if (d->category)
-			put_str(b, d->category);
-		put_u32(b, (uint32_t)d->related.size);
+			jf_wire_put_str(b, d->category);
+		jf_wire_put_u32(b, (uint32_t)d->related.size);
 		for (size_t k = 0; k < d->related.size; k++) {
 			const jf_related *rel = &d->related.items[k];
 			put_place(b, shown, rel->src, rel->span, ok);
-			put_str(b, rel->message);
+			jf_wire_put_str(b, rel->message);
 		}
-		put_u32(b, (uint32_t)d->edits.size);
+		jf_wire_put_u32(b, (uint32_t)d->edits.size);
 		for (size_t k = 0; k < d->edits.size; k++) {
 			const jf_edit *e = &d->edits.items[k];
 			put_place(b, shown, e->src, e->span, ok);
-			put_str(b, e->text);
+			jf_wire_put_str(b, e->text);
 		}
 	}
 }
@@ -429,45 +326,45 @@ void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *
 	put_diags(&diags, &self->report, first_diag, &shown, &ok);
 	jf_buf b = JF_BUF_INIT;
 	jf_buf_add(&b, (const char *)key->hash, sizeof key->hash);
-	put_u32(&b, (uint32_t)in->roots.size);
+	jf_wire_put_u32(&b, (uint32_t)in->roots.size);
 	for (size_t i = 0; i < in->roots.size; i++)
-		put_str(&b, in->roots.items[i]);
-	put_u32(&b, (uint32_t)deps->items.size);
+		jf_wire_put_str(&b, in->roots.items[i]);
+	jf_wire_put_u32(&b, (uint32_t)deps->items.size);
 	for (size_t i = 0; i < deps->items.size; i++) {
-		put_u8(&b, (uint8_t)deps->items.items[i].kind);
-		put_str(&b, deps->items.items[i].path);
-		put_u64(&b, deps->items.items[i].value);
+		jf_wire_put_u8(&b, (uint8_t)deps->items.items[i].kind);
+		jf_wire_put_str(&b, deps->items.items[i].path);
+		jf_wire_put_u64(&b, deps->items.items[i].value);
 	}
-	put_u64(&b, python_files);
-	put_u64(&b, python_walks);
-	put_u32(&b, (uint32_t)shown.size);
+	jf_wire_put_u64(&b, python_files);
+	jf_wire_put_u64(&b, python_walks);
+	jf_wire_put_u32(&b, (uint32_t)shown.size);
 	for (size_t i = 0; ok && i < shown.size; i++) {
 		const jf_source *s = shown.items[i];
-		put_str(&b, s->path);
-		put_str(&b, s->fs_path);
+		jf_wire_put_str(&b, s->path);
+		jf_wire_put_str(&b, s->fs_path);
 		/* A file is read again; a source jobfix made itself (a copy of a
 		 * value that an edit points into) is kept as it is. */
-		put_u8(&b, !s->from_file);
+		jf_wire_put_u8(&b, !s->from_file);
 		if (!s->from_file) {
-			put_u32(&b, s->len);
+			jf_wire_put_u32(&b, s->len);
 			jf_buf_add(&b, s->data, s->len);
 		}
 	}
 	size_t nread = 0;
 	for (size_t i = first_source; i < self->sources.size; i++)
 		nread += self->sources.items[i]->fs_path != NULL;
-	put_u32(&b, (uint32_t)nread);
+	jf_wire_put_u32(&b, (uint32_t)nread);
 	for (size_t i = first_source; i < self->sources.size; i++)
 		if (self->sources.items[i]->fs_path)
-			put_str(&b, self->sources.items[i]->fs_path);
-	put_u32(&b, (uint32_t)skipped->size);
+			jf_wire_put_str(&b, self->sources.items[i]->fs_path);
+	jf_wire_put_u32(&b, (uint32_t)skipped->size);
 	for (size_t i = 0; i < skipped->size; i++)
-		put_str(&b, skipped->items[i]);
+		jf_wire_put_str(&b, skipped->items[i]);
 	jf_buf_add(&b, diags.buf, diags.len);
 	if (ok && b.len <= JF_CACHE_MAX_ENTRY) {
 		jf_buf entry = JF_BUF_INIT;
 		jf_buf_add(&entry, MAGIC, sizeof MAGIC);
-		put_u64(&entry, jf_hash(b.buf, b.len, 1));
+		jf_wire_put_u64(&entry, jf_hash(b.buf, b.len, 1));
 		jf_buf_add(&entry, b.buf, b.len);
 		write_entry(self->opts.cache_dir, key->name, &entry);
 		jf_buf_release(&entry);
