@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 #include "core/path.h"
 #include "core/wire.h"
 #include "rules/config.h"
+#include "rules/record.h"
 
 static const char MAGIC[8] = { 'J', 'F', 'C', 'A', 'C', 'H', 'E', '2' };
 #define NONE UINT32_MAX /* no source */
@@ -29,7 +31,9 @@ char *jf_cache_dir(void)
 
 /* The key */
 
-bool jf_cache_key_of(const jf_linter *self, const char *path, jf_cache_key *key)
+/* Adds what decides every entry of `self`'s lints besides the path: jobfix's
+ * build, the current folder and the config; false when entries cannot be kept. */
+static bool put_build(const jf_linter *self, jf_buf *b)
 {
 	uint64_t config;
 	struct stat exe;
@@ -39,24 +43,38 @@ bool jf_cache_key_of(const jf_linter *self, const char *path, jf_cache_key *key)
 	char *cwd = getcwd(NULL, 0);
 	if (!cwd)
 		return false;
-	jf_buf b = JF_BUF_INIT;
-	jf_buf_add(&b, MAGIC, sizeof MAGIC);
-	jf_wire_put_str(&b, JF_VERSION);
-	jf_wire_put_u64(&b, (uint64_t)exe.st_dev);
-	jf_wire_put_u64(&b, (uint64_t)exe.st_ino);
-	jf_wire_put_u64(&b, (uint64_t)exe.st_size);
-	jf_wire_put_u64(&b, (uint64_t)exe.st_mtim.tv_sec);
-	jf_wire_put_u64(&b, (uint64_t)exe.st_mtim.tv_nsec);
-	jf_wire_put_str(&b, cwd);
-	jf_wire_put_str(&b, path);
-	jf_wire_put_u64(&b, config);
+	jf_wire_put_str(b, JF_VERSION);
+	jf_wire_put_u64(b, (uint64_t)exe.st_dev);
+	jf_wire_put_u64(b, (uint64_t)exe.st_ino);
+	jf_wire_put_u64(b, (uint64_t)exe.st_size);
+	jf_wire_put_u64(b, (uint64_t)exe.st_mtim.tv_sec);
+	jf_wire_put_u64(b, (uint64_t)exe.st_mtim.tv_nsec);
+	jf_wire_put_str(b, cwd);
+	jf_wire_put_u64(b, config);
 	free(cwd);
-	uint64_t h[2] = { jf_hash(b.buf, b.len, 0x6a6f62666978ull), jf_hash(b.buf, b.len, 17) };
-	jf_buf_release(&b);
+	return true;
+}
+
+/* The key whose hash is that of `b`'s bytes. */
+static void key_from(const jf_buf *b, jf_cache_key *key)
+{
+	uint64_t h[2] = { jf_hash(b->buf, b->len, 0x6a6f62666978ull), jf_hash(b->buf, b->len, 17) };
 	memcpy(key->hash, h, sizeof key->hash);
 	for (size_t i = 0; i < sizeof key->hash; i++)
 		snprintf(key->name + 2 * i, 3, "%02x", key->hash[i]);
-	return true;
+}
+
+bool jf_cache_key_of(const jf_linter *self, const char *path, jf_cache_key *key)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_add(&b, MAGIC, sizeof MAGIC);
+	bool ok = put_build(self, &b);
+	if (ok) {
+		jf_wire_put_str(&b, path);
+		key_from(&b, key);
+	}
+	jf_buf_release(&b);
+	return ok;
 }
 
 /* Giving an entry back */
@@ -437,4 +455,213 @@ void jf_cache_prune(const char *dir, uint64_t max_bytes, size_t max_entries)
 	for (size_t i = 0; i < entries.size; i++)
 		free(entries.items[i].path);
 	jf_array_release(&entries);
+}
+
+/* Entries of files */
+
+static const char FILE_MAGIC[8] = { 'J', 'F', 'F', 'I', 'L', 'E', '0', '1' };
+
+/* An entry read and checked, its body (after the key) until it is read back. */
+typedef struct {
+	char *data;
+	const char *body, *end;
+} file_entry;
+
+/* An entry to write, named. */
+typedef struct {
+	char name[33];
+	jf_buf bytes;
+} pending_entry;
+
+struct jf_file_cache {
+	char *dir;
+	/* The entries jf_file_cache_store() made, written by a thread of their
+	 * own while the lint goes on (`writing`: it was started). */
+	JF_ARRAY(pending_entry) pending;
+	pthread_t writer;
+	bool writing;
+	jf_buf salt; /* the build, the config, and what the recorders read of the job and image */
+	jf_records *records;
+	const jf_matcher *matcher;
+	jf_strmap taken; /* fs_path -> file_entry *: the files loaded kept */
+	jf_kept_files kept;
+};
+
+/* The key of the entry of `src`: the lint's salt, the file's path and bytes. */
+static void file_key(const jf_file_cache *fc, const jf_source *src, jf_cache_key *key)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_add(&b, fc->salt.buf, fc->salt.len);
+	jf_wire_put_str(&b, src->fs_path);
+	jf_wire_put_u64(&b, jf_hash(src->data, src->len, 0x66696c65ull));
+	jf_wire_put_u64(&b, jf_hash(src->data, src->len, 31));
+	key_from(&b, key);
+	jf_buf_release(&b);
+}
+
+static bool file_has(const void *data, const jf_source *src)
+{
+	const jf_file_cache *fc = data;
+	jf_cache_key key;
+	file_key(fc, src, &key);
+	char *path = jf_path_join(fc->dir, key.name);
+	bool has = access(path, F_OK) == 0;
+	free(path);
+	return has;
+}
+
+static bool file_take(void *data, const jf_source *src)
+{
+	jf_file_cache *fc = data;
+	if (!src->fs_path || jf_strmap_has(&fc->taken, src->fs_path) ||
+	    jf_matcher_needs_tree(fc->matcher, src, JF_LANG_PYTHON))
+		return false;
+	jf_cache_key key;
+	file_key(fc, src, &key);
+	char *path = jf_path_join(fc->dir, key.name);
+	size_t len = 0;
+	char *entry = read_entry(path, &len);
+	size_t head = sizeof FILE_MAGIC + 8 + sizeof key.hash;
+	bool ok = entry && len >= head && !memcmp(entry, FILE_MAGIC, sizeof FILE_MAGIC);
+	if (ok) {
+		uint64_t sum;
+		memcpy(&sum, entry + sizeof FILE_MAGIC, 8);
+		ok = sum == jf_hash(entry + sizeof FILE_MAGIC + 8, len - sizeof FILE_MAGIC - 8, 1) &&
+		     !memcmp(entry + sizeof FILE_MAGIC + 8, key.hash, sizeof key.hash);
+	}
+	if (ok) {
+		file_entry *e = jf_xmalloc(sizeof *e);
+		*e = (file_entry){ entry, entry + head, entry + len };
+		jf_strmap_put(&fc->taken, src->fs_path, strlen(src->fs_path), e);
+		(void)utimensat(AT_FDCWD, path, NULL, 0); /* recently used */
+	} else {
+		free(entry);
+	}
+	free(path);
+	return ok;
+}
+
+static void file_take_facts(void *data, const jf_pyfacts *py)
+{
+	jf_file_cache *fc = data;
+	jf_facts_recorder inner = jf_records_recorder(fc->records);
+	inner.take(inner.data, py);
+}
+
+static jf_py_names *file_restore(void *data, const jf_file *file)
+{
+	jf_file_cache *fc = data;
+	file_entry *e = file->fs_path
+	                        ? jf_strmap_get(&fc->taken, file->fs_path, strlen(file->fs_path))
+	                        : NULL;
+	if (!e || !e->data)
+		return NULL;
+	jf_wire w = { e->body, e->end, false };
+	jf_py_names *names = jf_py_names_load(&w, file);
+	bool ok = names && jf_records_load(fc->records, file, &w) && w.p == w.end;
+	free(e->data); /* read back once */
+	e->data = NULL;
+	if (!ok) {
+		jf_py_names_free(names);
+		return NULL;
+	}
+	return names;
+}
+
+jf_file_cache *jf_file_cache_new(const jf_linter *self, const jf_job *job, const jf_image *image,
+                                 jf_records *records)
+{
+	if (!job)
+		return NULL; /* a file alone: the lint's own entry is enough */
+	jf_file_cache *fc = jf_xcalloc(1, sizeof *fc);
+	jf_buf_add(&fc->salt, FILE_MAGIC, sizeof FILE_MAGIC);
+	if (!put_build(self, &fc->salt)) {
+		jf_buf_release(&fc->salt);
+		free(fc);
+		return NULL;
+	}
+	/* What the recorders read of the job and the image (rules/record.h). */
+	jf_wire_put_str(&fc->salt, job->code_dir);
+	jf_wire_put_u32(&fc->salt, (uint32_t)job->env.size);
+	for (size_t i = 0; i < job->env.size; i++) {
+		jf_wire_put_str(&fc->salt, job->env.items[i].name.value);
+		jf_wire_put_str(&fc->salt, job->env.items[i].value.value);
+	}
+	jf_wire_put_u32(&fc->salt, (uint32_t)image->py_major);
+	fc->dir = jf_xstrdup(self->opts.cache_dir);
+	fc->records = records;
+	fc->matcher = self->matcher;
+	fc->taken = (jf_strmap)JF_STRMAP_INIT;
+	fc->kept = (jf_kept_files){ file_has, file_take, fc };
+	return fc;
+}
+
+const jf_kept_files *jf_file_cache_kept(jf_file_cache *fc)
+{
+	return fc ? &fc->kept : NULL;
+}
+
+jf_facts_recorder jf_file_cache_recorder(jf_file_cache *fc)
+{
+	return (jf_facts_recorder){ file_take_facts, file_restore, fc };
+}
+
+static void *write_pending(void *data)
+{
+	jf_file_cache *fc = data;
+	for (size_t i = 0; i < fc->pending.size; i++)
+		write_entry(fc->dir, fc->pending.items[i].name, &fc->pending.items[i].bytes);
+	return NULL;
+}
+
+void jf_file_cache_store(jf_file_cache *fc, const jf_facts *facts)
+{
+	jf_pyfiles files = jf_facts_pyfiles(facts);
+	for (size_t i = 0; i < facts->ws->files.size; i++) {
+		const jf_file *f = facts->ws->files.items[i];
+		const jf_py_names *names = jf_pyfiles_names(&files, f);
+		if (f->lang != JF_LANG_PYTHON || f->kept || !f->fs_path || !names ||
+		    f->syntax_reported || jf_matcher_needs_tree(fc->matcher, f->src, f->lang))
+			continue;
+		jf_buf body = JF_BUF_INIT;
+		jf_cache_key key;
+		file_key(fc, f->src, &key);
+		jf_buf_add(&body, (const char *)key.hash, sizeof key.hash);
+		jf_py_names_write(&body, names);
+		jf_records_write(fc->records, f, &body);
+		if (body.len <= JF_CACHE_MAX_ENTRY) {
+			pending_entry e = { .bytes = JF_BUF_INIT };
+			memcpy(e.name, key.name, sizeof e.name);
+			jf_buf_add(&e.bytes, FILE_MAGIC, sizeof FILE_MAGIC);
+			jf_wire_put_u64(&e.bytes, jf_hash(body.buf, body.len, 1));
+			jf_buf_add(&e.bytes, body.buf, body.len);
+			jf_array_push(&fc->pending, e);
+		}
+		jf_buf_release(&body);
+	}
+	if (fc->pending.size)
+		fc->writing = pthread_create(&fc->writer, NULL, write_pending, fc) == 0;
+	if (fc->pending.size && !fc->writing)
+		write_pending(fc);
+}
+
+void jf_file_cache_free(jf_file_cache *fc)
+{
+	if (!fc)
+		return;
+	if (fc->writing)
+		pthread_join(fc->writer, NULL);
+	for (size_t i = 0; i < fc->pending.size; i++)
+		jf_buf_release(&fc->pending.items[i].bytes);
+	jf_array_release(&fc->pending);
+	for (size_t i = 0; i < fc->taken.cap; i++) {
+		file_entry *e = fc->taken.slots[i].key ? fc->taken.slots[i].value : NULL;
+		if (e)
+			free(e->data);
+		free(e);
+	}
+	jf_strmap_release(&fc->taken);
+	free(fc->dir);
+	jf_buf_release(&fc->salt);
+	free(fc);
 }

@@ -24,6 +24,7 @@
 #include "core/confine.h"
 #include "core/deps.h"
 #include "linter.h"
+#include "rules/record.h"
 
 #define JF_CACHE_MAX_BYTES (256u << 20)
 #define JF_CACHE_MAX_ENTRIES 20000
@@ -52,6 +53,34 @@ bool jf_cache_replay(jf_linter *self, const jf_cache_key *key, const jf_confine 
 void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *in,
                     const jf_deps *deps, size_t first_diag, size_t first_source,
                     const jf_strings *skipped, size_t python_files, size_t python_walks);
+/*
+ * The entries of files: what a job's lint takes of each Python file it
+ * reads (its names, imports and command-line steps, python/facts.h, and
+ * the records of the checks, rules/record.h), kept under a key of the
+ * build, the config, the current folder, what the recorders read of the
+ * job and image (its code folder, its environment, the image's Python),
+ * and the file's path and bytes. A later lint of a job that reads the same
+ * file loads it unparsed (sources/workspace.h) and reads its products back:
+ * only the files that changed are parsed and walked, and the others only
+ * when a check asks for their tree. A file is kept only when the syntax
+ * check found nothing in it and no rule query needs its tree.
+ */
+typedef struct jf_file_cache jf_file_cache;
+
+/** The entries of files of a lint of `job` (NULL: a file alone, which has
+ * none) with `image`, its records in `records`; NULL when nothing is kept. */
+jf_file_cache *jf_file_cache_new(const jf_linter *self, const jf_job *job, const jf_image *image,
+                                 jf_records *records);
+void jf_file_cache_free(jf_file_cache *fc);
+/** What the lint's workspace asks of the entries (NULL for a NULL `fc`). */
+const jf_kept_files *jf_file_cache_kept(jf_file_cache *fc);
+/** The gather's recorder: the records' own, and the read back of kept files. */
+jf_facts_recorder jf_file_cache_recorder(jf_file_cache *fc);
+/** Writes the entries of the Python files of `facts` that were read anew
+ * and may be kept, once the gather is over, on a thread of its own that
+ * jf_file_cache_free() waits for. */
+void jf_file_cache_store(jf_file_cache *fc, const jf_facts *facts);
+
 /**
  * Removes the least recently used entries of `dir` (down to three quarters)
  * when they are more than `max_bytes` or `max_entries`, and temporary files

@@ -301,11 +301,15 @@ static int lint_path(jf_linter *self, const char *path)
 	L.image = jf_image_resolve(L.job, &L.sink);
 	L.facts = (jf_facts){ .job = L.job, .image = L.image, .ws = &L.ws };
 	jf_records *records = jf_records_new(cfg, L.job, L.image);
-	jf_facts_recorder recorder = jf_records_recorder(records);
+	jf_file_cache *kept = jf_file_cache_new(self, L.job, L.image, records);
+	jf_facts_recorder recorder = kept ? jf_file_cache_recorder(kept) : jf_records_recorder(records);
+	L.ws.kept = jf_file_cache_kept(kept);
 	jf_gather_options gather = self->gather;
 	gather.recorder = &recorder;
 	if (!rc && !left_out)
 		jf_facts_gather(&L.facts, L.job, L.image, &L.ws, &gather);
+	if (kept && !rc && !left_out) /* written while the checks run */
+		jf_file_cache_store(kept, &L.facts);
 	if (L.job)
 		jf_job_keep_sources(L.job, &L.sources);
 	jf_workspace_keep_sources(&L.ws, &L.sources);
@@ -325,6 +329,7 @@ static int lint_path(jf_linter *self, const char *path)
 	if (self->prefetch)
 		jf_prefetch_drop(self->prefetch);
 	jf_facts_release(&L.facts);
+	jf_file_cache_free(kept);
 	jf_records_free(records);
 	jf_workspace_release(&L.ws);
 	jf_image_free(L.image);

@@ -69,12 +69,20 @@ mapfile -t changed < <(find . -name train.py -not -path '*/expected.fixed/*' | s
 same "--staged-files" --staged-files "${changed[@]}"
 
 # The fact cache.
-entries() { find "$1" -maxdepth 1 -type f -name '????????????????????????????????' 2>/dev/null | wc -l; }
+# entries DIR [MAGIC]: the entries of a lint (JFCACHE), or of files (JFFILE)
+entries() {
+	local n=0 f
+	for f in "$1"/????????????????????????????????; do
+		[ -f "$f" ] && case "$(head -c 8 "$f")" in "${2:-JFCACHE}"*) n=$((n + 1)) ;; esac
+	done
+	echo $n
+}
 cache=$tmp/cache
 XDG_CACHE_HOME=$cache "$jobfix" lint --no-cache --no-config demo/job.yaml >/dev/null 2>&1
 check "--no-cache writes no cache" test ! -e "$cache"
 XDG_CACHE_HOME=$cache "$jobfix" lint --no-config demo/job.yaml >/dev/null 2>&1
 check "the cache is in \$XDG_CACHE_HOME/jobfix" test "$(entries "$cache/jobfix")" -eq 1
+check "with an entry for each Python file of the job" test "$(entries "$cache/jobfix" JFFILE)" -ge 1
 mkdir "$tmp/home"
 HOME=$tmp/home XDG_CACHE_HOME=relative "$jobfix" lint --no-config demo/job.yaml >/dev/null 2>&1
 check "else in \$HOME/.cache/jobfix" test "$(entries "$tmp/home/.cache/jobfix")" -eq 1

@@ -17,14 +17,6 @@
 #include "sources/prefetch.h"
 #include "sources/tree.h"
 
-/* An import of a file as the gather follows it, taken when the file is
- * first read: the gather reaches the file after its tree may be gone. */
-typedef struct {
-	char *module, *from, *sub; /* `sub`: the imported name, when it has no dot */
-	bool may_not_run;          /* import_may_not_run() */
-} import_text;
-typedef JF_ARRAY(import_text) import_texts;
-
 typedef struct {
 	size_t index; /* the file's */
 	jf_prefetch_task *task;
@@ -36,8 +28,6 @@ typedef struct jf_resident {
 	 * set when read and kept after (NULL: never read). */
 	JF_ARRAY(jf_pyfacts *) python;
 	JF_ARRAY(jf_py_names *) names;
-	/* Set with `names`; each apart, as the list grows while one is followed. */
-	JF_ARRAY(import_texts *) imports;
 	/* The released files named last to jf_facts_read_ahead(), each with
 	 * its parse on the workspace's pool; NULL once taken. */
 	JF_ARRAY(ahead_parse) ahead;
@@ -56,69 +46,6 @@ static bool released(const jf_resident *r, size_t i)
 	return !r->python.items[i] && r->names.items[i];
 }
 
-/* The text of node `n` of `file`, or NULL for a null node; caller frees. */
-static char *text_of(const jf_file *file, TSNode n)
-{
-	return ts_node_is_null(n) ? NULL : jf_node_text(file, n);
-}
-
-/* Whether the import at `at` may not run, or its failure is caught: in a
- * `try` (`try: from kernels import fused except ImportError: fused = None`),
- * or in a function that the file itself does not call from its top level
- * (its `__main__` block included). */
-static bool import_may_not_run(const jf_file *file, const jf_pyfacts *py, TSNode at)
-{
-	TSNode outer = { 0 };
-	for (TSNode p = ts_node_parent(at); !ts_node_is_null(p); p = ts_node_parent(p)) {
-		if (jf_node_type_is(p, JF_T_function_definition))
-			outer = p;
-		if (jf_node_type_is(p, JF_T_try_statement))
-			return true;
-	}
-	if (ts_node_is_null(outer))
-		return false;
-	char *name = jf_node_text(file, jf_node_field(outer, JF_F_name));
-	bool called = false;
-	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size && !called; k++) {
-		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
-		called = pn->def == JF_PY_NONE && jf_node_type_is(pn->a, JF_T_identifier) &&
-		         jf_node_is(file, pn->a, name);
-	}
-	free(name);
-	return !called;
-}
-
-/* The imports of `file` (facts `py`) as text. */
-static import_texts *read_imports(const jf_file *file, const jf_pyfacts *py)
-{
-	import_texts *out = jf_xcalloc(1, sizeof *out);
-	for (size_t i = 0; i < py->imports.size; i++) {
-		const jf_py_import *imp = &py->imports.items[i];
-		TSNode at = ts_node_is_null(imp->module) ? imp->from : imp->module;
-		import_text t = { text_of(file, imp->module), text_of(file, imp->from),
-			          text_of(file, imp->name), import_may_not_run(file, py, at) };
-		if (t.sub && strchr(t.sub, '.')) {
-			free(t.sub);
-			t.sub = NULL;
-		}
-		jf_array_push(out, t);
-	}
-	return out;
-}
-
-static void import_texts_free(import_texts *list)
-{
-	if (!list)
-		return;
-	for (size_t i = 0; i < list->size; i++) {
-		free(list->items[i].module);
-		free(list->items[i].from);
-		free(list->items[i].sub);
-	}
-	jf_array_release(list);
-	free(list);
-}
-
 /* The tree of released file `file`, parsed again: by the pool when it was
  * named to it ahead, else here. */
 static TSTree *parse_again(jf_resident *r, jf_file *file)
@@ -134,23 +61,31 @@ static TSTree *parse_again(jf_resident *r, jf_file *file)
 	return jf_parse(r->ws->parsers, JF_LANG_PYTHON, file->src, NULL, 0);
 }
 
+/* Makes room for Python file `file`, and reads back its names when it was
+ * loaded kept (a file read back this way is a released one). */
+static void track(jf_resident *r, jf_file *file)
+{
+	while (r->python.size <= file->index) {
+		jf_array_push(&r->python, NULL);
+		jf_array_push(&r->names, NULL);
+	}
+	if (file->kept && !r->names.items[file->index] && r->recorder && r->recorder->restore)
+		r->names.items[file->index] = r->recorder->restore(r->recorder->data, file);
+}
+
 /* The facts of Python file `file`, read on first use, and read again after
  * its tree was released. */
 static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 {
 	if (file->lang != JF_LANG_PYTHON)
 		return NULL;
-	while (r->python.size <= file->index) {
-		jf_array_push(&r->python, NULL);
-		jf_array_push(&r->names, NULL);
-		jf_array_push(&r->imports, NULL);
-	}
+	track(r, file);
 	jf_pyfacts **slot = &r->python.items[file->index];
 	if (*slot)
 		return *slot;
 	if (!file->tree) {
-		/* Released (settle()). Parsed within the time budget before:
-		 * the same text parses again. */
+		/* Released (settle()), or kept: parsed within the time budget
+		 * before, the same text parses again. */
 		file->tree = parse_again(r, file);
 		if (!file->tree)
 			return NULL;
@@ -166,7 +101,6 @@ static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 		jf_py_names *names = jf_py_names_read(*slot);
 		names->cmdline = jf_cmdline_record_of(&names->arena, *slot);
 		r->names.items[file->index] = names;
-		r->imports.items[file->index] = read_imports(file, *slot);
 	}
 	(*slot)->names = r->names.items[file->index];
 	if (first && r->recorder)
@@ -174,12 +108,24 @@ static const jf_pyfacts *python_of(jf_resident *r, jf_file *file)
 	return *slot;
 }
 
+/* The names of Python file `file`: those kept of a kept file, else read
+ * with its facts on first use (NULL: it has none). */
+static const jf_py_names *names_of(jf_resident *r, jf_file *file)
+{
+	if (file->lang != JF_LANG_PYTHON)
+		return NULL;
+	track(r, file);
+	if (!r->names.items[file->index])
+		python_of(r, file);
+	return r->names.items[file->index];
+}
+
 /* A file the facts have read, looked up again if it was released. */
 static const jf_pyfacts *python_read(const jf_resident *r, const jf_file *file)
 {
-	if (!r || file->index >= r->python.size)
+	if (!r || (!file->kept && file->index >= r->python.size))
 		return NULL;
-	if (released(r, file->index))
+	if (file->kept || released(r, file->index))
 		return python_of((jf_resident *)r, r->ws->files.items[file->index]);
 	return r->python.items[file->index];
 }
@@ -297,13 +243,10 @@ jf_pyfiles jf_facts_pyfiles(const jf_facts *self)
 
 /* The imports of Python file `file`, read on first use (NULL: it has no
  * facts). Its tree is not read again for them. */
-static const import_texts *imports_of(jf_resident *r, jf_file *file)
+static const jf_py_imports *imports_of(jf_resident *r, jf_file *file)
 {
-	if (file->lang != JF_LANG_PYTHON)
-		return NULL;
-	if (file->index >= r->names.size || !r->names.items[file->index])
-		python_of(r, file);
-	return file->index < r->names.size ? r->imports.items[file->index] : NULL;
+	const jf_py_names *names = names_of(r, file);
+	return names ? &names->imports : NULL;
 }
 
 /* Loads the local modules that file `file` imports (`imports`); with
@@ -311,14 +254,14 @@ static const import_texts *imports_of(jf_resident *r, jf_file *file)
  * an import loads is read at once, while the tree its load parsed is there,
  * and released above the budget. */
 static void follow_imports(const jf_job *job, jf_resident *r, jf_file *file,
-                           const import_texts *imports, const jf_strings *sys_path, bool prefetch)
+                           const jf_py_imports *imports, const jf_strings *sys_path, bool prefetch)
 {
 	jf_workspace *ws = r->ws;
 	jf_importer im;
 	jf_importer_init(&im, job, ws, file, sys_path);
 	im.prefetch = prefetch;
 	for (size_t i = 0; i < imports->size; i++) {
-		const import_text *imp = &imports->items[i];
+		const jf_py_import_text *imp = &imports->items[i];
 		size_t before = ws->files.size;
 		im.lazy = !prefetch && imp->may_not_run;
 		if (imp->module)
@@ -438,12 +381,12 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	for (size_t i = 0; i < ws->files.size; i++) {
 		for (; ws->prefetch && named < ws->files.size && named <= i + 8; named++) {
 			jf_file *next = ws->files.items[named];
-			const import_texts *imports = imports_of(r, next);
+			const jf_py_imports *imports = imports_of(r, next);
 			if (imports && follow && next->fs_path)
 				follow_imports(job, r, next, imports, &out->sys_path, true);
 		}
 		jf_file *file = ws->files.items[i];
-		const import_texts *imports = imports_of(r, file);
+		const jf_py_imports *imports = imports_of(r, file);
 		if (imports && follow && file->fs_path)
 			follow_imports(job, r, file, imports, &out->sys_path, false);
 		settle(r);
@@ -474,9 +417,7 @@ void jf_facts_release(jf_facts *self)
 		for (size_t i = 0; i < r->python.size; i++) {
 			jf_pyfacts_free(r->python.items[i]);
 			jf_py_names_free(r->names.items[i]);
-			import_texts_free(r->imports.items[i]);
 		}
-		jf_array_release(&r->imports);
 		jf_array_release(&r->ahead); /* the pool dropped what was not taken */
 		jf_array_release(&r->python);
 		jf_array_release(&r->names);

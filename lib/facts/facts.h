@@ -45,6 +45,10 @@ typedef struct jf_facts {
  * file then needs no tree later (rules/record.h). */
 typedef struct {
 	void (*take)(void *data, const jf_pyfacts *py);
+	/* For a file loaded unparsed (jf_file.kept): its names, read back with
+	 * what the recorder took of it, instead of a walk and take(); NULL (or
+	 * NULL returned): the file is parsed and walked. */
+	jf_py_names *(*restore)(void *data, const jf_file *file);
 	void *data;
 } jf_facts_recorder;
 

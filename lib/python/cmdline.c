@@ -591,6 +591,133 @@ const jf_cmdline_record *jf_cmdline_record_of(jf_arena *arena, const jf_pyfacts 
 	return rec;
 }
 
+/* Records written and read back (the fact cache's entries of files) */
+
+static void put_strings(jf_buf *b, char *const *items, size_t n)
+{
+	jf_wire_put_u32(b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++)
+		jf_wire_put_str(b, items[i]);
+}
+
+static char **get_strings(jf_wire *w, jf_arena *arena, size_t *n)
+{
+	*n = jf_wire_get_count(w, 4);
+	char **items = *n ? jf_arena_calloc(arena, *n, sizeof *items) : NULL;
+	for (size_t i = 0; i < *n; i++)
+		items[i] = (char *)jf_wire_get_str_in(w, arena);
+	return items;
+}
+
+static void put_def(jf_buf *b, const jf_argdef *d)
+{
+	put_strings(b, d->options.items, d->options.size);
+	jf_wire_put_str(b, d->dest);
+	jf_wire_put_u8(b, (uint8_t)d->act);
+	jf_wire_put_u8(b, (uint8_t)d->type);
+	jf_wire_put_u8(b, d->untyped);
+	jf_wire_put_u32(b, (uint32_t)d->command);
+	put_strings(b, d->choices.items, d->choices.size);
+	jf_wire_put_u8(b, d->choices_known);
+	jf_wire_put_u8(b, (uint8_t)d->nargs);
+	jf_wire_put_u64(b, (uint64_t)d->count);
+	jf_wire_put_u8(b, d->required);
+	jf_wire_put_u8(b, d->negatable);
+	jf_wire_put_u8(b, d->conditional);
+	jf_wire_put_u8(b, d->unit != NULL);
+	jf_wire_put_span(b, d->span);
+}
+
+static const jf_argdef *get_def(jf_wire *w, jf_arena *arena, const jf_file *unit)
+{
+	jf_argdef *d = jf_arena_alloc(arena, sizeof *d);
+	d->options.items = get_strings(w, arena, &d->options.size);
+	d->options.cap = d->options.size;
+	d->dest = (char *)jf_wire_get_str_in(w, arena);
+	d->act = (jf_action)jf_wire_get_u8(w);
+	d->type = (jf_argtype)jf_wire_get_u8(w);
+	d->untyped = jf_wire_get_bool(w);
+	d->command = (int)jf_wire_get_u32(w);
+	d->choices.items = get_strings(w, arena, &d->choices.size);
+	d->choices.cap = d->choices.size;
+	d->choices_known = jf_wire_get_bool(w);
+	d->nargs = (jf_nargs)jf_wire_get_u8(w);
+	d->count = (long)jf_wire_get_u64(w);
+	d->required = jf_wire_get_bool(w);
+	d->negatable = jf_wire_get_bool(w);
+	d->conditional = jf_wire_get_bool(w);
+	d->unit = jf_wire_get_bool(w) ? unit : NULL;
+	d->span = jf_wire_get_span(w);
+	if (d->act > ACT_CUSTOM || d->type > TYPE_OTHER || d->nargs > NARGS_COUNT)
+		w->bad = true;
+	return d;
+}
+
+void jf_cmdline_record_write(jf_buf *b, const jf_cmdline_record *rec)
+{
+	jf_wire_put_u8(b, rec != NULL);
+	if (!rec)
+		return;
+	jf_wire_put_u32(b, (uint32_t)rec->count);
+	for (size_t i = 0; i < rec->count; i++) {
+		const jf_cmdline_step *s = &rec->steps[i];
+		jf_wire_put_u8(b, (uint8_t)s->kind);
+		jf_wire_put_u8(b, s->flag);
+		jf_wire_put_u8(b, (uint8_t)s->how);
+		jf_wire_put_u8(b, s->place != NULL);
+		if (s->place) {
+			jf_wire_put_u8(b, s->place->main);
+			jf_wire_put_str(b, s->place->outer);
+		}
+		jf_wire_put_str(b, s->text);
+		jf_wire_put_str(b, s->object);
+		put_strings(b, (char *const *)s->names, s->count);
+		jf_wire_put_u8(b, s->def != NULL);
+		if (s->def)
+			put_def(b, s->def);
+		jf_wire_put_span(b, s->span);
+	}
+}
+
+const jf_cmdline_record *jf_cmdline_record_load(jf_wire *w, jf_arena *arena, const jf_file *unit)
+{
+	if (!jf_wire_get_bool(w))
+		return NULL;
+	size_t n = jf_wire_get_count(w, 16);
+	jf_cmdline_step *steps = n ? jf_arena_calloc(arena, n, sizeof *steps) : NULL;
+	const jf_py_place *last = NULL;
+	for (size_t i = 0; i < n && !w->bad; i++) {
+		jf_cmdline_step *s = &steps[i];
+		s->kind = (jf_step_kind)jf_wire_get_u8(w);
+		s->flag = jf_wire_get_bool(w);
+		s->how = (jf_flags_parse)jf_wire_get_u8(w);
+		if (s->kind > JF_STEP_CLICK_COMMAND || s->how > JF_FLAGS_KNOWN_ONLY)
+			w->bad = true;
+		if (jf_wire_get_bool(w)) {
+			jf_py_place here = { jf_wire_get_bool(w), jf_wire_get_str_in(w, arena) };
+			/* One place for the steps of a statement, as the recorder keeps them. */
+			if (!last || last->main != here.main ||
+			    (last->outer != here.outer &&
+			     (!last->outer || !here.outer || strcmp(last->outer, here.outer)))) {
+				jf_py_place *p = jf_arena_alloc(arena, sizeof *p);
+				*p = here;
+				last = p;
+			}
+			s->place = last;
+		}
+		s->text = jf_wire_get_str_in(w, arena);
+		s->object = jf_wire_get_str_in(w, arena);
+		s->names = (const char *const *)get_strings(w, arena, &s->count);
+		if (jf_wire_get_bool(w))
+			s->def = get_def(w, arena, unit);
+		s->span = jf_wire_get_span(w);
+	}
+	jf_cmdline_record *rec = jf_arena_alloc(arena, sizeof *rec);
+	rec->steps = steps;
+	rec->count = n;
+	return rec;
+}
+
 /* Replaying: the steps of the statements that run for the script */
 
 static int owner_of(const jf_cmdline *c, const char *var)

@@ -108,6 +108,11 @@ typedef struct jf_cmdline_record jf_cmdline_record;
 /** The record of the file of `py`, in `arena`; NULL when the file spells
  * nothing a command line is made of. */
 const jf_cmdline_record *jf_cmdline_record_of(jf_arena *arena, const jf_pyfacts *py);
+/** Writes `rec` (NULL too) to `b`. */
+void jf_cmdline_record_write(jf_buf *b, const jf_cmdline_record *rec);
+/** A record written by jf_cmdline_record_write(), of file `unit`, in `arena`
+ * (`w` is bad when it is not whole). */
+const jf_cmdline_record *jf_cmdline_record_load(jf_wire *w, jf_arena *arena, const jf_file *unit);
 /**
  * Reads the command line of entry script `entry`: its own definitions and
  * those of the job's local modules (`files`), from their records: no tree

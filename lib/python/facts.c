@@ -7,6 +7,8 @@
 #define _GNU_SOURCE /* memmem */
 #include "python/facts.h"
 
+#include "python/cmdline.h"
+
 #include "sources/tree.h"
 
 /* A node on the cursor's path from the root: what the walk knows of it while
@@ -318,6 +320,57 @@ static void read_env_writes(jf_py_names *names, const jf_pyfacts *f)
 	jf_arena_adopt_array(&names->arena, &names->env_written);
 }
 
+/* Whether the import at `at` may not run, or its failure is caught: in a
+ * `try` (`try: from kernels import fused except ImportError: fused = None`),
+ * or in a function that the file itself does not call from its top level
+ * (its `__main__` block included). */
+static bool import_may_not_run(const jf_file *file, const jf_pyfacts *py, TSNode at)
+{
+	TSNode outer = { 0 };
+	for (TSNode p = ts_node_parent(at); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		if (jf_node_type_is(p, JF_T_function_definition))
+			outer = p;
+		if (jf_node_type_is(p, JF_T_try_statement))
+			return true;
+	}
+	if (ts_node_is_null(outer))
+		return false;
+	char *name = jf_node_text(file, jf_node_field(outer, JF_F_name));
+	bool called = false;
+	for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size && !called; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_CALL, k);
+		called = pn->def == JF_PY_NONE && jf_node_type_is(pn->a, JF_T_identifier) &&
+		         jf_node_is(file, pn->a, name);
+	}
+	free(name);
+	return !called;
+}
+
+/* The text of node `n` in `names`' arena, or NULL for a null node. */
+static const char *text_in(jf_py_names *names, const jf_file *file, TSNode n)
+{
+	return ts_node_is_null(n) ? NULL : jf_node_text_in(&names->arena, file, n);
+}
+
+/* The imports of `py` as text. */
+static void read_imports(jf_py_names *names, const jf_pyfacts *py)
+{
+	const jf_file *file = py->file;
+	for (size_t i = 0; i < py->imports.size; i++) {
+		const jf_py_import *imp = &py->imports.items[i];
+		TSNode at = ts_node_is_null(imp->module) ? imp->from : imp->module;
+		jf_py_import_text t = { text_in(names, file, imp->module),
+			                text_in(names, file, imp->from), NULL,
+			                import_may_not_run(file, py, at) };
+		jf_span name = ts_node_is_null(imp->name) ? (jf_span){ 0, 0 } : jf_node_span(imp->name);
+		if (name.end > name.start &&
+		    !memchr(file->src->data + name.start, '.', name.end - name.start))
+			t.sub = text_in(names, file, imp->name);
+		jf_array_push(&names->imports, t);
+	}
+	jf_arena_adopt_array(&names->arena, &names->imports);
+}
+
 jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 {
 	const jf_file *file = f->file;
@@ -384,6 +437,7 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 		}
 	jf_arena_adopt_array(&names->arena, &names->defined);
 	read_env_writes(names, f);
+	read_imports(names, f);
 	return names;
 }
 
@@ -475,6 +529,104 @@ void jf_py_names_free(jf_py_names *self)
 		return;
 	jf_arena_release(&self->arena);
 	free(self);
+}
+
+static void put_strings(jf_buf *b, const char *const *items, size_t n)
+{
+	jf_wire_put_u32(b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++)
+		jf_wire_put_str(b, items[i]);
+}
+
+void jf_py_names_write(jf_buf *b, const jf_py_names *names)
+{
+	jf_wire_put_u32(b, (uint32_t)names->calls.size);
+	for (size_t i = 0; i < names->calls.size; i++) {
+		const jf_py_call *c = &names->calls.items[i];
+		jf_wire_put_str(b, c->name);
+		jf_wire_put_str(b, c->outer);
+		jf_wire_put_u8(b, (uint8_t)(c->bare | c->main << 1));
+	}
+	put_strings(b, names->defined.items, names->defined.size);
+	put_strings(b, names->env_written.items, names->env_written.size);
+	jf_wire_put_u8(b, names->env_writes_unknown);
+	jf_wire_put_u32(b, (uint32_t)names->imports.size);
+	for (size_t i = 0; i < names->imports.size; i++) {
+		const jf_py_import_text *t = &names->imports.items[i];
+		jf_wire_put_str(b, t->module);
+		jf_wire_put_str(b, t->from);
+		jf_wire_put_str(b, t->sub);
+		jf_wire_put_u8(b, t->may_not_run);
+	}
+	jf_cmdline_record_write(b, names->cmdline);
+}
+
+/* A string read into `names`' arena, kept once (`kept`). */
+static const char *get_kept(jf_wire *w, jf_py_names *names, jf_strmap *kept)
+{
+	uint32_t len;
+	char *s = jf_wire_get_bytes(w, &len);
+	if (!s)
+		return NULL;
+	const char *k = jf_strmap_get(kept, s, len);
+	if (!k) {
+		k = jf_arena_strndup(&names->arena, s, len);
+		jf_strmap_put(kept, k, len, (void *)k);
+	}
+	free(s);
+	return k;
+}
+
+/* Strings read into an array of `names`' arena. */
+static const char **get_strings(jf_wire *w, jf_py_names *names, size_t *n)
+{
+	*n = jf_wire_get_count(w, 4);
+	const char **items = *n ? jf_arena_calloc(&names->arena, *n, sizeof *items) : NULL;
+	for (size_t i = 0; i < *n; i++)
+		items[i] = jf_wire_get_str_in(w, &names->arena);
+	return items;
+}
+
+jf_py_names *jf_py_names_load(jf_wire *w, const jf_file *file)
+{
+	jf_py_names *names = jf_xcalloc(1, sizeof *names);
+	jf_strmap kept = JF_STRMAP_INIT;
+	size_t n = jf_wire_get_count(w, 9);
+	names->calls.items = n ? jf_arena_calloc(&names->arena, n, sizeof *names->calls.items) : NULL;
+	names->calls.size = names->calls.cap = n;
+	for (size_t i = 0; i < n && !w->bad; i++) {
+		jf_py_call *c = &names->calls.items[i];
+		c->name = get_kept(w, names, &kept);
+		c->outer = get_kept(w, names, &kept);
+		uint8_t flags = jf_wire_get_u8(w);
+		c->bare = flags & 1;
+		c->main = flags & 2;
+		if (!c->name || flags > 3)
+			w->bad = true;
+	}
+	jf_strmap_release(&kept);
+	names->defined.items = get_strings(w, names, &names->defined.size);
+	names->defined.cap = names->defined.size;
+	names->env_written.items = get_strings(w, names, &names->env_written.size);
+	names->env_written.cap = names->env_written.size;
+	names->env_writes_unknown = jf_wire_get_bool(w);
+	n = jf_wire_get_count(w, 13);
+	names->imports.items = n ? jf_arena_calloc(&names->arena, n, sizeof *names->imports.items)
+	                         : NULL;
+	names->imports.size = names->imports.cap = n;
+	for (size_t i = 0; i < n && !w->bad; i++) {
+		jf_py_import_text *t = &names->imports.items[i];
+		t->module = jf_wire_get_str_in(w, &names->arena);
+		t->from = jf_wire_get_str_in(w, &names->arena);
+		t->sub = jf_wire_get_str_in(w, &names->arena);
+		t->may_not_run = jf_wire_get_bool(w);
+	}
+	names->cmdline = jf_cmdline_record_load(w, &names->arena, file);
+	if (w->bad) {
+		jf_py_names_free(names);
+		return NULL;
+	}
+	return names;
 }
 
 uint32_t jf_pyfacts_find(const jf_pyfacts *self, TSNode n)

@@ -17,6 +17,7 @@
 #define JF_PYFACTS_H
 
 #include "core/strmap.h"
+#include "core/wire.h"
 #include "sources/tree.h"
 #include "sources/workspace.h"
 
@@ -71,6 +72,17 @@ typedef struct {
 	bool main;         /* in the body of an `if __name__ == "__main__":` */
 } jf_py_call;
 
+/* An import as the gather follows it: `import a.b` (module), `from a.b
+ * import c` (from, and sub: the imported name, when it has no dot). */
+typedef struct {
+	const char *module, *from, *sub;
+	/* It may not run, or its failure is caught: in a `try`, or in a
+	 * function the file itself does not call from its top level. */
+	bool may_not_run;
+} jf_py_import_text;
+
+typedef JF_ARRAY(jf_py_import_text) jf_py_imports;
+
 /* What the job-wide questions ask of a file, in text: kept when its tree is
  * not, so that they need no tree of it again. */
 typedef struct jf_py_names {
@@ -83,6 +95,7 @@ typedef struct jf_py_names {
 	 * os.environ.update(...)). */
 	JF_ARRAY(const char *) env_written;
 	bool env_writes_unknown;
+	jf_py_imports imports; /* in source order */
 	/* Its argparse, absl and click statements (python/cmdline.h); NULL: none. */
 	const struct jf_cmdline_record *cmdline;
 } jf_py_names;
@@ -146,6 +159,11 @@ void jf_pyfacts_free(jf_pyfacts *self);
  * variables it sets; free with jf_py_names_free(). */
 jf_py_names *jf_py_names_read(const jf_pyfacts *py);
 void jf_py_names_free(jf_py_names *self);
+/** Writes `names` to `b`. */
+void jf_py_names_write(jf_buf *b, const jf_py_names *names);
+/** Names written by jf_py_names_write() for `file`; NULL when `w` is not
+ * whole (then bad). */
+jf_py_names *jf_py_names_load(jf_wire *w, const jf_file *file);
 
 /** Whether Python file `file` names the environment ("environ", "putenv"):
  * one that does not reads or sets no variable. */

@@ -1177,6 +1177,80 @@ void *jf_apis_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 	return rec;
 }
 
+void jf_apis_record_write(jf_buf *b, const void *record)
+{
+	const api_record *r = record;
+	size_t count;
+	const jf_api_change *all = jf_api_changes(&count);
+	jf_wire_put_u32(b, (uint32_t)r->size);
+	for (size_t i = 0; i < r->size; i++) {
+		const api_use *u = &r->uses[i];
+		jf_wire_put_u32(b, (uint32_t)(u->e - all));
+		jf_wire_put_u32(b, u->group);
+		jf_wire_put_u8(b, (uint8_t)(u->stops | u->guarded << 1 | u->keras3_only << 2 |
+		                            u->via_tf_keras << 3 | u->cond << 4));
+		jf_wire_put_u8(b, (uint8_t)u->kind);
+		jf_wire_put_span(b, u->span);
+		jf_wire_put_str(b, u->name);
+		jf_wire_put_str(b, u->fix);
+		jf_wire_put_str(b, u->shown);
+		jf_wire_put_str(b, u->error);
+		jf_wire_put_u8(b, u->place.main);
+		jf_wire_put_str(b, u->place.outer);
+	}
+	jf_wire_put_str(b, r->import_root);
+	jf_wire_put_u32(b, (uint32_t)r->nanswers);
+	for (size_t i = 0; i < r->nanswers; i++) {
+		jf_wire_put_str(b, r->answers[i].top);
+		jf_wire_put_u8(b, r->answers[i].local);
+	}
+}
+
+void *jf_apis_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
+{
+	(void)file;
+	size_t count;
+	const jf_api_change *all = jf_api_changes(&count);
+	api_record *r = jf_arena_alloc(arena, sizeof *r);
+	r->size = jf_wire_get_count(w, 43);
+	api_use *uses = r->size ? jf_arena_calloc(arena, r->size, sizeof *uses) : NULL;
+	for (size_t i = 0; i < r->size; i++) {
+		api_use *u = &uses[i];
+		uint32_t e = jf_wire_get_u32(w);
+		u->e = e < count ? &all[e] : NULL;
+		u->group = jf_wire_get_u32(w);
+		uint8_t flags = jf_wire_get_u8(w);
+		u->stops = flags & 1;
+		u->guarded = flags & 2;
+		u->keras3_only = flags & 4;
+		u->via_tf_keras = flags & 8;
+		u->cond = flags & 16;
+		u->kind = (use_kind)jf_wire_get_u8(w);
+		u->span = jf_wire_get_span(w);
+		u->name = jf_wire_get_str_in(w, arena);
+		u->fix = jf_wire_get_str_in(w, arena);
+		u->shown = jf_wire_get_str_in(w, arena);
+		u->error = jf_wire_get_str_in(w, arena);
+		u->place.main = jf_wire_get_bool(w);
+		u->place.outer = jf_wire_get_str_in(w, arena);
+		if (!u->e || flags > 31 || u->kind > USE_KEYWORD)
+			w->bad = true;
+	}
+	r->uses = uses;
+	r->import_root = jf_wire_get_str_in(w, arena);
+	r->nanswers = jf_wire_get_count(w, 5);
+	local_answer *answers = r->nanswers ? jf_arena_calloc(arena, r->nanswers, sizeof *answers)
+	                                    : NULL;
+	for (size_t i = 0; i < r->nanswers; i++) {
+		answers[i].top = jf_wire_get_str_in(w, arena);
+		answers[i].local = jf_wire_get_bool(w);
+		if (!answers[i].top)
+			w->bad = true;
+	}
+	r->answers = answers;
+	return r;
+}
+
 /* ---- findings ---- */
 
 /* The error the use raises: the data's, or Python's own for another form of use. */

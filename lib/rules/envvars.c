@@ -191,6 +191,39 @@ void *jf_envvars_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 	return r;
 }
 
+void jf_envvars_record_write(jf_buf *b, const void *record)
+{
+	const env_record *r = record;
+	jf_wire_put_u32(b, (uint32_t)r->size);
+	for (size_t i = 0; i < r->size; i++) {
+		const env_read *e = &r->items[i];
+		jf_wire_put_span(b, e->span);
+		jf_wire_put_str(b, e->var);
+		jf_wire_put_u8(b, e->place.main);
+		jf_wire_put_str(b, e->place.outer);
+		jf_wire_put_str(b, e->function);
+	}
+}
+
+void *jf_envvars_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
+{
+	(void)file;
+	env_record *r = jf_arena_alloc(arena, sizeof *r);
+	r->size = r->cap = jf_wire_get_count(w, 21);
+	r->items = r->size ? jf_arena_calloc(arena, r->size, sizeof *r->items) : NULL;
+	for (size_t i = 0; i < r->size; i++) {
+		env_read *e = &r->items[i];
+		e->span = jf_wire_get_span(w);
+		e->var = jf_wire_get_str_in(w, arena);
+		e->place.main = jf_wire_get_bool(w);
+		e->place.outer = jf_wire_get_str_in(w, arena);
+		e->function = jf_wire_get_str_in(w, arena);
+		if (!e->var)
+			w->bad = true;
+	}
+	return r;
+}
+
 /* JF108 in `unit` (its record `r`); `called` (jf_py_called_names) and `own`
  * (jf_py_own_calls) for an imported module, whose functions nothing calls do
  * not run, nor does its `__main__` block. */

@@ -177,6 +177,35 @@ void jf_matcher_begin(jf_matcher *self, const jf_rule_list *rules, jf_query_cach
 	}
 }
 
+/* Whether some rule the lint runs on `src` (of `lang`) is active for it (`active`, per rule: may be NULL). */
+static bool any_active(const jf_matcher *self, const jf_source *src, jf_lang lang, bool *active)
+{
+	const jf_source *shown = src->origin ? src->origin : src;
+	if (jf_config__excluded(self->config, shown->fs_path))
+		return false; /* findings in an excluded file are dropped: spare the queries */
+	bool any = false;
+	for (size_t r = 0; r < self->rules->items.size; r++) {
+		bool on = self->runs[lang][r] &&
+		          jf_config__active(self->config, self->rules->items.items[r], shown->fs_path);
+		if (active)
+			active[r] = on;
+		any |= on;
+	}
+	return any;
+}
+
+bool jf_matcher_needs_tree(const jf_matcher *self, const jf_source *src, jf_lang lang)
+{
+	size_t n = self->rules->items.size;
+	bool *active = jf_xcalloc(n + 1, sizeof(bool)), may = false;
+	if (any_active(self, src, lang, active))
+		for (size_t r = 0; r < n && !may; r++)
+			may = active[r] && jf_rule_may_match(self->rules->items.items[r], lang, src->data,
+			                                     src->len);
+	free(active);
+	return may;
+}
+
 void jf_matcher_add(jf_matcher *self, const jf_file *file)
 {
 	if (self->threaded)
@@ -189,16 +218,9 @@ void jf_matcher_add(jf_matcher *self, const jf_file *file)
 	it->text = file->src->data;
 	it->len = file->src->len;
 	it->lang = file->lang;
-	/* Findings in an excluded file are dropped: spare the queries. */
-	const jf_source *shown = file->src->origin ? file->src->origin : file->src;
-	bool excluded = jf_config__excluded(self->config, shown->fs_path);
-	bool any = false;
-	for (size_t r = 0; r < n && !excluded; r++) {
-		it->active[r] = self->runs[file->lang][r] &&
-		                jf_config__active(self->config, self->rules->items.items[r],
-		                                  shown->fs_path);
-		any |= it->active[r];
-	}
+	/* A file added without a tree is one no rule may match in
+	 * (jf_matcher_needs_tree()): there is nothing to run. */
+	bool any = file->tree && any_active(self, file->src, file->lang, it->active);
 	it->state = DONE;
 	if (any) {
 		it->tree = ts_tree_copy(file->tree);

@@ -67,7 +67,14 @@ void jf_matcher_free(jf_matcher *self);
  */
 void jf_matcher_begin(jf_matcher *self, const jf_rule_list *rules, jf_query_cache *queries,
                       const jf_config *config, bool job);
-/** Starts the work on `file` (parsed, of the lint's workspace). */
+/**
+ * Whether some rule the lint runs may match in `src` (of `lang`): active for
+ * it, with a prefilter that finds something in its text. A file for which
+ * this is false may be added without a tree.
+ */
+bool jf_matcher_needs_tree(const jf_matcher *self, const jf_source *src, jf_lang lang);
+/** Starts the work on `file` (of the lint's workspace; parsed, or one
+ * jf_matcher_needs_tree() says needs no tree). */
 void jf_matcher_add(jf_matcher *self, const jf_file *file);
 /**
  * What the matcher found in `file`, waiting for it; NULL when the file was

@@ -456,6 +456,31 @@ void *jf_packages_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 	return r;
 }
 
+void jf_packages_record_write(jf_buf *b, const void *record)
+{
+	const imports_record *r = record;
+	jf_wire_put_u32(b, (uint32_t)r->size);
+	for (size_t i = 0; i < r->size; i++) {
+		jf_wire_put_span(b, r->items[i].at);
+		jf_wire_put_str(b, r->items[i].module);
+	}
+}
+
+void *jf_packages_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
+{
+	(void)file;
+	imports_record *r = jf_arena_alloc(arena, sizeof *r);
+	r->size = r->cap = jf_wire_get_count(w, 12);
+	r->items = r->size ? jf_arena_calloc(arena, r->size, sizeof *r->items) : NULL;
+	for (size_t i = 0; i < r->size; i++) {
+		r->items[i].at = jf_wire_get_span(w);
+		r->items[i].module = jf_wire_get_str_in(w, arena);
+		if (!r->items[i].module)
+			w->bad = true;
+	}
+	return r;
+}
+
 static void check_imports_in(void *state, size_t index, const jf_file *u)
 {
 	(void)index;

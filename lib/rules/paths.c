@@ -346,6 +346,56 @@ void *jf_paths_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 	return r;
 }
 
+void jf_paths_record_write(jf_buf *b, const void *record)
+{
+	const io_record *r = record;
+	jf_wire_put_u32(b, (uint32_t)r->size);
+	for (size_t i = 0; i < r->size; i++) {
+		const io_call_record *c = &r->items[i];
+		jf_wire_put_u32(b, c->call);
+		jf_wire_put_u8(b, (uint8_t)c->kind);
+		jf_wire_put_u8(b, (uint8_t)(c->creates | c->in_pass << 1 | c->guarded << 2));
+		jf_wire_put_span(b, c->arg);
+		jf_wire_put_str(b, c->value);
+		jf_wire_put_u8(b, c->origin_unit != NULL);
+		jf_wire_put_span(b, c->origin);
+		jf_wire_put_str(b, c->origin_value);
+		jf_wire_put_u32(b, (uint32_t)c->ndefs);
+		for (size_t k = 0; k < c->ndefs; k++)
+			jf_wire_put_str(b, c->defs[k]);
+	}
+}
+
+void *jf_paths_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
+{
+	io_record *r = jf_arena_alloc(arena, sizeof *r);
+	r->size = r->cap = jf_wire_get_count(w, 31);
+	r->items = r->size ? jf_arena_calloc(arena, r->size, sizeof *r->items) : NULL;
+	for (size_t i = 0; i < r->size; i++) {
+		io_call_record *c = &r->items[i];
+		c->call = jf_wire_get_u32(w);
+		c->kind = (io_kind)jf_wire_get_u8(w);
+		uint8_t flags = jf_wire_get_u8(w);
+		c->creates = flags & 1;
+		c->in_pass = flags & 2;
+		c->guarded = flags & 4;
+		c->arg = jf_wire_get_span(w);
+		c->value = jf_wire_get_str_in(w, arena);
+		c->origin_unit = jf_wire_get_bool(w) ? file : NULL;
+		c->origin = jf_wire_get_span(w);
+		c->origin_value = jf_wire_get_str_in(w, arena);
+		c->ndefs = jf_wire_get_count(w, 4);
+		const char **defs = c->ndefs ? jf_arena_calloc(arena, c->ndefs, sizeof *defs) : NULL;
+		for (size_t k = 0; k < c->ndefs; k++)
+			if (!(defs[k] = jf_wire_get_str_in(w, arena)))
+				w->bad = true;
+		c->defs = defs;
+		if (c->kind > IO_WRITE || flags > 7)
+			w->bad = true;
+	}
+	return r;
+}
+
 /* Whether the code around a recorded call may run: no function or class
  * around it is dead, defined and never named again (a processor class
  * nothing lists, a helper nothing calls). Decorated definitions and dunder

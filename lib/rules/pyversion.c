@@ -233,6 +233,36 @@ void *jf_pyversion_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 	return r;
 }
 
+void jf_pyversion_record_write(jf_buf *b, const void *record)
+{
+	const version_record *r = record;
+	jf_wire_put_u32(b, (uint32_t)r->size);
+	for (size_t i = 0; i < r->size; i++) {
+		jf_wire_put_span(b, r->items[i].span);
+		jf_wire_put_u8(b, (uint8_t)r->items[i].kind);
+		jf_wire_put_u32(b, (uint32_t)r->items[i].minor);
+		jf_wire_put_str(b, r->items[i].what);
+	}
+}
+
+void *jf_pyversion_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
+{
+	(void)file;
+	version_record *r = jf_arena_alloc(arena, sizeof *r);
+	r->size = r->cap = jf_wire_get_count(w, 17);
+	r->items = r->size ? jf_arena_calloc(arena, r->size, sizeof *r->items) : NULL;
+	for (size_t i = 0; i < r->size; i++) {
+		version_use *u = &r->items[i];
+		u->span = jf_wire_get_span(w);
+		u->kind = (use_kind)jf_wire_get_u8(w);
+		u->minor = (int)jf_wire_get_u32(w);
+		u->what = jf_wire_get_str_in(w, arena);
+		if (u->kind > USE_PY2 || !u->what)
+			w->bad = true;
+	}
+	return r;
+}
+
 typedef struct {
 	jf_rule_ctx *ctx;
 	const jf_rule *rule;

@@ -6,12 +6,19 @@
 static const struct {
 	jf_check_fn check; /* the check whose part reads the records */
 	void *(*take)(const jf_record_ctx *ctx, const jf_pyfacts *py);
+	void (*write)(jf_buf *b, const void *record);
+	void *(*load)(jf_wire *w, jf_arena *arena, const jf_file *file);
 } recorders[JF_RECORD_COUNT] = {
-	[JF_RECORD_PYVERSION] = { jf_check_python_version, jf_pyversion_record },
-	[JF_RECORD_PACKAGES] = { jf_check_packages, jf_packages_record },
-	[JF_RECORD_ENVVARS] = { jf_check_env_vars, jf_envvars_record },
-	[JF_RECORD_PATHS] = { jf_check_paths, jf_paths_record },
-	[JF_RECORD_APIS] = { jf_check_apis, jf_apis_record },
+	[JF_RECORD_PYVERSION] = { jf_check_python_version, jf_pyversion_record,
+		                  jf_pyversion_record_write, jf_pyversion_record_load },
+	[JF_RECORD_PACKAGES] = { jf_check_packages, jf_packages_record, jf_packages_record_write,
+		                 jf_packages_record_load },
+	[JF_RECORD_ENVVARS] = { jf_check_env_vars, jf_envvars_record, jf_envvars_record_write,
+		                jf_envvars_record_load },
+	[JF_RECORD_PATHS] = { jf_check_paths, jf_paths_record, jf_paths_record_write,
+		              jf_paths_record_load },
+	[JF_RECORD_APIS] = { jf_check_apis, jf_apis_record, jf_apis_record_write,
+		             jf_apis_record_load },
 };
 
 struct jf_records {
@@ -66,7 +73,43 @@ static void take(void *data, const jf_pyfacts *py)
 
 jf_facts_recorder jf_records_recorder(jf_records *self)
 {
-	return (jf_facts_recorder){ take, self };
+	return (jf_facts_recorder){ take, NULL, self };
+}
+
+/* The slot of `kind`'s record of file `index`. */
+static void **slot(jf_records *self, jf_record_kind kind, size_t index)
+{
+	while (self->of[kind].size <= index)
+		jf_array_push(&self->of[kind], NULL);
+	return &self->of[kind].items[index];
+}
+
+void jf_records_write(const jf_records *self, const jf_file *file, jf_buf *b)
+{
+	for (int k = 0; k < JF_RECORD_COUNT; k++) {
+		const void *rec = jf_records_of(self, (jf_record_kind)k, file);
+		jf_wire_put_u8(b, (uint8_t)(self->wanted[k] | (rec != NULL) << 1));
+		if (rec)
+			recorders[k].write(b, rec);
+	}
+}
+
+bool jf_records_load(jf_records *self, const jf_file *file, jf_wire *w)
+{
+	void *loaded[JF_RECORD_COUNT] = { 0 };
+	for (int k = 0; k < JF_RECORD_COUNT && !w->bad; k++) {
+		uint8_t flags = jf_wire_get_u8(w);
+		if ((flags & 1) != self->wanted[k] || flags > 3)
+			w->bad = true; /* taken for other checks */
+		else if (flags & 2)
+			loaded[k] = recorders[k].load(w, &self->arena, file);
+	}
+	if (w->bad)
+		return false;
+	for (int k = 0; k < JF_RECORD_COUNT; k++)
+		if (self->wanted[k])
+			*slot(self, (jf_record_kind)k, file->index) = loaded[k];
+	return true;
 }
 
 const void *jf_records_of(const jf_records *self, jf_record_kind kind, const jf_file *file)

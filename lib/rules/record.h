@@ -34,6 +34,12 @@ jf_records *jf_records_new(const jf_config *cfg, const jf_job *job, const jf_ima
 void jf_records_free(jf_records *self);
 /** What the gather hands the files it reads to (jf_facts_gather()). */
 jf_facts_recorder jf_records_recorder(jf_records *self);
+/** Writes what the recorders took of `file` to `b`. */
+void jf_records_write(const jf_records *self, const jf_file *file, jf_buf *b);
+/** Reads back what jf_records_write() wrote for `file` (its content the
+ * same, recorded for the same job, image and checks): false, and nothing
+ * kept, when `w` is not whole or was written for other checks. */
+bool jf_records_load(jf_records *self, const jf_file *file, jf_wire *w);
 /** What `kind`'s recorder took of `file`: NULL when the gather did not read
  * the file, or the check is off. */
 const void *jf_records_of(const jf_records *self, jf_record_kind kind, const jf_file *file);
@@ -59,5 +65,18 @@ void *jf_packages_record(const jf_record_ctx *ctx, const jf_pyfacts *py);
 void *jf_envvars_record(const jf_record_ctx *ctx, const jf_pyfacts *py);
 void *jf_paths_record(const jf_record_ctx *ctx, const jf_pyfacts *py);
 void *jf_apis_record(const jf_record_ctx *ctx, const jf_pyfacts *py);
+
+/* Each record written (the fact cache's entries of files) and read back in
+ * `arena` for `file` (the reader is bad when the bytes are not a whole record). */
+void jf_pyversion_record_write(jf_buf *b, const void *record);
+void *jf_pyversion_record_load(jf_wire *w, jf_arena *arena, const jf_file *file);
+void jf_packages_record_write(jf_buf *b, const void *record);
+void *jf_packages_record_load(jf_wire *w, jf_arena *arena, const jf_file *file);
+void jf_envvars_record_write(jf_buf *b, const void *record);
+void *jf_envvars_record_load(jf_wire *w, jf_arena *arena, const jf_file *file);
+void jf_paths_record_write(jf_buf *b, const void *record);
+void *jf_paths_record_load(jf_wire *w, jf_arena *arena, const jf_file *file);
+void jf_apis_record_write(jf_buf *b, const void *record);
+void *jf_apis_record_load(jf_wire *w, jf_arena *arena, const jf_file *file);
 
 #endif

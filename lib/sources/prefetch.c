@@ -13,7 +13,9 @@ typedef struct jf_prefetch_task {
 	jf_lang lang;
 	const jf_confine *confine; /* of the thread that submitted it */
 	jf_deps *deps;             /* the same */
+	const jf_kept_files *kept; /* the workspace's: a kept file is not parsed */
 	enum { QUEUED, WORKING, DONE, TAKEN } state;
+	bool unparsed; /* read, and not parsed: the file is kept */
 	bool cancelled; /* no one will take it: its tree goes when it is done */
 	jf_source *src;
 	TSTree *tree;
@@ -42,8 +44,11 @@ static void work(task *t, jf_parsers *parsers)
 	jf_confine_enter(t->confine);
 	jf_deps_enter(t->deps);
 	t->src = jf_source_load(t->fs_path, t->display_path);
-	if (t->src->status == JF_SOURCE_OK)
+	bool kept = t->lang == JF_LANG_PYTHON && t->src->status == JF_SOURCE_OK && t->kept &&
+	            t->kept->has(t->kept->data, t->src);
+	if (t->src->status == JF_SOURCE_OK && !kept)
 		t->tree = jf_parse(parsers, t->lang, t->src, NULL, 0);
+	t->unparsed = kept;
 	jf_confine_enter(was);
 	jf_deps_enter(was_deps);
 }
@@ -181,7 +186,7 @@ static void queue(jf_prefetch *self, task *t)
 }
 
 void jf_prefetch_submit(jf_prefetch *self, const char *fs_path, const char *display_path,
-                        jf_lang lang)
+                        jf_lang lang, const jf_kept_files *kept)
 {
 	pthread_mutex_lock(&self->lock);
 	if (!jf_strmap_has(&self->by_path, fs_path)) {
@@ -191,6 +196,7 @@ void jf_prefetch_submit(jf_prefetch *self, const char *fs_path, const char *disp
 		t->lang = lang;
 		t->confine = jf_confine_current();
 		t->deps = jf_deps_current();
+		t->kept = kept;
 		jf_strmap_put(&self->by_path, fs_path, strlen(fs_path), t);
 		queue(self, t);
 	}
@@ -230,7 +236,8 @@ void jf_prefetch_cancel(jf_prefetch *self, jf_prefetch_task *t)
 }
 
 bool jf_prefetch_take(jf_prefetch *self, jf_parsers *parsers, const char *fs_path,
-                      const char *display_path, jf_lang lang, jf_source **src, TSTree **tree)
+                      const char *display_path, jf_lang lang, jf_source **src, TSTree **tree,
+                      bool *unparsed)
 {
 	pthread_mutex_lock(&self->lock);
 	task *t = jf_strmap_get(&self->by_path, fs_path, strlen(fs_path));
@@ -241,6 +248,7 @@ bool jf_prefetch_take(jf_prefetch *self, jf_parsers *parsers, const char *fs_pat
 	if (found) {
 		*src = t->src;
 		*tree = t->tree;
+		*unparsed = t->unparsed;
 		t->src = NULL;
 		t->tree = NULL;
 		t->state = TAKEN;

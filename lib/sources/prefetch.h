@@ -25,19 +25,22 @@ jf_prefetch *jf_prefetch_new(unsigned threads);
 void jf_prefetch_free(jf_prefetch *self);
 /**
  * Queues `fs_path`, to be read as `display_path` and parsed as `lang`, with
- * the folders this thread may read (core/confine.h). A path already queued
- * or taken since the last jf_prefetch_drop() is not queued again.
+ * the folders this thread may read (core/confine.h); a file `kept` has (NULL:
+ * none) is read, not parsed. A path already queued or taken since the last
+ * jf_prefetch_drop() is not queued again.
  */
 void jf_prefetch_submit(jf_prefetch *self, const char *fs_path, const char *display_path,
-                        jf_lang lang);
+                        jf_lang lang, const jf_kept_files *kept);
 /**
  * Whether `fs_path` was queued as `display_path` and `lang` and not taken
  * yet; then its source is in *src (the caller's) and its tree in *tree (the
- * caller's; NULL when the source is not JF_SOURCE_OK or the parse ran out of
- * time), read and parsed by the pool or, with `parsers`, here.
+ * caller's; NULL when the source is not JF_SOURCE_OK, the parse ran out of
+ * time, or the file is kept: then *unparsed), read and parsed by the pool or,
+ * with `parsers`, here.
  */
 bool jf_prefetch_take(jf_prefetch *self, jf_parsers *parsers, const char *fs_path,
-                      const char *display_path, jf_lang lang, jf_source **src, TSTree **tree);
+                      const char *display_path, jf_lang lang, jf_source **src, TSTree **tree,
+                      bool *unparsed);
 /* A parse of a source read before, queued with jf_prefetch_parse_ahead(). */
 typedef struct jf_prefetch_task jf_prefetch_task;
 

@@ -137,12 +137,14 @@ void jf_workspace_keep_sources(jf_workspace *self, jf_sources *into)
  * gaps blanked (sources/syntax.h). */
 static void check_syntax(jf_workspace *ws, jf_file *f, const jf_span *ranges, size_t n)
 {
+	size_t before = ws->sink->report->diags.size;
 	char *copy = ts_node_has_error(ts_tree_root_node(f->tree))
 	                     ? jf_syntax_gaps_blanked(f->src, f->lang)
 	                     : NULL;
 	jf_source *blanked = copy ? jf_source_from_string(f->src->path, copy, f->src->len) : NULL;
 	TSTree *tree = blanked ? jf_parse(ws->parsers, f->lang, blanked, ranges, n) : NULL;
 	jf_syntax_check(ws->sink, f, tree);
+	f->syntax_reported = ws->sink->report->diags.size > before;
 	if (tree)
 		ts_tree_delete(tree);
 	jf_source_free(blanked);
@@ -178,12 +180,20 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 		return f;
 	jf_source *src = NULL;
 	TSTree *tree = NULL;
+	bool unparsed = true; /* read here, or by the pool for a kept file */
 	if (!self->prefetch || !jf_prefetch_take(self->prefetch, self->parsers, fs_path,
-	                                         display_path, lang, &src, &tree)) {
+	                                         display_path, lang, &src, &tree, &unparsed)) {
 		src = jf_source_load(fs_path, display_path);
-		if (src->status == JF_SOURCE_OK)
-			tree = jf_parse(self->parsers, lang, src, NULL, 0);
+		unparsed = true;
 	}
+	bool kept = lang == JF_LANG_PYTHON && src->status == JF_SOURCE_OK && self->kept &&
+	            self->kept->take(self->kept->data, src);
+	if (kept && tree) {
+		ts_tree_delete(tree);
+		tree = NULL;
+	}
+	if (!kept && unparsed && src->status == JF_SOURCE_OK)
+		tree = jf_parse(self->parsers, lang, src, NULL, 0);
 	jf_array_push(&self->sources, src);
 	switch (src->status) {
 	case JF_SOURCE_OK:
@@ -205,7 +215,7 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 	default:
 		return NULL;
 	}
-	if (!tree) {
+	if (!tree && !kept) {
 		jf_sink_add(self->sink, "JF005", src, (jf_span){ 0, 0 },
 		            "'%s' is not linted: parsing took longer than %.0f seconds", display_path,
 		            JF_PARSE_BUDGET_SECONDS);
@@ -215,7 +225,9 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 	f->fs_path = jf_arena_strdup(&f->arena, fs_path);
 	f->container_dir = container_dir ? jf_arena_strdup(&f->arena, container_dir) : NULL;
 	f->depth = depth;
-	check_syntax(self, f, NULL, 0);
+	f->kept = kept;
+	if (!kept) /* a kept file's syntax was checked when it was kept: it has no error */
+		check_syntax(self, f, NULL, 0);
 	if (self->on_parsed)
 		self->on_parsed(self->on_parsed_data, f);
 	return f;
@@ -225,7 +237,7 @@ void jf_workspace_prefetch(jf_workspace *self, const char *fs_path, const char *
                            jf_lang lang)
 {
 	if (self->prefetch && !jf_workspace_find(self, fs_path))
-		jf_prefetch_submit(self->prefetch, fs_path, display_path, lang);
+		jf_prefetch_submit(self->prefetch, fs_path, display_path, lang, self->kept);
 }
 
 jf_file *jf_workspace_add_text(jf_workspace *self, const jf_source *src, const jf_span *ranges,

@@ -41,6 +41,8 @@ typedef struct jf_file {
 	bool lazy;           /* a module imported only inside functions (or by such a module):
 	                        its top level runs only if they run */
 	unsigned walks;      /* full walks of its tree so far (the tests count them) */
+	bool syntax_reported; /* JF301 reported it when it was loaded */
+	bool kept;           /* loaded unparsed: what the lint takes of it was kept (jf_kept_files) */
 	/* What is derived from the file during the lint (the strings above, its
 	 * Python facts): released with the workspace. */
 	jf_arena arena;
@@ -54,6 +56,19 @@ static inline bool jf_python_mentions(const jf_file *file, const char *s)
 	return file->lang == JF_LANG_PYTHON && file->src->status == JF_SOURCE_OK &&
 	       strstr(file->src->data, s);
 }
+
+/* The Python files whose products an earlier lint kept (the fact cache's
+ * entries of files, lib/cache.h): such a file is loaded without a tree, and
+ * parsed only when a reader asks for it. */
+typedef struct {
+	/* Whether `src` has an entry; asked on the prefetch pool's threads too,
+	 * which then read it without parsing it. */
+	bool (*has)(const void *data, const jf_source *src);
+	/* Whether the file of `src` is loaded unparsed: its entry is whole, and
+	 * no rule query needs its tree. On the lint's thread. */
+	bool (*take)(void *data, const jf_source *src);
+	void *data;
+} jf_kept_files;
 
 /* One tree-sitter parser per language, made on first use. */
 typedef struct {
@@ -75,6 +90,7 @@ typedef struct jf_workspace {
 	/* Reads and parses ahead the files jf_workspace_prefetch() names
 	 * (sources/prefetch.h); NULL: each file is parsed when it is loaded. */
 	struct jf_prefetch *prefetch;
+	const jf_kept_files *kept; /* NULL: every file is parsed when loaded */
 } jf_workspace;
 
 /** Parses `n` ranges of `src` (n == 0: all of it) with `parsers`; NULL when the time budget ran out. */

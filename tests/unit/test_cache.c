@@ -44,6 +44,9 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* The Python files the last lint() read, and walked. */
+static size_t last_files, last_walks;
+
 /* The text output of a lint of `rel` in f->dir, with the cache or without;
  * *hits (may be NULL) says whether it was given back. Caller frees. */
 static char *lint(const fixture *f, const char *rel, bool cache, size_t *hits)
@@ -72,6 +75,8 @@ static char *lint(const fixture *f, const char *rel, bool cache, size_t *hits)
 	free(out);
 	if (hits)
 		*hits = l->cache_hits;
+	last_files = l->python_files;
+	last_walks = l->python_walks;
 	free(path);
 	jf_linter_free(l);
 	return jf_buf_detach(&b, NULL);
@@ -303,6 +308,172 @@ static void test_cache__prune(void **state)
 	free(tmp);
 }
 
+/* The entries of the cache folder whose first bytes are `magic`. */
+static size_t entries_of(const fixture *f, const char *magic, bool remove)
+{
+	size_t n = 0;
+	DIR *d = opendir(f->cache);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		if (strlen(e->d_name) != 32)
+			continue;
+		char *path = jf_path_join(f->cache, e->d_name);
+		char head[8] = { 0 };
+		FILE *in = fopen(path, "rb");
+		assert_non_null(in);
+		size_t got = fread(head, 1, sizeof head, in);
+		fclose(in);
+		if (got == sizeof head && !memcmp(head, magic, sizeof head)) {
+			n++;
+			if (remove)
+				assert_int_equal(unlink(path), 0);
+		}
+		free(path);
+	}
+	closedir(d);
+	return n;
+}
+
+/* A job of an entry script and three modules: none holds what a rule query
+ * looks for, so each is kept in an entry of its own. */
+static void put_modules(const fixture *f, const char *b_py)
+{
+	th_put(f->dir, "run.yaml",
+	       "image: {name: registry.example.com/t:1, python: \"3.10\", manifest: packages.txt}\n"
+	       "workdir: /workspace\n"
+	       "env: {MODE: fast}\n"
+	       "command: python main.py --lr 0.1\n");
+	th_put(f->dir, "main.py",
+	       "import argparse\n"
+	       "import a\n"
+	       "from b import load\n"
+	       "from c import report\n"
+	       "p = argparse.ArgumentParser()\n"
+	       "p.add_argument('--lr', type=float)\n"
+	       "args = p.parse_args()\n"
+	       "report(load(args.lr), a.scale())\n");
+	th_put(f->dir, "a.py",
+	       "import os\n"
+	       "def scale():\n"
+	       "    return 2 if os.environ['MODE'] == 'fast' else 1\n");
+	th_put(f->dir, "b.py", b_py);
+	th_put(f->dir, "c.py",
+	       "import numpy as np\n"
+	       "def report(x, y):\n"
+	       "    print(np.mean([x, y]))\n");
+}
+
+static void test_cache__one_changed_module(void **state)
+{
+	fixture *f = *state;
+	put_modules(f, "def load(lr):\n    return lr * 2\n");
+	char *fresh = lint(f, "run.yaml", false, NULL);
+	assert_int_equal(last_files, 4);
+	assert_int_equal(last_walks, 4);
+	size_t hits;
+	char *cached = lint(f, "run.yaml", true, &hits);
+	assert_string_equal(cached, fresh);
+	assert_int_equal(entries_of(f, "JFFILE01", false), 4);
+	free(fresh);
+	free(cached);
+	/* b.py changes: its own entry is missed, the others are read back. Only
+	 * b.py is walked, and the entry script, whose command line the checks
+	 * read from its tree. */
+	put_modules(f, "import os\n"
+	               "TOKEN = os.environ['TOKEN']\n"
+	               "def load(lr):\n    return lr * 2\n");
+	fresh = lint(f, "run.yaml", false, NULL);
+	assert_non_null(strstr(fresh, "JF108"));
+	cached = lint(f, "run.yaml", true, &hits);
+	assert_int_equal(hits, 0);
+	assert_string_equal(cached, fresh);
+	assert_int_equal(last_files, 4);
+	assert_int_equal(last_walks, 2);
+	free(cached);
+	/* Nothing changed but the lint's own entry is gone: no file is walked
+	 * but the entry script. */
+	assert_int_equal(entries_of(f, "JFCACHE2", true), 1);
+	cached = lint(f, "run.yaml", true, &hits);
+	assert_string_equal(cached, fresh);
+	assert_int_equal(last_walks, 1);
+	free(cached);
+	free(fresh);
+}
+
+static void test_cache__file_entries_follow_the_job(void **state)
+{
+	fixture *f = *state;
+	const char *b_py = "import os\n"
+	                   "def load(lr):\n"
+	                   "    with open(os.environ.get('DATA_DIR', '/data') + '/train.csv') as f:\n"
+	                   "        return f.read()\n";
+	put_modules(f, b_py);
+	th_put(f->dir, "run.yaml",
+	       "image: {name: registry.example.com/t:1, python: \"3.10\", manifest: packages.txt}\n"
+	       "workdir: /workspace\n"
+	       "inputs: {data: /mnt/in}\n"
+	       "env: {MODE: fast, DATA_DIR: /scratch/me}\n"
+	       "command: python main.py --lr 0.1\n");
+	char *fresh = lint(f, "run.yaml", false, NULL);
+	assert_non_null(strstr(fresh, "JF107"));
+	free(fresh);
+	free(lint(f, "run.yaml", true, NULL));
+	assert_int_equal(entries_of(f, "JFFILE01", false), 4);
+	/* The job sets DATA_DIR to the mount now: the path b.py reads, taken
+	 * under the old environment, is not read back. */
+	th_put(f->dir, "run.yaml",
+	       "image: {name: registry.example.com/t:1, python: \"3.10\", manifest: packages.txt}\n"
+	       "workdir: /workspace\n"
+	       "inputs: {data: /mnt/in}\n"
+	       "env: {MODE: fast, DATA_DIR: /mnt/in}\n"
+	       "command: python main.py --lr 0.1\n");
+	fresh = lint(f, "run.yaml", false, NULL);
+	assert_null(strstr(fresh, "JF107"));
+	char *cached = lint(f, "run.yaml", true, NULL);
+	assert_string_equal(cached, fresh);
+	assert_int_equal(last_walks, 4);
+	free(cached);
+	free(fresh);
+}
+
+static void test_cache__damaged_file_entries(void **state)
+{
+	fixture *f = *state;
+	put_modules(f, "def load(lr):\n    return lr * 2\n");
+	char *fresh = lint(f, "run.yaml", false, NULL);
+	free(lint(f, "run.yaml", true, NULL));
+	/* Each file entry with a byte flipped past its key, or cut short: each
+	 * file is parsed and walked again, and the findings are the same. */
+	for (int cut = 0; cut < 2; cut++) {
+		assert_int_equal(entries_of(f, "JFCACHE2", true), 1);
+		DIR *d = opendir(f->cache);
+		for (struct dirent *e; (e = readdir(d));) {
+			if (strlen(e->d_name) != 32)
+				continue;
+			char *path = jf_path_join(f->cache, e->d_name);
+			struct stat st;
+			assert_int_equal(stat(path, &st), 0);
+			if (cut) {
+				assert_int_equal(truncate(path, st.st_size - 3), 0);
+			} else {
+				FILE *io = fopen(path, "r+b");
+				fseek(io, 40, SEEK_SET);
+				int c = fgetc(io);
+				fseek(io, 40, SEEK_SET);
+				fputc(c ^ 0x20, io);
+				fclose(io);
+			}
+			free(path);
+		}
+		closedir(d);
+		char *cached = lint(f, "run.yaml", true, NULL);
+		assert_string_equal(cached, fresh);
+		assert_int_equal(last_walks, 4);
+		free(cached);
+	}
+	free(fresh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +487,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cache__unwritable_folder, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache__file_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache__prune, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cache__one_changed_module, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cache__file_entries_follow_the_job, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_cache__damaged_file_entries, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
