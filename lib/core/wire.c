@@ -125,6 +125,14 @@ jf_span jf_wire_get_span(jf_wire *r)
 	return s;
 }
 
+jf_span jf_wire_get_span_in(jf_wire *r, uint32_t len)
+{
+	jf_span s = jf_wire_get_span(r);
+	if (s.end > len)
+		r->bad = true;
+	return s;
+}
+
 uint32_t jf_wire_get_count(jf_wire *r, size_t size)
 {
 	uint32_t n = jf_wire_get_u32(r);

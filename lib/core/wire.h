@@ -37,6 +37,8 @@ char *jf_wire_get_str(jf_wire *r);
 /** The same, in `arena`. */
 const char *jf_wire_get_str_in(jf_wire *r, jf_arena *arena);
 jf_span jf_wire_get_span(jf_wire *r);
+/** A span that must lie within `len` bytes (a place in a file of that size). */
+jf_span jf_wire_get_span_in(jf_wire *r, uint32_t len);
 /** A count of items of at least `size` bytes each that the rest can hold; 0 when bad. */
 uint32_t jf_wire_get_count(jf_wire *r, size_t size);
 

@@ -647,7 +647,7 @@ static const jf_argdef *get_def(jf_wire *w, jf_arena *arena, const jf_file *unit
 	d->negatable = jf_wire_get_bool(w);
 	d->conditional = jf_wire_get_bool(w);
 	d->unit = jf_wire_get_bool(w) ? unit : NULL;
-	d->span = jf_wire_get_span(w);
+	d->span = jf_wire_get_span_in(w, unit->src->len);
 	if (d->act > ACT_CUSTOM || d->type > TYPE_OTHER || d->nargs > NARGS_COUNT)
 		w->bad = true;
 	return d;
@@ -710,7 +710,7 @@ const jf_cmdline_record *jf_cmdline_record_load(jf_wire *w, jf_arena *arena, con
 		s->names = (const char *const *)get_strings(w, arena, &s->count);
 		if (jf_wire_get_bool(w))
 			s->def = get_def(w, arena, unit);
-		s->span = jf_wire_get_span(w);
+		s->span = jf_wire_get_span_in(w, unit->src->len);
 	}
 	jf_cmdline_record *rec = jf_arena_alloc(arena, sizeof *rec);
 	rec->steps = steps;

@@ -1208,7 +1208,6 @@ void jf_apis_record_write(jf_buf *b, const void *record)
 
 void *jf_apis_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 {
-	(void)file;
 	size_t count;
 	const jf_api_change *all = jf_api_changes(&count);
 	api_record *r = jf_arena_alloc(arena, sizeof *r);
@@ -1226,7 +1225,7 @@ void *jf_apis_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 		u->via_tf_keras = flags & 8;
 		u->cond = flags & 16;
 		u->kind = (use_kind)jf_wire_get_u8(w);
-		u->span = jf_wire_get_span(w);
+		u->span = jf_wire_get_span_in(w, file->src->len);
 		u->name = jf_wire_get_str_in(w, arena);
 		u->fix = jf_wire_get_str_in(w, arena);
 		u->shown = jf_wire_get_str_in(w, arena);

@@ -207,13 +207,12 @@ void jf_envvars_record_write(jf_buf *b, const void *record)
 
 void *jf_envvars_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 {
-	(void)file;
 	env_record *r = jf_arena_alloc(arena, sizeof *r);
 	r->size = r->cap = jf_wire_get_count(w, 21);
 	r->items = r->size ? jf_arena_calloc(arena, r->size, sizeof *r->items) : NULL;
 	for (size_t i = 0; i < r->size; i++) {
 		env_read *e = &r->items[i];
-		e->span = jf_wire_get_span(w);
+		e->span = jf_wire_get_span_in(w, file->src->len);
 		e->var = jf_wire_get_str_in(w, arena);
 		e->place.main = jf_wire_get_bool(w);
 		e->place.outer = jf_wire_get_str_in(w, arena);

@@ -379,10 +379,10 @@ void *jf_paths_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 		c->creates = flags & 1;
 		c->in_pass = flags & 2;
 		c->guarded = flags & 4;
-		c->arg = jf_wire_get_span(w);
+		c->arg = jf_wire_get_span_in(w, file->src->len);
 		c->value = jf_wire_get_str_in(w, arena);
 		c->origin_unit = jf_wire_get_bool(w) ? file : NULL;
-		c->origin = jf_wire_get_span(w);
+		c->origin = jf_wire_get_span_in(w, file->src->len);
 		c->origin_value = jf_wire_get_str_in(w, arena);
 		c->ndefs = jf_wire_get_count(w, 4);
 		const char **defs = c->ndefs ? jf_arena_calloc(arena, c->ndefs, sizeof *defs) : NULL;

@@ -247,13 +247,12 @@ void jf_pyversion_record_write(jf_buf *b, const void *record)
 
 void *jf_pyversion_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 {
-	(void)file;
 	version_record *r = jf_arena_alloc(arena, sizeof *r);
 	r->size = r->cap = jf_wire_get_count(w, 17);
 	r->items = r->size ? jf_arena_calloc(arena, r->size, sizeof *r->items) : NULL;
 	for (size_t i = 0; i < r->size; i++) {
 		version_use *u = &r->items[i];
-		u->span = jf_wire_get_span(w);
+		u->span = jf_wire_get_span_in(w, file->src->len);
 		u->kind = (use_kind)jf_wire_get_u8(w);
 		u->minor = (int)jf_wire_get_u32(w);
 		u->what = jf_wire_get_str_in(w, arena);
