@@ -436,6 +436,26 @@ static void test_cache__file_entries_follow_the_job(void **state)
 	free(fresh);
 }
 
+static void test_cache__files_not_kept(void **state)
+{
+	fixture *f = *state;
+	/* b.py opens a path a rule query looks at (JF101), c.py does not parse:
+	 * neither is kept, and each is parsed again when the lint runs again. */
+	put_modules(f, "def load(lr):\n    return open('/home/me/data.csv').read()\n");
+	th_put(f->dir, "c.py", "def report(x, y):\n    print(x y)\n");
+	char *fresh = lint(f, "run.yaml", false, NULL);
+	assert_non_null(strstr(fresh, "JF101"));
+	assert_non_null(strstr(fresh, "JF301"));
+	free(lint(f, "run.yaml", true, NULL));
+	assert_int_equal(entries_of(f, "JFFILE01", false), 2);
+	assert_int_equal(entries_of(f, "JFCACHE2", true), 1);
+	char *cached = lint(f, "run.yaml", true, NULL);
+	assert_string_equal(cached, fresh);
+	assert_int_equal(last_walks, 3); /* b.py, c.py and the entry script */
+	free(cached);
+	free(fresh);
+}
+
 static void test_cache__damaged_file_entries(void **state)
 {
 	fixture *f = *state;
@@ -490,6 +510,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cache__one_changed_module, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache__file_entries_follow_the_job, setup,
 		                                teardown),
+		cmocka_unit_test_setup_teardown(test_cache__files_not_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache__damaged_file_entries, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
