@@ -77,6 +77,32 @@ bool jf_cache_key_of(const jf_linter *self, const char *path, jf_cache_key *key)
 	return ok;
 }
 
+/* An entry is a magic string, a checksum of the rest, then its body, which
+ * starts with its key's hash. */
+
+static void seal(jf_buf *entry, const char magic[8], const jf_buf *body)
+{
+	jf_buf_add(entry, magic, 8);
+	jf_wire_put_u64(entry, jf_hash(body->buf, body->len, 1));
+	jf_buf_add(entry, body->buf, body->len);
+}
+
+/* Where the body of entry `data` (`len` bytes) goes on after its key, when
+ * it is a whole entry of `magic` for `key`; else NULL. */
+static const char *unseal(const char *data, size_t len, const char magic[8],
+                          const jf_cache_key *key)
+{
+	size_t head = 8 + sizeof(uint64_t);
+	if (!data || len < head + sizeof key->hash || memcmp(data, magic, 8))
+		return NULL;
+	uint64_t sum;
+	memcpy(&sum, data + 8, sizeof sum);
+	if (sum != jf_hash(data + head, len - head, 1) ||
+	    memcmp(data + head, key->hash, sizeof key->hash))
+		return NULL;
+	return data + head + sizeof key->hash;
+}
+
 /* Giving an entry back */
 
 /* An entry read back: the lint's result, and the paths of the files it read. */
@@ -195,15 +221,9 @@ bool jf_cache_replay(jf_linter *self, const jf_cache_key *key, const jf_confine 
 	char *path = jf_path_join(self->opts.cache_dir, key->name);
 	size_t len = 0;
 	char *data = read_entry(path, &len);
-	bool ok = data && len >= sizeof MAGIC + 8 + sizeof key->hash &&
-	          !memcmp(data, MAGIC, sizeof MAGIC);
-	jf_wire r = { data + sizeof MAGIC, data + len, false };
-	if (ok) {
-		uint64_t sum = jf_wire_get_u64(&r);
-		ok = sum == jf_hash(r.p, (size_t)(r.end - r.p), 1) &&
-		     !memcmp(r.p, key->hash, sizeof key->hash);
-		r.p += sizeof key->hash;
-	}
+	const char *body = unseal(data, len, MAGIC, key);
+	bool ok = body != NULL;
+	jf_wire r = { body, ok ? data + len : NULL, false };
 	/* The same roots, then the same answers. */
 	uint32_t nroots = ok ? jf_wire_get_count(&r, 4) : 0;
 	ok = ok && nroots == in->roots.size;
@@ -381,9 +401,7 @@ void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *
 	jf_buf_add(&b, diags.buf, diags.len);
 	if (ok && b.len <= JF_CACHE_MAX_ENTRY) {
 		jf_buf entry = JF_BUF_INIT;
-		jf_buf_add(&entry, MAGIC, sizeof MAGIC);
-		jf_wire_put_u64(&entry, jf_hash(b.buf, b.len, 1));
-		jf_buf_add(&entry, b.buf, b.len);
+		seal(&entry, MAGIC, &b);
 		write_entry(self->opts.cache_dir, key->name, &entry);
 		jf_buf_release(&entry);
 		self->cache_stores++;
@@ -463,7 +481,7 @@ static const char FILE_MAGIC[8] = { 'J', 'F', 'F', 'I', 'L', 'E', '0', '1' };
 
 /* An entry read and checked, its body (after the key) until it is read back. */
 typedef struct {
-	char *data;
+	char *data; /* NULL once read back */
 	const char *body, *end;
 } file_entry;
 
@@ -482,8 +500,10 @@ struct jf_file_cache {
 	bool writing;
 	jf_buf salt; /* the build, the config, and what the recorders read of the job and image */
 	jf_records *records;
+	jf_facts_recorder recorder; /* the records' own */
 	const jf_matcher *matcher;
-	jf_strmap taken; /* fs_path -> file_entry *: the files loaded kept */
+	JF_ARRAY(file_entry *) taken; /* of the files loaded kept */
+	jf_strmap taken_by_path;      /* fs_path -> its file_entry */
 	jf_kept_files kept;
 };
 
@@ -513,26 +533,21 @@ static bool file_has(const void *data, const jf_source *src)
 static bool file_take(void *data, const jf_source *src)
 {
 	jf_file_cache *fc = data;
-	if (!src->fs_path || jf_strmap_has(&fc->taken, src->fs_path) ||
-	    jf_matcher_needs_tree(fc->matcher, src, JF_LANG_PYTHON))
+	if (!src->fs_path || jf_strmap_has(&fc->taken_by_path, src->fs_path))
 		return false;
 	jf_cache_key key;
 	file_key(fc, src, &key);
 	char *path = jf_path_join(fc->dir, key.name);
 	size_t len = 0;
 	char *entry = read_entry(path, &len);
-	size_t head = sizeof FILE_MAGIC + 8 + sizeof key.hash;
-	bool ok = entry && len >= head && !memcmp(entry, FILE_MAGIC, sizeof FILE_MAGIC);
-	if (ok) {
-		uint64_t sum;
-		memcpy(&sum, entry + sizeof FILE_MAGIC, 8);
-		ok = sum == jf_hash(entry + sizeof FILE_MAGIC + 8, len - sizeof FILE_MAGIC - 8, 1) &&
-		     !memcmp(entry + sizeof FILE_MAGIC + 8, key.hash, sizeof key.hash);
-	}
+	const char *body = unseal(entry, len, FILE_MAGIC, &key);
+	/* Its queries' prefilters last: most files have no entry on a first lint. */
+	bool ok = body && !jf_matcher_needs_tree(fc->matcher, src, JF_LANG_PYTHON);
 	if (ok) {
 		file_entry *e = jf_xmalloc(sizeof *e);
-		*e = (file_entry){ entry, entry + head, entry + len };
-		jf_strmap_put(&fc->taken, src->fs_path, strlen(src->fs_path), e);
+		*e = (file_entry){ entry, body, entry + len };
+		jf_array_push(&fc->taken, e);
+		jf_strmap_put(&fc->taken_by_path, src->fs_path, strlen(src->fs_path), e);
 		(void)utimensat(AT_FDCWD, path, NULL, 0); /* recently used */
 	} else {
 		free(entry);
@@ -544,16 +559,15 @@ static bool file_take(void *data, const jf_source *src)
 static void file_take_facts(void *data, const jf_pyfacts *py)
 {
 	jf_file_cache *fc = data;
-	jf_facts_recorder inner = jf_records_recorder(fc->records);
-	inner.take(inner.data, py);
+	fc->recorder.take(fc->recorder.data, py);
 }
 
 static jf_py_names *file_restore(void *data, const jf_file *file)
 {
 	jf_file_cache *fc = data;
-	file_entry *e = file->fs_path
-	                        ? jf_strmap_get(&fc->taken, file->fs_path, strlen(file->fs_path))
-	                        : NULL;
+	file_entry *e = file->fs_path ? jf_strmap_get(&fc->taken_by_path, file->fs_path,
+	                                              strlen(file->fs_path))
+	                              : NULL;
 	if (!e || !e->data)
 		return NULL;
 	jf_wire w = { e->body, e->end, false };
@@ -590,8 +604,9 @@ jf_file_cache *jf_file_cache_new(const jf_linter *self, const jf_job *job, const
 	jf_wire_put_u32(&fc->salt, (uint32_t)image->py_major);
 	fc->dir = jf_xstrdup(self->opts.cache_dir);
 	fc->records = records;
+	fc->recorder = jf_records_recorder(records);
 	fc->matcher = self->matcher;
-	fc->taken = (jf_strmap)JF_STRMAP_INIT;
+	fc->taken_by_path = (jf_strmap)JF_STRMAP_INIT;
 	fc->kept = (jf_kept_files){ file_has, file_take, fc };
 	return fc;
 }
@@ -632,9 +647,7 @@ void jf_file_cache_store(jf_file_cache *fc, const jf_facts *facts)
 		if (body.len <= JF_CACHE_MAX_ENTRY) {
 			pending_entry e = { .bytes = JF_BUF_INIT };
 			memcpy(e.name, key.name, sizeof e.name);
-			jf_buf_add(&e.bytes, FILE_MAGIC, sizeof FILE_MAGIC);
-			jf_wire_put_u64(&e.bytes, jf_hash(body.buf, body.len, 1));
-			jf_buf_add(&e.bytes, body.buf, body.len);
+			seal(&e.bytes, FILE_MAGIC, &body);
 			jf_array_push(&fc->pending, e);
 		}
 		jf_buf_release(&body);
@@ -654,13 +667,12 @@ void jf_file_cache_free(jf_file_cache *fc)
 	for (size_t i = 0; i < fc->pending.size; i++)
 		jf_buf_release(&fc->pending.items[i].bytes);
 	jf_array_release(&fc->pending);
-	for (size_t i = 0; i < fc->taken.cap; i++) {
-		file_entry *e = fc->taken.slots[i].key ? fc->taken.slots[i].value : NULL;
-		if (e)
-			free(e->data);
-		free(e);
+	for (size_t i = 0; i < fc->taken.size; i++) {
+		free(fc->taken.items[i]->data);
+		free(fc->taken.items[i]);
 	}
-	jf_strmap_release(&fc->taken);
+	jf_array_release(&fc->taken);
+	jf_strmap_release(&fc->taken_by_path);
 	free(fc->dir);
 	jf_buf_release(&fc->salt);
 	free(fc);

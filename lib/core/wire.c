@@ -36,6 +36,13 @@ void jf_wire_put_span(jf_buf *b, jf_span s)
 	jf_wire_put_u32(b, s.end);
 }
 
+void jf_wire_put_strings(jf_buf *b, const char *const *items, size_t n)
+{
+	jf_wire_put_u32(b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++)
+		jf_wire_put_str(b, items[i]);
+}
+
 static bool take(jf_wire *r, void *out, size_t n)
 {
 	if (r->bad || (size_t)(r->end - r->p) < n) {
@@ -139,4 +146,18 @@ uint32_t jf_wire_get_count(jf_wire *r, size_t size)
 	if (!r->bad && (size_t)(r->end - r->p) / (size ? size : 1) < n)
 		r->bad = true;
 	return r->bad ? 0 : n;
+}
+
+void *jf_wire_get_items(jf_wire *r, jf_arena *arena, size_t size, size_t min, size_t *n)
+{
+	*n = jf_wire_get_count(r, min);
+	return *n ? jf_arena_calloc(arena, *n, size) : NULL;
+}
+
+const char **jf_wire_get_strings_in(jf_wire *r, jf_arena *arena, size_t *n)
+{
+	const char **items = jf_wire_get_items(r, arena, sizeof *items, 4, n);
+	for (size_t i = 0; i < *n; i++)
+		items[i] = jf_wire_get_str_in(r, arena);
+	return items;
 }

@@ -19,6 +19,8 @@ void jf_wire_put_u64(jf_buf *b, uint64_t v);
 /** A string, NULL kept apart from "". */
 void jf_wire_put_str(jf_buf *b, const char *s);
 void jf_wire_put_span(jf_buf *b, jf_span s);
+/** `n` strings and their count. */
+void jf_wire_put_strings(jf_buf *b, const char *const *items, size_t n);
 
 typedef struct {
 	const char *p, *end;
@@ -41,5 +43,10 @@ jf_span jf_wire_get_span(jf_wire *r);
 jf_span jf_wire_get_span_in(jf_wire *r, uint32_t len);
 /** A count of items of at least `size` bytes each that the rest can hold; 0 when bad. */
 uint32_t jf_wire_get_count(jf_wire *r, size_t size);
+/** A count (jf_wire_get_count() with `min` bytes each) in *n, and that many
+ * zeroed items of `size` bytes in `arena`; NULL for none. */
+void *jf_wire_get_items(jf_wire *r, jf_arena *arena, size_t size, size_t min, size_t *n);
+/** Strings written by jf_wire_put_strings(), in an array of `arena`; their count in *n. */
+const char **jf_wire_get_strings_in(jf_wire *r, jf_arena *arena, size_t *n);
 
 #endif

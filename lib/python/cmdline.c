@@ -312,19 +312,24 @@ struct jf_cmdline_record {
 	size_t count;
 };
 
-/* Where the node being read stands; the last place is reused when the node
- * stands in the same one (collect() asks each place once). */
-static const jf_py_place *node_place(jf_cmdline_recorder *r)
+/* `here`, kept in `arena`; `last` when it is the same place (collect() asks
+ * each place once). */
+static const jf_py_place *keep_place(jf_arena *arena, const jf_py_place *last, jf_py_place here)
 {
-	jf_py_place here = jf_py_place_of(r->arena, r->py, r->pn);
-	const jf_py_place *last = r->last_place;
 	if (last && last->main == here.main &&
 	    (last->outer == here.outer ||
 	     (last->outer && here.outer && !strcmp(last->outer, here.outer))))
 		return last;
-	jf_py_place *p = jf_arena_alloc(r->arena, sizeof *p);
+	jf_py_place *p = jf_arena_alloc(arena, sizeof *p);
 	*p = here;
-	return r->last_place = p;
+	return p;
+}
+
+/* Where the node being read stands. */
+static const jf_py_place *node_place(jf_cmdline_recorder *r)
+{
+	return r->last_place = keep_place(r->arena, r->last_place,
+	                                  jf_py_place_of(r->arena, r->py, r->pn));
 }
 
 jf_cmdline_step *jf_cmdline__step(jf_cmdline_recorder *r, jf_step_kind kind)
@@ -593,31 +598,15 @@ const jf_cmdline_record *jf_cmdline_record_of(jf_arena *arena, const jf_pyfacts 
 
 /* Records written and read back (the fact cache's entries of files) */
 
-static void put_strings(jf_buf *b, char *const *items, size_t n)
-{
-	jf_wire_put_u32(b, (uint32_t)n);
-	for (size_t i = 0; i < n; i++)
-		jf_wire_put_str(b, items[i]);
-}
-
-static char **get_strings(jf_wire *w, jf_arena *arena, size_t *n)
-{
-	*n = jf_wire_get_count(w, 4);
-	char **items = *n ? jf_arena_calloc(arena, *n, sizeof *items) : NULL;
-	for (size_t i = 0; i < *n; i++)
-		items[i] = (char *)jf_wire_get_str_in(w, arena);
-	return items;
-}
-
 static void put_def(jf_buf *b, const jf_argdef *d)
 {
-	put_strings(b, d->options.items, d->options.size);
+	jf_wire_put_strings(b, (const char *const *)d->options.items, d->options.size);
 	jf_wire_put_str(b, d->dest);
 	jf_wire_put_u8(b, (uint8_t)d->act);
 	jf_wire_put_u8(b, (uint8_t)d->type);
 	jf_wire_put_u8(b, d->untyped);
 	jf_wire_put_u32(b, (uint32_t)d->command);
-	put_strings(b, d->choices.items, d->choices.size);
+	jf_wire_put_strings(b, (const char *const *)d->choices.items, d->choices.size);
 	jf_wire_put_u8(b, d->choices_known);
 	jf_wire_put_u8(b, (uint8_t)d->nargs);
 	jf_wire_put_u64(b, (uint64_t)d->count);
@@ -631,14 +620,14 @@ static void put_def(jf_buf *b, const jf_argdef *d)
 static const jf_argdef *get_def(jf_wire *w, jf_arena *arena, const jf_file *unit)
 {
 	jf_argdef *d = jf_arena_alloc(arena, sizeof *d);
-	d->options.items = get_strings(w, arena, &d->options.size);
+	d->options.items = (char **)jf_wire_get_strings_in(w, arena, &d->options.size);
 	d->options.cap = d->options.size;
 	d->dest = (char *)jf_wire_get_str_in(w, arena);
 	d->act = (jf_action)jf_wire_get_u8(w);
 	d->type = (jf_argtype)jf_wire_get_u8(w);
 	d->untyped = jf_wire_get_bool(w);
 	d->command = (int)jf_wire_get_u32(w);
-	d->choices.items = get_strings(w, arena, &d->choices.size);
+	d->choices.items = (char **)jf_wire_get_strings_in(w, arena, &d->choices.size);
 	d->choices.cap = d->choices.size;
 	d->choices_known = jf_wire_get_bool(w);
 	d->nargs = (jf_nargs)jf_wire_get_u8(w);
@@ -671,7 +660,7 @@ void jf_cmdline_record_write(jf_buf *b, const jf_cmdline_record *rec)
 		}
 		jf_wire_put_str(b, s->text);
 		jf_wire_put_str(b, s->object);
-		put_strings(b, (char *const *)s->names, s->count);
+		jf_wire_put_strings(b, s->names, s->count);
 		jf_wire_put_u8(b, s->def != NULL);
 		if (s->def)
 			put_def(b, s->def);
@@ -683,9 +672,8 @@ const jf_cmdline_record *jf_cmdline_record_load(jf_wire *w, jf_arena *arena, con
 {
 	if (!jf_wire_get_bool(w))
 		return NULL;
-	size_t n = jf_wire_get_count(w, 16);
-	jf_cmdline_step *steps = n ? jf_arena_calloc(arena, n, sizeof *steps) : NULL;
-	const jf_py_place *last = NULL;
+	size_t n;
+	jf_cmdline_step *steps = jf_wire_get_items(w, arena, sizeof *steps, 16, &n);
 	for (size_t i = 0; i < n && !w->bad; i++) {
 		jf_cmdline_step *s = &steps[i];
 		s->kind = (jf_step_kind)jf_wire_get_u8(w);
@@ -695,19 +683,11 @@ const jf_cmdline_record *jf_cmdline_record_load(jf_wire *w, jf_arena *arena, con
 			w->bad = true;
 		if (jf_wire_get_bool(w)) {
 			jf_py_place here = { jf_wire_get_bool(w), jf_wire_get_str_in(w, arena) };
-			/* One place for the steps of a statement, as the recorder keeps them. */
-			if (!last || last->main != here.main ||
-			    (last->outer != here.outer &&
-			     (!last->outer || !here.outer || strcmp(last->outer, here.outer)))) {
-				jf_py_place *p = jf_arena_alloc(arena, sizeof *p);
-				*p = here;
-				last = p;
-			}
-			s->place = last;
+			s->place = keep_place(arena, i ? steps[i - 1].place : NULL, here);
 		}
 		s->text = jf_wire_get_str_in(w, arena);
 		s->object = jf_wire_get_str_in(w, arena);
-		s->names = (const char *const *)get_strings(w, arena, &s->count);
+		s->names = jf_wire_get_strings_in(w, arena, &s->count);
 		if (jf_wire_get_bool(w))
 			s->def = get_def(w, arena, unit);
 		s->span = jf_wire_get_span_in(w, unit->src->len);

@@ -371,6 +371,17 @@ static void read_imports(jf_py_names *names, const jf_pyfacts *py)
 	jf_arena_adopt_array(&names->arena, &names->imports);
 }
 
+/* `s` (`len` bytes) in `names`' arena, once: `kept` holds those kept so far. */
+static const char *kept_in(jf_py_names *names, jf_strmap *kept, const char *s, size_t len)
+{
+	const char *k = jf_strmap_get(kept, s, len);
+	if (!k) {
+		k = jf_arena_strndup(&names->arena, s, len);
+		jf_strmap_put(kept, k, len, (void *)k);
+	}
+	return k;
+}
+
 jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 {
 	const jf_file *file = f->file;
@@ -391,10 +402,7 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 		const char *dot = strrchr(text, '.'), *name = dot ? dot + 1 : text;
 		call.bare = !dot;
 		size_t len = strlen(name);
-		if (!(call.name = jf_strmap_get(&kept, name, len))) {
-			call.name = jf_arena_strndup(&names->arena, name, len);
-			jf_strmap_put(&kept, name, len, (void *)call.name);
-		}
+		call.name = kept_in(names, &kept, name, len);
 		free(text);
 		uint32_t def = outermost_index(f, pn);
 		if (def != outer_def) {
@@ -531,13 +539,6 @@ void jf_py_names_free(jf_py_names *self)
 	free(self);
 }
 
-static void put_strings(jf_buf *b, const char *const *items, size_t n)
-{
-	jf_wire_put_u32(b, (uint32_t)n);
-	for (size_t i = 0; i < n; i++)
-		jf_wire_put_str(b, items[i]);
-}
-
 void jf_py_names_write(jf_buf *b, const jf_py_names *names)
 {
 	jf_wire_put_u32(b, (uint32_t)names->calls.size);
@@ -547,8 +548,8 @@ void jf_py_names_write(jf_buf *b, const jf_py_names *names)
 		jf_wire_put_str(b, c->outer);
 		jf_wire_put_u8(b, (uint8_t)(c->bare | c->main << 1));
 	}
-	put_strings(b, names->defined.items, names->defined.size);
-	put_strings(b, names->env_written.items, names->env_written.size);
+	jf_wire_put_strings(b, names->defined.items, names->defined.size);
+	jf_wire_put_strings(b, names->env_written.items, names->env_written.size);
 	jf_wire_put_u8(b, names->env_writes_unknown);
 	jf_wire_put_u32(b, (uint32_t)names->imports.size);
 	for (size_t i = 0; i < names->imports.size; i++) {
@@ -561,40 +562,25 @@ void jf_py_names_write(jf_buf *b, const jf_py_names *names)
 	jf_cmdline_record_write(b, names->cmdline);
 }
 
-/* A string read into `names`' arena, kept once (`kept`). */
+/* The next string, kept once in `names`' arena (kept_in()). */
 static const char *get_kept(jf_wire *w, jf_py_names *names, jf_strmap *kept)
 {
 	uint32_t len;
 	char *s = jf_wire_get_bytes(w, &len);
-	if (!s)
-		return NULL;
-	const char *k = jf_strmap_get(kept, s, len);
-	if (!k) {
-		k = jf_arena_strndup(&names->arena, s, len);
-		jf_strmap_put(kept, k, len, (void *)k);
-	}
+	const char *k = s ? kept_in(names, kept, s, len) : NULL;
 	free(s);
 	return k;
-}
-
-/* Strings read into an array of `names`' arena. */
-static const char **get_strings(jf_wire *w, jf_py_names *names, size_t *n)
-{
-	*n = jf_wire_get_count(w, 4);
-	const char **items = *n ? jf_arena_calloc(&names->arena, *n, sizeof *items) : NULL;
-	for (size_t i = 0; i < *n; i++)
-		items[i] = jf_wire_get_str_in(w, &names->arena);
-	return items;
 }
 
 jf_py_names *jf_py_names_load(jf_wire *w, const jf_file *file)
 {
 	jf_py_names *names = jf_xcalloc(1, sizeof *names);
 	jf_strmap kept = JF_STRMAP_INIT;
-	size_t n = jf_wire_get_count(w, 9);
-	names->calls.items = n ? jf_arena_calloc(&names->arena, n, sizeof *names->calls.items) : NULL;
-	names->calls.size = names->calls.cap = n;
-	for (size_t i = 0; i < n && !w->bad; i++) {
+	jf_arena *arena = &names->arena;
+	names->calls.items = jf_wire_get_items(w, arena, sizeof *names->calls.items, 9,
+	                                       &names->calls.size);
+	names->calls.cap = names->calls.size;
+	for (size_t i = 0; i < names->calls.size && !w->bad; i++) {
 		jf_py_call *c = &names->calls.items[i];
 		c->name = get_kept(w, names, &kept);
 		c->outer = get_kept(w, names, &kept);
@@ -605,23 +591,22 @@ jf_py_names *jf_py_names_load(jf_wire *w, const jf_file *file)
 			w->bad = true;
 	}
 	jf_strmap_release(&kept);
-	names->defined.items = get_strings(w, names, &names->defined.size);
+	names->defined.items = jf_wire_get_strings_in(w, arena, &names->defined.size);
 	names->defined.cap = names->defined.size;
-	names->env_written.items = get_strings(w, names, &names->env_written.size);
+	names->env_written.items = jf_wire_get_strings_in(w, arena, &names->env_written.size);
 	names->env_written.cap = names->env_written.size;
 	names->env_writes_unknown = jf_wire_get_bool(w);
-	n = jf_wire_get_count(w, 13);
-	names->imports.items = n ? jf_arena_calloc(&names->arena, n, sizeof *names->imports.items)
-	                         : NULL;
-	names->imports.size = names->imports.cap = n;
-	for (size_t i = 0; i < n && !w->bad; i++) {
+	names->imports.items = jf_wire_get_items(w, arena, sizeof *names->imports.items, 13,
+	                                         &names->imports.size);
+	names->imports.cap = names->imports.size;
+	for (size_t i = 0; i < names->imports.size && !w->bad; i++) {
 		jf_py_import_text *t = &names->imports.items[i];
-		t->module = jf_wire_get_str_in(w, &names->arena);
-		t->from = jf_wire_get_str_in(w, &names->arena);
-		t->sub = jf_wire_get_str_in(w, &names->arena);
+		t->module = jf_wire_get_str_in(w, arena);
+		t->from = jf_wire_get_str_in(w, arena);
+		t->sub = jf_wire_get_str_in(w, arena);
 		t->may_not_run = jf_wire_get_bool(w);
 	}
-	names->cmdline = jf_cmdline_record_load(w, &names->arena, file);
+	names->cmdline = jf_cmdline_record_load(w, arena, file);
 	if (w->bad) {
 		jf_py_names_free(names);
 		return NULL;

@@ -1211,8 +1211,7 @@ void *jf_apis_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 	size_t count;
 	const jf_api_change *all = jf_api_changes(&count);
 	api_record *r = jf_arena_alloc(arena, sizeof *r);
-	r->size = jf_wire_get_count(w, 43);
-	api_use *uses = r->size ? jf_arena_calloc(arena, r->size, sizeof *uses) : NULL;
+	api_use *uses = jf_wire_get_items(w, arena, sizeof *uses, 43, &r->size);
 	for (size_t i = 0; i < r->size; i++) {
 		api_use *u = &uses[i];
 		uint32_t e = jf_wire_get_u32(w);
@@ -1237,9 +1236,7 @@ void *jf_apis_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 	}
 	r->uses = uses;
 	r->import_root = jf_wire_get_str_in(w, arena);
-	r->nanswers = jf_wire_get_count(w, 5);
-	local_answer *answers = r->nanswers ? jf_arena_calloc(arena, r->nanswers, sizeof *answers)
-	                                    : NULL;
+	local_answer *answers = jf_wire_get_items(w, arena, sizeof *answers, 5, &r->nanswers);
 	for (size_t i = 0; i < r->nanswers; i++) {
 		answers[i].top = jf_wire_get_str_in(w, arena);
 		answers[i].local = jf_wire_get_bool(w);

@@ -208,8 +208,8 @@ void jf_envvars_record_write(jf_buf *b, const void *record)
 void *jf_envvars_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 {
 	env_record *r = jf_arena_alloc(arena, sizeof *r);
-	r->size = r->cap = jf_wire_get_count(w, 21);
-	r->items = r->size ? jf_arena_calloc(arena, r->size, sizeof *r->items) : NULL;
+	r->items = jf_wire_get_items(w, arena, sizeof *r->items, 21, &r->size);
+	r->cap = r->size;
 	for (size_t i = 0; i < r->size; i++) {
 		env_read *e = &r->items[i];
 		e->span = jf_wire_get_span_in(w, file->src->len);

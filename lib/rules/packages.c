@@ -469,8 +469,8 @@ void jf_packages_record_write(jf_buf *b, const void *record)
 void *jf_packages_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 {
 	imports_record *r = jf_arena_alloc(arena, sizeof *r);
-	r->size = r->cap = jf_wire_get_count(w, 12);
-	r->items = r->size ? jf_arena_calloc(arena, r->size, sizeof *r->items) : NULL;
+	r->items = jf_wire_get_items(w, arena, sizeof *r->items, 12, &r->size);
+	r->cap = r->size;
 	for (size_t i = 0; i < r->size; i++) {
 		r->items[i].at = jf_wire_get_span_in(w, file->src->len);
 		r->items[i].module = jf_wire_get_str_in(w, arena);

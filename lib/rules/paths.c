@@ -360,17 +360,15 @@ void jf_paths_record_write(jf_buf *b, const void *record)
 		jf_wire_put_u8(b, c->origin_unit != NULL);
 		jf_wire_put_span(b, c->origin);
 		jf_wire_put_str(b, c->origin_value);
-		jf_wire_put_u32(b, (uint32_t)c->ndefs);
-		for (size_t k = 0; k < c->ndefs; k++)
-			jf_wire_put_str(b, c->defs[k]);
+		jf_wire_put_strings(b, c->defs, c->ndefs);
 	}
 }
 
 void *jf_paths_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 {
 	io_record *r = jf_arena_alloc(arena, sizeof *r);
-	r->size = r->cap = jf_wire_get_count(w, 31);
-	r->items = r->size ? jf_arena_calloc(arena, r->size, sizeof *r->items) : NULL;
+	r->items = jf_wire_get_items(w, arena, sizeof *r->items, 31, &r->size);
+	r->cap = r->size;
 	for (size_t i = 0; i < r->size; i++) {
 		io_call_record *c = &r->items[i];
 		c->call = jf_wire_get_u32(w);
@@ -384,12 +382,9 @@ void *jf_paths_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 		c->origin_unit = jf_wire_get_bool(w) ? file : NULL;
 		c->origin = jf_wire_get_span_in(w, file->src->len);
 		c->origin_value = jf_wire_get_str_in(w, arena);
-		c->ndefs = jf_wire_get_count(w, 4);
-		const char **defs = c->ndefs ? jf_arena_calloc(arena, c->ndefs, sizeof *defs) : NULL;
+		c->defs = jf_wire_get_strings_in(w, arena, &c->ndefs);
 		for (size_t k = 0; k < c->ndefs; k++)
-			if (!(defs[k] = jf_wire_get_str_in(w, arena)))
-				w->bad = true;
-		c->defs = defs;
+			w->bad |= !c->defs[k];
 		if (c->kind > IO_WRITE || flags > 7)
 			w->bad = true;
 	}

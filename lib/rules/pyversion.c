@@ -248,8 +248,8 @@ void jf_pyversion_record_write(jf_buf *b, const void *record)
 void *jf_pyversion_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 {
 	version_record *r = jf_arena_alloc(arena, sizeof *r);
-	r->size = r->cap = jf_wire_get_count(w, 17);
-	r->items = r->size ? jf_arena_calloc(arena, r->size, sizeof *r->items) : NULL;
+	r->items = jf_wire_get_items(w, arena, sizeof *r->items, 17, &r->size);
+	r->cap = r->size;
 	for (size_t i = 0; i < r->size; i++) {
 		version_use *u = &r->items[i];
 		u->span = jf_wire_get_span_in(w, file->src->len);

@@ -57,31 +57,27 @@ void jf_records_free(jf_records *self)
 	free(self);
 }
 
-static void take(void *data, const jf_pyfacts *py)
-{
-	jf_records *self = data;
-	size_t index = py->file->index;
-	jf_record_ctx ctx = { &self->arena, self->job, self->image, &self->local };
-	for (int k = 0; k < JF_RECORD_COUNT; k++) {
-		if (!self->wanted[k])
-			continue;
-		while (self->of[k].size <= index)
-			jf_array_push(&self->of[k], NULL);
-		self->of[k].items[index] = recorders[k].take(&ctx, py);
-	}
-}
-
-jf_facts_recorder jf_records_recorder(jf_records *self)
-{
-	return (jf_facts_recorder){ take, NULL, self };
-}
-
 /* The slot of `kind`'s record of file `index`. */
 static void **slot(jf_records *self, jf_record_kind kind, size_t index)
 {
 	while (self->of[kind].size <= index)
 		jf_array_push(&self->of[kind], NULL);
 	return &self->of[kind].items[index];
+}
+
+static void take(void *data, const jf_pyfacts *py)
+{
+	jf_records *self = data;
+	size_t index = py->file->index;
+	jf_record_ctx ctx = { &self->arena, self->job, self->image, &self->local };
+	for (int k = 0; k < JF_RECORD_COUNT; k++)
+		if (self->wanted[k])
+			*slot(self, (jf_record_kind)k, index) = recorders[k].take(&ctx, py);
+}
+
+jf_facts_recorder jf_records_recorder(jf_records *self)
+{
+	return (jf_facts_recorder){ take, NULL, self };
 }
 
 void jf_records_write(const jf_records *self, const jf_file *file, jf_buf *b)

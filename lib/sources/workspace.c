@@ -182,10 +182,8 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 	TSTree *tree = NULL;
 	bool unparsed = true; /* read here, or by the pool for a kept file */
 	if (!self->prefetch || !jf_prefetch_take(self->prefetch, self->parsers, fs_path,
-	                                         display_path, lang, &src, &tree, &unparsed)) {
+	                                         display_path, lang, &src, &tree, &unparsed))
 		src = jf_source_load(fs_path, display_path);
-		unparsed = true;
-	}
 	bool kept = lang == JF_LANG_PYTHON && src->status == JF_SOURCE_OK && self->kept &&
 	            self->kept->take(self->kept->data, src);
 	if (kept && tree) {

@@ -185,10 +185,9 @@ static void test_cache__changed_manifest_and_removed_file(void **state)
 	free(path);
 }
 
-/* Flips one byte at `at` (from the end when negative) of the entry, or cuts it there. */
-static void damage(const fixture *f, long at, bool cut)
+/* Flips one byte at `at` (from the end when negative) of the file at `path`, or cuts it there. */
+static void damage_file(const char *path, long at, bool cut)
 {
-	char *path = entry_path(f);
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
 	long pos = at < 0 ? st.st_size + at : at;
@@ -203,6 +202,13 @@ static void damage(const fixture *f, long at, bool cut)
 		fputc(c ^ 0x20, e);
 		fclose(e);
 	}
+}
+
+/* The same, of the only entry. */
+static void damage(const fixture *f, long at, bool cut)
+{
+	char *path = entry_path(f);
+	damage_file(path, at, cut);
 	free(path);
 }
 
@@ -334,15 +340,27 @@ static size_t entries_of(const fixture *f, const char *magic, bool remove)
 	return n;
 }
 
+/* run.yaml, which runs main.py with MODE set; with `data_dir`, DATA_DIR set
+ * to it too, and an input mounted at /mnt/in. */
+static void put_job(const fixture *f, const char *data_dir)
+{
+	char *yaml = jf_xasprintf(
+		"image: {name: registry.example.com/t:1, python: \"3.10\", manifest: packages.txt}\n"
+		"workdir: /workspace\n"
+		"%s"
+		"env: {MODE: fast%s%s}\n"
+		"command: python main.py --lr 0.1\n",
+		data_dir ? "inputs: {data: /mnt/in}\n" : "", data_dir ? ", DATA_DIR: " : "",
+		data_dir ? data_dir : "");
+	th_put(f->dir, "run.yaml", yaml);
+	free(yaml);
+}
+
 /* A job of an entry script and three modules: none holds what a rule query
  * looks for, so each is kept in an entry of its own. */
 static void put_modules(const fixture *f, const char *b_py)
 {
-	th_put(f->dir, "run.yaml",
-	       "image: {name: registry.example.com/t:1, python: \"3.10\", manifest: packages.txt}\n"
-	       "workdir: /workspace\n"
-	       "env: {MODE: fast}\n"
-	       "command: python main.py --lr 0.1\n");
+	put_job(f, NULL);
 	th_put(f->dir, "main.py",
 	       "import argparse\n"
 	       "import a\n"
@@ -408,12 +426,7 @@ static void test_cache__file_entries_follow_the_job(void **state)
 	                   "    with open(os.environ.get('DATA_DIR', '/data') + '/train.csv') as f:\n"
 	                   "        return f.read()\n";
 	put_modules(f, b_py);
-	th_put(f->dir, "run.yaml",
-	       "image: {name: registry.example.com/t:1, python: \"3.10\", manifest: packages.txt}\n"
-	       "workdir: /workspace\n"
-	       "inputs: {data: /mnt/in}\n"
-	       "env: {MODE: fast, DATA_DIR: /scratch/me}\n"
-	       "command: python main.py --lr 0.1\n");
+	put_job(f, "/scratch/me");
 	char *fresh = lint(f, "run.yaml", false, NULL);
 	assert_non_null(strstr(fresh, "JF107"));
 	free(fresh);
@@ -421,12 +434,7 @@ static void test_cache__file_entries_follow_the_job(void **state)
 	assert_int_equal(entries_of(f, "JFFILE01", false), 4);
 	/* The job sets DATA_DIR to the mount now: the path b.py reads, taken
 	 * under the old environment, is not read back. */
-	th_put(f->dir, "run.yaml",
-	       "image: {name: registry.example.com/t:1, python: \"3.10\", manifest: packages.txt}\n"
-	       "workdir: /workspace\n"
-	       "inputs: {data: /mnt/in}\n"
-	       "env: {MODE: fast, DATA_DIR: /mnt/in}\n"
-	       "command: python main.py --lr 0.1\n");
+	put_job(f, "/mnt/in");
 	fresh = lint(f, "run.yaml", false, NULL);
 	assert_null(strstr(fresh, "JF107"));
 	char *cached = lint(f, "run.yaml", true, NULL);
@@ -471,18 +479,7 @@ static void test_cache__damaged_file_entries(void **state)
 			if (strlen(e->d_name) != 32)
 				continue;
 			char *path = jf_path_join(f->cache, e->d_name);
-			struct stat st;
-			assert_int_equal(stat(path, &st), 0);
-			if (cut) {
-				assert_int_equal(truncate(path, st.st_size - 3), 0);
-			} else {
-				FILE *io = fopen(path, "r+b");
-				fseek(io, 40, SEEK_SET);
-				int c = fgetc(io);
-				fseek(io, 40, SEEK_SET);
-				fputc(c ^ 0x20, io);
-				fclose(io);
-			}
+			damage_file(path, cut ? -3 : 40, cut);
 			free(path);
 		}
 		closedir(d);
