@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exit.h"
+#include "cmd.h"
 
 int cmd_color_for(int color, int fd)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exit.h"
+#include "cmd.h"
 #include "jobfix/jobfix.h"
 
 static void print_help(void)

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exit.h"
+#include "cmd.h"
 
 /* The line that marks a hook jobfix wrote. It is not a `# jobfix:` comment,
  * which jobfix would read as a suppression if it ever linted the hook. */

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exit.h"
+#include "cmd.h"
 #include "jobfix/jobfix.h"
 
 /* `lead` and the formats, "text (default), concise, ... or github (...)",

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exit.h"
+#include "cmd.h"
 
 extern char **environ;
 

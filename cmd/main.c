@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exit.h"
+#include "cmd.h"
 #include "jobfix/jobfix.h"
 
 static const struct {

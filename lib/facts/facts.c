@@ -4,7 +4,7 @@
  * Python file of the workspace, in the order it was read, has the local
  * modules it imports loaded after it (in a job); the list grows while it is
  * read, so modules are followed in turn. Each file is walked once
- * (python/facts.c) as soon as it is loaded, and its imports kept as text, so
+ * (python/pyfacts.c) as soon as it is loaded, and its imports kept as text, so
  * that its tree may go before the gather reaches it. The shell asks about a
  * Python file it runs (is it a launcher of another script?) through
  * jf_shell_host; its facts are read then, once.

@@ -11,7 +11,7 @@
 
 #include "env/image.h"
 #include "job/job.h"
-#include "python/facts.h"
+#include "python/pyfacts.h"
 #include "shell/shell.h"
 #include "sources/workspace.h"
 

@@ -12,7 +12,7 @@
 #define JF_CMDLINE_H
 
 #include "core/strmap.h"
-#include "python/facts.h"
+#include "python/pyfacts.h"
 #include "shell/shell.h"
 #include "sources/tree.h"
 

@@ -9,7 +9,7 @@
 #ifndef JF_PYEVAL_H
 #define JF_PYEVAL_H
 
-#include "python/facts.h"
+#include "python/pyfacts.h"
 #include "shell/shell.h"
 #include "sources/tree.h"
 

@@ -14,7 +14,7 @@
 #include "rules/checks.h"
 #include "core/path.h"
 #include "core/strmap.h"
-#include "env/apis.h"
+#include "env/api_changes.h"
 #include "env/pymodules.h"
 
 /* What the job's Python is checked against: one distribution's version. */

@@ -2,7 +2,7 @@
  *
  * TSNodes are borrowed values: valid while the workspace that parsed them
  * lives. Types and fields are compared as integer ids (core/grammar.h). A walk over a
- * whole tree belongs to the fact walkers (python/facts.c, the shell's
+ * whole tree belongs to the fact walkers (python/pyfacts.c, the shell's
  * interpreter), which read each file once: jf_iter walks below a node, and a
  * root node is a bug (the tests would abort).
  */

@@ -1,6 +1,6 @@
 /* test_walks.c - each Python file of a lint is walked once, whatever the checks ask of it */
 #include "helpers.h"
-#include "python/facts.h"
+#include "python/pyfacts.h"
 
 /* Lints `path`, then asserts that it read `files` Python files and walked each once. */
 static void expect_walks(const char *path, size_t files)

@@ -1,4 +1,4 @@
-/* facts.h - what one Python file holds that the rules ask about, read in one walk
+/* pyfacts.h - what one Python file holds that the rules ask about, read in one walk
  *
  * jf_pyfacts_read() walks a file's tree once, in source order, and keeps the
  * nodes the checks and the evaluator look at: calls, assignments, attribute

@@ -1,11 +1,11 @@
-/* facts.c - one walk over a Python file's tree, keeping what the checks ask about
+/* pyfacts.c - one walk over a Python file's tree, keeping what the checks ask about
  *
  * Node types and fields are compared as the integer ids of the grammar,
  * looked up once per walk. The walk is a tree cursor in pre-order with a
  * stack of the definitions it is in.
  */
 #define _GNU_SOURCE /* memmem */
-#include "python/facts.h"
+#include "python/pyfacts.h"
 
 #include "python/cmdline.h"
 

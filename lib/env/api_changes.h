@@ -1,4 +1,4 @@
-/* apis.h - names that exist only in some versions of a library or of Python
+/* api_changes.h - names that exist only in some versions of a library or of Python
  *
  * From data/api-changes.yaml (docs/data.md): each entry is a dotted name
  * (an attribute, a module, or a keyword argument of a call), the
@@ -9,8 +9,8 @@
  * pip specifier ("numpy>=1.20,<2"); jf_api_fails() says whether every
  * version it allows gives the same answer.
  */
-#ifndef JF_APIS_H
-#define JF_APIS_H
+#ifndef JF_API_CHANGES_H
+#define JF_API_CHANGES_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* pip.c - JF104: `pip install` into the system site-packages, by a user who cannot write there
+/* pip_user.c - JF104: `pip install` into the system site-packages, by a user who cannot write there
  *
  * pip 20.0 and later installs into the user's site-packages by itself when
  * the system one is not writable and user site-packages are enabled (pip's

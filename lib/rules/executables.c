@@ -1,4 +1,4 @@
-/* programs.c - JF112, JF105: programs the command runs that the image lacks or forbids
+/* executables.c - JF112, JF105: programs the command runs that the image lacks or forbids
  *
  * JF112: an executable the image does not have: one the catalog lists as
  * absent (`python` where only `python3` exists), or a launcher whose package

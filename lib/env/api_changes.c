@@ -1,11 +1,11 @@
-/* apis.c - data/api-changes.yaml, read once, and version ranges decided against it */
+/* api_changes.c - data/api-changes.yaml, read once, and version ranges decided against it */
 #include <ctype.h>
 #include <pthread.h>
 #include <yaml.h>
 
 #include "core/embed.h"
 #include "core/yml.h"
-#include "env/apis.h"
+#include "env/api_changes.h"
 
 #define DATA_PATH "api-changes.yaml"
 

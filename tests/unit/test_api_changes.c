@@ -1,9 +1,9 @@
-/* test_apis.c - data/api-changes.yaml and the versions it is decided against */
+/* test_api_changes.c - data/api-changes.yaml and the versions it is decided against */
 #include <ctype.h>
 
 #include "helpers.h"
 
-#include "env/apis.h"
+#include "env/api_changes.h"
 
 static void test_data_is_well_formed(void **state)
 {

@@ -1,6 +1,6 @@
-/* exit.h - the exit codes of the jobfix command, fixed for scripts and CI */
-#ifndef JF_EXIT_H
-#define JF_EXIT_H
+/* cmd.h - what the subcommands share: the exit codes, fixed for scripts and CI, and the helpers of option parsing and output */
+#ifndef JF_CMD_H
+#define JF_CMD_H
 
 #define JF_EXIT_OK 0       /* nothing at or above --fail-on */
 #define JF_EXIT_FINDINGS 1 /* findings at or above --fail-on */
