@@ -18,8 +18,11 @@ rank() { # rank FOLDER: its place in `order`, or nothing
 }
 bad=0
 checked=0
-for f in "$root"/lib/*/*.c "$root"/lib/*/*.h; do
-	folder=$(basename "$(dirname "$f")")
+shopt -s nullglob
+# A stage's subfolders (python/parsers/) belong to the stage.
+for f in "$root"/lib/*/*.[ch] "$root"/lib/*/*/*.[ch] "$root"/lib/*/*/*.def; do
+	folder=${f#"$root"/lib/}
+	folder=${folder%%/*}
 	[[ $folder == include ]] && continue
 	mine=$(rank "$folder")
 	if [[ -z $mine ]]; then

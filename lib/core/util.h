@@ -21,6 +21,9 @@
 
 #define JF_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
+/* An answer that may not be known. */
+typedef enum { JF_UNKNOWN, JF_NO, JF_YES } jf_tri;
+
 void *jf_xmalloc(size_t n);
 void *jf_xcalloc(size_t count, size_t size);
 void *jf_xrealloc(void *p, size_t n);

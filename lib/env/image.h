@@ -14,8 +14,6 @@
 #include "core/sink.h"
 #include "job/job.h"
 
-typedef enum { JF_UNKNOWN, JF_NO, JF_YES } jf_tri;
-
 typedef struct {
 	char *name, *value;
 } jf_image_pair;

@@ -1,12 +1,23 @@
 /* cmdline.h - the command line an entry script accepts, as read from its code
  *
- * cmdline.c reads argparse definitions into a jf_cmdline; cmdline_flags.c
- * reads absl flags (tf.app.flags included) and click into the same
- * structure; rules/arguments.c checks every invocation of the script
- * against it. What each file's statements do is recorded from its facts
- * while its tree is held (jf_cmdline_record_of()), and replayed for an
- * entry script with what the job runs of each module. Strings are owned by
- * the structure.
+ * One model for every library a script declares its command line with: its
+ * arguments (jf_argdef: option strings, dest, action, type, choices, nargs,
+ * required, default, where defined), its subcommands, how the library reads
+ * the words (jf_cmdline_dialect) and what becomes of a flag nobody defines.
+ * rules/arguments.c checks every invocation of the script against it, word
+ * by word through jf_cmdline_next_token(), and the script's uses of the
+ * parsed values; python/eval.c reads an argument's default and the value the
+ * invocations pass.
+ *
+ * Each library is read by one parser reader (python/parsers/<library>.c,
+ * listed in python/parsers/parsers.def): while a file's tree is held, it
+ * records what each statement does as steps (jf_cmdline_record_of(), kept in
+ * the file's jf_py_names and the fact cache); for an entry script the steps
+ * of the files that run for it are replayed in source order, and each reader
+ * finishes what needs every file. A library no reader models, or a
+ * definition a reader cannot read whole, makes the command line open
+ * (jf_cmdline.open says why): the rules then say nothing about its flags.
+ * Strings are owned by the structure.
  */
 #ifndef JF_CMDLINE_H
 #define JF_CMDLINE_H
@@ -39,6 +50,9 @@ typedef enum {
 
 typedef struct {
 	JF_ARRAY(char *) options; /* "-l", "--lr"; empty for a positional */
+	/* The name the value is stored under: given, or derived from the option
+	 * strings as the library does (jf_argdef_dest()); NULL only when the
+	 * definition is not read (`unread`). */
 	char *dest;
 	jf_action act;
 	jf_argtype type;
@@ -51,58 +65,81 @@ typedef struct {
 	bool required;
 	bool negatable;   /* BooleanOptionalAction: --no-x too */
 	bool conditional; /* added under an if or in a try: maybe not where the job runs */
+	/* The definition could not be read whole (computed option strings or
+	 * settings): only `dest` may be known, and the command line is open. */
+	bool unread;
+	uint8_t parser;   /* the reader that read it: its index in parsers.def */
+	/* Its default value's expression in `unit`, or a null reference. */
+	jf_node_ref default_at;
 	const jf_file *unit;
-	jf_span span; /* the add_argument call */
+	jf_span span; /* the definition */
 } jf_argdef;
 
-/* How absl flags reach the script. */
+/* How the words of an invocation are read. */
 typedef enum {
-	JF_FLAGS_UNPARSED,   /* no parse seen: jobfix cannot tell */
-	JF_FLAGS_STRICT,     /* absl app.run, FLAGS(sys.argv): unknown flags stop the script */
-	JF_FLAGS_KNOWN_ONLY, /* TF 1.x tf.app.run: unknown flags are dropped */
-} jf_flags_parse;
+	/* argparse and the libraries built like it (click): options start with
+	 * '-' (not a negative number), `--x=v` or `--x v`, `--` ends them; the
+	 * other words are positionals. */
+	JF_DIALECT_ARGPARSE,
+	/* absl: `-x` is `--x`, a boolean is turned off with `--nox` and may take
+	 * `=true`/`=false`; a value always takes the next word; words that are
+	 * no flag go to main(argv). */
+	JF_DIALECT_ABSL,
+} jf_cmdline_dialect;
+
+/* What the script does with a flag no argument defines. */
+typedef enum {
+	JF_UNKNOWN_FAILS,     /* it stops with an error */
+	JF_UNKNOWN_DROPPED,   /* it drops the flag and runs on (TF 1.x tf.app.run) */
+} jf_unknown_flag;
+
+/* Where the parsed values are read. */
+typedef enum {
+	JF_RESULT_NONE,
+	JF_RESULT_NAMESPACE, /* `args = parser.parse_args()`: args.<dest> */
+	JF_RESULT_FLAGS,     /* a global FLAGS object: FLAGS.<dest> */
+	JF_RESULT_PARAMS,    /* the parameters of the function the library calls */
+} jf_cmdline_result;
+
+typedef struct jf_cmdline_parser jf_cmdline_parser;
 
 typedef struct {
 	JF_ARRAY(jf_argdef) args;
-	JF_ARRAY(char *) defaults; /* names given to set_defaults() */
-	bool defaults_open;        /* set_defaults(**d): any name may have a value */
-	int parsers;       /* ArgumentParser(...) calls seen */
-	const char *open;  /* why the parser is extended where jobfix cannot see; NULL: it is not */
-	bool tolerant;     /* parse_known_args */
-	jf_strings rest_names; /* `_, rest = p.parse_known_args()`: the names of the rest */
-	bool rest_parsed;  /* parse_args(rest) follows: the command line is parsed strictly */
-	bool argv_parsed;  /* parse_args() or parse_known_args() of the command line itself */
-	bool own_list;     /* parse_args([...]) of a list of its own */
-	bool has_parents;  /* ArgumentParser(parents=[...]) */
-	/* argparse subcommands: add_subparsers() and its add_parser("name") */
+	/* What reads the command line: the reader, or NULL when none does; and
+	 * how many readers do (more than one: which wins is not known). */
+	const jf_cmdline_parser *by;
+	int ways;
+	const char *open;  /* why the line is extended where jobfix cannot see; NULL: it is not */
+	jf_cmdline_dialect dialect;
+	jf_unknown_flag unknown;
+	jf_cmdline_result result;
+	bool abbrev;       /* a long option may be abbreviated to a unique prefix */
+	bool tolerant;     /* unknown flags are left to the script (parse_known_args) */
+	bool duplicates_fail; /* an option string defined twice stops the script (argparse) */
+	int parsers;       /* parser objects made (ArgumentParser(...) calls seen) */
+	/* Names the script stores besides the arguments' dests (set_defaults()),
+	 * or any name (`extra_open`). */
+	JF_ARRAY(char *) extra_dests;
+	bool extra_open;
+	/* Subcommands: their names, aliases included, by index, and the command
+	 * each names; `subparsers` when the script has some. */
 	bool subparsers;
-	JF_ARRAY(char *) commands;   /* names, aliases included, by index */
-	JF_ARRAY(int) command_of;    /* per name in `commands`: the command it names */
-	/* The variables holding a parser, a group or subparsers, by name: the
-	 * owner (-1 main, -2 subparsers, else a command) as (intptr_t)(owner + 4). */
-	jf_strmap owners;
-	JF_ARRAY(char *) handed_to;  /* functions a parser is passed to: add_args(parser) */
-	bool unowned;      /* an add_argument on something not followed */
-	bool allow_abbrev;
-	const jf_file *unit; /* where the (first) parser is made, or the flags parsed */
+	JF_ARRAY(char *) commands;
+	JF_ARRAY(int) command_of;
+	/* Where the line is made or parsed, for notes. */
+	const jf_file *unit;
 	jf_span span;
-	int argv_reads;    /* "sys.argv" in the code ... */
-	int argv_parses;   /* ... of which FLAGS(sys.argv) */
-	/* absl */
-	bool absl;         /* absl flags are defined or parsed */
-	jf_flags_parse flags_parse;
-	JF_ARRAY(char *) required; /* names given to mark_flag(s)_as_required() */
-	/* click */
-	int click_commands;        /* @click.command() functions */
-	char *click_fn;            /* the (first) one's name */
-	jf_span click_span;
-	const jf_file *click_unit;
+	/* While the files are replayed. */
+	bool takes_part;   /* the file being replayed takes part in the command line */
+	int argv_reads;    /* "sys.argv" read in the code ... */
+	int argv_parses;   /* ... of which handed to a parser (absl's FLAGS(sys.argv)) */
+	void **state;      /* each reader's own, by index (jf_cmdline__state()) */
 } jf_cmdline;
 
 /* What jf_cmdline_read() takes of one Python file, read while its tree is
- * held (the facts keep it in the file's jf_py_names): its argparse, absl and
- * click statements, each with the place that decides whether it runs when
- * the file is imported. */
+ * held (the facts keep it in the file's jf_py_names): its command-line
+ * statements, each with the place that decides whether it runs when the file
+ * is imported. */
 typedef struct jf_cmdline_record jf_cmdline_record;
 
 /** The record of the file of `py`, in `arena`; NULL when the file spells
@@ -113,6 +150,10 @@ void jf_cmdline_record_write(jf_buf *b, const jf_cmdline_record *rec);
 /** A record written by jf_cmdline_record_write(), of file `unit`, in `arena`
  * (`w` is bad when it is not whole). */
 const jf_cmdline_record *jf_cmdline_record_load(jf_wire *w, jf_arena *arena, const jf_file *unit);
+/** The arguments `rec` defines (readable or not), in source order, wherever
+ * they stand; with `parser` (an index of parsers.def) only that reader's. */
+void jf_cmdline_record_args(const jf_cmdline_record *rec, int parser,
+                            void (*each)(void *data, const jf_argdef *d), void *data);
 /**
  * Reads the command line of entry script `entry`: its own definitions and
  * those of the job's local modules (`files`), from their records: no tree
@@ -120,14 +161,80 @@ const jf_cmdline_record *jf_cmdline_record_load(jf_wire *w, jf_arena *arena, con
  */
 void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry);
 void jf_cmdline_release(jf_cmdline *c);
+/** The arguments of one parser of `c`: the main one (JF_CMDLINE_MAIN) or a
+ * command's. The view borrows the definitions: release it with
+ * jf_cmdline_view_release(). */
+jf_cmdline jf_cmdline_view(const jf_cmdline *c, int command);
+void jf_cmdline_view_release(jf_cmdline *view);
 /** The argument with option string `name` ("--lr"), or NULL. */
 const jf_argdef *jf_cmdline_find_option(const jf_cmdline *c, const char *name);
+/** The argument that stores `dest`, or NULL. */
+const jf_argdef *jf_cmdline_find_dest(const jf_cmdline *c, const char *dest);
+/** Whether `name` is stored by the script: an argument's dest or an extra one. */
+bool jf_cmdline_stores(const jf_cmdline *c, const char *name);
 /** Whether argparse takes word `s` for an option (not a negative number). */
 bool jf_cmdline_looks_like_option(const char *s);
 /** The option `name` (a long option, maybe abbreviated); NULL and *ambiguous when several
  * match. *full is the option string it stands for. */
 const jf_argdef *jf_cmdline_resolve_option(const jf_cmdline *c, const char *name,
                                            const char **full, bool *ambiguous);
+/** The long option of `d` that names it best in messages ("--lr" of "-l", "--lr"), or
+ * its dest for a positional. */
+const char *jf_argdef_name(const jf_argdef *d);
+/** The dest argparse derives from `d`'s option strings (its first long
+ * option, else its first, less the leading dashes, '-' as '_'); caller frees. */
+char *jf_argdef_dest(const jf_argdef *d);
+/** Whether the option `d` is passed by `args`: JF_YES with the value in
+ * *value (NULL when it is not in the words), JF_NO, or JF_UNKNOWN when a word
+ * known only at run time may pass it. Exact option strings only. */
+jf_tri jf_argdef_passed(const jf_argdef *d, const jf_words *args, const char **value);
+
+/* Reading an invocation's words as the library does */
+
+typedef enum {
+	JF_TOKEN_POSITIONAL, /* a word that is no option (absl: one it hands to main) */
+	JF_TOKEN_RUNTIME,    /* a word known only at run time */
+	JF_TOKEN_OPTION,     /* an option an argument defines */
+	JF_TOKEN_UNKNOWN,    /* an option no argument defines */
+	JF_TOKEN_BUILTIN,    /* one the library defines itself (absl's --logtostderr) */
+} jf_token_kind;
+
+typedef struct {
+	jf_token_kind kind;
+	const jf_word *word;   /* the word it starts at */
+	const jf_argdef *def;  /* JF_TOKEN_OPTION */
+	/* The option as the definition spells it (an abbreviation resolved), or
+	 * as written for JF_TOKEN_UNKNOWN and absl; owned by the reader until the next token. */
+	const char *name;
+	const char *bare;      /* absl: the name without dashes ("lr") */
+	const char *value;     /* `--x=value`: the value; else NULL */
+	const jf_word *values; /* the words that follow as its values */
+	size_t nvalues;
+	bool negated;          /* absl: `--nox` of boolean x */
+	bool cluster;          /* argparse: `-j5`, `-vv`: a short option with what follows */
+	bool ambiguous;        /* JF_TOKEN_UNKNOWN: it abbreviates several options */
+	bool truncated;        /* the values stopped at the end of the words */
+} jf_token;
+
+/* The reader's place in the words. */
+typedef struct {
+	const jf_cmdline *c;
+	const jf_words *words;
+	size_t i;
+	size_t positionals;      /* positionals so far */
+	size_t remainder_after;  /* argparse: after this many positionals, every word is one */
+	bool positional_only;    /* after `--` */
+	bool undefok;            /* absl: --undefok or --flagfile: unknown flags are allowed */
+	bool flagfile;           /* absl: --flagfile: the file may pass anything */
+	char *name, *bare;       /* the current token's strings */
+} jf_token_reader;
+
+/** Starts reading `words` as `c`'s library does. Release with jf_token_reader_release(). */
+void jf_token_reader_init(jf_token_reader *r, const jf_cmdline *c, const jf_words *words);
+/** The next token into *t; false at the end (or at a REMAINDER option, argparse). */
+bool jf_cmdline_next_token(jf_token_reader *r, jf_token *t);
+void jf_token_reader_release(jf_token_reader *r);
+
 /**
  * When `entry` is a local launcher (a positional naming a script and an
  * argparse.REMAINDER for its arguments, as torch.distributed.launch has),
@@ -136,37 +243,24 @@ const jf_argdef *jf_cmdline_resolve_option(const jf_cmdline *c, const char *name
 long jf_cmdline_wrapped_script(const jf_pyfiles *files, const jf_pyfacts *entry,
                                const jf_words *args);
 
-/* cmdline.c, shared with cmdline_flags.c */
+/* ---- For the parser readers (python/parsers/) ---- */
 
-/* What one statement does to a jf_cmdline. */
-typedef enum {
-	JF_STEP_REST_NAME,      /* `_, text = p.parse_known_args()` */
-	JF_STEP_PARSER_VAR,     /* `text = ArgumentParser(...)` */
-	JF_STEP_SUBPARSERS_VAR, /* `text = object.add_subparsers(...)` */
-	JF_STEP_COMMAND_VAR,    /* `text = object.add_parser(...)`: the command's names (none: computed) */
-	JF_STEP_GROUP_VAR,      /* `text = object.add_argument_group(...)` */
-	JF_STEP_HANDED,         /* `text(names...)`: variables handed to a function (text NULL: not named) */
-	JF_STEP_OPEN,           /* the command line is open: text says why */
-	JF_STEP_OPEN_FIRST,     /* the same, unless it is open already */
-	JF_STEP_TAKES_PART,     /* parse_args or set_defaults: the file takes part in the parser */
-	JF_STEP_ARGV_PARSED,    /* parse_args() or parse_known_args() of the command line itself */
-	JF_STEP_PARENTS,        /* a parser made with parents=[...] */
-	JF_STEP_ADD_ARGUMENT,   /* object.add_argument(...): def, NULL when it cannot be read */
-	JF_STEP_PARSER,         /* ArgumentParser(...) at span; flag: allow_abbrev=False */
-	JF_STEP_DEFAULTS,       /* set_defaults(names=...); flag: and **d */
-	JF_STEP_PARSE_LIST,     /* parse_args(text): text NULL when it is not one variable */
-	JF_STEP_ARGUMENT,       /* an absl flag or a click parameter: def */
-	JF_STEP_ABSL,           /* absl flags are defined or parsed */
-	JF_STEP_REQUIRED,       /* mark_flag_as_required(text) */
-	JF_STEP_FLAGS_PARSE,    /* absl flags parsed at span, `how`; flag: a second way opens the line */
-	JF_STEP_ARGV_PARSES,    /* FLAGS(sys.argv) */
-	JF_STEP_CLICK_COMMAND,  /* @click.command() on the function named text, at span */
-} jf_step_kind;
+/* What one statement does to a jf_cmdline. The kinds below JF_STEP_OWN mean
+ * the same for every reader; a reader numbers its own from JF_STEP_OWN. */
+enum {
+	JF_STEP_OPEN,        /* the command line is open: text says why */
+	JF_STEP_OPEN_FIRST,  /* the same, unless it is open already */
+	JF_STEP_TAKES_PART,  /* the file takes part in the command line */
+	JF_STEP_ARGUMENT,    /* an argument of the main parser: def */
+	JF_STEP_ARGV_PARSES, /* sys.argv handed to a parser */
+	JF_STEP_OWN = 16,
+};
 
 typedef struct {
-	jf_step_kind kind;
+	uint8_t parser;           /* the reader that recorded it: its index */
+	uint8_t kind;
+	uint8_t how;              /* the reader's own small number */
 	bool flag;
-	jf_flags_parse how;
 	const jf_py_place *place; /* where its statement stands; NULL: read wherever it is */
 	const char *text;
 	const char *object;       /* the variable a method is called on; NULL: none */
@@ -182,32 +276,72 @@ typedef struct {
 	const jf_file *unit;
 	const jf_pyfacts *py;
 	const jf_py_node *pn;  /* the statement being read */
+	uint8_t parser;        /* the reader reading it */
 	bool gated;            /* whether its steps run only where it runs */
 	const jf_py_place *place, *last_place;
 	JF_ARRAY(jf_cmdline_step) steps;
 	jf_strmap holders; /* the variables some statement so far gives a parser */
 } jf_cmdline_recorder;
 
+/* A library's reader. */
+struct jf_cmdline_parser {
+	const char *name;  /* "argparse" */
+	/* Whether file `unit` may spell anything record() reads: a cheap test of
+	 * its text, so that other files are not read for it. */
+	bool (*mentions)(const jf_file *unit);
+	/* Records what statement r->pn (an assignment, a call or a decorated
+	 * definition) does, as steps (jf_cmdline__step()). */
+	void (*record)(jf_cmdline_recorder *r, const jf_py_node *pn);
+	/* Replays one of its own steps (kind >= JF_STEP_OWN) of file `unit`. */
+	void (*replay)(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s);
+	uint8_t own_kinds; /* how many kinds of its own it records */
+	/* After every file (`files`): resolves what needs them all; true when
+	 * the library reads the command line of `entry` (it then sets the
+	 * dialect, the result and where it parses). */
+	bool (*finish)(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry);
+	void (*release)(void *state); /* its state on a jf_cmdline (NULL: nothing but free()) */
+	/* Whether `name` (no dashes) is a flag the library defines itself
+	 * (absl's --logtostderr); *takes_value tells whether it reads a value.
+	 * NULL: none. */
+	bool (*builtin)(const char *name, bool *takes_value);
+};
+
 /** A new step of the statement being read, zeroed but for its kind and place. */
-jf_cmdline_step *jf_cmdline__step(jf_cmdline_recorder *r, jf_step_kind kind);
+jf_cmdline_step *jf_cmdline__step(jf_cmdline_recorder *r, uint8_t kind);
 void jf_cmdline__step_open(jf_cmdline_recorder *r, const char *why);
 /** A step with argument `d` (kept in the arena; `d` is released) added to `object`'s parser. */
-void jf_cmdline__step_argument(jf_cmdline_recorder *r, jf_step_kind kind, jf_argdef *d,
+void jf_cmdline__step_argument(jf_cmdline_recorder *r, uint8_t kind, jf_argdef *d,
                                const char *object);
+/** The same for a definition that cannot be read whole: only its dest, when known. */
+void jf_cmdline__step_unread(jf_cmdline_recorder *r, uint8_t kind, char *dest,
+                             const char *object);
+/** Strings `items` kept in the arena. */
+const char **jf_cmdline__strings_in(jf_arena *arena, char *const *items, size_t n);
+/** Reader `p`'s state on `c`: zeroed memory of `size` bytes on first use. */
+void *jf_cmdline__state(jf_cmdline *c, const jf_cmdline_parser *p, size_t size);
+/** A copy of recorded argument `d`, owned by the command line, added to it. */
+jf_argdef *jf_cmdline__add(jf_cmdline *c, const jf_argdef *d);
 /** The value of a plain string literal, or NULL; caller frees. */
 char *jf_cmdline__string(const jf_file *unit, TSNode n);
 /** Reads a list or tuple of literals into d->choices; choices_known when all are literal. */
 void jf_cmdline__read_choices(const jf_file *unit, TSNode v, jf_argdef *d);
 void jf_cmdline__def_release(jf_argdef *d);
+/** Whether the text of `n` ends with the word `name`: a test that spares field lookups. */
+bool jf_cmdline__ends_with_word(const jf_file *unit, TSNode n, const char *name);
+/** Whether callee `fn` of a call is a method named `name`: x.name(...). */
+bool jf_cmdline__calls_method(const jf_file *unit, TSNode fn, const char *name);
+/** Whether callee `fn` of a call is `name` or `x.name`. */
+bool jf_cmdline__callee_ends(const jf_file *unit, TSNode fn, const char *name);
 
-/* cmdline_flags.c */
-
-/** Records absl flag definitions (a call) and click decorators (a decorated definition). */
-void jf_flags__record(jf_cmdline_recorder *r, const jf_py_node *pn);
-/** After every file is read: required flags, click's own options and its call in `entry`. */
-void jf_flags__finish(jf_cmdline *c, const jf_pyfacts *entry);
-/** Whether `name` is a flag absl defines itself (--helpfull, --logtostderr, ...);
- * *takes_value tells whether it reads a value. */
-bool jf_flags__builtin(const char *name, bool *takes_value);
+/* The readers, one per library (parsers.def), and their indices. */
+#define JF_CMDLINE_PARSER(lib) extern const jf_cmdline_parser jf_parser_##lib;
+#include "python/parsers/parsers.def"
+#undef JF_CMDLINE_PARSER
+enum {
+#define JF_CMDLINE_PARSER(lib) JF_PARSER_##lib,
+#include "python/parsers/parsers.def"
+#undef JF_CMDLINE_PARSER
+	JF_CMDLINE_PARSER_COUNT
+};
 
 #endif

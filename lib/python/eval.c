@@ -3,6 +3,7 @@
 
 #include "core/path.h"
 #include "core/strmap.h"
+#include "python/cmdline.h"
 
 #define MAX_DEPTH 24
 
@@ -22,11 +23,10 @@ typedef struct {
 	jf_strmap by_name; /* the name as written -> 1 + its index in `names` */
 } unit_index;
 
-/* An add_argument(...) call of the job, by the dest it stores. */
+/* An argparse argument of the job (python/cmdline.h), by the dest it stores. */
 typedef struct {
-	char *dest;
-	jf_node_ref call;
-	const jf_file *unit;
+	const char *dest;
+	const jf_argdef *def; /* in its file's names: they outlive the session */
 } argdef;
 
 struct jf_pyeval {
@@ -282,61 +282,31 @@ static TSNode keyword(const jf_file *unit, TSNode args, const char *key)
 	return (TSNode){ 0 };
 }
 
-/* The dest argparse gives the add_argument(...) call with arguments `args`; caller frees. */
-static char *dest_of(jf_pyeval *s, const jf_file *unit, TSNode args)
-{
-	evaluator e = { s, unit, MAX_DEPTH - 1 };
-	TSNode d = keyword(unit, args, "dest");
-	char *dest = NULL;
-	if (!ts_node_is_null(d)) {
-		jf_pyvalue v = eval_string(&e, d);
-		dest = v.value;
-	}
-	for (uint32_t i = 0; i < ts_node_named_child_count(args) && !dest; i++) {
-		TSNode a = ts_node_named_child(args, i);
-		if (!jf_node_type_is(a, JF_T_string))
-			continue;
-		jf_pyvalue v = eval_string(&e, a);
-		if (v.value && jf_str_starts(v.value, "--")) {
-			dest = jf_xstrdup(v.value + 2);
-			for (char *c = dest; *c; c++)
-				*c = *c == '-' ? '_' : *c;
-		}
-		jf_pyvalue_release(&v);
-	}
-	return dest;
-}
-
 static int argdef_cmp(const void *a, const void *b)
 {
 	return strcmp(((const argdef *)a)->dest, ((const argdef *)b)->dest);
 }
 
-/* Every add_argument call of the job's Python, read on first use, sorted by dest. */
+static void add_argdef(void *data, const jf_argdef *d)
+{
+	jf_pyeval *s = data;
+	if (d->dest) {
+		argdef a = { d->dest, d };
+		jf_array_push(&s->args, a);
+	}
+}
+
+/* Every argparse argument of the job's Python, from the files' command-line
+ * records, read on first use, sorted by dest. */
 static void read_arguments(jf_pyeval *s)
 {
 	if (s->args_read)
 		return;
 	s->args_read = true;
 	for (size_t i = 0; i < s->ws->files.size; i++) {
-		const jf_file *unit = s->ws->files.items[i];
-		if (!jf_python_mentions(unit, "add_argument"))
-			continue;
-		const jf_pyfacts *py = jf_pyfiles_get(&s->files, unit);
-		if (!py)
-			continue;
-		for (size_t k = 0; k < py->of_kind[JF_PY_CALL].size; k++) {
-			const jf_py_node *call = jf_pyfacts_at(py, JF_PY_CALL, k);
-			TSNode x = call->node, fn = call->a;
-			if (!jf_node_type_is(fn, JF_T_attribute) ||
-			    !jf_node_is(unit, jf_node_field(fn, JF_F_attribute), "add_argument"))
-				continue;
-			char *dest = dest_of(s, unit, call->b);
-			if (dest) {
-				argdef d = { dest, jf_node_ref_of(x), unit };
-				jf_array_push(&s->args, d);
-			}
-		}
+		const jf_py_names *names = jf_pyfiles_names(&s->files, s->ws->files.items[i]);
+		if (names)
+			jf_cmdline_record_args(names->cmdline, JF_PARSER_argparse, add_argdef, s);
 	}
 	if (s->args.size)
 		qsort(s->args.items, s->args.size, sizeof(argdef), argdef_cmp);
@@ -363,102 +333,53 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	}
 	char *dest = jf_node_text(e->unit, attr);
 	read_arguments(e->s);
-	struct {
-		TSNode call;
-		const jf_file *unit;
-		int found;
-	} s = { .found = 0 };
 	argdef key = { .dest = dest };
 	const argdef *hit = e->s->args.size ? bsearch(&key, e->s->args.items, e->s->args.size,
 	                                              sizeof(argdef), argdef_cmp)
 	                                    : NULL;
-	if (hit) {
-		/* Defined once when its neighbours in the sorted list store other dests. */
-		const argdef *first = e->s->args.items, *last = first + e->s->args.size - 1;
-		bool twice = (hit > first && !strcmp(hit[-1].dest, dest)) ||
-		             (hit < last && !strcmp(hit[1].dest, dest));
-		s.found = twice ? 2 : 1;
-		s.unit = hit->unit;
-		/* the definition's file, read again if its tree was released */
-		if (jf_pyfiles_get(&e->s->files, s.unit))
-			s.call = jf_node_find(s.unit->tree, hit->call);
-	}
-	jf_pyvalue result = unknown();
-	if (s.found != 1 || ts_node_is_null(s.call))
-		goto done;
-	TSNode args = jf_node_field(s.call, JF_F_arguments);
-	JF_ARRAY(char *) options = { 0 };
-	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-		TSNode a = ts_node_named_child(args, i);
-		evaluator le = { e->s, s.unit, MAX_DEPTH - 1 };
-		jf_pyvalue v = jf_node_type_is(a, JF_T_string) ? eval_string(&le, a) : unknown();
-		if (v.value && v.value[0] == '-')
-			jf_array_push(&options, v.value);
-		else
-			jf_pyvalue_release(&v);
-	}
-	TSNode action = keyword(s.unit, args, "action");
-	TSNode nargs = keyword(s.unit, args, "nargs");
-	if (!options.size || !ts_node_is_null(action) || !ts_node_is_null(nargs))
-		goto release; /* positionals, flags, lists: not a single string */
+	free(dest);
+	if (!hit)
+		return unknown();
+	/* Defined once when its neighbours in the sorted list store other dests. */
+	const argdef *first = e->s->args.items, *last = first + e->s->args.size - 1;
+	if ((hit > first && !strcmp(hit[-1].dest, hit->dest)) ||
+	    (hit < last && !strcmp(hit[1].dest, hit->dest)))
+		return unknown();
+	const jf_argdef *d = hit->def;
+	if (d->unread || !d->options.size || d->act != ACT_STORE || d->nargs != NARGS_ONE)
+		return unknown(); /* positionals, flags, lists: not a single string */
 	/* Every run that reaches this parser: of this entry, or any for a module. */
-	char *value = NULL;
+	const char *value = NULL;
 	bool agree = true, any = false, defaulted = false;
 	for (size_t i = 0; i < e->s->shell->invocations.size && agree; i++) {
 		const jf_invocation *inv = &e->s->shell->invocations.items[i];
-		if (s.unit->role == JF_ROLE_ENTRY && inv->entry != s.unit)
+		if (d->unit->role == JF_ROLE_ENTRY && inv->entry != d->unit)
 			continue;
 		any = true;
-		const char *passed = NULL;
-		bool gave = false;
-		for (size_t k = 0; k < inv->args.size && !gave; k++) {
-			const char *w = inv->args.items[k].value;
-			if (!w) {
-				agree = false; /* a word known only at run time may be the option */
-				break;
-			}
-			for (size_t o = 0; o < options.size && !gave; o++) {
-				size_t n = strlen(options.items[o]);
-				if (!strncmp(w, options.items[o], n) && w[n] == '=') {
-					gave = true;
-					passed = w + n + 1;
-				} else if (!strcmp(w, options.items[o])) {
-					gave = true;
-					passed = k + 1 < inv->args.size ? inv->args.items[k + 1].value : NULL;
-					if (!passed)
-						agree = false;
-				}
-			}
-		}
-		if (!agree)
+		const char *passed;
+		switch (jf_argdef_passed(d, &inv->args, &passed)) {
+		case JF_UNKNOWN:
+			agree = false;
 			break;
-		if (!gave)
+		case JF_NO:
 			defaulted = true;
-		if (gave && passed) {
-			if (value && strcmp(value, passed))
-				agree = false;
-			else if (!value)
-				value = jf_xstrdup(passed);
+			break;
+		case JF_YES:
+			agree = !value || !strcmp(value, passed);
+			value = passed;
+			break;
 		}
 	}
+	jf_pyvalue result = unknown();
 	if (agree && any && value && !defaulted) {
-		result = known(value, (TSNode){ 0 }, NULL);
-		value = NULL;
-	} else if (agree && any && !value && defaulted) {
-		TSNode d = keyword(s.unit, args, "default");
-		if (!ts_node_is_null(d)) {
-			evaluator de = { e->s, s.unit, e->depth + 1 };
-			result = eval(&de, d);
-		}
+		result = known(jf_xstrdup(value), (TSNode){ 0 }, NULL);
+	} else if (agree && any && !value && defaulted && d->default_at.end &&
+	           jf_pyfiles_get(&e->s->files, d->unit)) {
+		/* the definition's file, read again if its tree was released */
+		evaluator de = { e->s, d->unit, e->depth + 1 };
+		result = eval(&de, jf_node_find(d->unit->tree, d->default_at));
 	}
-	free(value);
 	result.through_names = true;
-release:
-	for (size_t i = 0; i < options.size; i++)
-		free(options.items[i]);
-	jf_array_release(&options);
-done:
-	free(dest);
 	return result;
 }
 
@@ -712,8 +633,6 @@ void jf_pyeval_free(jf_pyeval *self)
 		jf_strmap_release(&ix->by_name);
 	}
 	jf_array_release(&self->units);
-	for (size_t i = 0; i < self->args.size; i++)
-		free(self->args.items[i].dest);
 	jf_array_release(&self->args);
 	free(self);
 }

@@ -131,169 +131,139 @@ static bool launcher_adds_local_rank(const jf_invocation *inv)
 	return true;
 }
 
-/* Per definition of a command line: whether an invocation passed it. */
+/* An invocation as the checks read it, token by token. */
 typedef struct {
-	bool seen;
-} seen_def;
+	jf_rule_ctx *ctx;
+	const jf_cmdline *c;
+	const jf_invocation *inv;
+	const char *entry;
+	bool *seen;   /* per argument of `c`: the invocation passes it */
+	/* A word known only at run time, or values that are the script's own:
+	 * what is required and which word is which positional are not known. */
+	bool partial;
+	JF_ARRAY(const jf_word *) positionals;
+} invocation;
 
-/* Reads an invocation's words like argparse; reports what it would reject. */
-static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
+static void invocation_init(invocation *iv, jf_rule_ctx *ctx, const jf_cmdline *c,
+                            const jf_invocation *inv)
 {
-	const jf_words *w = &inv->args;
-	const char *entry = inv->entry->src->path;
-	bool partial = false, positional_only = false;
-	JF_ARRAY(const jf_word *) positionals = { 0 };
-	seen_def *seen = jf_xcalloc(c->args.size + 1, sizeof(*seen));
-	/* Once the positionals before an argparse.REMAINDER one are filled, it
-	 * takes every word that follows, options included. */
-	size_t remainder_after = SIZE_MAX, npos = 0;
-	for (size_t k = 0; k < c->args.size && remainder_after == SIZE_MAX; k++) {
-		const jf_argdef *d = &c->args.items[k];
-		if (d->options.size)
-			continue;
-		if (d->nargs == NARGS_REMAINDER)
-			remainder_after = npos;
-		else if (d->nargs == NARGS_ONE || d->nargs == NARGS_COUNT)
-			npos += d->nargs == NARGS_COUNT ? (size_t)d->count : 1;
-		else
-			npos = SIZE_MAX - 1; /* ?, *, +: where it starts is not fixed */
-	}
-	for (size_t i = 0; i < w->size; i++) {
-		const jf_word *word = &w->items[i];
-		const char *s = word->value;
-		if (!s) {
-			partial = true;
-			continue;
-		}
-		if (positional_only || !jf_cmdline_looks_like_option(s) || positionals.size >= remainder_after) {
-			jf_array_push(&positionals, word);
-			continue;
-		}
-		if (!strcmp(s, "--")) {
-			positional_only = true;
-			continue;
-		}
-		const char *eq = strchr(s, '=');
-		char *name = eq ? jf_xstrndup(s, (size_t)(eq - s)) : jf_xstrdup(s);
-		const char *full = name;
-		bool ambiguous;
-		const jf_argdef *d = jf_cmdline_resolve_option(c, name, &full, &ambiguous);
-		if (!d && s[1] != '-' && strlen(s) > 2) {
-			char shortopt[3] = { '-', s[1], 0 };
-			d = jf_cmdline_find_option(c, shortopt); /* -j5, -vv */
-			if (d) {
-				seen[d - c->args.items].seen = true;
-				free(name);
-				continue;
-			}
-		}
-		if (!d) {
-			if (c->tolerant) {
-				jf_sink_skip(ctx->out, "JF302", "%s parses its command line with "
-				                                "parse_known_args: flags its parser does not "
-				                                "define ('%s') are not checked",
-				             entry, name);
-			} else {
-				jf_diag *diag;
-				if (ambiguous) {
-					diag = jf_sink_add(ctx->out, "JF302", word->src, word->span,
-					                        "ambiguous flag '%s' for %s: it abbreviates more "
-					                        "than one of its options",
-					                        name, entry);
-				} else {
-					diag = jf_sink_add(ctx->out, "JF302", word->src, word->span,
-					                        "%s does not accept the flag '%s'", entry, name);
-					const char *near = nearest_option(c, name);
-					if (near)
-						jf_diag_set_help(diag, "did you mean '%s'?", near);
-				}
-				jf_diag_relate(diag, c->unit->src, c->span, "the argument parser of %s",
-				               entry);
-			}
-			/* The word after an unknown flag is most likely its value, not a positional. */
-			if (!eq && i + 1 < w->size && w->items[i + 1].value &&
-			    !jf_cmdline_looks_like_option(w->items[i + 1].value))
-				i++;
-			free(name);
-			continue;
-		}
-		seen[d - c->args.items].seen = true;
-		if (d->act == ACT_FLAG && (!strcmp(full, "--help") || !strcmp(full, "--version")))
-			partial = true; /* help and version exit before anything is required */
-		if (d->act == ACT_CUSTOM) {
-			/* its own Action: any values, none checked, and the positionals
-			 * after it cannot be told from them */
-			while (i + 1 < w->size && !(w->items[i + 1].value &&
-			                            jf_cmdline_looks_like_option(w->items[i + 1].value)))
-				i++;
-			partial = true;
-		} else if (d->act == ACT_FLAG) {
-			if (eq)
-				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
-				                                "%s takes no value, but is given '%s'", full,
-				                                eq + 1),
-				               d->unit->src, d->span, "%s is defined here", full);
-		} else if (d->nargs == NARGS_REMAINDER) {
-			free(name);
-			break;
-		} else if (eq) {
-			check_value(ctx, d, full, word, eq + 1);
-		} else {
-			/* The value(s) follow as separate words. */
-			size_t want = d->nargs == NARGS_COUNT ? (size_t)d->count : 1;
-			bool many = d->nargs == NARGS_ANY || d->nargs == NARGS_SOME;
-			size_t got = 0;
-			while (i + 1 < w->size && (many || got < want)) {
-				const jf_word *v = &w->items[i + 1];
-				if (v->value && jf_cmdline_looks_like_option(v->value))
-					break;
-				i++;
-				got++;
-				if (v->value)
-					check_value(ctx, d, full, v, v->value);
-				else
-					partial = true;
-			}
-			bool needs = d->nargs == NARGS_ONE || d->nargs == NARGS_COUNT ||
-			             d->nargs == NARGS_SOME;
-			if (needs && got < (d->nargs == NARGS_SOME ? 1 : want) && !partial)
-				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
-				                                "%s expects %s, but none follows", full,
-				                                want > 1 ? "several values" : "a value"),
-				               d->unit->src, d->span, "%s is defined here", full);
-		}
-		free(name);
-	}
+	*iv = (invocation){ .ctx = ctx, .c = c, .inv = inv, .entry = inv->entry->src->path,
+		            .seen = jf_xcalloc(c->args.size + 1, sizeof(bool)) };
+}
 
-	/* Positionals, then what the invocation never passes: only when every word is known. */
-	size_t p = 0;
+static void invocation_release(invocation *iv)
+{
+	free(iv->seen);
+	jf_array_release(&iv->positionals);
+}
+
+/* argparse: a flag no argument defines. */
+static void on_unknown(invocation *iv, const jf_token *t)
+{
+	const jf_cmdline *c = iv->c;
+	if (c->tolerant) {
+		jf_sink_skip(iv->ctx->out, "JF302", "%s parses its command line with parse_known_args: "
+		                                    "flags its parser does not define ('%s') are not "
+		                                    "checked",
+		             iv->entry, t->name);
+		return;
+	}
+	jf_diag *diag;
+	if (t->ambiguous) {
+		diag = jf_sink_add(iv->ctx->out, "JF302", t->word->src, t->word->span,
+		                   "ambiguous flag '%s' for %s: it abbreviates more than one of its "
+		                   "options",
+		                   t->name, iv->entry);
+	} else {
+		diag = jf_sink_add(iv->ctx->out, "JF302", t->word->src, t->word->span,
+		                   "%s does not accept the flag '%s'", iv->entry, t->name);
+		const char *near = nearest_option(c, t->name);
+		if (near)
+			jf_diag_set_help(diag, "did you mean '%s'?", near);
+	}
+	jf_diag_relate(diag, c->unit->src, c->span, "the argument parser of %s", iv->entry);
+}
+
+/* "%s is defined here" beside finding `diag` about option `name` of `d`. */
+static void relate_definition(jf_diag *diag, const jf_argdef *d, const char *name)
+{
+	jf_diag_relate(diag, d->unit->src, d->span, "%s is defined here", name);
+}
+
+/* argparse: an option an argument defines, with the values the reader gave it. */
+static void on_option(invocation *iv, const jf_token *t)
+{
+	jf_rule_ctx *ctx = iv->ctx;
+	const jf_argdef *d = t->def;
+	iv->seen[d - iv->c->args.items] = true;
+	if (t->cluster)
+		return;
+	if (d->act == ACT_FLAG && (!strcmp(t->name, "--help") || !strcmp(t->name, "--version")))
+		iv->partial = true; /* help and version exit before anything is required */
+	if (d->act == ACT_CUSTOM) {
+		iv->partial = true; /* its own Action: its values are its own */
+	} else if (d->act == ACT_FLAG) {
+		if (t->value)
+			relate_definition(jf_sink_add(ctx->out, "JF304", t->word->src, t->word->span,
+			                              "%s takes no value, but is given '%s'", t->name,
+			                              t->value),
+			                  d, t->name);
+	} else if (d->nargs == NARGS_REMAINDER) {
+		/* it takes the rest of the words, whatever they are */
+	} else if (t->value) {
+		check_value(ctx, d, t->name, t->word, t->value);
+	} else {
+		for (size_t k = 0; k < t->nvalues; k++) {
+			const jf_word *v = &t->values[k];
+			if (v->value)
+				check_value(ctx, d, t->name, v, v->value);
+			else
+				iv->partial = true;
+		}
+		size_t want = d->nargs == NARGS_COUNT ? (size_t)d->count : 1;
+		bool needs = d->nargs == NARGS_ONE || d->nargs == NARGS_COUNT || d->nargs == NARGS_SOME;
+		if (needs && t->nvalues < (d->nargs == NARGS_SOME ? 1 : want) && !iv->partial)
+			relate_definition(jf_sink_add(ctx->out, "JF304", t->word->src, t->word->span,
+			                              "%s expects %s, but none follows", t->name,
+			                              want > 1 ? "several values" : "a value"),
+			                  d, t->name);
+	}
+}
+
+/* argparse: the positionals the words filled, then what the invocation never
+ * passes; only when every word is known. */
+static void check_positionals_and_required(invocation *iv)
+{
+	jf_rule_ctx *ctx = iv->ctx;
+	const jf_cmdline *c = iv->c;
+	size_t p = 0, given = iv->positionals.size;
 	bool rest = false;
-	for (size_t k = 0; k < c->args.size && !partial; k++) {
+	for (size_t k = 0; k < c->args.size && !iv->partial; k++) {
 		const jf_argdef *d = &c->args.items[k];
 		if (d->options.size)
 			continue;
 		if (d->nargs == NARGS_ANY || d->nargs == NARGS_SOME || d->nargs == NARGS_REMAINDER) {
-			seen[k].seen = p < positionals.size || d->nargs != NARGS_SOME;
+			iv->seen[k] = p < given || d->nargs != NARGS_SOME;
 			rest = true;
-			p = positionals.size;
+			p = given;
 		} else {
 			size_t n = d->nargs == NARGS_COUNT ? (size_t)d->count : 1;
-			seen[k].seen = p + n <= positionals.size || d->nargs == NARGS_OPTIONAL;
-			p += p < positionals.size ? (n < positionals.size - p ? n : positionals.size - p) : 0;
+			iv->seen[k] = p + n <= given || d->nargs == NARGS_OPTIONAL;
+			p += p < given ? (n < given - p ? n : given - p) : 0;
 		}
 	}
-	if (!partial && !c->tolerant && !rest)
-		for (; p < positionals.size; p++) {
-			const jf_word *word = positionals.items[p];
+	if (!iv->partial && !c->tolerant && !rest)
+		for (; p < given; p++) {
+			const jf_word *word = iv->positionals.items[p];
 			jf_diag_relate(jf_sink_add(ctx->out, "JF302", word->src, word->span,
-			                                "%s takes no positional argument '%s' here", entry,
-			                                word->value),
-			               c->unit->src, c->span, "the argument parser of %s", entry);
+			                           "%s takes no positional argument '%s' here", iv->entry,
+			                           word->value),
+			               c->unit->src, c->span, "the argument parser of %s", iv->entry);
 		}
-	bool rank_added = launcher_adds_local_rank(inv);
-	for (size_t k = 0; k < c->args.size && !partial; k++) {
+	bool rank_added = launcher_adds_local_rank(iv->inv);
+	for (size_t k = 0; k < c->args.size && !iv->partial; k++) {
 		const jf_argdef *d = &c->args.items[k];
-		if (!d->required || seen[k].seen || d->conditional)
+		if (!d->required || iv->seen[k] || d->conditional)
 			continue; /* defined only sometimes: maybe not where it runs */
 		bool rank = false;
 		for (size_t m = 0; m < d->options.size; m++)
@@ -301,17 +271,43 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 			        !strcmp(d->options.items[m], "--local-rank");
 		if (rank && rank_added)
 			continue; /* the launcher passes it */
-		const char *what = d->options.size ? d->options.items[d->options.size - 1] : d->dest;
-		for (size_t m = 0; m < d->options.size; m++) /* the long name: --lr for '--lr', '-l' */
-			if (jf_str_starts(d->options.items[m], "--"))
-				what = d->options.items[m];
-		jf_diag *diag = jf_sink_add(ctx->out, "JF303", inv->script.src, inv->script.span,
-		                                 "%s requires '%s', which this invocation does not pass",
-		                                 entry, what);
+		const char *what = jf_argdef_name(d);
+		jf_diag *diag = jf_sink_add(ctx->out, "JF303", iv->inv->script.src, iv->inv->script.span,
+		                            "%s requires '%s', which this invocation does not pass",
+		                            iv->entry, what);
 		jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here as required", what);
 	}
-	free(seen);
-	jf_array_release(&positionals);
+}
+
+/* Reads an invocation's words like argparse (or click); reports what it would reject. */
+static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
+{
+	invocation iv;
+	invocation_init(&iv, ctx, c, inv);
+	jf_token_reader r;
+	jf_token t;
+	jf_token_reader_init(&r, c, &inv->args);
+	while (jf_cmdline_next_token(&r, &t)) {
+		switch (t.kind) {
+		case JF_TOKEN_RUNTIME:
+			iv.partial = true;
+			break;
+		case JF_TOKEN_POSITIONAL:
+			jf_array_push(&iv.positionals, t.word);
+			break;
+		case JF_TOKEN_UNKNOWN:
+			on_unknown(&iv, &t);
+			break;
+		case JF_TOKEN_OPTION:
+			on_option(&iv, &t);
+			break;
+		case JF_TOKEN_BUILTIN:
+			break;
+		}
+	}
+	jf_token_reader_release(&r);
+	check_positionals_and_required(&iv);
+	invocation_release(&iv);
 }
 
 /* Reading an invocation the way absl does */
@@ -347,7 +343,7 @@ static void report_unknown_flag(jf_rule_ctx *ctx, const jf_cmdline *c, const cha
                                 const jf_word *word, const char *written, const char *name)
 {
 	jf_diag *diag;
-	if (c->flags_parse == JF_FLAGS_KNOWN_ONLY)
+	if (c->unknown == JF_UNKNOWN_DROPPED)
 		diag = jf_sink_add(ctx->out, "JF308", word->src, word->span,
 		                        "%s drops the unknown flag '%s' (tf.app.run ignores flags it "
 		                        "does not define): the run uses the default",
@@ -372,119 +368,66 @@ static void report_unknown_flag(jf_rule_ctx *ctx, const jf_cmdline *c, const cha
 	free(dashed);
 }
 
-/* The name in a flag word: "lr" in "--lr=0.1" or "-lr"; caller frees. */
-static char *absl_name(const char *s, const char **eq)
+/* absl: an option a flag defines, with its value. */
+static void on_absl_option(invocation *iv, const jf_token *t)
 {
-	const char *body = s + (s[1] == '-' ? 2 : 1);
-	*eq = strchr(body, '=');
-	return *eq ? jf_xstrndup(body, (size_t)(*eq - body)) : jf_xstrdup(body);
+	jf_rule_ctx *ctx = iv->ctx;
+	const jf_argdef *d = t->def;
+	iv->seen[d - iv->c->args.items] = true;
+	if (t->negated) {
+		if (t->value)
+			relate_definition(jf_sink_add(ctx->out, "JF304", t->word->src, t->word->span,
+			                              "%s takes no value, but is given '%s'", t->name,
+			                              t->value),
+			                  d, d->options.items[0]);
+	} else if (d->act == ACT_FLAG) {
+		if (t->value && !absl_bool_value(t->value))
+			relate_definition(jf_sink_add(ctx->out, "JF304", t->word->src, t->word->span,
+			                              "'%s' is not a boolean: %s in %s takes true or false "
+			                              "(or 1, 0)",
+			                              t->value, t->name, iv->entry),
+			                  d, t->name);
+	} else if (t->truncated) {
+		relate_definition(jf_sink_add(ctx->out, "JF304", t->word->src, t->word->span,
+		                              "%s expects a value, but none follows", t->name),
+		                  d, t->name);
+	} else {
+		const jf_word *vw = t->value ? t->word : &t->values[0];
+		const char *value = t->value ? t->value : vw->value;
+		if (value && !(d->type == TYPE_INT && absl_radix_int(value)))
+			check_value(ctx, d, t->name, vw, value);
+	}
 }
 
 /* Reads an invocation's words like absl's FlagValues; reports what it rejects or drops. */
 static void check_absl_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
 {
-	const jf_words *w = &inv->args;
-	const char *entry = inv->entry->src->path;
-	bool partial = false, undefok = false;
-	for (size_t i = 0; i < w->size; i++) {
-		const char *s = w->items[i].value, *eq;
-		if (!s) {
-			partial = true;
-			continue;
-		}
-		if (s[0] != '-' || !s[1])
-			continue;
-		char *name = absl_name(s, &eq);
-		if (!strcmp(name, "flagfile"))
-			partial = undefok = true; /* the file may pass anything */
-		else if (!strcmp(name, "undefok"))
-			undefok = true;
-		free(name);
+	invocation iv;
+	invocation_init(&iv, ctx, c, inv);
+	for (size_t i = 0; i < inv->args.size; i++)
+		iv.partial |= !inv->args.items[i].value;
+	jf_token_reader r;
+	jf_token t;
+	jf_token_reader_init(&r, c, &inv->args);
+	iv.partial |= r.flagfile; /* the file may pass anything */
+	while (jf_cmdline_next_token(&r, &t)) {
+		if (t.kind == JF_TOKEN_UNKNOWN)
+			report_unknown_flag(ctx, c, iv.entry, t.word, t.name, t.bare);
+		else if (t.kind == JF_TOKEN_OPTION)
+			on_absl_option(&iv, &t);
 	}
-	seen_def *seen = jf_xcalloc(c->args.size + 1, sizeof(*seen));
-	for (size_t i = 0; i < w->size; i++) {
-		const jf_word *word = &w->items[i];
-		const char *s = word->value;
-		if (!s || s[0] != '-')
-			continue; /* a word absl passes on to main(argv) */
-		if (!strcmp(s, "--"))
-			break;
-		const char *eq;
-		char *name = absl_name(s, &eq);
-		char *written = jf_xstrndup(s, (s[1] == '-' ? 2 : 1) + strlen(name));
-		char *dashed = jf_xasprintf("--%s", name);
-		const jf_argdef *d = jf_cmdline_find_option(c, dashed), *negated = NULL;
-		bool builtin_value;
-		if (!d && jf_str_starts(name, "no") && name[2]) { /* --noamp */
-			dashed[2] = dashed[3] = '-';
-			negated = jf_cmdline_find_option(c, dashed + 2);
-			if (negated && negated->act != ACT_FLAG)
-				negated = NULL;
-		}
-		if (d) {
-			seen[d - c->args.items].seen = true;
-			const char *value = eq ? eq + 1 : NULL;
-			const jf_word *vw = word;
-			if (d->act == ACT_FLAG) {
-				if (value && !absl_bool_value(value))
-					jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
-					                                "'%s' is not a boolean: %s in %s takes "
-					                                "true or false (or 1, 0)",
-					                                value, written, entry),
-					               d->unit->src, d->span, "%s is defined here", written);
-			} else if (!value && i + 1 == w->size) {
-				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
-				                                "%s expects a value, but none follows",
-				                                written),
-				               d->unit->src, d->span, "%s is defined here", written);
-			} else {
-				if (!value)
-					vw = &w->items[++i];
-				value = value ? value : vw->value;
-				if (value && !(d->type == TYPE_INT && absl_radix_int(value)))
-					check_value(ctx, d, written, vw, value);
-			}
-		} else if (negated) {
-			seen[negated - c->args.items].seen = true;
-			if (eq)
-				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
-				                                "%s takes no value, but is given '%s'",
-				                                written, eq + 1),
-				               negated->unit->src, negated->span, "%s is defined here",
-				               negated->options.items[0]);
-		} else if (jf_flags__builtin(name, &builtin_value)) {
-			if (builtin_value && !eq)
-				i++;
-		} else if (*name && !undefok) {
-			report_unknown_flag(ctx, c, entry, word, written, name);
-		}
-		free(dashed);
-		free(written);
-		free(name);
-	}
-	for (size_t k = 0; k < c->args.size && !partial; k++) {
+	jf_token_reader_release(&r);
+	for (size_t k = 0; k < c->args.size && !iv.partial; k++) {
 		const jf_argdef *d = &c->args.items[k];
-		if (!d->required || seen[k].seen)
+		if (!d->required || iv.seen[k])
 			continue;
 		jf_diag *diag = jf_sink_add(ctx->out, "JF303", inv->script.src, inv->script.span,
 		                                 "%s requires the flag '--%s', which this invocation "
 		                                 "does not pass",
-		                                 entry, d->dest);
+		                                 iv.entry, d->dest);
 		jf_diag_relate(diag, d->unit->src, d->span, "'--%s' is defined here", d->dest);
 	}
-	free(seen);
-}
-
-/* The arguments of one parser of `c`: the main one (-1) or a command's. The
- * view borrows the definitions; free it with jf_array_release(&view->args). */
-static jf_cmdline view_of(const jf_cmdline *c, int command)
-{
-	jf_cmdline v = *c;
-	memset(&v.args, 0, sizeof v.args);
-	for (size_t i = 0; i < c->args.size; i++)
-		if (c->args.items[i].command == command)
-			jf_array_push(&v.args, c->args.items[i]);
-	return v;
+	invocation_release(&iv);
 }
 
 /* An invocation of a script with subcommands: the main parser's options, the
@@ -492,29 +435,27 @@ static jf_cmdline view_of(const jf_cmdline *c, int command)
 static void check_command_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
 {
 	const jf_words *w = &inv->args;
-	jf_cmdline main = view_of(c, JF_CMDLINE_MAIN);
-	size_t at = 0;
-	for (; at < w->size; at++) {
-		const char *s = w->items[at].value;
-		if (!s || !jf_cmdline_looks_like_option(s))
+	jf_cmdline main = jf_cmdline_view(c, JF_CMDLINE_MAIN);
+	size_t at = w->size;
+	bool known = true;
+	jf_token_reader r;
+	jf_token t;
+	jf_token_reader_init(&r, &main, w);
+	while (known && jf_cmdline_next_token(&r, &t)) {
+		if (t.kind == JF_TOKEN_POSITIONAL || t.kind == JF_TOKEN_RUNTIME) {
+			at = (size_t)(t.word - w->items);
 			break;
-		const char *full;
-		bool ambiguous;
-		char *name = strchr(s, '=') ? jf_xstrndup(s, (size_t)(strchr(s, '=') - s)) : jf_xstrdup(s);
-		const jf_argdef *d = jf_cmdline_resolve_option(&main, name, &full, &ambiguous);
-		free(name);
-		if (d && d->act == ACT_CUSTOM) {
-			jf_array_release(&main.args);
-			return; /* where its values end, and the command word is, is not known */
 		}
-		if (d && d->act != ACT_FLAG && !strchr(s, '='))
-			at++; /* its value */
+		/* where its values end, and the command word is, is not known */
+		known = !(t.kind == JF_TOKEN_OPTION && t.def->act == ACT_CUSTOM);
 	}
+	jf_token_reader_release(&r);
 	jf_invocation part = *inv;
-	part.args = (jf_words){ w->items, at < w->size ? at : w->size, 0 };
-	check_invocation(ctx, &main, &part);
-	jf_array_release(&main.args);
-	if (at >= w->size || !w->items[at].value)
+	part.args = (jf_words){ w->items, at, 0 };
+	if (known)
+		check_invocation(ctx, &main, &part);
+	jf_cmdline_view_release(&main);
+	if (!known || at >= w->size || !w->items[at].value)
 		return; /* no command given, or one known only at run time */
 	const jf_word *word = &w->items[at];
 	int command = -1;
@@ -546,10 +487,10 @@ static void check_command_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, cons
 		jf_buf_release(&names);
 		return;
 	}
-	jf_cmdline cmd = view_of(c, command);
+	jf_cmdline cmd = jf_cmdline_view(c, command);
 	part.args = (jf_words){ w->items + at + 1, w->size - at - 1, 0 };
 	check_invocation(ctx, &cmd, &part);
-	jf_array_release(&cmd.args);
+	jf_cmdline_view_release(&cmd);
 }
 
 /* The flag a launcher adds itself, when the script does not define it. */
@@ -596,7 +537,7 @@ static void check_launcher_flags(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 /* JF306: an option string defined twice (argparse refuses at start-up). */
 static void check_duplicates(jf_rule_ctx *ctx, const jf_cmdline *c)
 {
-	if (c->parsers != 1 || c->open)
+	if (c->parsers != 1)
 		return; /* several parsers: which one an option belongs to is not known */
 	for (size_t i = 0; i < c->args.size; i++)
 		for (size_t k = 0; k < c->args.items[i].options.size; k++)
@@ -617,41 +558,6 @@ static void check_duplicates(jf_rule_ctx *ctx, const jf_cmdline *c)
 }
 
 /* JF307: args.X where no argument has dest X */
-
-/* The attribute name argparse stores an argument under. Caller frees. */
-static char *dest_of(const jf_argdef *d)
-{
-	if (d->dest)
-		return jf_xstrdup(d->dest);
-	const char *pick = d->options.items[0];
-	for (size_t i = 0; i < d->options.size; i++)
-		if (jf_str_starts(d->options.items[i], "--")) {
-			pick = d->options.items[i];
-			break;
-		}
-	char *s = jf_xstrdup(pick + strspn(pick, "-"));
-	for (char *p = s; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	return s;
-}
-
-static bool has_dest(const jf_cmdline *c, const char *name)
-{
-	if (c->defaults_open)
-		return true;
-	for (size_t i = 0; i < c->defaults.size; i++)
-		if (!strcmp(c->defaults.items[i], name))
-			return true;
-	for (size_t i = 0; i < c->args.size; i++) {
-		char *d = dest_of(&c->args.items[i]);
-		bool same = !strcmp(d, name);
-		free(d);
-		if (same)
-			return true;
-	}
-	return false;
-}
 
 /* Whether `body` (not counting nested functions and classes) changes the
  * namespace's attributes in ways jobfix does not follow. */
@@ -699,19 +605,6 @@ static bool may_be_passed(const jf_rule_ctx *ctx, const jf_file *entry, const jf
 		}
 	}
 	return false;
-}
-
-/* The argument that stores `dest`, or NULL. */
-static const jf_argdef *def_of_dest(const jf_cmdline *c, const char *dest)
-{
-	for (size_t i = 0; i < c->args.size; i++) {
-		char *d = dest_of(&c->args.items[i]);
-		bool same = !strcmp(d, dest);
-		free(d);
-		if (same)
-			return &c->args.items[i];
-	}
-	return NULL;
 }
 
 static bool is_number_literal(TSNode n)
@@ -790,9 +683,9 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 			TSNode parent = ts_node_parent(m);
 			bool stored = jf_node_type_is(parent, JF_T_assignment) &&
 			              ts_node_eq(jf_node_field(parent, JF_F_left), m);
-			bool known = has_dest(aw->c, a) || jf_str_starts(a, "_"), valued;
+			bool known = jf_cmdline_stores(aw->c, a) || jf_str_starts(a, "_"), valued;
 			if (aw->flags) /* FLAGS.is_parsed(), FLAGS.logtostderr */
-				known = known || jf_flags__builtin(a, &valued) ||
+				known = known || aw->c->by->builtin(a, &valued) ||
 				        (jf_node_type_is(parent, JF_T_call) &&
 				         ts_node_eq(jf_node_field(parent, JF_F_function), m));
 			for (size_t i = 0; i < aw->assigned.size && !known; i++)
@@ -800,8 +693,8 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 			if (!report && stored) {
 				jf_array_push(&aw->assigned, a);
 				a = NULL;
-			} else if (report && known && !stored && !aw->flags && !aw->c->click_commands) {
-				const jf_argdef *d = def_of_dest(aw->c, a);
+			} else if (report && known && !stored && !aw->flags) {
+				const jf_argdef *d = jf_cmdline_find_dest(aw->c, a);
 				const char *fails = d && d->untyped && d->act == ACT_STORE &&
 				                            (d->nargs == NARGS_ONE || d->nargs == NARGS_OPTIONAL) &&
 				                            may_be_passed(aw->ctx, aw->unit, d)
@@ -830,15 +723,12 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 				const char *best = NULL;
 				size_t best_d = strlen(a) / 3 + 2;
 				for (size_t i = 0; i < aw->c->args.size; i++) {
-					char *dest = dest_of(&aw->c->args.items[i]);
+					const char *dest = aw->c->args.items[i].dest;
 					size_t dist = jf_edit_distance(a, dest, best_d);
 					if (dist < best_d || (!best && (jf_str_starts(dest, a) ||
 					                                jf_str_starts(a, dest)))) {
 						best_d = dist < best_d ? dist : best_d;
-						free((char *)best);
 						best = dest;
-					} else {
-						free(dest);
 					}
 				}
 				if (best)
@@ -846,7 +736,6 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 				else if (aw->flags)
 					jf_diag_set_help(d, "define the flag with flags.DEFINE_*, or correct "
 					                    "the name");
-				free((char *)best);
 			}
 			free(a);
 		}
@@ -1141,10 +1030,7 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_cmdline c;
 		jf_cmdline_read(&c, &files, py);
 		/* Two ways of reading the command line in one script: which wins is not known. */
-		int ways = (c.parsers > 0) + c.absl + (c.click_commands > 0);
-		const char *why = ways > 1   ? "it reads its command line in more than one way"
-		                  : c.open ? c.open
-		                           : NULL;
+		const char *why = c.ways > 1 ? "it reads its command line in more than one way" : c.open;
 		for (size_t k = 0; why && k < ctx->facts->shell.invocations.size; k++)
 			if (ctx->facts->shell.invocations.items[k].entry == entry) {
 				jf_sink_skip(ctx->out, "JF302", "the arguments the job passes to %s are not "
@@ -1152,31 +1038,25 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 				             entry->src->path, why);
 				break;
 			}
-		if (c.parsers > 0 && ways == 1) {
-			check_duplicates(ctx, &c);
-			if (!c.open && c.parsers == 1)
+		if (c.ways == 1 && !c.open) {
+			if (c.duplicates_fail)
+				check_duplicates(ctx, &c);
+			if (c.result == JF_RESULT_NAMESPACE && c.parsers == 1)
 				check_namespace_uses(ctx, &c, py);
-			for (size_t k = 0; k < ctx->facts->shell.invocations.size && !c.open; k++) {
-				const jf_invocation *inv = &ctx->facts->shell.invocations.items[k];
-				if (inv->entry != entry)
-					continue;
-				check_launcher_flags(ctx, &c, inv);
-				if (c.subparsers)
-					check_command_invocation(ctx, &c, inv);
-				else
-					check_invocation(ctx, &c, inv);
-			}
-		} else if (ways == 1 && !c.open) {
-			if (c.absl)
+			else if (c.result == JF_RESULT_FLAGS)
 				check_flags_uses(ctx, &c, py);
 			for (size_t k = 0; k < ctx->facts->shell.invocations.size; k++) {
 				const jf_invocation *inv = &ctx->facts->shell.invocations.items[k];
 				if (inv->entry != entry)
 					continue;
-				if (c.absl)
+				if (c.result == JF_RESULT_NAMESPACE)
+					check_launcher_flags(ctx, &c, inv);
+				if (c.dialect == JF_DIALECT_ABSL)
 					check_absl_invocation(ctx, &c, inv);
+				else if (c.subparsers)
+					check_command_invocation(ctx, &c, inv);
 				else
-					check_invocation(ctx, &c, inv); /* click reads options much as argparse */
+					check_invocation(ctx, &c, inv);
 			}
 		}
 		jf_cmdline_release(&c);
