@@ -582,8 +582,7 @@ static jf_py_names *file_restore(void *data, const jf_file *file)
 	return names;
 }
 
-jf_file_cache *jf_file_cache_new(const jf_linter *self, const jf_job *job, const jf_image *image,
-                                 jf_records *records)
+jf_file_cache *jf_file_cache_new(const jf_linter *self, const jf_job *job, jf_records *records)
 {
 	if (!job)
 		return NULL; /* a file alone: the lint's own entry is enough */
@@ -594,14 +593,7 @@ jf_file_cache *jf_file_cache_new(const jf_linter *self, const jf_job *job, const
 		free(fc);
 		return NULL;
 	}
-	/* What the recorders read of the job and the image (rules/record.h). */
-	jf_wire_put_str(&fc->salt, job->code_dir);
-	jf_wire_put_u32(&fc->salt, (uint32_t)job->env.size);
-	for (size_t i = 0; i < job->env.size; i++) {
-		jf_wire_put_str(&fc->salt, job->env.items[i].name.value);
-		jf_wire_put_str(&fc->salt, job->env.items[i].value.value);
-	}
-	jf_wire_put_u32(&fc->salt, (uint32_t)image->py_major);
+	jf_records_key(records, &fc->salt); /* what the recorders read of the job and image */
 	fc->dir = jf_xstrdup(self->opts.cache_dir);
 	fc->records = records;
 	fc->recorder = jf_records_recorder(records);

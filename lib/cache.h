@@ -58,8 +58,7 @@ void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *
  * reads (its names, imports and command-line steps, python/facts.h, and
  * the records of the checks, rules/record.h), kept under a key of the
  * build, the config, the current folder, what the recorders read of the
- * job and image (its code folder, its environment, the image's Python),
- * and the file's path and bytes. A later lint of a job that reads the same
+ * job and image (jf_records_key()), and the file's path and bytes. A later lint of a job that reads the same
  * file loads it unparsed (sources/workspace.h) and reads its products back:
  * only the files that changed are parsed and walked, and the others only
  * when a check asks for their tree. A file is kept only when the syntax
@@ -68,9 +67,8 @@ void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *
 typedef struct jf_file_cache jf_file_cache;
 
 /** The entries of files of a lint of `job` (NULL: a file alone, which has
- * none) with `image`, its records in `records`; NULL when nothing is kept. */
-jf_file_cache *jf_file_cache_new(const jf_linter *self, const jf_job *job, const jf_image *image,
-                                 jf_records *records);
+ * none), its records in `records`; NULL when nothing is kept. */
+jf_file_cache *jf_file_cache_new(const jf_linter *self, const jf_job *job, jf_records *records);
 void jf_file_cache_free(jf_file_cache *fc);
 /** What the lint's workspace asks of the entries (NULL for a NULL `fc`). */
 const jf_kept_files *jf_file_cache_kept(jf_file_cache *fc);

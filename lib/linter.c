@@ -301,7 +301,7 @@ static int lint_path(jf_linter *self, const char *path)
 	L.image = jf_image_resolve(L.job, &L.sink);
 	L.facts = (jf_facts){ .job = L.job, .image = L.image, .ws = &L.ws };
 	jf_records *records = jf_records_new(cfg, L.job, L.image);
-	jf_file_cache *kept = jf_file_cache_new(self, L.job, L.image, records);
+	jf_file_cache *kept = jf_file_cache_new(self, L.job, records);
 	jf_facts_recorder recorder = kept ? jf_file_cache_recorder(kept) : jf_records_recorder(records);
 	L.ws.kept = jf_file_cache_kept(kept);
 	jf_gather_options gather = self->gather;

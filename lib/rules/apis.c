@@ -1535,5 +1535,6 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	*c = (checker){ .ctx = ctx, .f = f, .files = files, .said = JF_STRMAP_INIT,
 		        .local = { JF_STRMAP_INIT, JF_STRMAP_INIT }, .keras3 = -1 };
 	c->brings_unknown = jf_dist_closure(&f->shell.installed, &c->brought);
-	jf_check_each_record(ctx, check_apis_in, check_apis_end, c);
+	static const jf_file_part part = { NULL, check_apis_in, check_apis_end };
+	jf_check_each_file(ctx, &part, c);
 }

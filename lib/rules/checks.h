@@ -28,27 +28,26 @@ typedef void (*jf_file_part_fn)(void *state, size_t index, const jf_file *file);
  * look at its records, before the pass. */
 typedef bool (*jf_file_wants_fn)(const void *state, size_t index, const jf_file *file);
 
+/* A check's part in the pass over the files (jf_check_each_file()). */
+typedef struct {
+	/* The files whose trees (or Python facts) `each` reads; NULL: none, it
+	 * reads their records only (jf_records_of()). Such a part may still read
+	 * another file's facts where it is rare: they go at the next file. */
+	jf_file_wants_fn reads_tree;
+	jf_file_part_fn each;      /* looks at each file of the lint, in the workspace's order */
+	void (*end)(void *state);  /* after the last file; frees `state` */
+} jf_file_part;
+
 /**
- * Has `each` look at every file of the lint in the workspace's order, then
- * calls `end` (which frees `state`). The checks' parts share one pass over
- * the files: each file's tree is read once for all of them, however few
- * trees the lint keeps (jf_facts_settle() before each file), instead of once
- * per check. `reads_tree` (NULL: every file) names the files whose trees
- * `each` reads: the pass has the others' released trees parsed again ahead
- * only when another part reads them. Findings and skips go to `ctx->out` as
- * from the check itself; `state` keeps what the check needs of `ctx` and of
- * what it read before.
+ * Has `part` look at every file of the lint, then end. The checks' parts
+ * share one pass over the files: each file's tree is read once for all of
+ * them, however few trees the lint keeps (jf_facts_settle() before each
+ * file), instead of once per check, and only where some part reads it (a
+ * released tree is parsed again ahead for those). Findings and skips go to
+ * `ctx->out` as from the check itself; `state` keeps what the check needs of
+ * `ctx` and of what it read before.
  */
-void jf_check_each_file(jf_rule_ctx *ctx, jf_file_wants_fn reads_tree, jf_file_part_fn each,
-                        void (*end)(void *state), void *state);
-/**
- * The same for a part that reads of each file its records (jf_records_of()),
- * not its tree or Python facts. (Such a part may read another file's facts
- * where it is rare, as jf_check_each_file()'s parts do: they go at the next
- * file.)
- */
-void jf_check_each_record(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
-                          void *state);
+void jf_check_each_file(jf_rule_ctx *ctx, const jf_file_part *part, void *state);
 
 /** Whether `u` is Python that the job runs, read whole: its entry script or a module. */
 static inline bool jf_runs_python(const jf_file *u)
@@ -71,10 +70,12 @@ char *jf_match_text(const jf_file *file, const jf_match *m, const char *capture)
 #define JF_EMITTED(id, name, sev, cat, summary, help)
 #define JF_HOOK(name, fn)                                                                  \
 	void fn(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *file, const jf_match *m);
+#define JF_RECORD(kind, check, prefix, reads)
 #include "rules/checks.def"
 #undef JF_CHECK
 #undef JF_EMITTED
 #undef JF_HOOK
+#undef JF_RECORD
 
 /* What the checks share. */
 

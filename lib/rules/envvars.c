@@ -310,5 +310,6 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 			jf_array_push(&m->written, names->env_written.items[k]);
 		m->writes_unknown |= names && names->env_writes_unknown;
 	}
-	jf_check_each_record(ctx, check_reads_in, check_shell_end, m);
+	static const jf_file_part part = { NULL, check_reads_in, check_shell_end };
+	jf_check_each_file(ctx, &part, m);
 }

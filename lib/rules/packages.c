@@ -567,5 +567,6 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_sink_skip(ctx->out, "JF110", "the job's code puts a folder outside its code on "
 		                                "sys.path, whose modules are not known: third-party "
 		                                "imports are not checked");
-	jf_check_each_record(ctx, check_imports_in, check_packages_end, c);
+	static const jf_file_part part = { NULL, check_imports_in, check_packages_end };
+	jf_check_each_file(ctx, &part, c);
 }

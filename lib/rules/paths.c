@@ -639,5 +639,6 @@ void jf_check_paths(jf_rule_ctx *ctx, const jf_rule *rule)
 	io_model *m = jf_xcalloc(1, sizeof *m);
 	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
 	*m = (io_model){ ctx, jf_pyeval_new(j, &files, &ctx->facts->shell), { 0 }, { 0 } };
-	jf_check_each_file(ctx, collect_reads, collect_in, check_paths_end, m);
+	static const jf_file_part part = { collect_reads, collect_in, check_paths_end };
+	jf_check_each_file(ctx, &part, m);
 }

@@ -323,5 +323,6 @@ void jf_check_python_version(jf_rule_ctx *ctx, const jf_rule *rule)
 		return;
 	checker *c = jf_xcalloc(1, sizeof *c);
 	*c = (checker){ .ctx = ctx, .rule = rule, .img = img };
-	jf_check_each_record(ctx, check_version_in, free, c);
+	static const jf_file_part part = { NULL, check_version_in, free };
+	jf_check_each_file(ctx, &part, c);
 }

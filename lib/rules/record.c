@@ -8,17 +8,19 @@ static const struct {
 	void *(*take)(const jf_record_ctx *ctx, const jf_pyfacts *py);
 	void (*write)(jf_buf *b, const void *record);
 	void *(*load)(jf_wire *w, jf_arena *arena, const jf_file *file);
+	unsigned reads; /* JF_READS_* */
 } recorders[JF_RECORD_COUNT] = {
-	[JF_RECORD_PYVERSION] = { jf_check_python_version, jf_pyversion_record,
-		                  jf_pyversion_record_write, jf_pyversion_record_load },
-	[JF_RECORD_PACKAGES] = { jf_check_packages, jf_packages_record, jf_packages_record_write,
-		                 jf_packages_record_load },
-	[JF_RECORD_ENVVARS] = { jf_check_env_vars, jf_envvars_record, jf_envvars_record_write,
-		                jf_envvars_record_load },
-	[JF_RECORD_PATHS] = { jf_check_paths, jf_paths_record, jf_paths_record_write,
-		              jf_paths_record_load },
-	[JF_RECORD_APIS] = { jf_check_apis, jf_apis_record, jf_apis_record_write,
-		             jf_apis_record_load },
+#define JF_RECORD(kind, check, prefix, reads)                                                  \
+	[JF_RECORD_##kind] = { check, prefix##_record, prefix##_record_write, prefix##_record_load, \
+		               reads },
+#define JF_CHECK(id, name, sev, cat, summary, help, fn)
+#define JF_EMITTED(id, name, sev, cat, summary, help)
+#define JF_HOOK(name, fn)
+#include "rules/checks.def"
+#undef JF_RECORD
+#undef JF_CHECK
+#undef JF_EMITTED
+#undef JF_HOOK
 };
 
 struct jf_records {
@@ -78,6 +80,26 @@ static void take(void *data, const jf_pyfacts *py)
 jf_facts_recorder jf_records_recorder(jf_records *self)
 {
 	return (jf_facts_recorder){ take, NULL, self };
+}
+
+void jf_records_key(const jf_records *self, jf_buf *b)
+{
+	unsigned reads = 0;
+	for (int k = 0; k < JF_RECORD_COUNT; k++)
+		if (self->wanted[k])
+			reads |= recorders[k].reads;
+	jf_wire_put_u8(b, (uint8_t)reads);
+	if (reads & JF_READS_CODE_DIR)
+		jf_wire_put_str(b, self->job->code_dir);
+	if (reads & JF_READS_ENV) {
+		jf_wire_put_u32(b, (uint32_t)self->job->env.size);
+		for (size_t i = 0; i < self->job->env.size; i++) {
+			jf_wire_put_str(b, self->job->env.items[i].name.value);
+			jf_wire_put_str(b, self->job->env.items[i].value.value);
+		}
+	}
+	if (reads & JF_READS_PYTHON)
+		jf_wire_put_u32(b, (uint32_t)self->image->py_major);
 }
 
 void jf_records_write(const jf_records *self, const jf_file *file, jf_buf *b)

@@ -25,10 +25,12 @@ static const jf_rule c_checks[] = {
 #define JF_EMITTED(id, name, sev, cat, summary, help)                                       \
 	{ .info = { id, name, sev, cat, summary, help, "job" } },
 #define JF_HOOK(name, fn)
+#define JF_RECORD(kind, check, prefix, reads)
 #include "rules/checks.def"
 #undef JF_CHECK
 #undef JF_EMITTED
 #undef JF_HOOK
+#undef JF_RECORD
 };
 
 static const struct {
@@ -38,10 +40,12 @@ static const struct {
 #define JF_CHECK(id, name, sev, cat, summary, help, fn)
 #define JF_EMITTED(id, name, sev, cat, summary, help)
 #define JF_HOOK(name, fn) { name, fn },
+#define JF_RECORD(kind, check, prefix, reads)
 #include "rules/checks.def"
 #undef JF_CHECK
 #undef JF_EMITTED
 #undef JF_HOOK
+#undef JF_RECORD
 };
 
 const jf_category jf_categories[] = {

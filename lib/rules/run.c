@@ -133,10 +133,8 @@ static void dispatch(jf_rule_ctx *ctx, const query_run *run, const jf_file_match
 
 /* The checks' parts that wait for the pass over the files. */
 struct file_part {
-	jf_file_part_fn each;
-	void (*end)(void *state);
+	const jf_file_part *part;
 	void *state;
-	jf_file_wants_fn reads_tree; /* the files whose trees it reads; NULL: every file */
 };
 struct jf_file_pass {
 	JF_ARRAY(struct file_part) parts;
@@ -151,8 +149,8 @@ static void run_parts(const jf_facts *facts, const struct file_part *parts, size
 	bool *reads = jf_xcalloc(ws->files.size + 1, sizeof *reads);
 	for (size_t i = 0; i < ws->files.size; i++) {
 		for (size_t k = 0; k < n && !reads[i]; k++)
-			reads[i] = !parts[k].reads_tree ||
-			           parts[k].reads_tree(parts[k].state, i, ws->files.items[i]);
+			reads[i] = parts[k].part->reads_tree &&
+			           parts[k].part->reads_tree(parts[k].state, i, ws->files.items[i]);
 		if (reads[i])
 			jf_array_push(&read, ws->files.items[i]);
 	}
@@ -163,32 +161,19 @@ static void run_parts(const jf_facts *facts, const struct file_part *parts, size
 		if (reads[i])
 			jf_facts_read_ahead(facts, read.items, next++, read.size);
 		for (size_t k = 0; k < n; k++)
-			parts[k].each(parts[k].state, i, ws->files.items[i]);
+			parts[k].part->each(parts[k].state, i, ws->files.items[i]);
 	}
 	jf_facts_read_ahead(facts, read.items, read.size, read.size);
 	jf_array_release(&read);
 	free(reads);
 	for (size_t k = 0; k < n; k++)
-		parts[k].end(parts[k].state);
+		parts[k].part->end(parts[k].state);
 }
 
-void jf_check_each_file(jf_rule_ctx *ctx, jf_file_wants_fn reads_tree, jf_file_part_fn each,
-                        void (*end)(void *state), void *state)
+void jf_check_each_file(jf_rule_ctx *ctx, const jf_file_part *part, void *state)
 {
-	struct file_part part = { each, end, state, reads_tree };
-	jf_array_push(&ctx->pass->parts, part);
-}
-
-static bool reads_no_tree(const void *state, size_t index, const jf_file *file)
-{
-	(void)state, (void)index, (void)file;
-	return false;
-}
-
-void jf_check_each_record(jf_rule_ctx *ctx, jf_file_part_fn each, void (*end)(void *state),
-                          void *state)
-{
-	jf_check_each_file(ctx, reads_no_tree, each, end, state);
+	struct file_part p = { part, state };
+	jf_array_push(&ctx->pass->parts, p);
 }
 
 /* The matches of each file, handed to the rules in the pass over the files. */
@@ -264,7 +249,8 @@ static int run_queries(jf_rule_ctx *ctx, const query_run *run, jf_error *err)
 			dispatch_end(d);
 			return rc;
 		}
-	jf_check_each_file(ctx, dispatch_reads, dispatch_file, dispatch_end, d);
+	static const jf_file_part part = { dispatch_reads, dispatch_file, dispatch_end };
+	jf_check_each_file(ctx, &part, d);
 	return 0;
 }
 
