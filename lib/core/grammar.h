@@ -36,7 +36,7 @@
 	X(relative_import) X(return_statement) X(set_comprehension) X(simple_expansion) \
 	X(special_variable_name) X(string) X(string_content) X(string_end) X(string_start) \
 	X(subscript) X(subshell) X(table) X(test_command) X(test_operator) X(true) \
-	X(try_statement) X(tuple) X(tuple_pattern) X(type_alias_statement) X(type_parameter) \
+	X(try_statement) X(tuple) X(tuple_pattern) X(type) X(type_alias_statement) X(type_parameter) \
 	X(typed_default_parameter) X(typed_parameter) X(unary_expression) X(unary_operator) \
 	X(variable_assignment) X(variable_name) X(while_statement) X(wildcard_import) \
 	X(with_clause) X(with_item) X(with_statement) X(word)
@@ -47,7 +47,7 @@
 	X(alias) X(argument) X(arguments) X(attribute) X(body) X(condition) X(consequence)       \
 	X(definition) X(destination) X(expression) X(format_specifier) X(function) X(index) X(key) \
 	X(left) X(module_name) X(name) X(object) X(operator) X(parameters) X(return_type)        \
-	X(right) X(subscript) X(type) X(type_conversion) X(value) X(variable)
+	X(right) X(subscript) X(superclasses) X(type) X(type_conversion) X(value) X(variable)
 
 /* Pasted at once: `true` and `false` are macros too. */
 #define JF_X_TYPE_(id) JF_T_##id,

@@ -32,7 +32,6 @@ static const struct {
 	{ "add_config_arguments", "add_config_arguments() adds options jobfix cannot see" },
 	{ "add_argparse_args", "add_argparse_args() adds options jobfix cannot see" },
 	{ "add_model_specific_args", "add_model_specific_args() adds options jobfix cannot see" },
-	{ "HfArgumentParser", "HfArgumentParser reads its options from dataclasses" },
 	{ "fire.Fire", "fire.Fire() makes its command line" },
 	{ "LightningCLI", "LightningCLI makes its command line" },
 	{ "OmegaConf.from_cli", "OmegaConf.from_cli() reads its command line" },
@@ -472,7 +471,7 @@ static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s)
 		jf_cmdline__add(c, s->def);
 		break;
 	case JF_STEP_ARGV_PARSES:
-		c->argv_parses++;
+		c->argv_parses += s->count ? (int)s->count : 1;
 		break;
 	default:
 		parsers[s->parser]->replay(c, unit, s);
@@ -480,17 +479,23 @@ static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s)
 	}
 }
 
-/* Whether the `sys.argv` at `p` is only shown: `" ".join(sys.argv)`,
- * `print(sys.argv)`, `str(sys.argv)`, `repr(sys.argv)`. */
-static bool echoes_argv(const char *text, const char *p)
+/* Whether the `sys.argv` at `p` reads no argument: it is only shown
+ * (`" ".join(sys.argv)`, `print(sys.argv)`, `str(...)`, `repr(...)`), or
+ * only looked at (`sys.argv[0]`, the script; `len(sys.argv)`;
+ * `sys.argv[1].endswith(".json")`, the test of a config-file form). */
+static bool reads_no_argument(const char *text, const char *p)
 {
 	static const char *const shows[] = { "join(", "print(", "str(", "repr(", NULL };
+	const char *after = p + sizeof "sys.argv" - 1;
 	for (size_t i = 0; shows[i]; i++) {
 		size_t n = strlen(shows[i]);
-		if ((size_t)(p - text) >= n && !memcmp(p - n, shows[i], n) &&
-		    p[sizeof "sys.argv" - 1] == ')')
+		if ((size_t)(p - text) >= n && !memcmp(p - n, shows[i], n) && *after == ')')
 			return true;
 	}
+	if (!strncmp(after, "[0]", 3) || (p - text >= 4 && !memcmp(p - 4, "len(", 4)))
+		return true;
+	if (after[0] == '[' && after[1] >= '1' && after[1] <= '9' && after[2] == ']')
+		return !strncmp(after + 3, ".endswith(", 10) || !strncmp(after + 3, ".startswith(", 12);
 	return false;
 }
 
@@ -505,7 +510,7 @@ static void collect(jf_cmdline *c, const jf_file *unit, const jf_cmdline_record 
 	c->takes_part = !called; /* the entry script's own */
 	/* hand-read, unless a parser is handed sys.argv; printing it reads nothing */
 	for (const char *p = strstr(unit->src->data, "sys.argv"); p; p = strstr(p + 1, "sys.argv"))
-		c->argv_reads += !echoes_argv(unit->src->data, p);
+		c->argv_reads += !reads_no_argument(unit->src->data, p);
 	const jf_py_place *place = NULL;
 	bool runs = true;
 	for (size_t k = 0; rec && k < rec->count; k++) {

@@ -37,7 +37,14 @@ typedef enum {
 	ACT_CUSTOM, /* an Action class: how many values it takes, and what they are, is its own */
 } jf_action;
 
-typedef enum { TYPE_STR, TYPE_INT, TYPE_FLOAT, TYPE_BOOL, TYPE_OTHER } jf_argtype;
+typedef enum {
+	TYPE_STR,
+	TYPE_INT,
+	TYPE_FLOAT,
+	TYPE_BOOL,      /* argparse's type=bool: bool() of the word, so any word but "" is True */
+	TYPE_BOOL_WORD, /* a word for true or false: yes/no, true/false, t/f, y/n, 1/0 */
+	TYPE_OTHER,
+} jf_argtype;
 
 typedef enum {
 	NARGS_ONE,
@@ -99,6 +106,7 @@ typedef enum {
 	JF_RESULT_NAMESPACE, /* `args = parser.parse_args()`: args.<dest> */
 	JF_RESULT_FLAGS,     /* a global FLAGS object: FLAGS.<dest> */
 	JF_RESULT_PARAMS,    /* the parameters of the function the library calls */
+	JF_RESULT_DATACLASSES, /* instances of the dataclasses the options are read into */
 } jf_cmdline_result;
 
 typedef struct jf_cmdline_parser jf_cmdline_parser;
@@ -116,6 +124,9 @@ typedef struct {
 	bool abbrev;       /* a long option may be abbreviated to a unique prefix */
 	bool tolerant;     /* unknown flags are left to the script (parse_known_args) */
 	bool duplicates_fail; /* an option string defined twice stops the script (argparse) */
+	/* An invocation whose first word names a .json or .yaml file is read as
+	 * a config file, not as flags (HfArgumentParser's parse_json_file). */
+	bool config_first_word;
 	int parsers;       /* parser objects made (ArgumentParser(...) calls seen) */
 	/* Names the script stores besides the arguments' dests (set_defaults()),
 	 * or any name (`extra_open`). */

@@ -72,6 +72,20 @@ static bool valid_float(const char *s)
 	return *end == '\0';
 }
 
+/* Whether `s` is a word transformers' string_to_bool takes (any case). */
+static bool bool_word(const char *s)
+{
+	static const char *const words[] = { "yes", "true", "t", "y", "1", "no", "false", "f", "n",
+		                             "0", NULL };
+	char low[8];
+	size_t n = strlen(s);
+	if (n >= sizeof low)
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
+	return jf_str_in(low, words);
+}
+
 /* Checks one value given to `d`; reports JF304 when argparse would reject it. */
 static void check_value(jf_rule_ctx *ctx, const jf_argdef *d, const char *opt, const jf_word *w,
                         const char *value)
@@ -95,6 +109,11 @@ static void check_value(jf_rule_ctx *ctx, const jf_argdef *d, const char *opt, c
 		                       "it off",
 		                 opt);
 	}
+	else if (d->type == TYPE_BOOL_WORD && !bool_word(value))
+		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
+		                   "'%s' is not a boolean: %s in %s takes yes/no, true/false, t/f, y/n "
+		                   "or 1/0",
+		                   value, opt, entry);
 	else if (d->choices_known && (d->type == TYPE_STR || d->type == TYPE_INT)) {
 		bool ok = false;
 		for (size_t i = 0; i < d->choices.size && !ok; i++)
@@ -1030,9 +1049,13 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_cmdline c;
 		jf_cmdline_read(&c, &files, py);
 		/* Two ways of reading the command line in one script: which wins is not known. */
-		const char *why = c.ways > 1 ? "it reads its command line in more than one way" : c.open;
+		const char *why = c.ways > 1 ? "it reads its command line in more than one way"
+		                  : c.open   ? c.open
+		                  : !c.ways  ? "jobfix finds no parser that reads its command line"
+		                             : NULL;
 		for (size_t k = 0; why && k < ctx->facts->shell.invocations.size; k++)
-			if (ctx->facts->shell.invocations.items[k].entry == entry) {
+			if (ctx->facts->shell.invocations.items[k].entry == entry &&
+			    (c.ways || ctx->facts->shell.invocations.items[k].args.size)) {
 				jf_sink_skip(ctx->out, "JF302", "the arguments the job passes to %s are not "
 				                                "checked: %s",
 				             entry->src->path, why);
@@ -1051,6 +1074,11 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 					continue;
 				if (c.result == JF_RESULT_NAMESPACE)
 					check_launcher_flags(ctx, &c, inv);
+				const char *first = inv->args.size ? inv->args.items[0].value : NULL;
+				if (c.config_first_word && first &&
+				    (jf_str_ends(first, ".json") || jf_str_ends(first, ".yaml") ||
+				     jf_str_ends(first, ".yml")))
+					continue; /* a config file is read instead of flags */
 				if (c.dialect == JF_DIALECT_ABSL)
 					check_absl_invocation(ctx, &c, inv);
 				else if (c.subparsers)
