@@ -376,14 +376,14 @@ int cmd_lint(int argc, char **argv)
 {
 	jf_format format = JF_FORMAT_TEXT;
 	jf_severity fail_on = JF_SEV_WARNING;
-	int fail_on_given = 0, statistics = 0, no_config = 0;
+	int fail_on_given = 0, statistics = 0;
 	jf_format output_format = JF_FORMAT_TEXT;
 	const char *output = NULL, *output_format_name = NULL;
 	int color = -1, quiet = 0, verbose = 0, npaths = 0, fix = 0, diff = 0;
 	unsigned threads = 0; /* one per core */
 	char *cache_dir = NULL;
 	lint_mode mode = MODE_PATHS;
-	const char *config_path = NULL;
+	cmd_config_args config_args = { 0 };
 	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated:
 	 * each --allow-outside, select, ignore, rules-dir. */
 	const char **overrides = calloc(2 * (size_t)argc + 8, sizeof *overrides);
@@ -407,8 +407,8 @@ int cmd_lint(int argc, char **argv)
 			quiet = 1;
 		} else if (!strcmp(a, "--statistics")) {
 			statistics = 1;
-		} else if (!strcmp(a, "--no-config")) {
-			no_config = 1;
+		} else if (cmd_config_arg(argc, argv, &i, &config_args, &missing)) {
+			continue;
 		} else if (!strcmp(a, "--no-cache")) {
 			no_cache = 1;
 		} else if (!strcmp(a, "--fix")) {
@@ -483,14 +483,10 @@ int cmd_lint(int argc, char **argv)
 		} else if ((v = option_value(argc, argv, &i, "--allow-outside", &missing))) {
 			overrides[k++] = "allow-outside";
 			overrides[k++] = v;
-		} else if ((v = option_value(argc, argv, &i, "--config", &missing))) {
-			config_path = v;
 		} else {
 			free(paths);
 			free(overrides);
-			if (missing)
-				return usage_error("lint ", "option '%s' needs a value", a);
-			return usage_error("lint ", "unknown option '%s'", a);
+			return cmd_bad_option("lint ", a, missing);
 		}
 	}
 	if (mode == MODE_STAGED && npaths) {
@@ -510,10 +506,10 @@ int cmd_lint(int argc, char **argv)
 		free(overrides);
 		return usage_error("lint ", "--fix and --diff take paths, not --staged");
 	}
-	if (config_path && no_config) {
+	if (cmd_config_args_check("lint ", &config_args) != JF_EXIT_OK) {
 		free(paths);
 		free(overrides);
-		return usage_error("lint ", "--config and --no-config exclude each other");
+		return JF_EXIT_ERROR;
 	}
 	if (output_format_name && !output) {
 		free(paths);
@@ -533,7 +529,7 @@ int cmd_lint(int argc, char **argv)
 	char *abs_config = NULL, *abs_rules_dir = NULL, *abs_output = NULL, *staged_buf = NULL;
 	size_t allowed_owned = 0; /* overrides[0..allowed_owned) hold copies made here */
 	if (mode == MODE_STAGED) {
-		config_path = abs_config = absolute(config_path);
+		config_args.path = abs_config = absolute(config_args.path);
 		rules_dir = abs_rules_dir = absolute(rules_dir);
 		for (size_t a = 0; a < k; a += 2) /* only --allow-outside so far */
 			overrides[a + 1] = absolute(overrides[a + 1]);
@@ -567,7 +563,7 @@ int cmd_lint(int argc, char **argv)
 	}
 	cmd_formats to = { format, color, output, output_format };
 	jf_config *config =
-		cmd_load_config(config_path, no_config, overrides, &to, "nothing was linted");
+		cmd_load_config(&config_args, overrides, &to, "nothing was linted");
 	int rc = JF_EXIT_ERROR;
 	if (!config)
 		goto cleanup;
