@@ -6,6 +6,7 @@
 #define JF_EXIT_FINDINGS 1 /* findings at or above --fail-on */
 #define JF_EXIT_ERROR 2    /* usage, unreadable input, jobfix's own config or rules broken */
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "jobfix/jobfix.h"
@@ -24,6 +25,12 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
  * *missing set, when the value is missing.
  */
 const char *option_value(int argc, char **argv, int *i, const char *name, int *missing);
+/**
+ * Prints the usage error of `arg`, which `cmd` does not take: an option
+ * without its value (`missing`, as option_value() sets it) or an unknown
+ * option; returns JF_EXIT_ERROR.
+ */
+int cmd_bad_option(const char *cmd, const char *arg, int missing);
 /** Flushes stdout and reports a write error; returns `rc` or JF_EXIT_ERROR. */
 int finish_stdout(int rc);
 
@@ -47,15 +54,30 @@ typedef struct {
 	jf_format output_format;
 } cmd_formats;
 
+/* Which config a command reads: --config FILE, --no-config. */
+typedef struct {
+	const char *path; /* --config FILE; NULL: the one jf_config_find() finds */
+	bool none;        /* --no-config */
+} cmd_config_args;
+
 /**
- * The config of a command: the file at `path`, else (unless `no_config`) the
+ * Takes argv[*i] into `c` when it is --config FILE or --no-config (then *i
+ * moves as option_value() moves it); false for another argument, with
+ * *missing set when it is --config without its value.
+ */
+bool cmd_config_arg(int argc, char **argv, int *i, cmd_config_args *c, int *missing);
+/** The usage error of --config with --no-config (JF_EXIT_ERROR), else JF_EXIT_OK. */
+int cmd_config_args_check(const char *cmd, const cmd_config_args *c);
+
+/**
+ * The config of a command: the file `c` names, else (unless --no-config) the
  * one jf_config_find() finds, with `overrides` (key, value pairs for
  * jf_config_set(), NULL-terminated) on top, resolved. NULL after reporting
  * its errors as `to` says: text and concise on stderr, json, sarif and github
  * on stdout (where CI reads them), and into the output file; then a last line
  * on stderr saying their number and `consequence`.
  */
-jf_config *cmd_load_config(const char *path, int no_config, const char *const *overrides,
+jf_config *cmd_load_config(const cmd_config_args *c, const char *const *overrides,
                            const cmd_formats *to, const char *consequence);
 
 /* Running git (git.c): as `git ARGS...`, found on PATH, with no shell. */

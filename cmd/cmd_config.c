@@ -101,12 +101,32 @@ static int write_errors(void *data, FILE *f)
 	return jf_config_write_errors(t->config, f, t->format, 0);
 }
 
-jf_config *cmd_load_config(const char *path, int no_config, const char *const *overrides,
+bool cmd_config_arg(int argc, char **argv, int *i, cmd_config_args *c, int *missing)
+{
+	const char *v;
+	if (!strcmp(argv[*i], "--no-config"))
+		c->none = true;
+	else if ((v = option_value(argc, argv, i, "--config", missing)))
+		c->path = v;
+	else
+		return false;
+	return true;
+}
+
+int cmd_config_args_check(const char *cmd, const cmd_config_args *c)
+{
+	if (c->path && c->none)
+		return usage_error(cmd, "--config and --no-config exclude each other");
+	return JF_EXIT_OK;
+}
+
+jf_config *cmd_load_config(const cmd_config_args *args, const char *const *overrides,
                            const cmd_formats *to, const char *consequence)
 {
 	jf_config *c = jf_config_new();
+	const char *path = args->path;
 	char *found = NULL;
-	if (!no_config && !path)
+	if (!args->none && !path)
 		path = found = jf_config_find(NULL);
 	if (path)
 		jf_config_load(c, path);

@@ -43,10 +43,8 @@ int cmd_explain(int argc, char **argv)
 				format = JF_EXPLAIN_MARKDOWN;
 			else
 				return usage_error("explain ", "unknown format '%s' (text, markdown)", v);
-		} else if (missing) {
-			return usage_error("explain ", "option '%s' needs a value", a);
 		} else {
-			return usage_error("explain ", "unknown option '%s'", a);
+			return cmd_bad_option("explain ", a, missing);
 		}
 	}
 	if (!name)

@@ -127,6 +127,17 @@ static int write_findings(void *data, FILE *f)
 	return jf_linter_write(t->linter, f, t->format, 0);
 }
 
+/* calloc(), or abort after saying so. */
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	if (!p) {
+		fputs("jobfix: error: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
 /* What to lint. */
 typedef enum {
 	MODE_PATHS,        /* the PATHs; without any, the jobs found from the current folder */
@@ -134,12 +145,204 @@ typedef enum {
 	MODE_STAGED_FILES, /* the PATHs are the changed files */
 } lint_mode;
 
-/* Frees the overrides, and the values of the first `owned` (pairs) that are copies. */
-static void free_overrides(const char **overrides, size_t owned)
+/* The options of `jobfix lint`. The strings are argv's, or copies in `owned`. */
+typedef struct {
+	bool help; /* -h: print the help, nothing else */
+	lint_mode mode;
+	char **paths; /* NULL-terminated; for --staged, into staged_buf */
+	size_t npaths;
+	cmd_config_args config;
+	/* The config's overrides: key, value pairs for jf_config_set(),
+	 * NULL-terminated: each --allow-outside, then (add_overrides())
+	 * select, ignore, rules-dir. */
+	const char **overrides;
+	size_t noverrides;
+	const char *select, *ignore, *rules_dir;
+	jf_format format;
+	const char *output; /* --output FILE, or NULL */
+	jf_format output_format;
+	const char *output_format_name; /* as given, or NULL: from the name of FILE */
+	jf_severity fail_on;
+	bool fail_on_given; /* else the config's fail-on wins */
+	int color;          /* 1 always, 0 never, -1 auto */
+	unsigned threads;   /* 0: one per core */
+	bool statistics, fix, diff, no_cache, quiet, verbose;
+	char **owned; /* the copies --staged makes of the paths the options name */
+	size_t nowned;
+	char *staged_buf; /* the staged files' names */
+} lint_options;
+
+#define LINT_OPTIONS_INIT                                                                   \
+	{ .format = JF_FORMAT_TEXT, .output_format = JF_FORMAT_TEXT, .fail_on = JF_SEV_WARNING, \
+	  .color = -1 }
+
+static void release_options(lint_options *o)
 {
-	for (size_t i = 1; i < owned; i += 2)
-		free((char *)overrides[i]);
-	free(overrides);
+	for (size_t i = 0; i < o->nowned; i++)
+		free(o->owned[i]);
+	free(o->owned);
+	free(o->staged_buf);
+	free(o->paths);
+	free(o->overrides);
+}
+
+/* Sets the option without a value `a` in `o`; false when `a` is none. */
+static bool take_flag(lint_options *o, const char *a)
+{
+	bool *flag = NULL;
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+		flag = &o->quiet;
+	else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
+		flag = &o->verbose;
+	else if (!strcmp(a, "--statistics"))
+		flag = &o->statistics;
+	else if (!strcmp(a, "--no-cache"))
+		flag = &o->no_cache;
+	else if (!strcmp(a, "--fix"))
+		flag = &o->fix;
+	else if (!strcmp(a, "--diff"))
+		flag = &o->diff;
+	if (flag)
+		*flag = true;
+	return flag != NULL;
+}
+
+#define NOT_TAKEN (-1)
+
+/*
+ * Takes the option with a value at argv[*i] into `o` (then *i moves past its
+ * value): JF_EXIT_OK, or JF_EXIT_ERROR after the usage error of a value it
+ * does not take. NOT_TAKEN for another argument, with *missing set when it
+ * is such an option without its value.
+ */
+static int take_value(int argc, char **argv, int *i, lint_options *o, int *missing)
+{
+	const char *a = argv[*i], *v;
+	if ((v = option_value(argc, argv, i, "--threads", missing)) ||
+	    (v = option_value(argc, argv, i, "-j", missing)) ||
+	    (!strncmp(a, "-j", 2) && a[2] && (v = a + 2))) {
+		if (parse_threads(v, &o->threads) < 0)
+			return usage_error("lint ", "-j needs a number of threads from 1 to %d, not '%s'",
+			                   MAX_THREADS, v);
+	} else if ((v = option_value(argc, argv, i, "--format", missing))) {
+		if (jf_format_from_name(v, &o->format) < 0)
+			return usage_error("lint ", "unknown format '%s' (%s)", v, format_names());
+	} else if ((v = option_value(argc, argv, i, "--output-format", missing))) {
+		if (jf_format_from_name(v, &o->output_format) < 0)
+			return usage_error("lint ", "unknown format '%s' (%s)", v, format_names());
+		o->output_format_name = v;
+	} else if ((v = option_value(argc, argv, i, "--output", missing))) {
+		o->output = v;
+	} else if ((v = option_value(argc, argv, i, "--fail-on", missing))) {
+		o->fail_on_given = true;
+		if (!strcmp(v, "error"))
+			o->fail_on = JF_SEV_ERROR;
+		else if (!strcmp(v, "warning"))
+			o->fail_on = JF_SEV_WARNING;
+		else if (!strcmp(v, "note"))
+			o->fail_on = JF_SEV_NOTE;
+		else
+			return usage_error("lint ", "unknown severity '%s' (error, warning, note)", v);
+	} else if ((v = option_value(argc, argv, i, "--color", missing))) {
+		if (!strcmp(v, "auto"))
+			o->color = -1;
+		else if (!strcmp(v, "always"))
+			o->color = 1;
+		else if (!strcmp(v, "never"))
+			o->color = 0;
+		else
+			return usage_error("lint ", "unknown color mode '%s' (auto, always, never)", v);
+	} else if ((v = option_value(argc, argv, i, "--select", missing))) {
+		o->select = v;
+	} else if ((v = option_value(argc, argv, i, "--ignore", missing))) {
+		o->ignore = v;
+	} else if ((v = option_value(argc, argv, i, "--rules-dir", missing))) {
+		o->rules_dir = v;
+	} else if ((v = option_value(argc, argv, i, "--allow-outside", missing))) {
+		o->overrides[o->noverrides++] = "allow-outside";
+		o->overrides[o->noverrides++] = v;
+	} else {
+		return NOT_TAKEN;
+	}
+	return JF_EXIT_OK;
+}
+
+/* The options that exclude each other or need another, and the format of
+ * --output FILE told by its name: JF_EXIT_OK, or JF_EXIT_ERROR after the
+ * usage error. */
+static int check_options(lint_options *o)
+{
+	if (o->mode == MODE_STAGED && o->npaths)
+		return usage_error("lint ", "--staged asks git for the files: no PATH (pass files "
+		                            "with --staged-files FILE...)");
+	if (o->fix && o->diff)
+		return usage_error("lint ", "--fix and --diff exclude each other (--diff shows what "
+		                            "--fix would write)");
+	if ((o->fix || o->diff) && o->mode != MODE_PATHS)
+		return usage_error("lint ", "--fix and --diff take paths, not --staged");
+	if (cmd_config_args_check("lint ", &o->config) != JF_EXIT_OK)
+		return JF_EXIT_ERROR;
+	if (o->output_format_name && !o->output)
+		return usage_error("lint ", "--output-format needs --output FILE");
+	if (o->output && !o->output_format_name &&
+	    jf_format_from_file_name(o->output, &o->output_format) < 0)
+		return usage_error("lint ",
+		                   "cannot tell the format of '%s' from its name (*.sarif, *.json, "
+		                   "*.txt): give --output-format (%s)",
+		                   o->output, format_names());
+	return JF_EXIT_OK;
+}
+
+/*
+ * Reads the command line into `o`, which starts as LINT_OPTIONS_INIT and is
+ * released with release_options() whatever this returns: JF_EXIT_OK (with
+ * o->help set at -h, the options after it unread), or JF_EXIT_ERROR after a
+ * usage error.
+ */
+static int parse_options(int argc, char **argv, lint_options *o)
+{
+	o->overrides = xcalloc(2 * (size_t)argc + 8, sizeof *o->overrides);
+	o->paths = xcalloc((size_t)argc + 1, sizeof *o->paths);
+	bool only_paths = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int missing = 0, rc;
+		if (only_paths || a[0] != '-' || !a[1]) {
+			o->paths[o->npaths++] = argv[i];
+		} else if (!strcmp(a, "--")) {
+			only_paths = true;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			o->help = true;
+			return JF_EXIT_OK;
+		} else if (take_flag(o, a) || cmd_config_arg(argc, argv, &i, &o->config, &missing)) {
+			continue;
+		} else if (!strcmp(a, "--staged") || !strcmp(a, "--staged-files")) {
+			lint_mode m = !strcmp(a, "--staged") ? MODE_STAGED : MODE_STAGED_FILES;
+			if (o->mode != MODE_PATHS && o->mode != m)
+				return usage_error("lint ", "--staged and --staged-files exclude each other");
+			o->mode = m;
+		} else if ((rc = take_value(argc, argv, &i, o, &missing)) != NOT_TAKEN) {
+			if (rc != JF_EXIT_OK)
+				return rc;
+		} else {
+			return cmd_bad_option("lint ", a, missing);
+		}
+	}
+	return check_options(o);
+}
+
+/* The overrides of --select, --ignore and --rules-dir, after those of
+ * --allow-outside, once --staged has made --rules-dir absolute. */
+static void add_overrides(lint_options *o)
+{
+	const char *const pairs[] = { "select", o->select, "ignore", o->ignore, "rules-dir",
+		                      o->rules_dir };
+	for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p += 2) {
+		if (!pairs[p + 1])
+			continue;
+		o->overrides[o->noverrides++] = pairs[p];
+		o->overrides[o->noverrides++] = pairs[p + 1];
+	}
 }
 
 /* `path` made absolute against the current folder (before --staged moves to
@@ -195,11 +398,7 @@ static char **staged_files(char **buf)
 	size_t n = 0;
 	for (size_t i = 0; i < r.out_len; i++)
 		n += r.out[i] == '\0';
-	char **list = calloc(n + 2, sizeof(char *));
-	if (!list) {
-		fputs("jobfix: error: out of memory\n", stderr);
-		abort();
-	}
+	char **list = xcalloc(n + 2, sizeof(char *));
 	size_t k = 0;
 	for (size_t i = 0; i < r.out_len; i += strlen(r.out + i) + 1)
 		if (r.out[i])
@@ -207,6 +406,33 @@ static char **staged_files(char **buf)
 	*buf = r.out;
 	free(r.err);
 	return list;
+}
+
+/* `path` made absolute and kept in o->owned. */
+static const char *own_absolute(lint_options *o, const char *path)
+{
+	return o->owned[o->nowned++] = absolute(path);
+}
+
+/* --staged: the paths the options name (the current folder's) made absolute,
+ * the repository's top made the current folder, and the staged files made
+ * the PATHs. JF_EXIT_ERROR after printing why. */
+static int set_up_staged(lint_options *o)
+{
+	o->owned = xcalloc(o->noverrides / 2 + 3, sizeof *o->owned);
+	o->config.path = own_absolute(o, o->config.path);
+	o->rules_dir = own_absolute(o, o->rules_dir);
+	for (size_t a = 0; a < o->noverrides; a += 2) /* only --allow-outside so far */
+		o->overrides[a + 1] = own_absolute(o, o->overrides[a + 1]);
+	o->output = own_absolute(o, o->output);
+	char **staged = to_repository_top() ? staged_files(&o->staged_buf) : NULL;
+	if (!staged)
+		return JF_EXIT_ERROR;
+	free(o->paths);
+	o->paths = staged;
+	for (o->npaths = 0; o->paths[o->npaths]; o->npaths++)
+		;
+	return JF_EXIT_OK;
 }
 
 /* Whether `a` and `b` are one file. */
@@ -239,7 +465,7 @@ static bool is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Lints `path`; false when jobfix could not (the error printed). */
+/* Prints why a path could not be linted (jf_linter_lint_all()'s on_error). */
 static void print_error(void *data, const char *path, const char *message)
 {
 	(void)data;
@@ -252,9 +478,8 @@ static bool lint_each(jf_linter *l, const char *const *paths, size_t n)
 {
 	return jf_linter_lint_all(l, paths, n, print_error, NULL) >= 0;
 }
-
 /* Lints the jobs found from the current folder; false when jobfix could not. */
-static bool lint_discovered(jf_linter *l, const jf_config *config, int verbose)
+static bool lint_discovered(jf_linter *l, const jf_config *config, bool verbose)
 {
 	char **jobs, **skipped = NULL;
 	size_t n, nskipped = 0;
@@ -290,11 +515,7 @@ static bool lint_discovered(jf_linter *l, const jf_config *config, int verbose)
  */
 static bool lint_changed(jf_linter *l, const jf_config *config, char **files, size_t n)
 {
-	const char **specs = calloc(n + 1, sizeof(char *)), **scripts = calloc(n + 1, sizeof(char *));
-	if (!specs || !scripts) {
-		fputs("jobfix: error: out of memory\n", stderr);
-		abort();
-	}
+	const char **specs = xcalloc(n + 1, sizeof(char *)), **scripts = xcalloc(n + 1, sizeof(char *));
 	size_t nspecs = 0, nscripts = 0;
 	bool config_changed = false, ok = true;
 	const char *config_file = jf_config_path(config);
@@ -359,288 +580,123 @@ static bool lint_changed(jf_linter *l, const jf_config *config, char **files, si
 }
 
 /* Lints what the command line names; false when jobfix could not do its job on some of it. */
-static bool run_lints(jf_linter *l, jf_config *config, lint_mode mode, char **paths, int npaths,
-                      int verbose)
+static bool run_lints(jf_linter *l, const jf_config *config, const lint_options *o)
 {
-	bool failed = false;
-	if (mode != MODE_PATHS)
-		failed = !lint_changed(l, config, paths, (size_t)npaths);
-	else if (!npaths)
-		failed = !lint_discovered(l, config, verbose);
-	if (mode == MODE_PATHS && npaths)
-		failed |= !lint_each(l, (const char *const *)paths, (size_t)npaths);
-	return !failed;
+	if (o->mode != MODE_PATHS)
+		return lint_changed(l, config, o->paths, o->npaths);
+	if (!o->npaths)
+		return lint_discovered(l, config, o->verbose);
+	return lint_each(l, (const char *const *)o->paths, o->npaths);
 }
 
-int cmd_lint(int argc, char **argv)
+/* --fix or --diff: the number of files changed (or that would be), or -1
+ * after printing why. */
+static int fix_findings(jf_linter *l, const lint_options *o)
 {
-	jf_format format = JF_FORMAT_TEXT;
-	jf_severity fail_on = JF_SEV_WARNING;
-	int fail_on_given = 0, statistics = 0, no_config = 0;
-	jf_format output_format = JF_FORMAT_TEXT;
-	const char *output = NULL, *output_format_name = NULL;
-	int color = -1, quiet = 0, verbose = 0, npaths = 0, fix = 0, diff = 0;
-	unsigned threads = 0; /* one per core */
-	char *cache_dir = NULL;
-	lint_mode mode = MODE_PATHS;
-	const char *config_path = NULL;
-	/* The overrides: key, value pairs for jf_config_set(), NULL-terminated:
-	 * each --allow-outside, select, ignore, rules-dir. */
-	const char **overrides = calloc(2 * (size_t)argc + 8, sizeof *overrides);
-	size_t k = 0;
-	const char *select = NULL, *ignore = NULL, *rules_dir = NULL;
-	char **paths = calloc((size_t)argc + 1, sizeof(char *));
-	int only_paths = 0, no_cache = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int missing = 0;
-		if (only_paths || a[0] != '-' || !a[1]) {
-			paths[npaths++] = argv[i];
-		} else if (!strcmp(a, "--")) {
-			only_paths = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			free(paths);
-			free(overrides);
-			print_help();
-			return finish_stdout(JF_EXIT_OK);
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			quiet = 1;
-		} else if (!strcmp(a, "--statistics")) {
-			statistics = 1;
-		} else if (!strcmp(a, "--no-config")) {
-			no_config = 1;
-		} else if (!strcmp(a, "--no-cache")) {
-			no_cache = 1;
-		} else if (!strcmp(a, "--fix")) {
-			fix = 1;
-		} else if (!strcmp(a, "--diff")) {
-			diff = 1;
-		} else if (!strcmp(a, "--staged") || !strcmp(a, "--staged-files")) {
-			lint_mode m = !strcmp(a, "--staged") ? MODE_STAGED : MODE_STAGED_FILES;
-			if (mode != MODE_PATHS && mode != m) {
-				free(paths);
-				free(overrides);
-				return usage_error("lint ", "--staged and --staged-files exclude each other");
-			}
-			mode = m;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			verbose = 1;
-		} else if ((v = option_value(argc, argv, &i, "--threads", &missing)) ||
-		           (v = option_value(argc, argv, &i, "-j", &missing)) ||
-		           (!strncmp(a, "-j", 2) && a[2] && (v = a + 2))) {
-			if (parse_threads(v, &threads) < 0) {
-				free(paths);
-				free(overrides);
-				return usage_error("lint ", "-j needs a number of threads from 1 to %d, not '%s'",
-				                   MAX_THREADS, v);
-			}
-		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
-			if (jf_format_from_name(v, &format) < 0) {
-				free(paths);
-				free(overrides);
-				return usage_error("lint ", "unknown format '%s' (%s)", v, format_names());
-			}
-		} else if ((v = option_value(argc, argv, &i, "--output-format", &missing))) {
-			if (jf_format_from_name(v, &output_format) < 0) {
-				free(paths);
-				free(overrides);
-				return usage_error("lint ", "unknown format '%s' (%s)", v, format_names());
-			}
-			output_format_name = v;
-		} else if ((v = option_value(argc, argv, &i, "--output", &missing))) {
-			output = v;
-		} else if ((v = option_value(argc, argv, &i, "--fail-on", &missing))) {
-			fail_on_given = 1;
-			if (!strcmp(v, "error"))
-				fail_on = JF_SEV_ERROR;
-			else if (!strcmp(v, "warning"))
-				fail_on = JF_SEV_WARNING;
-			else if (!strcmp(v, "note"))
-				fail_on = JF_SEV_NOTE;
-			else {
-				free(paths);
-				free(overrides);
-				return usage_error("lint ", "unknown severity '%s' (error, warning, note)", v);
-			}
-		} else if ((v = option_value(argc, argv, &i, "--color", &missing))) {
-			if (!strcmp(v, "auto"))
-				color = -1;
-			else if (!strcmp(v, "always"))
-				color = 1;
-			else if (!strcmp(v, "never"))
-				color = 0;
-			else {
-				free(paths);
-				free(overrides);
-				return usage_error("lint ", "unknown color mode '%s' (auto, always, never)", v);
-			}
-		} else if ((v = option_value(argc, argv, &i, "--select", &missing))) {
-			select = v;
-		} else if ((v = option_value(argc, argv, &i, "--ignore", &missing))) {
-			ignore = v;
-		} else if ((v = option_value(argc, argv, &i, "--rules-dir", &missing))) {
-			rules_dir = v;
-		} else if ((v = option_value(argc, argv, &i, "--allow-outside", &missing))) {
-			overrides[k++] = "allow-outside";
-			overrides[k++] = v;
-		} else if ((v = option_value(argc, argv, &i, "--config", &missing))) {
-			config_path = v;
-		} else {
-			free(paths);
-			free(overrides);
-			if (missing)
-				return usage_error("lint ", "option '%s' needs a value", a);
-			return usage_error("lint ", "unknown option '%s'", a);
-		}
+	size_t fixes;
+	int files = jf_linter_fix(l, stdout, o->fix, &fixes);
+	if (files < 0)
+		fprintf(stderr, "jobfix: error: %s\n", jf_linter_error(l));
+	else if (!o->quiet && (o->diff || files))
+		fprintf(stderr, "jobfix: %s %zu finding%s in %d file%s\n",
+		        o->diff ? "--fix would fix" : "fixed", fixes, fixes == 1 ? "" : "s", files,
+		        files == 1 ? "" : "s");
+	return files;
+}
+
+/* The findings on stdout and in --output FILE; false when they could not be written. */
+static bool write_outputs(jf_linter *l, const lint_options *o)
+{
+	int color = cmd_color_for(o->color, STDOUT_FILENO);
+	bool ok = (o->statistics ? jf_linter_write_statistics(l, stdout, o->format)
+	                         : jf_linter_write(l, stdout, o->format, color)) >= 0;
+	fflush(stdout); /* before FILE, which may be stdout too */
+	findings_to findings = { l, o->output_format };
+	if (o->output && jf_linter_has_read(l, o->output)) {
+		fprintf(stderr, "jobfix: error: cannot write '%s': it is a file the lint read\n",
+		        o->output);
+		ok = false;
+	} else if (o->output && cmd_write_file(o->output, write_findings, &findings) < 0) {
+		ok = false;
 	}
-	if (mode == MODE_STAGED && npaths) {
-		free(paths);
-		free(overrides);
-		return usage_error("lint ", "--staged asks git for the files: no PATH (pass files "
-		                            "with --staged-files FILE...)");
-	}
-	if (fix && diff) {
-		free(paths);
-		free(overrides);
-		return usage_error("lint ", "--fix and --diff exclude each other (--diff shows what "
-		                            "--fix would write)");
-	}
-	if ((fix || diff) && mode != MODE_PATHS) {
-		free(paths);
-		free(overrides);
-		return usage_error("lint ", "--fix and --diff take paths, not --staged");
-	}
-	if (config_path && no_config) {
-		free(paths);
-		free(overrides);
-		return usage_error("lint ", "--config and --no-config exclude each other");
-	}
-	if (output_format_name && !output) {
-		free(paths);
-		free(overrides);
-		return usage_error("lint ", "--output-format needs --output FILE");
-	}
-	if (output && !output_format_name && jf_format_from_file_name(output, &output_format) < 0) {
-		free(paths);
-		free(overrides);
-		return usage_error("lint ",
-		                   "cannot tell the format of '%s' from its name (*.sarif, *.json, "
-		                   "*.txt): give --output-format (%s)",
-		                   output, format_names());
-	}
-	/* --staged works from the repository's top: the paths the options name
-	 * are the current folder's. */
-	char *abs_config = NULL, *abs_rules_dir = NULL, *abs_output = NULL, *staged_buf = NULL;
-	size_t allowed_owned = 0; /* overrides[0..allowed_owned) hold copies made here */
-	if (mode == MODE_STAGED) {
-		config_path = abs_config = absolute(config_path);
-		rules_dir = abs_rules_dir = absolute(rules_dir);
-		for (size_t a = 0; a < k; a += 2) /* only --allow-outside so far */
-			overrides[a + 1] = absolute(overrides[a + 1]);
-		allowed_owned = k;
-		output = abs_output = absolute(output);
-		char **staged = to_repository_top() ? staged_files(&staged_buf) : NULL;
-		if (!staged) {
-			free(paths);
-			free(abs_config);
-			free(abs_rules_dir);
-			free(abs_output);
-			free_overrides(overrides, allowed_owned);
-			return JF_EXIT_ERROR;
-		}
-		free(paths);
-		paths = staged;
-		for (npaths = 0; paths[npaths]; npaths++)
-			;
-	}
-	if (select) {
-		overrides[k++] = "select";
-		overrides[k++] = select;
-	}
-	if (ignore) {
-		overrides[k++] = "ignore";
-		overrides[k++] = ignore;
-	}
-	if (rules_dir) {
-		overrides[k++] = "rules-dir";
-		overrides[k++] = rules_dir;
-	}
-	cmd_formats to = { format, color, output, output_format };
-	jf_config *config =
-		cmd_load_config(config_path, no_config, overrides, &to, "nothing was linted");
-	int rc = JF_EXIT_ERROR;
-	if (!config)
-		goto cleanup;
-	jf_severity from_file;
-	if (!fail_on_given && jf_config_fail_on(config, &from_file))
+	return ok;
+}
+
+/* The summary line of the text format on stderr: "jobfix: 1 error, 2 warnings, 0 notes". */
+static void print_summary(const jf_linter *l)
+{
+	size_t e = jf_linter_count(l, JF_SEV_ERROR);
+	size_t w = jf_linter_count(l, JF_SEV_WARNING) - e;
+	size_t n = jf_linter_count(l, JF_SEV_NOTE) - e - w;
+	if (e + w + n)
+		fprintf(stderr, "jobfix: %zu error%s, %zu warning%s, %zu note%s\n", e, e == 1 ? "" : "s",
+		        w, w == 1 ? "" : "s", n, n == 1 ? "" : "s");
+}
+
+/*
+ * Lints what the options name with `config`, then applies or shows the fixes
+ * (--fix, --diff) and writes the findings, the skipped checks (--verbose)
+ * and the summary line: the exit code.
+ */
+static int lint_and_report(const lint_options *o, const jf_config *config)
+{
+	jf_severity fail_on = o->fail_on, from_file;
+	if (!o->fail_on_given && jf_config_fail_on(config, &from_file))
 		fail_on = from_file;
-	color = cmd_color_for(color, STDOUT_FILENO);
 	jf_options opts = JF_OPTIONS_INIT;
 	opts.config = config;
-	opts.threads = threads;
+	opts.threads = o->threads;
 	/* --fix rewrites files between its two lints: both run anew. */
-	cache_dir = no_cache || fix || diff ? NULL : jf_cache_dir();
+	char *cache_dir = o->no_cache || o->fix || o->diff ? NULL : jf_cache_dir();
 	opts.cache_dir = cache_dir;
 	jf_linter *l = jf_linter_new(&opts);
-	/* jobfix could not do its job */
-	bool failed = !run_lints(l, config, mode, paths, npaths, verbose);
-	if (diff || fix) {
-		size_t fixes;
-		int files = jf_linter_fix(l, stdout, fix, &fixes);
-		if (files < 0) {
-			fprintf(stderr, "jobfix: error: %s\n", jf_linter_error(l));
-			failed = true;
-		} else if (!quiet && (diff || files)) {
-			fprintf(stderr, "jobfix: %s %zu finding%s in %d file%s\n",
-			        diff ? "--fix would fix" : "fixed", fixes, fixes == 1 ? "" : "s", files,
-			        files == 1 ? "" : "s");
-		}
-		if (diff) {
+	bool failed = !run_lints(l, config, o); /* jobfix could not do its job */
+	int rc;
+	if (o->fix || o->diff) {
+		int files = fix_findings(l, o);
+		failed |= files < 0;
+		if (o->diff) {
 			rc = failed ? JF_EXIT_ERROR : files > 0 ? JF_EXIT_FINDINGS : JF_EXIT_OK;
-			jf_linter_free(l);
-			jf_config_free(config);
 			goto cleanup;
 		}
 		if (files > 0) { /* what is left: lint the fixed files again */
 			jf_linter_free(l);
 			l = jf_linter_new(&opts);
-			failed |= !run_lints(l, config, mode, paths, npaths, verbose);
+			failed |= !run_lints(l, config, o);
 		}
 	}
-	int written = statistics ? jf_linter_write_statistics(l, stdout, format)
-	                         : jf_linter_write(l, stdout, format, color);
-	if (written < 0)
-		failed = true;
-	fflush(stdout); /* before FILE, which may be stdout too */
-	findings_to findings = { l, output_format };
-	if (output && jf_linter_has_read(l, output)) {
-		fprintf(stderr, "jobfix: error: cannot write '%s': it is a file the lint read\n",
-		        output);
-		failed = true;
-	} else if (output && cmd_write_file(output, write_findings, &findings) < 0) {
-		failed = true;
-	}
-	for (size_t i = 0; verbose && jf_linter_skipped(l, i); i++)
+	failed |= !write_outputs(l, o);
+	for (size_t i = 0; o->verbose && jf_linter_skipped(l, i); i++)
 		fprintf(stderr, "jobfix: skipped %s\n", jf_linter_skipped(l, i));
-	size_t failing = jf_linter_count(l, fail_on);
-	if (!quiet && format == JF_FORMAT_TEXT) {
-		size_t e = jf_linter_count(l, JF_SEV_ERROR);
-		size_t w = jf_linter_count(l, JF_SEV_WARNING) - e;
-		size_t n = jf_linter_count(l, JF_SEV_NOTE) - e - w;
-		if (e + w + n)
-			fprintf(stderr, "jobfix: %zu error%s, %zu warning%s, %zu note%s\n", e,
-			        e == 1 ? "" : "s", w, w == 1 ? "" : "s", n, n == 1 ? "" : "s");
-	}
-	rc = failed ? JF_EXIT_ERROR : failing ? JF_EXIT_FINDINGS : JF_EXIT_OK;
-	jf_linter_free(l);
-	jf_config_free(config);
+	if (!o->quiet && o->format == JF_FORMAT_TEXT)
+		print_summary(l);
+	rc = failed ? JF_EXIT_ERROR : jf_linter_count(l, fail_on) ? JF_EXIT_FINDINGS : JF_EXIT_OK;
 cleanup:
+	jf_linter_free(l);
 	free(cache_dir);
-	free(paths);
-	free_overrides(overrides, allowed_owned);
-	free(staged_buf);
-	free(abs_config);
-	free(abs_rules_dir);
-	free(abs_output);
+	return rc;
+}
+
+int cmd_lint(int argc, char **argv)
+{
+	lint_options o = LINT_OPTIONS_INIT;
+	jf_config *config = NULL;
+	cmd_formats to;
+	int rc = parse_options(argc, argv, &o);
+	if (rc != JF_EXIT_OK)
+		goto cleanup;
+	if (o.help) {
+		print_help();
+		goto cleanup;
+	}
+	if (o.mode == MODE_STAGED && (rc = set_up_staged(&o)) != JF_EXIT_OK)
+		goto cleanup;
+	add_overrides(&o);
+	to = (cmd_formats){ o.format, o.color, o.output, o.output_format };
+	config = cmd_load_config(&o.config, o.overrides, &to, "nothing was linted");
+	rc = config ? lint_and_report(&o, config) : JF_EXIT_ERROR;
+cleanup:
+	jf_config_free(config);
+	release_options(&o);
 	return finish_stdout(rc);
 }

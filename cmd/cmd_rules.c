@@ -23,23 +23,22 @@ static void print_help(void)
 
 int cmd_rules(int argc, char **argv)
 {
-	const char *config_path = NULL, *overrides[3] = { NULL };
-	int no_config = 0, markdown = 0;
+	const char *overrides[3] = { NULL };
+	cmd_config_args config_args = { 0 };
+	int markdown = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		int missing = 0;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			print_help();
 			return finish_stdout(JF_EXIT_OK);
-		} else if (!strcmp(a, "--no-config")) {
-			no_config = 1;
+		} else if (cmd_config_arg(argc, argv, &i, &config_args, &missing)) {
+			continue;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
 			if (!strcmp(v, "text") || !strcmp(v, "markdown"))
 				markdown = !strcmp(v, "markdown");
 			else
 				return usage_error("rules ", "unknown format '%s' (text, markdown)", v);
-		} else if ((v = option_value(argc, argv, &i, "--config", &missing))) {
-			config_path = v;
 		} else if ((v = option_value(argc, argv, &i, "--rules-dir", &missing))) {
 			overrides[0] = "rules-dir";
 			overrides[1] = v;
@@ -49,11 +48,11 @@ int cmd_rules(int argc, char **argv)
 			return usage_error("rules ", "unexpected argument '%s'", a);
 		}
 	}
-	if (config_path && no_config)
-		return usage_error("rules ", "--config and --no-config exclude each other");
+	if (cmd_config_args_check("rules ", &config_args) != JF_EXIT_OK)
+		return JF_EXIT_ERROR;
 	/* The Markdown index is the page of jobfix's own rules (docs/rules.md):
 	 * no config, no user's rules. */
-	if (markdown && (config_path || overrides[0]))
+	if (markdown && (config_args.path || overrides[0]))
 		return usage_error("rules ", "--format markdown lists jobfix's own rules only: no "
 		                             "--config or --rules-dir");
 	if (jf_rules_count() == 0) {
@@ -69,7 +68,7 @@ int cmd_rules(int argc, char **argv)
 		return finish_stdout(JF_EXIT_OK);
 	}
 	cmd_formats to = { JF_FORMAT_TEXT, -1, NULL, JF_FORMAT_TEXT };
-	jf_config *config = cmd_load_config(config_path, no_config, overrides, &to, "no rule was listed");
+	jf_config *config = cmd_load_config(&config_args, overrides, &to, "no rule was listed");
 	if (!config)
 		return finish_stdout(JF_EXIT_ERROR);
 	size_t n = jf_config_rules_count(config);

@@ -23,8 +23,7 @@ static void print_help(void)
 
 int cmd_show(int argc, char **argv)
 {
-	const char *config_path = NULL;
-	int no_config = 0;
+	cmd_config_args config_args = { 0 };
 	jf_format format = JF_FORMAT_TEXT;
 	const char **files = calloc((size_t)argc, sizeof(char *));
 	size_t nfiles = 0;
@@ -40,34 +39,30 @@ int cmd_show(int argc, char **argv)
 			print_help();
 			free(files);
 			return finish_stdout(JF_EXIT_OK);
-		} else if (!strcmp(a, "--no-config")) {
-			no_config = 1;
+		} else if (cmd_config_arg(argc, argv, &i, &config_args, &missing)) {
+			continue;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
 			if (!strcmp(v, "text") || !strcmp(v, "json"))
 				format = !strcmp(v, "json") ? JF_FORMAT_JSON : JF_FORMAT_TEXT;
 			else
 				rc = usage_error("show ", "unknown format '%s' (text, json)", v);
-		} else if ((v = option_value(argc, argv, &i, "--config", &missing))) {
-			config_path = v;
-		} else if (missing) {
-			rc = usage_error("show ", "option '%s' needs a value", a);
-		} else if (a[0] == '-' && a[1]) {
-			rc = usage_error("show ", "unknown option '%s'", a);
+		} else if (missing || (a[0] == '-' && a[1])) {
+			rc = cmd_bad_option("show ", a, missing);
 		} else {
 			files[nfiles++] = a;
 		}
 	}
 	if (rc == JF_EXIT_OK && !nfiles)
 		rc = usage_error("show ", "no FILE: name the job files to show");
-	if (rc == JF_EXIT_OK && config_path && no_config)
-		rc = usage_error("show ", "--config and --no-config exclude each other");
+	if (rc == JF_EXIT_OK)
+		rc = cmd_config_args_check("show ", &config_args);
 	if (rc != JF_EXIT_OK) {
 		free(files);
 		return rc;
 	}
 	cmd_formats to = { JF_FORMAT_TEXT, -1, NULL, JF_FORMAT_TEXT };
 	const char *no_overrides[] = { NULL };
-	jf_config *config = cmd_load_config(config_path, no_config, no_overrides, &to,
+	jf_config *config = cmd_load_config(&config_args, no_overrides, &to,
 	                                    "no job was shown");
 	if (!config) {
 		free(files);

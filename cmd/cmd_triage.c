@@ -31,8 +31,9 @@ static void print_help(void)
 
 int cmd_triage(int argc, char **argv)
 {
-	const char *config_path = NULL, *job = NULL;
-	int no_config = 0, exit_code = 0, verbose = 0;
+	const char *job = NULL;
+	cmd_config_args config_args = { 0 };
+	int exit_code = 0, verbose = 0;
 	jf_format format = JF_FORMAT_TEXT;
 	const char **logs = calloc((size_t)argc, sizeof(char *));
 	size_t nlogs = 0;
@@ -48,8 +49,8 @@ int cmd_triage(int argc, char **argv)
 			print_help();
 			free(logs);
 			return finish_stdout(JF_EXIT_OK);
-		} else if (!strcmp(a, "--no-config")) {
-			no_config = 1;
+		} else if (cmd_config_arg(argc, argv, &i, &config_args, &missing)) {
+			continue;
 		} else if (!strcmp(a, "--exit-code")) {
 			exit_code = 1;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
@@ -65,12 +66,8 @@ int cmd_triage(int argc, char **argv)
 				rc = usage_error("triage ", "unknown format '%s' (text, json, sarif)", v);
 		} else if ((v = option_value(argc, argv, &i, "--job", &missing))) {
 			job = v;
-		} else if ((v = option_value(argc, argv, &i, "--config", &missing))) {
-			config_path = v;
-		} else if (missing) {
-			rc = usage_error("triage ", "option '%s' needs a value", a);
-		} else if (a[0] == '-' && a[1]) {
-			rc = usage_error("triage ", "unknown option '%s'", a);
+		} else if (missing || (a[0] == '-' && a[1])) {
+			rc = cmd_bad_option("triage ", a, missing);
 		} else {
 			logs[nlogs++] = a;
 		}
@@ -79,9 +76,9 @@ int cmd_triage(int argc, char **argv)
 		rc = usage_error("triage ", "no LOG: name the log files, or - for standard input");
 	if (rc == JF_EXIT_OK && format == JF_FORMAT_SARIF && !job)
 		rc = usage_error("triage ", "--format sarif needs --job: SARIF places results in code");
-	if (rc == JF_EXIT_OK && config_path && no_config)
-		rc = usage_error("triage ", "--config and --no-config exclude each other");
-	if (rc == JF_EXIT_OK && (config_path || no_config || verbose) && !job)
+	if (rc == JF_EXIT_OK)
+		rc = cmd_config_args_check("triage ", &config_args);
+	if (rc == JF_EXIT_OK && (config_args.path || config_args.none || verbose) && !job)
 		rc = usage_error("triage ", "--config, --no-config and --verbose are for linting --job");
 	size_t stdin_logs = 0;
 	for (size_t i = 0; i < nlogs; i++)
@@ -103,7 +100,7 @@ int cmd_triage(int argc, char **argv)
 		cmd_formats to = { format == JF_FORMAT_TEXT ? JF_FORMAT_TEXT : JF_FORMAT_JSON, -1, NULL,
 			           JF_FORMAT_TEXT };
 		const char *no_overrides[] = { NULL };
-		jf_config *config = cmd_load_config(config_path, no_config, no_overrides, &to,
+		jf_config *config = cmd_load_config(&config_args, no_overrides, &to,
 		                                    "the job was not linted");
 		if (!config) {
 			jf_triage_free(t);

@@ -61,6 +61,13 @@ const char *option_value(int argc, char **argv, int *i, const char *name, int *m
 	return argv[++*i];
 }
 
+int cmd_bad_option(const char *cmd, const char *arg, int missing)
+{
+	if (missing)
+		return usage_error(cmd, "option '%s' needs a value", arg);
+	return usage_error(cmd, "unknown option '%s'", arg);
+}
+
 int finish_stdout(int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -55,7 +55,7 @@ void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *
                     const jf_strings *skipped, size_t python_files, size_t python_walks);
 /*
  * The entries of files: what a job's lint takes of each Python file it
- * reads (its names, imports and command-line steps, python/facts.h, and
+ * reads (its names, imports and command-line steps, python/pyfacts.h, and
  * the records of the checks, rules/record.h), kept under a key of the
  * build, the config, the current folder, what the recorders read of the
  * job and image (jf_records_key()), and the file's path and bytes. A later lint of a job that reads the same

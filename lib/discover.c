@@ -198,7 +198,8 @@ static bool search(walk *w, const char *dir, const struct stat *st, int depth)
 	return true;
 }
 
-/* The paths of `a`, sorted, as a NULL-terminated list. */
+/* The `n` paths `items`, sorted in place, as a new NULL-terminated list of
+ * them (their number in *count). */
 static char **path_list(char **items, size_t n, size_t *count)
 {
 	if (n)

@@ -382,7 +382,7 @@ int jf_linter_lint(jf_linter *self, const char *path)
 	return rc;
 }
 
-/* Several paths at once */
+/* What lints left, moved between linters (a thread's, the fact cache's) */
 
 void jf_linter__move(jf_linter *self, jf_lint_result *out)
 {

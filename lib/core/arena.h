@@ -3,9 +3,10 @@
  * A jf_arena hands out memory that lives until jf_arena_release(): the
  * strings a job copies out of its YAML, the facts of a Python file. Nothing
  * in an arena is freed one by one, so the structures built in it need no
- * release code of their own. Memory comes in blocks of 4 KiB, doubling up
- * to 64 KiB (a larger request gets a block of its own); an array grown with
- * realloc elsewhere can be handed over whole with jf_arena_adopt().
+ * release code of their own. Memory comes in blocks of 512 bytes, doubling
+ * up to 64 KiB (a request above 16 KiB gets a block of its own); an array
+ * grown with realloc elsewhere can be handed over whole with
+ * jf_arena_adopt().
  *
  * Built with JF_DEBUG_ARENA (the CMake option of that name, on with
  * JF_SANITIZE), every allocation is a malloc of its own, so that

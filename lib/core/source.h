@@ -3,9 +3,9 @@
  * Positions are byte offsets everywhere inside jobfix. They are turned into
  * 1-based line and column (columns count characters: UTF-8 code points, an
  * invalid byte counts as one) only when a diagnostic is rendered, by
- * jf_source_pos(). Zero-based tree-sitter points and libyaml marks enter
- * through exactly one function each (jf_source_byte_from_point and
- * jf_source_byte_from_yaml).
+ * jf_source_pos(). Tree-sitter nodes give byte offsets themselves; zero-based
+ * libyaml marks (a line and a column in characters) enter through exactly
+ * one function, jf_source_byte_from_yaml().
  */
 #ifndef JF_SOURCE_H
 #define JF_SOURCE_H

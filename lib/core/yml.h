@@ -1,6 +1,8 @@
 /* yml.h - YAML documents with positions: loading, node spans and scalars, comments
  *
- * Shared by the job readers (lib/job/) and the config loader (rules/config.c).
+ * Shared by the job readers (lib/job/), the config loader and the
+ * suppressions (rules/config.c, rules/suppress.c), and the readers of
+ * jobfix's own data files (env/, triage/patterns.c: jf_yml_load_data()).
  * Nodes are libyaml's, borrowed from the document; spans are byte offsets in
  * the source the document was parsed from.
  */

@@ -1,4 +1,5 @@
-/* image.c - the job's image: spec fields, manifest and the catalog of well-known images */
+/* image.c - the job's image: spec fields, manifest, the catalog of well-known images, what its
+ * Dockerfile's RUNs install, its conda environment */
 #include "env/image.h"
 
 #include <yaml.h>

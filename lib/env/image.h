@@ -1,10 +1,14 @@
 /* image.h - what the job's image holds: Python, user, packages, executables, environment
  *
- * Facts come, in order, from the job spec's own `image` fields (`user`,
- * `python`, and `manifest`, a `pip freeze` list that is complete by
- * definition) and from the catalog of well-known images in data/images/
- * (docs/data.md), matched by repository and tag. What neither says is
- * unknown, and the checks that need it stay silent.
+ * Facts come from the catalog of well-known images in data/images/
+ * (docs/data.md), matched by repository and tag: of the image the job
+ * names, else of the one the repository's Dockerfile builds it FROM, with
+ * what its RUNs install; then from the conda environment file the platform
+ * builds the job's Python from (Azure ML's conda_file), whose packages are
+ * all there are; and over those, from the job spec's own `image` fields
+ * (`user`, `python`, and `manifest`, a `pip freeze` list that is complete
+ * by definition). What none says is unknown, and the checks that need it
+ * stay silent.
  */
 #ifndef JF_IMAGE_H
 #define JF_IMAGE_H
@@ -46,9 +50,10 @@ typedef struct {
 typedef enum { JF_FACT_PACKAGES, JF_FACT_PYTHON, JF_FACT_USER, JF_FACT_EXECUTABLES } jf_image_fact;
 
 /**
- * The image of `job`, from its fields and the catalog; never NULL. Free with
- * jf_image_free. A manifest the job names and jobfix cannot read is a JF005
- * note in `sink` (NULL: not reported).
+ * The image of `job`, from its fields, the catalog, the Dockerfile that
+ * builds it and its conda file; never NULL. Free with jf_image_free(). A
+ * manifest the job names and jobfix cannot read is a JF005 note in `sink`
+ * (NULL: not reported).
  */
 jf_image *jf_image_resolve(const jf_job *job, jf_sink *sink);
 void jf_image_free(jf_image *self);
@@ -61,10 +66,10 @@ void jf_image_free(jf_image *self);
 void jf_image_relate(jf_diag *d, const jf_image *self, jf_image_fact fact, const char *fmt, ...)
 	JF_PRINTF(4, 5);
 
-/** Why the image's facts are unknown, for --verbose: "the image 'x' is not in jobfix's catalog". Static or borrowed. */
+/** Why the image's facts are unknown, for --verbose: "the image is not in jobfix's catalog". Static. */
 const char *jf_image_unknown_reason(const jf_image *self);
 
-/** Whether anything is known about the image (a catalog entry or spec fields). */
+/** Whether anything is known about the image: a catalog entry, a manifest, a conda file or its Python. */
 bool jf_image_known(const jf_image *self);
 /**
  * Whether distribution `dist` is installed: JF_YES (with its version in

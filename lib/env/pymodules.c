@@ -1,6 +1,6 @@
-/* pymodules.c - the standard-library list and the import-name map, from data/
+/* pymodules.c - the standard-library list, the import-name map and what distributions require, from data/
  *
- * Both are read from the embedded data once per process, on first use
+ * The three are read from the embedded data once per process, on first use
  * (pthread_once), into hash maps that are only read afterwards.
  */
 #include "env/pymodules.h"

@@ -5,9 +5,10 @@
  * stage is kept: its base image (FROM, ARG defaults substituted; a FROM of
  * an earlier stage continues that stage), WORKDIR, USER, ENV, the
  * COPY/ADD of local folders (COPY --from=stage and ADD of a URL are not
- * local code), and the packages its RUNs install. A value that depends on what jobfix cannot know (an ARG
- * without default, the base image's WORKDIR) is NULL. Every string is
- * owned by the jf_dockerfile and freed by jf_dockerfile_release().
+ * local code), the packages its RUNs install and the RUNs that may create
+ * files, ENTRYPOINT and CMD. A value that depends on what jobfix cannot
+ * know (an ARG without default, the base image's WORKDIR) is NULL. Every
+ * string is owned by the jf_dockerfile and freed by jf_dockerfile_release().
  */
 #ifndef JF_JOB_DOCKERFILE_H
 #define JF_JOB_DOCKERFILE_H

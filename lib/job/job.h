@@ -81,9 +81,10 @@ typedef struct {
 	bool to_entrypoint;
 } jf_cmd_unit;
 
-/* A distribution the Dockerfile that builds the job's image installs. */
+/* A distribution the build of the job's image installs: a RUN of its
+ * Dockerfile, or its conda environment file. */
 typedef struct {
-	jf_field name;  /* at the word of the RUN that installs it */
+	jf_field name;  /* at the word of the RUN, or the entry of the file, that installs it */
 	char *version;  /* pinned with ==, or NULL */
 	char *spec;     /* its version specifier (">=1.20,<2"), or NULL */
 } jf_job_install;

@@ -1,9 +1,11 @@
 /* pip.h - the grammar of what pip and conda are told to install
  *
- * One reading of `pip install` / `conda install` arguments and of
- * requirements files, for the two places a job installs packages: the
- * Dockerfile that builds its image (job/dockerfile.c) and its command and
- * launch scripts (shell/installs.c). Each argument becomes a named
+ * One reading of `pip install` / `conda install` arguments, of
+ * requirements files and of conda environment files, for every place a job
+ * installs packages: the Dockerfile that builds its image
+ * (job/dockerfile.c), Azure ML's conda environment (job/azureml.c), a local
+ * project's requirements (job/project.c), and its command and launch
+ * scripts (shell/installs.c). Each argument becomes a named
  * distribution (with its version when pinned with ==), a requirements file
  * to read, or something jobfix cannot name (a path, a URL, -e).
  */

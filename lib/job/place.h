@@ -5,7 +5,9 @@
  * neither is written in the file. The usual places are the file's own folder,
  * the top of its repository, and the folders between. place.c tries each on
  * the scripts the command names, and keeps the one where most of them are;
- * it also finds the nearest Dockerfile of a container job the same way.
+ * it also finds the nearest Dockerfile of a container job, and the YAML
+ * files of the repository that define what a job names (a Kubeflow
+ * TrainingRuntime, an Azure ML environment).
  */
 #ifndef JF_JOB_PLACE_H
 #define JF_JOB_PLACE_H

@@ -669,7 +669,6 @@ static bool under_main_guard(const jf_pyfacts *py, TSNode n)
 	return false;
 }
 
-/* The last dotted part of a callee: `get_args` of `helper.get_args`. */
 /* Whether a file (its `names`) defines a function or class named `name`. */
 static bool defines(const jf_py_names *names, const char *name)
 {
@@ -697,7 +696,6 @@ void jf_py_called_names(const jf_pyfiles *files, const jf_pyfacts *entry, jf_str
 	}
 }
 
-/* The name of the outermost function or class around recorded node `pn`; a null node at module level. */
 /* The recorded function or class outermost around `pn`, or JF_PY_NONE. */
 static uint32_t outermost_index(const jf_pyfacts *py, const jf_py_node *pn)
 {

@@ -155,8 +155,9 @@ static inline const jf_strmap *jf_pyfiles_own(const jf_pyfiles *self, const jf_f
  */
 jf_pyfacts *jf_pyfacts_read(jf_file *file);
 void jf_pyfacts_free(jf_pyfacts *self);
-/** The names of the calls and definitions of `py`, and the environment
- * variables it sets; free with jf_py_names_free(). */
+/** The names of the calls and definitions of `py`, the environment
+ * variables it sets and its imports (its command-line steps are the
+ * caller's to add: jf_cmdline_record_of()); free with jf_py_names_free(). */
 jf_py_names *jf_py_names_read(const jf_pyfacts *py);
 void jf_py_names_free(jf_py_names *self);
 /** Writes `names` to `b`. */

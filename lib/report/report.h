@@ -22,7 +22,8 @@ void jf_report_render_statistics(const jf_report *self, jf_buf *out, jf_format f
  * Renders errors of jobfix's configuration (rule-less diagnostics, in the
  * report's order): as diagnostics in text and concise, `jobfix: error: ...` for
  * those without a position; in json a document whose "config_errors" list
- * holds them.
+ * holds them; in sarif a log whose invocation failed, with a
+ * toolConfigurationNotification for each; in github `::error` annotations.
  */
 void jf_report_render_errors(const jf_report *self, jf_buf *out, jf_format format, bool color);
 

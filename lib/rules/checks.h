@@ -80,12 +80,6 @@ char *jf_match_text(const jf_file *file, const jf_match *m, const char *capture)
 /* What the checks share. */
 
 /**
- * When `entry` is a local launcher (a positional script and a REMAINDER for
- * its arguments), the index in `args` of the word naming the script it runs;
- * else -1 (arguments.c).
- */
-long jf_wrapped_script(const jf_facts *facts, const jf_file *entry, const jf_words *args);
-/**
  * Whether `p` is a path of the developer's machine that the job's container
  * does not provide (JF101's places, less mounts, workdir and the home of the
  * image's user) (local_path.c).

@@ -38,13 +38,13 @@ const jf_strings *jf_config__allow_outside(const jf_config *self);
 jf_severity jf_config__severity(const jf_config *self, const jf_rule *rule);
 /** The config's errors, as rule-less diagnostics (rendered by report/). */
 const jf_report *jf_config__errors(const jf_config *self);
-/** The rules this config sees: jobfix's own and, once resolved, its rules folder's. */
 /**
  * A hash of what made the config (the current folder, the config file's
  * bytes, each override) in *out; false when a lint's result cannot be kept
  * by it (a rules folder, whose files the hash does not cover).
  */
 bool jf_config__fingerprint(const jf_config *self, uint64_t *out);
+/** The rules this config sees: jobfix's own and, once resolved, its rules folder's. */
 const jf_rule_list *jf_config__rules(const jf_config *self);
 /** The rule named `id_or_name` as this config sees it (its rules folder included), or NULL. */
 const jf_rule *jf_config__find_rule(const jf_config *self, const char *id_or_name);

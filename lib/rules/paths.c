@@ -101,7 +101,6 @@ static io_kind open_mode(const jf_file *unit, TSNode args)
 	return writes ? IO_WRITE : IO_READ;
 }
 
-/* The I/O the call does, with its path argument; false when none. */
 /* Whether the text of `n` starts with `s`. */
 static bool text_starts(const jf_file *unit, TSNode n, const char *s)
 {

@@ -41,7 +41,7 @@ var *jf_shell__set_var(shell *sh, const char *name, const char *value, bool expo
 	return v;
 }
 
-/* The value of $name: NULL when unknown. `*known_unset` tells an unset variable. */
+/* The value of $name: NULL when unknown. `*unset` tells an unset variable. */
 const char *jf_shell__lookup(shell *sh, const char *name, bool *unset)
 {
 	*unset = false;
@@ -186,8 +186,9 @@ static void shell_release(shell *sh)
 	free(sh->cwd);
 }
 
-/* Walks a launch script in a child shell that inherits the exported state;
- * w[first..] are its positional parameters. */
+/* Walks launch script `u` in this shell (`same_shell`: `source`, which
+ * keeps the caller's parameters), else in a child shell that inherits the
+ * exported state, with w[first..] as its positional parameters. */
 void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const words *w, size_t first)
 {
 	if (same_shell) {

@@ -1,10 +1,12 @@
 /* tree.h - syntax trees of the workspace's files: nodes, their text, walks below a node
  *
- * TSNodes are borrowed values: valid while the workspace that parsed them
- * lives. Types and fields are compared as integer ids (core/grammar.h). A walk over a
- * whole tree belongs to the fact walkers (python/pyfacts.c, the shell's
- * interpreter), which read each file once: jf_iter walks below a node, and a
- * root node is a bug (the tests would abort).
+ * TSNodes are borrowed values: valid while their tree is kept, which the
+ * facts may release before the workspace ends (jf_facts_settle(),
+ * facts/facts.h). Types and fields are compared as integer ids
+ * (core/grammar.h). A walk over a whole tree belongs to the fact walkers
+ * (python/pyfacts.c, the shell's interpreter), which read each file once:
+ * jf_iter walks below a node, and a root node is a bug (the tests would
+ * abort).
  */
 #ifndef JF_TREE_H
 #define JF_TREE_H

@@ -105,8 +105,9 @@ void jf_workspace_keep_sources(jf_workspace *self, jf_sources *into);
 
 /**
  * Reads and parses the file at `fs_path` (shown as `display_path`), once per
- * lint: a second call returns the same file. Returns NULL after reporting
- * why it cannot (JF005, or JF301 for a binary file).
+ * lint: a second call returns the same file. A file the workspace's `kept`
+ * takes is read and not parsed (jf_file.kept, no tree). Returns NULL after
+ * reporting why it cannot (JF005, or JF301 for a binary file).
  */
 jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *display_path,
                            jf_lang lang, jf_role role, const char *container_dir, int depth);

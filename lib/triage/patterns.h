@@ -1,6 +1,6 @@
 /* patterns.h - data/triage.yaml: the failure categories and the messages of a failed job's log
  *
- * The table is read once per process (jf_triage_table()) and never freed. A line is matched
+ * The table is read once per process (jf_triage_table_get()) and never freed. A line is matched
  * in two steps: a prefilter finds, in one pass over the line's bytes, the patterns whose
  * literal (the longest run of plain characters every match of the regex must contain, found
  * when the table is read) occurs in it, case-insensitively; only those patterns' regexes run.

@@ -102,8 +102,10 @@ JF_EXPORT jf_linter *jf_linter_new(const jf_options *opts);
 JF_EXPORT void jf_linter_free(jf_linter *self);
 
 /**
- * Lints `path`: a job spec (*.yaml, *.yml) or a Python or shell file linted
- * alone. Findings are collected in the linter. Returns 0, or a negative error
+ * Lints `path`: a job file of any format jobfix reads (*.yaml, *.yml, or a
+ * file whose content reads as one, such as a Slurm batch script), or a
+ * Python or shell file linted alone (by its suffix or its #! line).
+ * Findings are collected in the linter. Returns 0, or a negative error
  * code when jobfix could not do its job (unreadable path, a rule that does not
  * compile); the message is then in jf_linter_error().
  */
@@ -148,9 +150,9 @@ JF_EXPORT const char *jf_linter_error(const jf_linter *self);
 
 /**
  * The checks skipped so far for want of facts (an image jobfix does not know,
- * no `image.user`), each with how to enable it: "JF110 missing-package: the
- * image 'x' is not in jobfix's catalog: declare image.manifest ...". NULL
- * past the end; owned by the linter.
+ * no `image.user`), each with how to enable it: "JF110 missing-package in
+ * job.yaml: the image is not in jobfix's catalog; declare image.manifest
+ * ...". NULL past the end; owned by the linter.
  */
 JF_EXPORT const char *jf_linter_skipped(const jf_linter *self, size_t i);
 
@@ -225,8 +227,9 @@ JF_EXPORT int jf_config_load(jf_config *self, const char *path);
 /**
  * Overrides key `key` with the command line's `value`: "select" and "ignore"
  * (comma-separated rules, replacing the file's list), "rules-dir" (relative
- * to the current folder) and "fail-on". Returns 0, or JF_ERROR with an error
- * recorded.
+ * to the current folder), "allow-outside" (one more folder a lint may read,
+ * relative to the current folder) and "fail-on". Returns 0, or JF_ERROR with
+ * an error recorded.
  */
 JF_EXPORT int jf_config_set(jf_config *self, const char *key, const char *value);
 /**
@@ -330,7 +333,7 @@ typedef struct {
 	const char *category; /* a failure category of the study, "Path Not Found" */
 	const char *summary;
 	const char *help;
-	const char *language; /* "python", "bash", "job" */
+	const char *language; /* "python", "bash", "python, bash", or "job" for a C check */
 } jf_rule_info;
 
 /** The number of jobfix's own rules; they are numbered 0..count-1 in id order. */
