@@ -1,9 +1,11 @@
-/* arguments.c - JF302-JF304, JF306-JF308: what the launch passes against what the entry script accepts
+/* arguments.c - JF302-JF309 and JF305's hook: what the launch passes against what the entry script accepts
  *
- * For each Python entry script the command runs, its command line (read by
- * python/cmdline.c) is checked against every invocation (its words as the
- * shell gives them, "$@" from the job spec included), read the way argparse,
- * absl or click reads it, and against the script's own uses of `args.X`.
+ * For each Python entry script the command runs, its command line (the
+ * model of python/cmdline.h, read by the reader of its library) is checked
+ * against every invocation (its words as the shell gives them, "$@" from the
+ * job spec included), read token by token as its library reads them
+ * (jf_cmdline_next_token()), and against the script's own uses of the
+ * parsed values (`args.X`, `FLAGS.x`).
  *
  * Precision first: an open command line (python/cmdline.h) gives no finding
  * about flags; parse_known_args() tolerates unknown flags. A word whose value
@@ -1036,7 +1038,7 @@ static void check_flags_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyf
 
 void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 {
-	(void)rule; /* one pass reports JF302-JF304, JF306-JF308 */
+	(void)rule; /* one pass reports JF302-JF304 and JF306-JF309 */
 	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *entry = ctx->facts->ws->files.items[i];

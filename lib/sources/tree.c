@@ -120,7 +120,7 @@ TSNode jf_iter_start(jf_iter *it, TSNode node)
 {
 	/* The root, found without ts_node_parent(), which walks down from the root. */
 	if (ts_node_eq(node, ts_tree_root_node(node.tree)))
-		JF_BUG("a walk of a whole tree: read the file's facts instead (python/facts.h)");
+		JF_BUG("a walk of a whole tree: read the file's facts instead (python/pyfacts.h)");
 	it->cur = ts_tree_cursor_new(node);
 	return node;
 }

@@ -263,7 +263,8 @@ static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s)
 	}
 }
 
-/* Whether `entry` calls the click command `fn` as the program: fn() or fn(keywords). */
+/* Whether the entry script of `py` calls the click command `fn` as the program: fn() or
+ * fn(keywords). */
 static bool click_called(jf_cmdline *c, const char *fn, const jf_pyfacts *py)
 {
 	const jf_file *entry = py->file;
