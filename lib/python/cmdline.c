@@ -471,7 +471,7 @@ static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s)
 		jf_cmdline__add(c, s->def);
 		break;
 	case JF_STEP_ARGV_PARSES:
-		c->argv_parses += s->count ? (int)s->count : 1;
+		c->argv_parses += s->how ? s->how : 1;
 		break;
 	default:
 		parsers[s->parser]->replay(c, unit, s);

@@ -122,7 +122,8 @@ typedef struct {
 	jf_unknown_flag unknown;
 	jf_cmdline_result result;
 	bool abbrev;       /* a long option may be abbreviated to a unique prefix */
-	bool tolerant;     /* unknown flags are left to the script (parse_known_args) */
+	/* How unknown flags are left to the script ("parse_known_args"); NULL: they are not. */
+	const char *tolerant;
 	bool duplicates_fail; /* an option string defined twice stops the script (argparse) */
 	/* An invocation whose first word names a .json or .yaml file is read as
 	 * a config file, not as flags (HfArgumentParser's parse_json_file). */
@@ -263,7 +264,7 @@ enum {
 	JF_STEP_OPEN_FIRST,  /* the same, unless it is open already */
 	JF_STEP_TAKES_PART,  /* the file takes part in the command line */
 	JF_STEP_ARGUMENT,    /* an argument of the main parser: def */
-	JF_STEP_ARGV_PARSES, /* sys.argv handed to a parser */
+	JF_STEP_ARGV_PARSES, /* sys.argv handed to a parser (`how` times; 0: once) */
 	JF_STEP_OWN = 16,
 };
 

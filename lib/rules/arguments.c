@@ -183,10 +183,9 @@ static void on_unknown(invocation *iv, const jf_token *t)
 {
 	const jf_cmdline *c = iv->c;
 	if (c->tolerant) {
-		jf_sink_skip(iv->ctx->out, "JF302", "%s parses its command line with parse_known_args: "
-		                                    "flags its parser does not define ('%s') are not "
-		                                    "checked",
-		             iv->entry, t->name);
+		jf_sink_skip(iv->ctx->out, "JF302", "%s parses its command line with %s: flags its "
+		                                    "parser does not define ('%s') are not checked",
+		             iv->entry, c->tolerant, t->name);
 		return;
 	}
 	jf_diag *diag;

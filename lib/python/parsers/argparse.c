@@ -556,7 +556,7 @@ static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s)
 			st->own_list = true;
 		break;
 	case TOLERANT:
-		c->tolerant = true;
+		c->tolerant = "parse_known_args";
 		break;
 	}
 }
@@ -582,7 +582,7 @@ static bool finish(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *ent
 		return false; /* nothing of argparse runs for the script */
 	/* parse_known_args, then parse_args of what it left: every flag must be known */
 	if (st->rest_parsed)
-		c->tolerant = false;
+		c->tolerant = NULL;
 	/* parse_args([...]) of a list of its own (defaults for a helper) matters
 	 * only when nothing parses the command line itself */
 	if (st->own_list && !st->argv_parsed && !st->rest_parsed)

@@ -255,7 +255,7 @@ static void record_field(jf_cmdline_recorder *r, const char *cls, TSNode as)
 	annotation a = { .type = TYPE_OTHER };
 	read_annotation(unit, type, &a, 0);
 	jf_argdef d = { .command = JF_CMDLINE_MAIN, .unit = unit, .span = jf_node_span(as),
-		        .type = a.type, .dest = name };
+		        .type = a.type, .dest = jf_xstrdup(name) };
 	jf_array_push(&d.options, jf_xasprintf("--%s", name));
 	if (strchr(name, '_')) { /* --learning-rate too (newer transformers) */
 		char *dashed = jf_xasprintf("--%s", name);
@@ -288,9 +288,8 @@ static void record_field(jf_cmdline_recorder *r, const char *cls, TSNode as)
 		d.required = !has_default;
 	}
 	if (!readable) {
-		char *dest = jf_xstrdup(name);
 		jf_cmdline__def_release(&d);
-		jf_cmdline__step_unread(r, FIELD, dest, cls);
+		jf_cmdline__step_unread(r, FIELD, name, cls);
 		return;
 	}
 	jf_cmdline__step_argument(r, FIELD, &d, cls);
@@ -301,6 +300,7 @@ static void record_field(jf_cmdline_recorder *r, const char *cls, TSNode as)
 		jf_array_push(&no.options, jf_xasprintf("--no-%s", name));
 		jf_cmdline__step_argument(r, FIELD, &no, cls);
 	}
+	free(name);
 }
 
 /* Whether decorated definition `n` is a class under @dataclass. */
@@ -447,7 +447,7 @@ static void record_call(jf_cmdline_recorder *r, const jf_py_node *pn)
 	    reads_first_word(unit, pn->b, &reads)) {
 		jf_cmdline_step *s = jf_cmdline__step(r, CONFIG_FILE);
 		s->text = jf_cmdline__calls_method(unit, fn, "parse_json_file") ? ".json" : NULL;
-		jf_cmdline__step(r, JF_STEP_ARGV_PARSES)->count = (size_t)reads;
+		jf_cmdline__step(r, JF_STEP_ARGV_PARSES)->how = (uint8_t)(reads < 255 ? reads : 255);
 	}
 }
 
@@ -590,7 +590,8 @@ static bool finish(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *ent
 	c->dialect = JF_DIALECT_ARGPARSE;
 	c->result = JF_RESULT_DATACLASSES;
 	c->duplicates_fail = true; /* it is an ArgumentParser */
-	c->tolerant |= st->remaining;
+	if (st->remaining)
+		c->tolerant = "parse_args_into_dataclasses(return_remaining_strings=True)";
 	c->config_first_word = st->config_file;
 	c->unit = st->parser_unit;
 	c->span = st->parser->span;
