@@ -579,6 +579,48 @@ void jf_cmdline_view_release(jf_cmdline *view)
 	jf_array_release(&view->args);
 }
 
+/* Whether callee `fn` makes a parser or a part of one. */
+static bool makes_parser(const jf_file *unit, TSNode fn)
+{
+	static const char *const methods[] = { "add_argument_group", "add_mutually_exclusive_group",
+		                                "add_parser", "add_subparsers", NULL };
+	for (size_t i = 0; methods[i]; i++)
+		if (jf_cmdline__calls_method(unit, fn, methods[i]))
+			return true;
+	TSNode name = jf_node_type_is(fn, JF_T_attribute) ? jf_node_field(fn, JF_F_attribute) : fn;
+	if (!jf_node_type_is(name, JF_T_identifier))
+		return false;
+	size_t n = ts_node_end_byte(name) - ts_node_start_byte(name), k = sizeof "ArgumentParser" - 1;
+	return n >= k && !memcmp(unit->src->data + ts_node_end_byte(name) - k, "ArgumentParser", k);
+}
+
+bool jf_cmdline_foreign_add_argument(const jf_file *unit, TSNode call)
+{
+	TSNode object = jf_node_field(jf_node_field(call, JF_F_function), JF_F_object);
+	bool own_method = strstr(unit->src->data, "def add_argument(") != NULL;
+	if (!jf_node_type_is(object, JF_T_identifier))
+		return own_method; /* self.add_argument(...) in a class that defines it */
+	/* The body around the call: its function's, or the module. */
+	TSNode body = call;
+	while (!ts_node_is_null(body) && !jf_node_type_is(body, JF_T_module) &&
+	       !(jf_node_type_is(body, JF_T_block) &&
+	         jf_node_type_is(ts_node_parent(body), JF_T_function_definition)))
+		body = ts_node_parent(body);
+	for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
+		TSNode as = ts_node_named_child(ts_node_named_child(body, i), 0);
+		TSNode left = jf_node_field(as, JF_F_left), right = jf_node_field(as, JF_F_right);
+		if (jf_node_type_is(as, JF_T_assignment) && jf_node_type_is(left, JF_T_identifier) &&
+		    jf_node_type_is(right, JF_T_call) &&
+		    ts_node_end_byte(left) - ts_node_start_byte(left) ==
+		            ts_node_end_byte(object) - ts_node_start_byte(object) &&
+		    !memcmp(unit->src->data + ts_node_start_byte(left),
+		            unit->src->data + ts_node_start_byte(object),
+		            ts_node_end_byte(left) - ts_node_start_byte(left)))
+			return !makes_parser(unit, jf_node_field(right, JF_F_function));
+	}
+	return own_method;
+}
+
 /* The model's lookups */
 
 const jf_argdef *jf_cmdline_find_option(const jf_cmdline *c, const char *name)

@@ -184,6 +184,14 @@ const jf_argdef *jf_cmdline_find_option(const jf_cmdline *c, const char *name);
 const jf_argdef *jf_cmdline_find_dest(const jf_cmdline *c, const char *dest);
 /** Whether `name` is stored by the script: an argument's dest or an extra one. */
 bool jf_cmdline_stores(const jf_cmdline *c, const char *name);
+/**
+ * Whether `call`, an `x.add_argument(...)` of `unit`, adds to something
+ * that is no argparse parser: `x` is assigned in the body around the call
+ * from a call that makes none (`validator = ConfigValidator(...)`), or the
+ * file defines an add_argument method of its own and `x` is not assigned a
+ * parser there. Reads around the call only.
+ */
+bool jf_cmdline_foreign_add_argument(const jf_file *unit, TSNode call);
 /** Whether argparse takes word `s` for an option (not a negative number). */
 bool jf_cmdline_looks_like_option(const char *s);
 /** The option `name` (a long option, maybe abbreviated); NULL and *ambiguous when several

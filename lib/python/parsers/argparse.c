@@ -413,7 +413,10 @@ static void record_call(jf_cmdline_recorder *r, const jf_py_node *pn)
 	     jf_cmdline__calls_method(unit, fn, "add_parser")) &&
 	    has_keyword(unit, n, "parents"))
 		jf_cmdline__step(r, PARENTS);
-	if (jf_cmdline__calls_method(unit, fn, "add_argument")) {
+	if (jf_cmdline__calls_method(unit, fn, "add_argument") &&
+	    jf_cmdline_foreign_add_argument(unit, n)) {
+		/* a method of a class of the code's own (a config validator) */
+	} else if (jf_cmdline__calls_method(unit, fn, "add_argument")) {
 		const char *object = variable(r, jf_node_field(fn, JF_F_object));
 		jf_argdef d = { .conditional = conditional(n) };
 		if (read_argument(unit, n, &d)) {
