@@ -130,6 +130,7 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 		if (w && strcmp(ptype, "Worker")) {
 			long g = jf_k8s__template_gpus(r, jf_k8s__get(r, w, "template"), NULL);
 			j->gpus = g;
+			jf_k8s__read_accels(r, jf_k8s__get(r, jf_k8s__get(r, w, "template"), "spec"), g);
 		}
 		long slots = jf_k8s__whole(jf_k8s__get(r, spec, "slotsPerWorker"));
 		if (slots >= 0)
@@ -300,6 +301,9 @@ static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 	if ((n = jf_k8s__get(r, tr, "resourcesPerNode"))) {
 		j->resources = jf_job__loc(r, n);
 		j->gpus = jf_k8s__gpus(r, n);
+		/* the runtime's node selectors stand; the GPUs per node are the trainer's */
+		for (size_t i = 0; i < j->accels.size; i++)
+			j->accels.items[i].count = j->gpus;
 	}
 	if (!j->image.present)
 		jf_sink_skip(r->sink, "JF112",
