@@ -49,7 +49,7 @@ static JF_ARRAY(target *) targets;
 static jf_strmap names[NS_COUNT];
 static jf_strings problems; /* "data/gpus.yaml:12: ..." */
 
-static void problem(unsigned line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(unsigned line, const char *fmt, ...) JF_PRINTF(2, 3);
 
 static void problem(unsigned line, const char *fmt, ...)
 {
@@ -144,7 +144,8 @@ static void each_scalar(yaml_document_t *doc, yaml_node_t *n, each_fn fn, void *
 	if (!n)
 		return;
 	if (n->type == YAML_SCALAR_NODE) {
-		fn(jf_yml_scalar(n), line_of(n), data);
+		if (!jf_yml_is_null(n) && *jf_yml_scalar(n))
+			fn(jf_yml_scalar(n), line_of(n), data);
 		return;
 	}
 	if (n->type != YAML_SEQUENCE_NODE) {
