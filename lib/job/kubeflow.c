@@ -124,6 +124,14 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 	if (known && nodes > 0)
 		j->nodes = nodes;
 
+	/* GPU node selectors written on the Workers only: theirs (the primary's otherwise). */
+	yaml_node_t *worker = jf_k8s__get(r, rs, "Worker");
+	if (!j->accels.size && worker && strcmp(ptype, "Worker") && strcmp(kk->kind, "MPIJob")) {
+		yaml_node_t *wt = jf_k8s__get(r, worker, "template");
+		jf_k8s__read_accels(r, jf_k8s__get(r, wt, "spec"),
+		                    jf_k8s__template_gpus(r, wt, kk->container));
+	}
+
 	if (!strcmp(kk->kind, "MPIJob")) {
 		/* The launcher runs mpirun; the processes run on the Workers' GPUs. */
 		yaml_node_t *w = jf_k8s__get(r, rs, "Worker");

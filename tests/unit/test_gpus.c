@@ -346,6 +346,27 @@ static void test_gpus__kubeflow_mpijob_takes_the_workers(void **state)
 	jf_job_free(j);
 }
 
+static void test_gpus__kubeflow_selector_on_the_workers_only(void **state)
+{
+	th_fixture *f = *state;
+	jf_job *j = load(
+		f, "pytorchjob.yaml",
+		"apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: t}\nspec:\n"
+		"  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n      template:\n        spec:\n"
+		"          containers:\n          - name: pytorch\n            image: python:3.11\n"
+		"            command: [torchrun, train.py]\n"
+		"            resources: {limits: {nvidia.com/gpu: 2}}\n"
+		"    Worker:\n      replicas: 3\n      template:\n        spec:\n"
+		"          nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}\n"
+		"          containers:\n          - name: pytorch\n            image: python:3.11\n"
+		"            command: [torchrun, train.py]\n"
+		"            resources: {limits: {nvidia.com/gpu: 2}}\n");
+	assert_int_equal(j->gpus, 2);
+	assert_int_equal(j->accels.size, 1);
+	expect_accel(j, 0, "nvidia-l4", JF_ACCEL_GKE, 2);
+	jf_job_free(j);
+}
+
 static void test_gpus__azureml(void **state)
 {
 	th_fixture *f = *state;
@@ -374,6 +395,7 @@ int main(void)
 		T(test_gpus__slurm),
 		T(test_gpus__kubernetes),
 		T(test_gpus__kubeflow_mpijob_takes_the_workers),
+		T(test_gpus__kubeflow_selector_on_the_workers_only),
 		T(test_gpus__azureml),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
