@@ -11,6 +11,7 @@
 
 #include "core/confine.h"
 #include "core/path.h"
+#include "env/gpus.h"
 #include "env/image.h"
 #include "facts/facts.h"
 #include "job/job.h"
@@ -109,6 +110,114 @@ static void text_mounts(jf_buf *b, const jf_job_mounts *m, bool read_only)
 	}
 }
 
+/* Whose names an accelerator's kind is, as show says it. */
+static const char *accel_names_text(jf_accel_names names)
+{
+	switch (names) {
+	case JF_ACCEL_GPU:
+		return "GPU name";
+	case JF_ACCEL_SKYPILOT:
+		return "SkyPilot accelerator";
+	case JF_ACCEL_K8S_PRODUCT:
+		return "nvidia.com/gpu.product";
+	case JF_ACCEL_GKE:
+		return "GKE accelerator";
+	case JF_ACCEL_KARPENTER:
+		return "Karpenter GPU name";
+	case JF_ACCEL_SLURM:
+		return "Slurm GPU type";
+	case JF_ACCEL_SLURM_FEATURE:
+		return "Slurm feature";
+	case JF_ACCEL_INSTANCE:
+		return "instance type";
+	}
+	return "?";
+}
+
+/* The same for the JSON form. */
+static const char *accel_names_key(jf_accel_names names)
+{
+	static const char *const keys[] = {
+		[JF_ACCEL_GPU] = "gpu",
+		[JF_ACCEL_SKYPILOT] = "skypilot",
+		[JF_ACCEL_K8S_PRODUCT] = "kubernetes-gpu-product",
+		[JF_ACCEL_GKE] = "gke-accelerator",
+		[JF_ACCEL_KARPENTER] = "karpenter-gpu-name",
+		[JF_ACCEL_SLURM] = "slurm-gres-type",
+		[JF_ACCEL_SLURM_FEATURE] = "slurm-feature",
+		[JF_ACCEL_INSTANCE] = "instance-type",
+	};
+	return keys[names];
+}
+
+/* Whether show lists accelerator `a`: a Slurm feature only when it is a GPU's name. */
+static bool accel_shown(const jf_job_accel *a, jf_gpu_match *m, bool *resolved)
+{
+	*resolved = jf_gpu_resolve(a, m);
+	return *resolved || a->names != JF_ACCEL_SLURM_FEATURE;
+}
+
+/* "A100-40GB or A100-80GB": the types of `model`, into `b`. */
+static void model_types(jf_buf *b, const char *model)
+{
+	size_t n, k = 0, total = 0;
+	const jf_gpu *g = jf_gpus(&n);
+	for (size_t i = 0; i < n; i++)
+		total += !strcmp(g[i].model, model);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(g[i].model, model))
+			jf_buf_addf(b, "%s%s", k++ ? k == total ? " or " : ", " : "", g[i].name);
+}
+
+/* Where an accelerator is written: its kind, else the whole ask. */
+static jf_loc accel_at(const jf_job_accel *a)
+{
+	return a->kind.value ? a->kind.at : a->at;
+}
+
+static void text_accels(jf_buf *b, const jf_job *j)
+{
+	char w[512], m1[32], m2[32];
+	size_t shown_n = 0;
+	jf_gpu_match m;
+	bool resolved;
+	for (size_t i = 0; i < j->accels.size; i++)
+		shown_n += accel_shown(&j->accels.items[i], &m, &resolved);
+	if (j->accels_any && shown_n > 1)
+		jf_buf_addf(b, "  accelerators: one of the %zu below\n", shown_n);
+	for (size_t i = 0; i < j->accels.size; i++) {
+		const jf_job_accel *a = &j->accels.items[i];
+		if (!accel_shown(a, &m, &resolved))
+			continue;
+		const char *at = where(w, sizeof w, accel_at(a));
+		if (a->kind.value)
+			jf_buf_addf(b, "  accelerator: %s (%s%s%s)\n", a->kind.value,
+			            accel_names_text(a->names), at ? ", " : "", at ? at : "");
+		else
+			jf_buf_addf(b, "  accelerator: type not named%s%s%s\n", at ? " (" : "",
+			            at ? at : "", at ? ")" : "");
+		if (resolved && m.gpu) {
+			jf_buf_addf(b, "    gpu: %s, %s per GPU\n", m.gpu->name,
+			            jf_gpu_memory_text(m.memory_min, m1, sizeof m1));
+		} else if (resolved) {
+			jf_buf_addf(b, "    gpu: %s (", m.model);
+			model_types(b, m.model);
+			jf_buf_addf(b, "), %s to %s per GPU\n",
+			            jf_gpu_memory_text(m.memory_min, m1, sizeof m1),
+			            jf_gpu_memory_text(m.memory_max, m2, sizeof m2));
+		} else if (a->kind.value) {
+			jf_buf_adds(b, "    gpu: unknown (not a name of data/gpus.yaml)\n");
+		}
+		if (a->count >= 0)
+			jf_buf_addf(b, "    per node: %ld\n", a->count);
+		else if (resolved && m.count >= 0)
+			jf_buf_addf(b, "    per node: %ld (the instance type's)\n", m.count);
+		if (a->memory)
+			jf_buf_addf(b, "    memory: %s per GPU, as the job writes it\n",
+			            jf_gpu_memory_text(a->memory, m1, sizeof m1));
+	}
+}
+
 static void text_words(jf_buf *b, const jf_words *words)
 {
 	for (size_t i = 0; i < words->size; i++)
@@ -177,6 +286,7 @@ static void show_text(jf_buf *b, const shown *s)
 	text_count(b, "nodes", j->nodes);
 	text_count(b, "gpus per node", j->gpus);
 	text_count(b, "processes per node", j->procs);
+	text_accels(b, j);
 	for (size_t i = 0; i < j->command.size; i++) {
 		const jf_cmd_unit *u = &j->command.items[i];
 		jf_buf_addf(b, "  command: %s", u->kind == JF_CMD_SHELL ? "shell" : "argv");
@@ -247,6 +357,49 @@ static void json_mounts(jf_jsonw *o, const jf_job_mounts *m, bool read_only)
 		if (where(w, sizeof w, x->path.at))
 			jf_jsonw_str(o, "at", w);
 		jf_jsonw_close(o, '}');
+	}
+}
+
+static void json_accels(jf_jsonw *o, const jf_job *j)
+{
+	char w[512];
+	jf_gpu_match m;
+	bool resolved;
+	size_t shown_n = 0;
+	for (size_t i = 0; i < j->accels.size; i++)
+		shown_n += accel_shown(&j->accels.items[i], &m, &resolved);
+	if (!shown_n)
+		return;
+	jf_jsonw_open(o, "accelerators", '[');
+	for (size_t i = 0; i < j->accels.size; i++) {
+		const jf_job_accel *a = &j->accels.items[i];
+		if (!accel_shown(a, &m, &resolved))
+			continue;
+		jf_jsonw_open(o, NULL, '{');
+		if (a->kind.value)
+			jf_jsonw_str(o, "kind", a->kind.value);
+		jf_jsonw_str(o, "names", accel_names_key(a->names));
+		if (where(w, sizeof w, accel_at(a)))
+			jf_jsonw_str(o, "at", w);
+		if (resolved && m.gpu) {
+			jf_jsonw_str(o, "gpu", m.gpu->name);
+			jf_jsonw_uint(o, "gpu_memory_bytes", m.memory_min);
+		} else if (resolved) {
+			jf_jsonw_str(o, "model", m.model);
+			jf_jsonw_uint(o, "gpu_memory_min_bytes", m.memory_min);
+			jf_jsonw_uint(o, "gpu_memory_max_bytes", m.memory_max);
+		}
+		json_count(o, "per_node", a->count);
+		if (resolved)
+			json_count(o, "instance_gpus", m.count);
+		if (a->memory)
+			jf_jsonw_uint(o, "memory_as_written_bytes", a->memory);
+		jf_jsonw_close(o, '}');
+	}
+	jf_jsonw_close(o, ']');
+	if (j->accels_any && shown_n > 1) {
+		jf_jsonw_member(o, "accelerators_any_of");
+		jf_buf_adds(o->b, "true");
 	}
 }
 
@@ -331,6 +484,7 @@ static void show_json(jf_jsonw *o, const shown *s)
 	json_count(o, "nodes", j->nodes);
 	json_count(o, "gpus_per_node", j->gpus);
 	json_count(o, "processes_per_node", j->procs);
+	json_accels(o, j);
 	jf_jsonw_open(o, "commands", '[');
 	for (size_t i = 0; i < j->command.size; i++) {
 		const jf_cmd_unit *u = &j->command.items[i];

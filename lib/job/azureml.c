@@ -637,6 +637,15 @@ static void read_resources(jf_job_read *f, yaml_node_t *v)
 	yaml_node_t *ic = jf_yml_get(f->doc, v, "instance_count");
 	if (ic)
 		jf_job__count(f, ic, "resources.instance_count", &f->job->nodes);
+	/* The VM size of serverless compute (Standard_NC24ads_A100_v4), or an
+	 * instance type of Kubernetes compute, whose names are the cluster's. A
+	 * later `resources` (a step's over its component's) replaces it. */
+	yaml_node_t *it = jf_yml_get(f->doc, v, "instance_type");
+	const char *s = it ? jf_yml_scalar(it) : NULL;
+	if (s && *s && !jf_yml_is_null(it) && !strstr(s, "${{")) {
+		f->job->accels.size = 0;
+		jf_job__accel(f, s, jf_job__loc(f, it), JF_ACCEL_INSTANCE, -1, jf_job__loc(f, it));
+	}
 }
 
 /* A YAML file of the repository, parsed; NULL (and nothing reported) when it cannot be read. */

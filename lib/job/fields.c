@@ -79,6 +79,49 @@ bool jf_job__count(jf_job_read *r, const yaml_node_t *n, const char *key, long *
 	return true;
 }
 
+jf_job_accel *jf_job__accel(jf_job_read *r, const char *kind, jf_loc kind_at,
+                            jf_accel_names names, long count, jf_loc at)
+{
+	jf_job_accel a = { { kind ? jf_job__copy(r, kind) : NULL, kind_at }, names, count, 0, at };
+	jf_array_push(&r->job->accels, a);
+	return jf_array_last(&r->job->accels);
+}
+
+uint64_t jf_job__bytes(const char *s)
+{
+	static const struct {
+		const char *unit;
+		uint64_t scale;
+	} units[] = { { "KiB", 1ull << 10 }, { "Ki", 1ull << 10 }, { "MiB", 1ull << 20 },
+		      { "Mi", 1ull << 20 },  { "GiB", 1ull << 30 }, { "Gi", 1ull << 30 },
+		      { "TiB", 1ull << 40 }, { "Ti", 1ull << 40 },  { "KB", 1000ull },
+		      { "K", 1000ull },      { "MB", 1000000ull },  { "M", 1000000ull },
+		      { "GB", 1000000000ull }, { "G", 1000000000ull }, { "TB", 1000000000000ull },
+		      { "T", 1000000000000ull } };
+	if (!s || *s < '0' || *s > '9')
+		return 0;
+	char *end = NULL;
+	errno = 0;
+	unsigned long long whole = strtoull(s, &end, 10);
+	uint64_t frac = 0, frac_div = 1;
+	if (*end == '.') /* "1.5TiB" */
+		for (end++; *end >= '0' && *end <= '9' && frac_div < 1000000; end++) {
+			frac = frac * 10 + (uint64_t)(*end - '0');
+			frac_div *= 10;
+		}
+	while (*end == ' ')
+		end++;
+	for (size_t i = 0; errno != ERANGE && i < sizeof units / sizeof *units; i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		uint64_t scale = units[i].scale;
+		if (whole > UINT64_MAX / scale)
+			return 0;
+		return whole * scale + frac * scale / frac_div;
+	}
+	return 0;
+}
+
 void jf_job__each_pair(jf_job_read *r, yaml_node_t *n, const char *where,
                        const char *const *known, jf_job_pair_fn fn, void *data)
 {

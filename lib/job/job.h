@@ -117,6 +117,33 @@ typedef struct {
 	bool base_python_changed;
 } jf_job_image;
 
+/* Whose names an accelerator's kind is: the same word means different GPUs
+ * on different platforms (SkyPilot's `A100` is the 40 GB one, a Slurm site's
+ * `a100` may be either), so env/gpus.c looks it up in that platform's names. */
+typedef enum {
+	JF_ACCEL_GPU,           /* a GPU's name, of no platform (jobfix's own spec) */
+	JF_ACCEL_SKYPILOT,      /* a SkyPilot accelerator name */
+	JF_ACCEL_K8S_PRODUCT,   /* `nvidia.com/gpu.product`, as GPU feature discovery writes it */
+	JF_ACCEL_GKE,           /* `cloud.google.com/gke-accelerator` */
+	JF_ACCEL_KARPENTER,     /* `karpenter.k8s.aws/instance-gpu-name` */
+	JF_ACCEL_SLURM,         /* a Slurm gres type (--gres=gpu:TYPE:N, --gpus=TYPE:N) */
+	JF_ACCEL_SLURM_FEATURE, /* a Slurm --constraint feature: a GPU only where its name is one */
+	JF_ACCEL_INSTANCE,      /* a cloud's instance type or VM size, which has its GPUs */
+} jf_accel_names;
+
+/* An accelerator the job asks for, as the job file writes it: the reader
+ * keeps what is written; env/gpus.c tells what GPU it is. */
+typedef struct {
+	jf_field kind;        /* "A100-80GB", "a100", "NVIDIA-A100-SXM4-80GB", "p4d.24xlarge";
+	                         value NULL when the job says only the memory */
+	jf_accel_names names; /* whose names `kind` is */
+	long count;           /* GPUs per node asked for with it; -1 when not given */
+	uint64_t memory;      /* bytes per GPU when the job itself says (gpu_memory); 0 otherwise */
+	jf_loc at;            /* the whole ask: `A100-80GB:8`, `--gres=gpu:a100:4`'s value */
+} jf_job_accel;
+
+typedef JF_ARRAY(jf_job_accel) jf_job_accels;
+
 typedef struct jf_job_reader jf_job_reader; /* job/reader.h */
 
 typedef struct jf_job {
@@ -154,6 +181,15 @@ typedef struct jf_job {
 	long gpus, nodes;       /* per node, and nodes; -1 when not given */
 	long procs;             /* processes per node the platform starts; -1 when not given */
 	jf_loc resources;       /* the resources value, for notes */
+	/* The accelerators the job asks for, in the order written. With
+	 * `accels_any`, they are choices: the platform starts the job on one of
+	 * them (SkyPilot's lists and sets, any_of and ordered; a node affinity's
+	 * values; a --constraint with `|`). Without, each describes the GPU of
+	 * every node (a node selector's product label beside its instance type).
+	 * Empty when the file names no GPU type or memory: `gpus` alone is not
+	 * an accelerator. */
+	jf_job_accels accels;
+	bool accels_any;
 	/* Comments of the job's files, where suppressions may stand. */
 	JF_ARRAY(jf_loc) comments;
 	/* Sources the job owns: the file, copies of values. */

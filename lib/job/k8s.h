@@ -40,6 +40,16 @@ long jf_k8s__whole(const yaml_node_t *n);
 /** The GPUs the container `prefer` (or the first) of pod template `tmpl` asks for, or -1. */
 long jf_k8s__template_gpus(jf_job_read *r, yaml_node_t *tmpl, const char *prefer);
 
+/**
+ * The accelerators pod spec `pod` asks for, `count` per node: the GPU labels
+ * of its nodeSelector (nvidia.com/gpu.product, cloud.google.com/gke-accelerator,
+ * karpenter.k8s.aws/instance-gpu-name, node.kubernetes.io/instance-type, and
+ * the GPU memory labels) and the `In` values of its required node affinity.
+ * They replace the job's accelerators (the pod of the replica that runs on
+ * the GPUs is read last).
+ */
+void jf_k8s__read_accels(jf_job_read *r, yaml_node_t *pod, long count);
+
 /** Whether apiVersion `api` and `kind` name a Kubeflow training job jobfix reads. */
 bool jf_kubeflow__is_job(const char *api, const char *kind);
 /** Reads the Kubeflow job `root` (apiVersion `api`, kind `kind`). */

@@ -124,12 +124,21 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 	if (known && nodes > 0)
 		j->nodes = nodes;
 
+	/* GPU node selectors written on the Workers only: theirs (the primary's otherwise). */
+	yaml_node_t *worker = jf_k8s__get(r, rs, "Worker");
+	if (!j->accels.size && worker && strcmp(ptype, "Worker") && strcmp(kk->kind, "MPIJob")) {
+		yaml_node_t *wt = jf_k8s__get(r, worker, "template");
+		jf_k8s__read_accels(r, jf_k8s__get(r, wt, "spec"),
+		                    jf_k8s__template_gpus(r, wt, kk->container));
+	}
+
 	if (!strcmp(kk->kind, "MPIJob")) {
 		/* The launcher runs mpirun; the processes run on the Workers' GPUs. */
 		yaml_node_t *w = jf_k8s__get(r, rs, "Worker");
 		if (w && strcmp(ptype, "Worker")) {
 			long g = jf_k8s__template_gpus(r, jf_k8s__get(r, w, "template"), NULL);
 			j->gpus = g;
+			jf_k8s__read_accels(r, jf_k8s__get(r, jf_k8s__get(r, w, "template"), "spec"), g);
 		}
 		long slots = jf_k8s__whole(jf_k8s__get(r, spec, "slotsPerWorker"));
 		if (slots >= 0)
@@ -300,6 +309,9 @@ static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 	if ((n = jf_k8s__get(r, tr, "resourcesPerNode"))) {
 		j->resources = jf_job__loc(r, n);
 		j->gpus = jf_k8s__gpus(r, n);
+		/* the runtime's node selectors stand; the GPUs per node are the trainer's */
+		for (size_t i = 0; i < j->accels.size; i++)
+			j->accels.items[i].count = j->gpus;
 	}
 	if (!j->image.present)
 		jf_sink_skip(r->sink, "JF112",

@@ -77,6 +77,108 @@ long jf_k8s__gpus(jf_job_read *r, yaml_node_t *resources)
 	return -1;
 }
 
+/* The node labels that name the GPU a pod runs on. */
+static const struct {
+	const char *key;
+	jf_accel_names names;
+} gpu_labels[] = {
+	{ "nvidia.com/gpu.product", JF_ACCEL_K8S_PRODUCT },
+	{ "cloud.google.com/gke-accelerator", JF_ACCEL_GKE },
+	{ "karpenter.k8s.aws/instance-gpu-name", JF_ACCEL_KARPENTER },
+	{ "node.kubernetes.io/instance-type", JF_ACCEL_INSTANCE },
+	{ "beta.kubernetes.io/instance-type", JF_ACCEL_INSTANCE },
+};
+
+/* The node labels that give a GPU's memory in MiB: GPU feature discovery's
+ * (docs/gfd_labels.md: "Memory of the GPU in Mb") and Karpenter's. */
+static const char *const memory_labels[] = { "nvidia.com/gpu.memory",
+	                                     "karpenter.k8s.aws/instance-gpu-memory", NULL };
+
+/* A label value jobfix can take: not empty, not a template's placeholder. */
+static const char *label_value(const yaml_node_t *v)
+{
+	const char *s = v && v->type == YAML_SCALAR_NODE ? jf_yml_scalar(v) : NULL;
+	return s && *s && !jf_yml_is_null(v) && !strpbrk(s, "${}") ? s : NULL;
+}
+
+/* What a GPU label `key` = value `v` says: an accelerator, or the memory (into *memory). */
+static void add_label(jf_job_read *r, const char *key, yaml_node_t *v, long count,
+                      uint64_t *memory, jf_loc *memory_at)
+{
+	const char *s = label_value(v);
+	if (!key || !s)
+		return;
+	for (size_t i = 0; i < sizeof gpu_labels / sizeof *gpu_labels; i++)
+		if (!strcmp(key, gpu_labels[i].key)) {
+			jf_job__accel(r, s, jf_job__loc(r, v), gpu_labels[i].names, count,
+			              jf_job__loc(r, v));
+			return;
+		}
+	if (jf_str_in(key, memory_labels)) {
+		char *end = NULL;
+		unsigned long long mib = strtoull(s, &end, 10);
+		if (*s >= '0' && *s <= '9' && !*end && mib && mib < (1ull << 40)) {
+			*memory = (uint64_t)mib << 20;
+			*memory_at = jf_job__loc(r, v);
+		}
+	}
+}
+
+void jf_k8s__read_accels(jf_job_read *r, yaml_node_t *pod, long count)
+{
+	jf_job *j = r->job;
+	j->accels.size = 0;
+	j->accels_any = false;
+	uint64_t memory = 0;
+	jf_loc memory_at = { 0 };
+	yaml_node_t *sel = jf_k8s__get(r, pod, "nodeSelector");
+	if (sel && sel->type == YAML_MAPPING_NODE)
+		for (yaml_node_pair_t *p = sel->data.mapping.pairs.start; p < sel->data.mapping.pairs.top;
+		     p++)
+			add_label(r, jf_yml_scalar(jf_job__node(r, p->key)), jf_job__node(r, p->value), count,
+			          &memory, &memory_at);
+	/* Node affinity: terms are alternatives, and so are the values of `In`. */
+	yaml_node_t *terms = jf_k8s__get(
+		r,
+		jf_k8s__get(r, jf_k8s__get(r, jf_k8s__get(r, pod, "affinity"), "nodeAffinity"),
+		            "requiredDuringSchedulingIgnoredDuringExecution"),
+		"nodeSelectorTerms");
+	size_t terms_with = 0;
+	for (yaml_node_item_t *t = terms && terms->type == YAML_SEQUENCE_NODE
+	                                ? terms->data.sequence.items.start
+	                                : NULL;
+	     t && t < terms->data.sequence.items.top; t++) {
+		yaml_node_t *exprs = jf_k8s__get(r, jf_job__node(r, *t), "matchExpressions");
+		size_t before = j->accels.size;
+		for (yaml_node_item_t *e = exprs && exprs->type == YAML_SEQUENCE_NODE
+		                                ? exprs->data.sequence.items.start
+		                                : NULL;
+		     e && e < exprs->data.sequence.items.top; e++) {
+			yaml_node_t *expr = jf_job__node(r, *e);
+			const char *op = jf_yml_scalar(jf_k8s__get(r, expr, "operator"));
+			yaml_node_t *values = jf_k8s__get(r, expr, "values");
+			if (!op || strcmp(op, "In") || !values || values->type != YAML_SEQUENCE_NODE)
+				continue;
+			const char *key = jf_yml_scalar(jf_k8s__get(r, expr, "key"));
+			size_t n = (size_t)(values->data.sequence.items.top - values->data.sequence.items.start);
+			size_t had = j->accels.size;
+			for (yaml_node_item_t *v = values->data.sequence.items.start;
+			     v < values->data.sequence.items.top; v++)
+				if (n == 1 || !jf_str_in(key ? key : "", memory_labels))
+					add_label(r, key, jf_job__node(r, *v), count, &memory, &memory_at);
+			j->accels_any |= j->accels.size - had > 1;
+		}
+		terms_with += j->accels.size > before;
+	}
+	j->accels_any |= terms_with > 1;
+	if (!memory)
+		return;
+	for (size_t i = 0; i < j->accels.size; i++)
+		j->accels.items[i].memory = memory;
+	if (!j->accels.size)
+		jf_job__accel(r, NULL, (jf_loc){ 0 }, JF_ACCEL_GPU, count, memory_at)->memory = memory;
+}
+
 /* The containers list of pod spec `pod`, or NULL (JF003/JF004). */
 static yaml_node_t *containers_of(jf_job_read *r, yaml_node_t *pod, const char *where)
 {
@@ -487,6 +589,7 @@ void jf_k8s__read_template(jf_job_read *r, yaml_node_t *tmpl, const char *where,
 		             "'%s' has initContainers: what they put in the pod's volumes is not known",
 		             pwhere);
 	jf_k8s__read_container(r, c, pod, cwhere, operator_env);
+	jf_k8s__read_accels(r, pod, r->job->gpus);
 	if (!jf_k8s__get(r, c, "image"))
 		jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, c), "'%s' has no 'image'",
 		            cwhere);

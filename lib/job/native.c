@@ -66,22 +66,44 @@ static void read_mounts(jf_job_read *r, yaml_node_t *n, const char *key, jf_job_
 	}
 }
 
-static const char *const resource_keys[] = { "gpus", "nodes", "gpu_memory", "cpus", "memory",
-	                                      NULL };
+static const char *const resource_keys[] = { "gpus", "nodes", "gpu_type", "gpu_memory", "cpus",
+	                                      "memory", NULL };
+
+/* What `resources` says of the GPU: its type and memory, as written. */
+typedef struct {
+	jf_field type, memory;
+} gpu_ask;
 
 static bool resource_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_t *v,
                           void *data)
 {
 	(void)k;
-	(void)data;
+	gpu_ask *gpu = data;
 	jf_field f = { 0 };
 	if (!strcmp(key, "gpus"))
 		jf_job__count(r, v, "resources.gpus", &r->job->gpus);
 	else if (!strcmp(key, "nodes"))
 		jf_job__count(r, v, "resources.nodes", &r->job->nodes);
+	else if (!strcmp(key, "gpu_type"))
+		jf_job__string(r, v, key, &gpu->type);
+	else if (!strcmp(key, "gpu_memory"))
+		jf_job__string(r, v, key, &gpu->memory);
 	else
 		jf_job__string(r, v, key, &f);
 	return true;
+}
+
+/* The accelerator of `resources`: gpu_type and gpu_memory, with gpus per node. */
+static void read_resources(jf_job_read *r, yaml_node_t *v)
+{
+	jf_job *j = r->job;
+	gpu_ask gpu = { 0 };
+	jf_job__each_pair(r, v, "resources", resource_keys, resource_pair, &gpu);
+	uint64_t memory = jf_job__bytes(gpu.memory.value);
+	if (!gpu.type.value && !memory)
+		return;
+	jf_loc at = gpu.type.value ? gpu.type.at : gpu.memory.at;
+	jf_job__accel(r, gpu.type.value, gpu.type.at, JF_ACCEL_GPU, j->gpus, at)->memory = memory;
 }
 
 static const char *const top_keys[] = { "version", "name",    "platform", "image",
@@ -148,7 +170,7 @@ static bool top_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_
 	} else if (!strcmp(key, "resources")) {
 		j->resources = jf_job__loc(r, v);
 		if (v->type == YAML_MAPPING_NODE)
-			jf_job__each_pair(r, v, "resources", resource_keys, resource_pair, NULL);
+			read_resources(r, v);
 		else
 			jf_job__wrong_type(r, v, "resources", "a mapping");
 	}

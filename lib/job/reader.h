@@ -65,6 +65,22 @@ bool jf_job__string(jf_job_read *r, const yaml_node_t *n, const char *key, jf_fi
 /** A whole number, 0 or more and unquoted; JF003 when not. */
 bool jf_job__count(jf_job_read *r, const yaml_node_t *n, const char *key, long *out);
 
+/**
+ * Appends an accelerator the job asks for: `kind` (copied; NULL when the job
+ * says only the memory) written at `kind_at`, one of `names`, `count` per
+ * node (-1 when not given), the whole ask at `at`. Returns it, valid until
+ * the next accelerator is added.
+ */
+jf_job_accel *jf_job__accel(jf_job_read *r, const char *kind, jf_loc kind_at,
+                            jf_accel_names names, long count, jf_loc at);
+/**
+ * The bytes of a size written with its unit: "80GiB", "80Gi", "80GB", "80G",
+ * "81920MiB", "80 GiB" (Ki, Mi, Gi, Ti and KiB... are powers of 1024; K, M,
+ * G, T and KB... of 1000, as Kubernetes quantities); 0 for anything else, a
+ * number without a unit included.
+ */
+uint64_t jf_job__bytes(const char *s);
+
 /* Calls `fn` on each pair of mapping `n` whose key is one of `known`; JF002
  * for the others, and for those `fn` returns false. */
 typedef bool (*jf_job_pair_fn)(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_t *v,

@@ -161,6 +161,80 @@ static long read_accelerators(jf_job_read *r, yaml_node_t *n)
 	return gpus < 0 ? -1 : gpus;
 }
 
+/* Where the first `len` bytes of scalar `n`'s value stand in the file: its
+ * own bytes when it is plain or quoted on one line, else the whole value. */
+static jf_loc head_loc(jf_job_read *r, const yaml_node_t *n, size_t len)
+{
+	jf_loc at = jf_job__loc(r, n);
+	yaml_scalar_style_t style = n->data.scalar.style;
+	bool quoted = style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+	              style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	uint32_t a = at.span.start + (quoted ? 1 : 0);
+	if ((quoted || style == YAML_PLAIN_SCALAR_STYLE) && a + len <= at.span.end &&
+	    !memcmp(r->src->data + a, n->data.scalar.value, len))
+		at.span = (jf_span){ a, a + (uint32_t)len };
+	return at;
+}
+
+/* An accelerator written `A100:8` or `A100` (scalar `n`), or as key `n` of `{A100: 8}`
+ * with count node `count` (NULL when there is none). */
+static void add_accel(jf_job_read *r, yaml_node_t *n, yaml_node_t *count)
+{
+	const char *text = jf_yml_scalar(n);
+	if (!text || jf_yml_is_null(n))
+		return;
+	if (count && jf_yml_is_null(count))
+		count = NULL; /* `{A100:8, H100:8}`: keys without values */
+	const char *c = count ? jf_yml_scalar(count) : NULL;
+	if (count && !c)
+		return; /* a count that is a list or mapping: not an accelerator jobfix reads */
+	const char *colon = count ? NULL : strrchr(text, ':');
+	size_t len = colon ? (size_t)(colon - text) : strlen(text);
+	char *name = jf_xstrndup(text, len);
+	jf_loc at = count ? (jf_loc){ r->src, { jf_job__loc(r, n).span.start,
+		                                jf_job__loc(r, count).span.end } }
+	                  : jf_job__loc(r, n);
+	jf_job__accel(r, name, head_loc(r, n, len), JF_ACCEL_SKYPILOT, gpus_of(text, c), at);
+	free(name);
+}
+
+/* The accelerators of `accelerators` node `n` (one kind, or a list or set of
+ * choices); whether they are choices. */
+static bool add_accels(jf_job_read *r, yaml_node_t *n)
+{
+	size_t before = r->job->accels.size;
+	if (n->type == YAML_SCALAR_NODE) {
+		add_accel(r, n, NULL);
+	} else if (n->type == YAML_MAPPING_NODE) {
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+		     p++)
+			add_accel(r, jf_job__node(r, p->key), jf_job__node(r, p->value));
+	} else if (n->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top;
+		     i++) {
+			yaml_node_t *item = jf_job__node(r, *i);
+			if (item->type == YAML_SCALAR_NODE)
+				add_accel(r, item, NULL);
+		}
+	}
+	return r->job->accels.size - before > 1;
+}
+
+/* The accelerators a resources mapping `n` (the task's, or a choice of
+ * any_of/ordered) asks for: `accelerators` and `instance_type`. */
+static bool add_resource_accels(jf_job_read *r, yaml_node_t *n)
+{
+	bool any = false;
+	yaml_node_t *acc = jf_yml_get(r->doc, n, "accelerators");
+	if (acc)
+		any = add_accels(r, acc);
+	yaml_node_t *it = jf_yml_get(r->doc, n, "instance_type");
+	const char *s = it ? jf_yml_scalar(it) : NULL;
+	if (s && *s && !jf_yml_is_null(it) && !strchr(s, '$'))
+		jf_job__accel(r, s, jf_job__loc(r, it), JF_ACCEL_INSTANCE, -1, jf_job__loc(r, it));
+	return any;
+}
+
 static void read_resources(jf_job_read *r, yaml_node_t *n)
 {
 	jf_job *j = r->job;
@@ -194,6 +268,20 @@ static void read_resources(jf_job_read *r, yaml_node_t *n)
 	yaml_node_t *acc = jf_yml_get(doc, n, "accelerators");
 	if (acc && !choices)
 		j->gpus = read_accelerators(r, acc);
+	j->accels_any = add_resource_accels(r, n);
+	for (int l = 0; l < 2; l++) {
+		yaml_node_t *list = jf_yml_get(doc, n, lists[l]);
+		if (!list || list->type != YAML_SEQUENCE_NODE)
+			continue;
+		for (yaml_node_item_t *i = list->data.sequence.items.start;
+		     i < list->data.sequence.items.top; i++) {
+			yaml_node_t *c = jf_job__node(r, *i);
+			size_t before = j->accels.size;
+			if (c->type == YAML_MAPPING_NODE)
+				add_resource_accels(r, c);
+			j->accels_any |= j->accels.size > before;
+		}
+	}
 	yaml_node_t *img = jf_yml_get(doc, n, "image_id");
 	const char *s = img ? jf_yml_scalar(img) : NULL;
 	if (s && jf_str_starts(s, "docker:") && s[7] && !strchr(s, '$') && !choices) {

@@ -271,6 +271,80 @@ static void read_resources(jf_job_read *r, const directives *ds)
 		j->procs = number(tasks->value) / j->nodes;
 }
 
+/* The GPU type of a --gres value's gpu item (`gpu:a100:4`) or of a `type:N`
+ * value of --gpus and --gpus-per-node: its offset in `s` and length in *len,
+ * or -1 when the value names none. */
+static long gpu_type(const char *s, bool gres, size_t *len)
+{
+	const char *t = NULL;
+	if (gres) {
+		for (const char *p = s; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+			if (!strncmp(p, "gpu:", 4)) {
+				t = p + 4;
+				break;
+			}
+	} else if (strchr(s, ':')) {
+		t = s;
+	}
+	if (!t)
+		return -1;
+	*len = strcspn(t, ":,(");
+	size_t digits = strspn(t, "0123456789");
+	if (!*len || digits == *len || is_placeholder(t) || (!gres && t[*len] != ':'))
+		return -1;
+	return (long)(t - s);
+}
+
+/* The accelerator of a GPU directive with a type (--gpus-per-node, --gres,
+ * --gpus, the first of them that names one) and the features of
+ * --constraint: GPUs where a feature is a GPU's name (env/gpus.c). */
+static void read_accels(jf_job_read *r, const directives *ds)
+{
+	jf_job *j = r->job;
+	const directive *typed[] = { find(ds, "--gpus-per-node", NULL), find(ds, "--gres", NULL),
+		                     find(ds, "--gpus", "-G") };
+	for (int i = 0; i < 3; i++) {
+		const directive *d = typed[i];
+		size_t len = 0;
+		long off = d ? gpu_type(d->value, i == 1, &len) : -1;
+		if (off < 0)
+			continue;
+		long count = i == 0 ? typed_count(d->value) : i == 1 ? gres_gpus(d->value) : -1;
+		if (i == 2 && j->nodes > 0 && typed_count(d->value) >= 0 &&
+		    typed_count(d->value) % j->nodes == 0)
+			count = typed_count(d->value) / j->nodes;
+		char *kind = jf_xstrndup(d->value + off, len);
+		uint32_t a = d->at.start + (uint32_t)off;
+		jf_job__accel(r, kind, (jf_loc){ r->src, { a, a + (uint32_t)len } }, JF_ACCEL_SLURM,
+		              count, (jf_loc){ r->src, d->at });
+		free(kind);
+		break;
+	}
+	const directive *c = find(ds, "--constraint", "-C");
+	if (!c || is_placeholder(c->value))
+		return;
+	size_t before = j->accels.size;
+	for (size_t i = 0; c->value[i];) {
+		size_t n = 0;
+		const char *w = c->value + i;
+		if ((*w >= 'A' && *w <= 'Z') || (*w >= 'a' && *w <= 'z'))
+			n = strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-");
+		if (!n) {
+			i++;
+			continue;
+		}
+		char *kind = jf_xstrndup(w, n);
+		uint32_t a = c->at.start + (uint32_t)i;
+		jf_job__accel(r, kind, (jf_loc){ r->src, { a, a + (uint32_t)n } },
+		              JF_ACCEL_SLURM_FEATURE, j->gpus, (jf_loc){ r->src, c->at });
+		free(kind);
+		i += n;
+	}
+	/* `a100|v100`: any one of them; `a100&ib`: all of them */
+	if (j->accels.size - before > 1 && strchr(c->value, '|') && !before)
+		j->accels_any = true;
+}
+
 /* The value of shell word at `at` in `text` (to a blank, quote or backslash), into `out`. */
 static jf_span word_at(const char *text, size_t len, size_t at, char *out, size_t cap)
 {
@@ -525,6 +599,7 @@ static void read_slurm(jf_job_read *r)
 		j->name = (jf_field){ jf_job__copy(r, name->value), { src, name->at } };
 	check_directives(r, &ds);
 	read_resources(r, &ds);
+	read_accels(r, &ds);
 	read_environment(r, &ds);
 	read_container(r);
 	j->has_command = true;
