@@ -27,7 +27,7 @@
 	X(float) X(for_in_clause) X(for_statement) X(function_definition) \
 	X(generator_expression) X(generic_type) X(global_statement) X(heredoc_body) \
 	X(herestring_redirect) X(identifier) X(if_statement) X(import_from_statement) \
-	X(import_statement) X(inline_table) X(integer) X(interpolation) X(keyword_argument) \
+	X(import_statement) X(inline_table) X(integer) X(interpolation) X(keyword_argument) X(keyword_separator) \
 	X(lambda) X(lambda_parameters) X(list) X(list_comprehension) X(list_pattern) \
 	X(list_splat) X(list_splat_pattern) X(match_statement) X(module) X(named_expression) \
 	X(none) X(nonlocal_statement) X(number) X(pair) X(parameters) \

@@ -32,7 +32,6 @@ static const struct {
 	{ "add_config_arguments", "add_config_arguments() adds options jobfix cannot see" },
 	{ "add_argparse_args", "add_argparse_args() adds options jobfix cannot see" },
 	{ "add_model_specific_args", "add_model_specific_args() adds options jobfix cannot see" },
-	{ "fire.Fire", "fire.Fire() makes its command line" },
 	{ "LightningCLI", "LightningCLI makes its command line" },
 	{ "OmegaConf.from_cli", "OmegaConf.from_cli() reads its command line" },
 	{ "exec", "exec() may define anything" },
@@ -171,6 +170,66 @@ bool jf_cmdline__callee_ends(const jf_file *unit, TSNode fn, const char *name)
 	if (jf_node_type_is(fn, JF_T_attribute))
 		fn = jf_node_field(fn, JF_F_attribute);
 	return jf_node_type_is(fn, JF_T_identifier) && jf_node_is(unit, fn, name);
+}
+
+size_t jf_cmdline__params(TSNode def, jf_cmdline_param *out, size_t max)
+{
+	TSNode params = jf_node_field(def, JF_F_parameters);
+	size_t n = 0;
+	bool keyword_only = false;
+	for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
+		TSNode p = ts_node_named_child(params, i);
+		jf_cmdline_param q = { .keyword_only = keyword_only };
+		if (jf_node_type_is(p, JF_T_keyword_separator)) {
+			keyword_only = true;
+			continue;
+		}
+		if (jf_node_type_is(p, JF_T_positional_separator) || jf_node_type_is(p, JF_T_comment))
+			continue;
+		if (jf_node_type_is(p, JF_T_identifier)) {
+			q.name = p;
+		} else if (jf_node_type_is(p, JF_T_list_splat_pattern) ||
+		           jf_node_type_is(p, JF_T_dictionary_splat_pattern)) {
+			q.splat = jf_node_type_is(p, JF_T_list_splat_pattern) ? 1 : 2;
+			q.name = ts_node_named_child(p, 0);
+			keyword_only |= q.splat == 1;
+		} else {
+			/* typed_parameter, default_parameter, typed_default_parameter */
+			q.name = jf_node_field(p, JF_F_name);
+			q.type = jf_node_field(p, JF_F_type);
+			q.value = jf_node_field(p, JF_F_value);
+			if (ts_node_is_null(q.name)) { /* typed_parameter: its first child */
+				TSNode c = ts_node_named_child(p, 0);
+				q.splat = jf_node_type_is(c, JF_T_list_splat_pattern)         ? 1
+				          : jf_node_type_is(c, JF_T_dictionary_splat_pattern) ? 2
+				                                                              : 0;
+				q.name = q.splat ? ts_node_named_child(c, 0) : c;
+				keyword_only |= q.splat == 1;
+			}
+		}
+		if (n < max)
+			out[n] = q;
+		n++;
+	}
+	return n;
+}
+
+TSNode jf_cmdline__top_definition(const jf_pyfacts *py, TSNode name)
+{
+	TSNode found = { 0 };
+	const char *text = py->file->src->data;
+	uint32_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+	static const jf_py_kind kinds[] = { JF_PY_FUNCTION, JF_PY_CLASS };
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < py->of_kind[kinds[k]].size; i++) {
+			const jf_py_node *pn = jf_pyfacts_at(py, kinds[k], i);
+			TSNode n = jf_node_field(pn->node, JF_F_name);
+			if (pn->def == JF_PY_NONE && ts_node_end_byte(n) - ts_node_start_byte(n) == len &&
+			    !memcmp(text + ts_node_start_byte(n), text + ts_node_start_byte(name), len) &&
+			    (ts_node_is_null(found) || ts_node_start_byte(pn->node) > ts_node_start_byte(found)))
+				found = pn->node;
+		}
+	return found;
 }
 
 /* Recording: what each statement does to the command line, read while the
@@ -930,9 +989,73 @@ static bool next_absl(jf_token_reader *r, jf_token *t)
 	return false;
 }
 
+/* python-fire: a flag's name with '-' as '_' ("--lr_rate" of "--lr-rate"). */
+static const jf_argdef *fire_option(const jf_cmdline *c, const char *dashed)
+{
+	char *name = jf_xstrdup(dashed);
+	for (char *p = name + 2; *p; p++)
+		*p = *p == '-' ? '_' : *p;
+	const jf_argdef *d = jf_cmdline_find_option(c, name);
+	free(name);
+	return d;
+}
+
+static bool next_fire(jf_token_reader *r, jf_token *t)
+{
+	const jf_words *w = r->words;
+	while (r->i < w->size) {
+		const jf_word *word = &w->items[r->i++];
+		const char *s = word->value;
+		*t = (jf_token){ .word = word };
+		if (!s) {
+			t->kind = JF_TOKEN_RUNTIME;
+			return true;
+		}
+		if (!strcmp(s, "--")) {
+			r->i = w->size; /* the rest are fire's own flags */
+			return false;
+		}
+		if (!jf_cmdline_looks_like_option(s)) {
+			t->kind = JF_TOKEN_POSITIONAL;
+			return true;
+		}
+		const char *eq;
+		t->name = take_name(r, s, &eq);
+		t->value = eq ? eq + 1 : NULL;
+		if (s[1] != '-') {
+			t->kind = JF_TOKEN_BUILTIN; /* a short flag: fire's abbreviations are not read */
+		} else if ((t->def = fire_option(r->c, t->name))) {
+			t->kind = JF_TOKEN_OPTION;
+		} else if (jf_str_starts(t->name, "--no") && t->name[4]) {
+			char *plain = jf_xasprintf("--%s", t->name + 4);
+			t->def = fire_option(r->c, plain);
+			free(plain);
+			t->negated = t->def != NULL;
+			t->kind = t->def ? JF_TOKEN_OPTION : JF_TOKEN_UNKNOWN;
+		} else {
+			t->kind = JF_TOKEN_UNKNOWN;
+		}
+		/* `--name value`: the next word, unless it is a flag */
+		if (!eq && !t->negated && r->i < w->size &&
+		    !(w->items[r->i].value && jf_cmdline_looks_like_option(w->items[r->i].value))) {
+			t->values = &w->items[r->i++];
+			t->nvalues = 1;
+		}
+		return true;
+	}
+	return false;
+}
+
 bool jf_cmdline_next_token(jf_token_reader *r, jf_token *t)
 {
-	return r->c->dialect == JF_DIALECT_ABSL ? next_absl(r, t) : next_argparse(r, t);
+	switch (r->c->dialect) {
+	case JF_DIALECT_ABSL:
+		return next_absl(r, t);
+	case JF_DIALECT_FIRE:
+		return next_fire(r, t);
+	default:
+		return next_argparse(r, t);
+	}
 }
 
 /*

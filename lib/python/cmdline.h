@@ -75,6 +75,9 @@ typedef struct {
 	/* The definition could not be read whole (computed option strings or
 	 * settings): only `dest` may be known, and the command line is open. */
 	bool unread;
+	/* A parameter of a function the library calls (fire): it may also be
+	 * given as a positional word, in the order of the parameters. */
+	bool also_positional;
 	uint8_t parser;   /* the reader that read it: its index in parsers.def */
 	/* Its default value's expression in `unit`, or a null reference. */
 	jf_node_ref default_at;
@@ -92,6 +95,11 @@ typedef enum {
 	 * `=true`/`=false`; a value always takes the next word; words that are
 	 * no flag go to main(argv). */
 	JF_DIALECT_ABSL,
+	/* python-fire: `--name value`, `--name=value` or `--name` alone (True),
+	 * `--noname` (False), `_` and `-` alike in names; a value takes the next
+	 * word unless it is a flag; other words fill the parameters in order;
+	 * `--` ends what the function reads. */
+	JF_DIALECT_FIRE,
 } jf_cmdline_dialect;
 
 /* What the script does with a flag no argument defines. */
@@ -335,6 +343,22 @@ void jf_cmdline__step_argument(jf_cmdline_recorder *r, uint8_t kind, jf_argdef *
 /** The same for a definition that cannot be read whole: only its dest, when known. */
 void jf_cmdline__step_unread(jf_cmdline_recorder *r, uint8_t kind, char *dest,
                              const char *object);
+/* A parameter of a Python function definition, for the libraries that make
+ * a command line from a signature. */
+typedef struct {
+	TSNode name;       /* the identifier */
+	TSNode type;       /* its annotation; a null node when none */
+	TSNode value;      /* its default; a null node when none */
+	bool keyword_only; /* after `*` or `*args` */
+	int splat;         /* 1: *args, 2: **kwargs; 0: neither */
+} jf_cmdline_param;
+
+/** The parameters of function definition `def`, at most `max` into `out`;
+ * their number (more than `max` when some did not fit). */
+size_t jf_cmdline__params(TSNode def, jf_cmdline_param *out, size_t max);
+/** The module-level function or class of `py` named `name`, or a null node (the last
+ * when several). */
+TSNode jf_cmdline__top_definition(const jf_pyfacts *py, TSNode name);
 /** Strings `items` kept in the arena. */
 const char **jf_cmdline__strings_in(jf_arena *arena, char *const *items, size_t n);
 /** Reader `p`'s state on `c`: zeroed memory of `size` bytes on first use. */

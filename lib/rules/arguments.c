@@ -450,6 +450,45 @@ static void check_absl_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const j
 	invocation_release(&iv);
 }
 
+/* Reads an invocation's words as python-fire does; reports what it would reject. */
+static void check_fire_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
+{
+	invocation iv;
+	invocation_init(&iv, ctx, c, inv);
+	size_t positionals = 0;
+	jf_token_reader r;
+	jf_token t;
+	jf_token_reader_init(&r, c, &inv->args);
+	while (jf_cmdline_next_token(&r, &t)) {
+		if (t.kind == JF_TOKEN_RUNTIME)
+			iv.partial = true;
+		else if (t.kind == JF_TOKEN_POSITIONAL)
+			positionals++;
+		else if (t.kind == JF_TOKEN_UNKNOWN)
+			on_unknown(&iv, &t);
+		else if (t.kind == JF_TOKEN_OPTION)
+			iv.seen[t.def - c->args.items] = true;
+	}
+	jf_token_reader_release(&r);
+	/* the words that are no flag fill the parameters not given, in order */
+	for (size_t k = 0; k < c->args.size && !iv.partial; k++)
+		if (!iv.seen[k] && c->args.items[k].also_positional && positionals) {
+			iv.seen[k] = true;
+			positionals--;
+		}
+	for (size_t k = 0; k < c->args.size && !iv.partial; k++) {
+		const jf_argdef *d = &c->args.items[k];
+		if (!d->required || iv.seen[k])
+			continue;
+		const char *what = jf_argdef_name(d);
+		jf_diag *diag = jf_sink_add(ctx->out, "JF303", inv->script.src, inv->script.span,
+		                            "%s requires '%s', which this invocation does not pass",
+		                            iv.entry, what);
+		jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here as required", what);
+	}
+	invocation_release(&iv);
+}
+
 /* An invocation of a script with subcommands: the main parser's options, the
  * command word, then that command's own arguments. */
 static void check_command_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_invocation *inv)
@@ -1082,6 +1121,8 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 					continue; /* a config file is read instead of flags */
 				if (c.dialect == JF_DIALECT_ABSL)
 					check_absl_invocation(ctx, &c, inv);
+				else if (c.dialect == JF_DIALECT_FIRE)
+					check_fire_invocation(ctx, &c, inv);
 				else if (c.subparsers)
 					check_command_invocation(ctx, &c, inv);
 				else

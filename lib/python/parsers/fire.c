@@ -1,0 +1,137 @@
+/* fire.c - the command line of python-fire: fire.Fire(fn) makes fn's parameters its flags
+ *
+ * `fire.Fire(train)` calls `train` with the command line: each parameter is
+ * `--name` (`--name-with-dashes` too), given a value with `--name v` or
+ * `--name=v`, True by `--name` alone and False by `--noname`; words that
+ * are no flag fill the parameters in order; a parameter without default
+ * must be given. A flag no parameter names stops the run ("Could not
+ * consume arg"), unless the function takes **kwargs. Values are Python
+ * literals or strings: fire checks no type.
+ *
+ * Precision first: fire.Fire() of the whole module, of a class (its methods
+ * are commands), of a dict, or of a function another module defines makes
+ * the command line open.
+ */
+#include <stdlib.h>
+
+#include "python/cmdline.h"
+
+enum {
+	FIRE = JF_STEP_OWN, /* fire.Fire(text) at span */
+	PARAM,              /* a parameter of the function: def */
+	KINDS_END
+};
+
+/* Parameters a function may have for jobfix to read it whole. */
+#define MAX_PARAMS 128
+
+typedef struct {
+	int calls;           /* fire.Fire() calls that run */
+	const jf_file *unit; /* the first one's */
+	jf_span span;
+	bool kwargs;         /* its function takes **kwargs */
+} state;
+
+static bool mentions(const jf_file *unit)
+{
+	return jf_python_mentions(unit, "Fire");
+}
+
+/* One parameter of the function fire calls, as an option. */
+static void record_param(jf_cmdline_recorder *r, const jf_cmdline_param *p, TSNode at)
+{
+	jf_argdef d = { .command = JF_CMDLINE_MAIN, .unit = r->unit, .span = jf_node_span(at),
+		        .type = TYPE_OTHER, .nargs = NARGS_OPTIONAL,
+		        .dest = jf_node_text(r->unit, p->name) };
+	jf_array_push(&d.options, jf_xasprintf("--%s", d.dest));
+	d.required = ts_node_is_null(p->value);
+	d.also_positional = !p->keyword_only;
+	d.default_at = jf_node_ref_of(p->value);
+	jf_cmdline__step_argument(r, PARAM, &d, NULL);
+}
+
+static void record_fire(jf_cmdline_recorder *r, const jf_py_node *pn)
+{
+	TSNode args = pn->b, target = ts_node_named_child(args, 0);
+	if (jf_node_type_is(target, JF_T_keyword_argument) &&
+	    jf_node_is(r->unit, jf_node_field(target, JF_F_name), "component"))
+		target = jf_node_field(target, JF_F_value);
+	jf_cmdline_step *s = jf_cmdline__step(r, FIRE);
+	s->span = jf_node_span(pn->node);
+	if (!jf_node_type_is(target, JF_T_identifier) || jf_node_type_is(target, JF_T_keyword_argument)) {
+		jf_cmdline__step_open(r, ts_node_is_null(target)
+		                                 ? "fire.Fire() makes the whole module its command line"
+		                                 : "fire.Fire() gets something other than a function");
+		return;
+	}
+	s->text = jf_node_text_in(r->arena, r->unit, target);
+	TSNode def = jf_cmdline__top_definition(r->py, target);
+	if (jf_node_type_is(def, JF_T_class_definition)) {
+		jf_cmdline__step_open(r, "fire.Fire() of a class makes its methods commands");
+		return;
+	}
+	if (!jf_node_type_is(def, JF_T_function_definition)) {
+		jf_cmdline__step_open(r, "fire.Fire() calls a function another module defines");
+		return;
+	}
+	jf_cmdline_param params[MAX_PARAMS];
+	size_t n = jf_cmdline__params(def, params, MAX_PARAMS);
+	if (n > MAX_PARAMS) {
+		jf_cmdline__step_open(r, "fire.Fire() calls a function of too many parameters");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (params[i].splat == 2)
+			s->flag = true; /* **kwargs: any flag */
+		else if (!params[i].splat)
+			record_param(r, &params[i], def);
+	}
+}
+
+static void record(jf_cmdline_recorder *r, const jf_py_node *pn)
+{
+	if (pn->kind == JF_PY_CALL && jf_cmdline__callee_ends(r->unit, pn->a, "Fire"))
+		record_fire(r, pn);
+}
+
+static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s)
+{
+	state *st = jf_cmdline__state(c, &jf_parser_fire, sizeof *st);
+	if (s->kind == FIRE) {
+		if (!st->calls++) {
+			st->unit = unit;
+			st->span = s->span;
+		}
+		st->kwargs |= s->flag;
+	} else if (s->kind == PARAM && st->calls == 1) {
+		jf_cmdline__add(c, s->def);
+	}
+}
+
+static bool finish(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry)
+{
+	(void)files;
+	(void)entry;
+	state *st = c->state ? c->state[JF_PARSER_fire] : NULL;
+	if (!st || !st->calls)
+		return false;
+	if (st->calls > 1)
+		c->open = "it calls fire.Fire() more than once";
+	c->dialect = JF_DIALECT_FIRE;
+	c->result = JF_RESULT_PARAMS;
+	c->abbrev = false;
+	if (st->kwargs)
+		c->tolerant = "a function taking **kwargs";
+	c->unit = st->unit;
+	c->span = st->span;
+	return true;
+}
+
+const jf_cmdline_parser jf_parser_fire = {
+	.name = "fire",
+	.mentions = mentions,
+	.record = record,
+	.replay = replay,
+	.own_kinds = KINDS_END - JF_STEP_OWN,
+	.finish = finish,
+};
