@@ -384,6 +384,7 @@ static void put_def(jf_buf *b, const jf_argdef *d)
 	jf_wire_put_u8(b, d->negatable);
 	jf_wire_put_u8(b, d->conditional);
 	jf_wire_put_u8(b, d->unread);
+	jf_wire_put_u8(b, d->also_positional);
 	jf_wire_put_u8(b, d->parser);
 	jf_wire_put_u32(b, d->default_at.start);
 	jf_wire_put_u32(b, d->default_at.end);
@@ -411,6 +412,7 @@ static const jf_argdef *get_def(jf_wire *w, jf_arena *arena, const jf_file *unit
 	d->negatable = jf_wire_get_bool(w);
 	d->conditional = jf_wire_get_bool(w);
 	d->unread = jf_wire_get_bool(w);
+	d->also_positional = jf_wire_get_bool(w);
 	d->parser = jf_wire_get_u8(w);
 	d->default_at.start = jf_wire_get_u32(w);
 	d->default_at.end = jf_wire_get_u32(w);

@@ -12,12 +12,19 @@
 
 enum {
 	COMMAND = JF_STEP_OWN, /* @click.command() on the function named text, at span */
+	GROUP,                 /* @click.group() on the function named text, at span */
+	SUB,                   /* @object.command(): a command (names[0]) of group `object` */
+	SUB_ARG,               /* an option or argument of the last SUB: def */
 	KINDS_END
 };
 
+#define OWNER_NONE (-3)
+
 typedef struct {
-	int commands;        /* @click.command() functions */
+	int commands;        /* @click.command() and @click.group() functions */
 	char *fn;            /* the (first) one's name */
+	bool group;          /* it is a group */
+	int current;         /* the command of the group whose options come next */
 	const jf_file *unit; /* and where it stands */
 	jf_span span;
 } state;
@@ -149,8 +156,8 @@ static bool read_click_param(const jf_file *unit, TSNode call, bool option, jf_a
 }
 
 /* @click.version_option(...), @click.help_option(...): a switch named by its
- * dash strings, or `name` when it has none. */
-static void add_click_switch(jf_cmdline_recorder *r, TSNode call, const char *name)
+ * dash strings, or `name` when it has none; a step of `kind`. */
+static void add_click_switch(jf_cmdline_recorder *r, TSNode call, const char *name, uint8_t kind)
 {
 	const jf_file *unit = r->unit;
 	jf_argdef d = { .command = -1 };
@@ -168,16 +175,58 @@ static void add_click_switch(jf_cmdline_recorder *r, TSNode call, const char *na
 	if (!d.options.size)
 		jf_array_push(&d.options, jf_xstrdup(name));
 	d.dest = jf_argdef_dest(&d);
-	jf_cmdline__step_argument(r, JF_STEP_ARGUMENT, &d, NULL);
+	jf_cmdline__step_argument(r, kind, &d, NULL);
 }
 
-/* A function under @click.command(): its options and arguments. */
+/* The name click gives the command of function `fn` under decorator call `e`
+ * (`@group.command("name")`, `name=`), in the arena; NULL when computed. */
+static const char *command_name(jf_cmdline_recorder *r, TSNode e, TSNode fn)
+{
+	TSNode args = jf_node_type_is(e, JF_T_call) ? jf_node_field(e, JF_F_arguments) : (TSNode){ 0 };
+	for (uint32_t k = 0; !ts_node_is_null(args) && k < ts_node_named_child_count(args); k++) {
+		TSNode a = ts_node_named_child(args, k);
+		bool kw = jf_node_type_is(a, JF_T_keyword_argument);
+		if (kw && !jf_node_is(r->unit, jf_node_field(a, JF_F_name), "name"))
+			continue;
+		char *s = jf_cmdline__string(r->unit, kw ? jf_node_field(a, JF_F_value) : a);
+		const char *kept = s ? jf_arena_strdup(r->arena, s) : NULL;
+		free(s);
+		return kept;
+	}
+	/* click 7 and later: the function's name, '_' as '-' */
+	char *name = jf_node_text_in(r->arena, r->unit, jf_node_field(fn, JF_F_name));
+	for (char *p = name; *p; p++)
+		*p = *p == '_' ? '-' : *p;
+	return name;
+}
+
+/* Whether decorator call `e` sets what changes how a command reads its words
+ * (context_settings, cls, invoke_without_command, chain, ...); `name=` and
+ * `help=` do not. */
+static bool has_settings(const jf_cmdline_recorder *r, TSNode e)
+{
+	TSNode args = jf_node_type_is(e, JF_T_call) ? jf_node_field(e, JF_F_arguments) : (TSNode){ 0 };
+	for (uint32_t k = 0; !ts_node_is_null(args) && k < ts_node_named_child_count(args); k++) {
+		TSNode a = ts_node_named_child(args, k);
+		TSNode key = jf_node_field(a, JF_F_name);
+		if (jf_node_type_is(a, JF_T_keyword_argument) && !jf_node_is(r->unit, key, "name") &&
+		    !jf_node_is(r->unit, key, "help") && !jf_node_is(r->unit, key, "short_help"))
+			return true;
+	}
+	return false;
+}
+
+/* A function under @click.command(), @click.group() or @<group>.command():
+ * its options and arguments. */
 static void record_click(jf_cmdline_recorder *r, TSNode decorated)
 {
 	const jf_file *unit = r->unit;
 	static const char *const plain[] = { "click.pass_context", "click.pass_obj", NULL };
 	TSNode def = jf_node_field(decorated, JF_F_definition);
-	bool command = false, other = false;
+	uint8_t what = 0; /* COMMAND, GROUP or SUB */
+	bool other = false;
+	const char *group = NULL, *cmd = NULL;
+	TSNode at = { 0 };
 	uint32_t n = ts_node_named_child_count(decorated);
 	JF_ARRAY(TSNode) params = { 0 };
 	for (uint32_t i = 0; i < n; i++) {
@@ -186,18 +235,22 @@ static void record_click(jf_cmdline_recorder *r, TSNode decorated)
 			continue;
 		TSNode e = ts_node_named_child(dec, 0);
 		TSNode fn = jf_node_type_is(e, JF_T_call) ? jf_node_field(e, JF_F_function) : e;
+		TSNode obj = jf_node_field(fn, JF_F_object);
 		char *name = jf_node_text(unit, fn);
-		if (!strcmp(name, "click.command")) {
-			command = true;
-			TSNode args = jf_node_field(e, JF_F_arguments);
-			for (uint32_t k = 0; k < ts_node_named_child_count(args); k++)
-				if (jf_node_type_is(ts_node_named_child(args, k), JF_T_keyword_argument))
-					other = true; /* context_settings, cls, add_help_option */
-			jf_cmdline_step *s = jf_cmdline__step(r, COMMAND);
-			s->span = jf_node_span(dec);
-			s->text = jf_node_text_in(r->arena, unit, jf_node_field(def, JF_F_name));
-		} else if (!strcmp(name, "click.group")) {
-			jf_cmdline__step_open(r, "it is a click group");
+		if (!strcmp(name, "click.command") || !strcmp(name, "click.group")) {
+			what = !strcmp(name, "click.command") ? COMMAND : GROUP;
+			other |= has_settings(r, e); /* context_settings, cls, add_help_option */
+			at = dec;
+		} else if (jf_node_type_is(obj, JF_T_identifier) && !jf_node_is(unit, obj, "click") &&
+		           jf_cmdline__calls_method(unit, fn, "command")) {
+			what = SUB;
+			group = jf_node_text_in(r->arena, unit, obj);
+			cmd = command_name(r, e, def);
+			other |= has_settings(r, e);
+			at = dec;
+		} else if (jf_node_type_is(obj, JF_T_identifier) && !jf_node_is(unit, obj, "click") &&
+		           jf_cmdline__calls_method(unit, fn, "group")) {
+			jf_cmdline__step_open(r, "its click group has groups of its own");
 		} else if (jf_node_type_is(e, JF_T_call) && (!strcmp(name, "click.option") ||
 		                                          !strcmp(name, "click.argument") ||
 		                                          !strcmp(name, "click.version_option") ||
@@ -208,10 +261,20 @@ static void record_click(jf_cmdline_recorder *r, TSNode decorated)
 		}
 		free(name);
 	}
-	if (!command) {
+	if (!what) {
 		jf_array_release(&params);
 		return;
 	}
+	jf_cmdline_step *s = jf_cmdline__step(r, what);
+	s->span = jf_node_span(at);
+	s->text = jf_node_text_in(r->arena, unit, jf_node_field(def, JF_F_name));
+	s->object = group;
+	if (what == SUB) {
+		s->names = jf_arena_calloc(r->arena, 1, sizeof *s->names);
+		((const char **)s->names)[0] = cmd;
+		s->count = cmd != NULL;
+	}
+	uint8_t kind = what == SUB ? SUB_ARG : JF_STEP_ARGUMENT;
 	if (other)
 		jf_cmdline__step_open(r, "its click command is not read whole");
 	bool help = true;
@@ -219,17 +282,17 @@ static void record_click(jf_cmdline_recorder *r, TSNode decorated)
 		TSNode call = params.items[i];
 		TSNode fn = jf_node_field(call, JF_F_function);
 		if (jf_node_is(unit, fn, "click.version_option")) {
-			add_click_switch(r, call, "--version");
+			add_click_switch(r, call, "--version", kind);
 			continue;
 		}
 		if (jf_node_is(unit, fn, "click.help_option")) {
-			add_click_switch(r, call, "--help");
+			add_click_switch(r, call, "--help", kind);
 			help = false;
 			continue;
 		}
 		jf_argdef d = { .command = -1 };
 		if (read_click_param(unit, call, !jf_node_is(unit, fn, "click.argument"), &d)) {
-			jf_cmdline__step_argument(r, JF_STEP_ARGUMENT, &d, NULL);
+			jf_cmdline__step_argument(r, kind, &d, NULL);
 		} else {
 			jf_cmdline__def_release(&d);
 			jf_cmdline__step_open(r, "a click option is defined in a way jobfix cannot read");
@@ -242,7 +305,7 @@ static void record_click(jf_cmdline_recorder *r, TSNode decorated)
 		d.span = jf_node_span(def);
 		jf_array_push(&d.options, jf_xstrdup("--help"));
 		d.dest = jf_argdef_dest(&d);
-		jf_cmdline__step_argument(r, JF_STEP_ARGUMENT, &d, NULL);
+		jf_cmdline__step_argument(r, kind, &d, NULL);
 	}
 	jf_array_release(&params);
 }
@@ -256,10 +319,30 @@ static void record(jf_cmdline_recorder *r, const jf_py_node *pn)
 static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s)
 {
 	state *st = jf_cmdline__state(c, &jf_parser_click, sizeof *st);
-	if (s->kind == COMMAND && !st->commands++) {
-		st->fn = s->text ? jf_xstrdup(s->text) : NULL;
-		st->unit = unit;
-		st->span = s->span;
+	switch (s->kind) {
+	case COMMAND:
+	case GROUP:
+		if (!st->commands++) {
+			st->fn = s->text ? jf_xstrdup(s->text) : NULL;
+			st->unit = unit;
+			st->span = s->span;
+			st->group = s->kind == GROUP;
+		}
+		break;
+	case SUB:
+		st->current = OWNER_NONE;
+		if (!st->group || !st->fn || !s->object || strcmp(st->fn, s->object) || !s->count) {
+			c->open = "a command of a click group jobfix cannot place";
+			break;
+		}
+		st->current = (int)c->commands.size;
+		jf_array_push(&c->commands, jf_xstrdup(s->names[0]));
+		jf_array_push(&c->command_of, st->current);
+		break;
+	case SUB_ARG:
+		if (st->current != OWNER_NONE)
+			jf_cmdline__add(c, s->def)->command = st->current;
+		break;
 	}
 }
 
@@ -296,6 +379,9 @@ static bool finish(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *ent
 		return false;
 	if (st->commands > 1 || !click_called(c, st->fn, entry))
 		c->open = "its click commands are not called where jobfix can see";
+	else if (st->group && !c->commands.size)
+		c->open = "its click group has no command jobfix can see";
+	c->subparsers = st->group;
 	c->dialect = JF_DIALECT_ARGPARSE;
 	c->result = JF_RESULT_PARAMS;
 	c->abbrev = false;
