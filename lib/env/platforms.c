@@ -13,7 +13,8 @@ typedef JF_ARRAY(char *) strings;
 typedef struct {
 	char *name;
 	strings includes, variables, prefixes;
-	char *user; /* `user`: "host", or NULL */
+	char *user;                  /* `user`: "host", or NULL */
+	char *submitter_environment; /* `submitter_environment`, or NULL */
 } profile;
 
 /* Read once per process (pthread_once), then only read. */
@@ -70,7 +71,7 @@ static void read_data(void)
 			yaml_node_t *v = yaml_document_get_node(&doc, q->value);
 			if (!name)
 				continue;
-			profile pr = { jf_xstrdup(name), { 0 }, { 0 }, { 0 }, NULL };
+			profile pr = { jf_xstrdup(name), { 0 }, { 0 }, { 0 }, NULL, NULL };
 			if (s == 1) {
 				read_list(&doc, v, &pr.variables);
 			} else {
@@ -78,6 +79,8 @@ static void read_data(void)
 				read_list(&doc, jf_yml_get(&doc, v, "variables"), &pr.variables);
 				read_list(&doc, jf_yml_get(&doc, v, "prefixes"), &pr.prefixes);
 				pr.user = scalar_copy(&doc, jf_yml_get(&doc, v, "user"));
+				pr.submitter_environment =
+					scalar_copy(&doc, jf_yml_get(&doc, v, "submitter_environment"));
 			}
 			jf_array_push(s ? &launchers : &platforms, pr);
 		}
@@ -139,6 +142,11 @@ static const char *user_of(const profile *p)
 	return p->user;
 }
 
+static const char *submitter_environment_of(const profile *p)
+{
+	return p->submitter_environment;
+}
+
 /* What `get` gives of profile `p`, or of the first profile it includes that gives it. */
 static const char *inherited(const profile *p, const char *(*get)(const profile *), int depth)
 {
@@ -155,4 +163,10 @@ bool jf_platform_runs_as_host_user(const char *platform)
 	load();
 	const char *user = platform ? inherited(find(&platforms, platform), user_of, 0) : NULL;
 	return user && !strcmp(user, "host");
+}
+
+const char *jf_platform_submitter_environment(const char *platform)
+{
+	load();
+	return platform ? inherited(find(&platforms, platform), submitter_environment_of, 0) : NULL;
 }

@@ -758,9 +758,9 @@ static void read_conda(place *pl, yaml_node_t *conda)
 unread:
 	j->image.installs.size = 0; /* strings live in the arena */
 	j->image.extended_by = (jf_field){ 0 };
-	jf_sink_skip(f->sink, "JF110",
-	             "the environment's conda file cannot be read as a conda environment: the "
-	             "packages of the environment Azure ML builds are unknown");
+	jf_job__unknown(f, JF_JOB_PACKAGES,
+	                "the environment's conda file cannot be read as a conda environment: the "
+	                "packages of the environment Azure ML builds are unknown");
 }
 
 /* An environment built from a Docker build context (`build: {path,
@@ -774,23 +774,23 @@ static void read_build(place *pl, yaml_node_t *build)
 	if (!file)
 		file = "Dockerfile";
 	if (!path || strstr(path, "://") || !strncmp(path, "azureml:", 8) || file[0] == '/') {
-		jf_sink_skip(f->sink, "JF110", "the environment is built from a Docker context that is "
-		                               "not a folder of the repository: its image is unknown");
+		jf_job__unknown(f, JF_JOB_PACKAGES, "the environment is built from a Docker context that is "
+		                                    "not a folder of the repository: its image is unknown");
 		return;
 	}
 	char *ctx = jf_path_join(pl->dir, path), *ctx_shown = jf_path_join(pl->display_dir, path);
 	char *fs = jf_path_join(ctx, file), *shown = jf_path_join(ctx_shown, file);
 	jf_dockerfile df;
 	if (!jf_dockerfile_read(fs, shown, ctx, NULL, &df)) {
-		jf_sink_skip(f->sink, "JF110", "%s is not read (%s): the image of the environment is "
-		                               "unknown",
-		             shown, jf_dockerfile_why(&df));
+		jf_job__unknown(f, JF_JOB_PACKAGES, "%s is not read (%s): the image of the environment is "
+		                                    "unknown",
+		                shown, jf_dockerfile_why(&df));
 	} else {
 		const jf_source *dsrc = jf_dockerfile_keep(f, &df);
 		jf_dockerfile_build_image(f, &df, dsrc);
 		if (df.user.value)
 			j->image.user = jf_dockerfile_field(f, dsrc, df.user.value, df.user.at);
-		jf_sink_skip(f->sink, "JF110", "the environment's image is built by %s", shown);
+		jf_job__assume(f, JF_JOB_PACKAGES, "the environment's image is built by %s", shown);
 	}
 	jf_dockerfile_release(&df);
 	free(ctx);
@@ -855,8 +855,8 @@ static bool registered_here(place *pl, const char *ref, jf_loc anchor)
 		bool job = jf_yml_get(o.r.doc, root, "command") || jf_yml_get(o.r.doc, root, "type");
 		if (env && !job && fname && !strcmp(fname, name) &&
 		    (!version || !fversion || !strcmp(version, fversion))) {
-			jf_sink_skip(pl->file->sink, "JF110", "the environment '%s' taken from %s", ref,
-			             o.r.src->path);
+			jf_job__assume(pl->file, JF_JOB_PACKAGES, "the environment '%s' taken from %s", ref,
+			               o.r.src->path);
 			environment_map(&o.pl, root, anchor);
 			read = true;
 		}
@@ -890,9 +890,9 @@ static void read_environment(place *pl, yaml_node_t *v, jf_loc anchor)
 	if (file) {
 		other_file o;
 		if (!open_other(pl, file, &o)) {
-			jf_sink_skip(f->sink, "JF110", "the environment file '%s' cannot be read: the "
-			                               "image is unknown",
-			             file);
+			jf_job__unknown(f, JF_JOB_PACKAGES, "the environment file '%s' cannot be read: the "
+			                                    "image is unknown",
+			                file);
 			return;
 		}
 		environment_map(&o.pl, root_of(&o.r), anchor);
@@ -900,10 +900,10 @@ static void read_environment(place *pl, yaml_node_t *v, jf_loc anchor)
 		return;
 	}
 	if (!registered_here(pl, s, anchor))
-		jf_sink_skip(f->sink, "JF110",
-		             "the environment '%s' is registered in the workspace, and no environment "
-		             "file of the repository defines it: its image is unknown",
-		             s);
+		jf_job__unknown(f, JF_JOB_PACKAGES,
+		                "the environment '%s' is registered in the workspace, and no environment "
+		                "file of the repository defines it: its image is unknown",
+		                s);
 }
 
 static void read_code(place *pl, yaml_node_t *v)
@@ -916,9 +916,9 @@ static void read_code(place *pl, yaml_node_t *v)
 	if (!strncmp(c, "file:", 5))
 		c += 5;
 	if (strstr(c, "://") || !strncmp(c, "azureml:", 8) || !strncmp(c, "git+", 4)) {
-		jf_sink_skip(f->sink, "JF102", "the code '%s' is not a folder of this machine: the "
-		                               "command's scripts are not followed",
-		             c);
+		jf_job__unknown(f, JF_JOB_CODE, "the code '%s' is not a folder of this machine: the "
+		                                "command's scripts are not followed",
+		                c);
 		return;
 	}
 	j->code_dir = jf_path_join(pl->dir, c);
@@ -1081,12 +1081,12 @@ static void read_pipeline(place *top, yaml_node_t *root)
 		done = true;
 	}
 	if (skipped.len)
-		jf_sink_skip(r->sink, "JF102",
-		             "the job model holds one command: the pipeline's step%s %s %s not linted",
-		             strchr(skipped.buf, ',') ? "s" : "", skipped.buf,
-		             strchr(skipped.buf, ',') ? "are" : "is");
+		jf_job__unknown(r, JF_JOB_COMMAND,
+		                "the job model holds one command: the pipeline's step%s %s %s not linted",
+		                strchr(skipped.buf, ',') ? "s" : "", skipped.buf,
+		                strchr(skipped.buf, ',') ? "are" : "is");
 	else if (!done)
-		jf_sink_skip(r->sink, "JF102", "the pipeline has no command step jobfix can read");
+		jf_job__unknown(r, JF_JOB_COMMAND, "the pipeline has no command step jobfix can read");
 	jf_buf_release(&skipped);
 }
 
@@ -1151,8 +1151,8 @@ static void read_azureml(jf_job_read *r)
 		read_pipeline(&top, root);
 	} else {
 		const char *type = scalar_of(r->doc, root, "type");
-		jf_sink_skip(r->sink, "JF102", "Azure ML %s '%s' runs no command jobfix reads",
-		             type ? "job type" : "schema", type ? type : schema ? schema : "?");
+		jf_job__unknown(r, JF_JOB_COMMAND, "Azure ML %s '%s' runs no command jobfix reads",
+		                type ? "job type" : "schema", type ? type : schema ? schema : "?");
 	}
 }
 

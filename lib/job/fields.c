@@ -48,6 +48,34 @@ void jf_job__unknown_key(jf_job_read *r, const yaml_node_t *k, const char *where
 		jf_diag_set_help(d, "did you mean '%s'?", best);
 }
 
+static void add_note(jf_job_read *r, jf_job_fact fact, bool assumed, const char *fmt, va_list ap)
+	JF_PRINTF(4, 0);
+
+static void add_note(jf_job_read *r, jf_job_fact fact, bool assumed, const char *fmt, va_list ap)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_vaddf(&b, fmt, ap);
+	char *text = jf_buf_detach(&b, NULL);
+	jf_arena_adopt(&r->job->arena, text);
+	jf_array_push(&r->job->notes, ((jf_job_note){ fact, assumed, text }));
+}
+
+void jf_job__unknown(jf_job_read *r, jf_job_fact fact, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_note(r, fact, false, fmt, ap);
+	va_end(ap);
+}
+
+void jf_job__assume(jf_job_read *r, jf_job_fact fact, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_note(r, fact, true, fmt, ap);
+	va_end(ap);
+}
+
 char *jf_job__copy(jf_job_read *r, const char *s)
 {
 	return jf_arena_strdup(&r->job->arena, s);

@@ -190,6 +190,7 @@ void jf_job_free(jf_job *self)
 	jf_array_release(&self->inputs);
 	jf_array_release(&self->outputs);
 	jf_array_release(&self->comments);
+	jf_array_release(&self->notes);
 	jf_sources_release(&self->sources);
 	jf_arena_release(&self->arena);
 	free(self);

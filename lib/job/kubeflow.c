@@ -192,9 +192,9 @@ static void read_runtime_doc(jf_job_read *rr, yaml_node_t *root)
 	yaml_node_t *pod = jf_k8s__get(rr, jf_k8s__get(rr, jf_k8s__get(rr, step, "template"), "spec"),
 	                               "template");
 	if (!pod) {
-		jf_sink_skip(rr->sink, "JF102", "the runtime in %s has no trainer step ('node') with a "
-		                                "pod template: its command is not known",
-		             rr->src->path);
+		jf_job__unknown(rr, JF_JOB_COMMAND, "the runtime in %s has no trainer step ('node') with a "
+		                                    "pod template: its command is not known",
+		                rr->src->path);
 		return;
 	}
 	char where[96];
@@ -230,8 +230,8 @@ static bool read_runtime(jf_job_read *r, const char *kind, const char *name)
 			    !nm || strcmp(nm, name))
 				continue;
 			jf_array_push(&r->job->sources, src);
-			jf_sink_skip(r->sink, "JF102", "the TrainJob's runtime '%s' taken from %s", name,
-			             src->path);
+			jf_job__assume(r, JF_JOB_COMMAND, "the TrainJob's runtime '%s' taken from %s", name,
+			               src->path);
 			read_runtime_doc(&rr, root);
 			jf_yml_docs_release(&docs);
 			return true;
@@ -272,16 +272,16 @@ static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 	                        !strcmp(kind, "TrainingRuntime")) &&
 	               read_runtime(r, kind, name);
 	if (!runtime)
-		jf_sink_skip(r->sink, "JF102",
-		             "the TrainJob's runtime '%s' is not defined in the repository: what the "
-		             "trainer does not override (image, command) is not known",
-		             name ? name : "(not named)");
+		jf_job__unknown(r, JF_JOB_COMMAND,
+		                "the TrainJob's runtime '%s' is not defined in the repository: what the "
+		                "trainer does not override (image, command) is not known",
+		                name ? name : "(not named)");
 	yaml_node_t *tr = jf_k8s__get(r, spec, "trainer");
 	if (!tr || jf_yml_is_null(tr)) {
 		if (!runtime)
-			jf_sink_skip(r->sink, "JF102",
-			             "the TrainJob has no 'spec.trainer': its runtime's own command runs, "
-			             "which jobfix does not know");
+			jf_job__unknown(r, JF_JOB_COMMAND,
+			                "the TrainJob has no 'spec.trainer': its runtime's own command runs, "
+			                "which jobfix does not know");
 		return;
 	}
 	if (tr->type != YAML_MAPPING_NODE) {
@@ -302,8 +302,8 @@ static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 		j->gpus = jf_k8s__gpus(r, n);
 	}
 	if (!j->image.present)
-		jf_sink_skip(r->sink, "JF112",
-		             "the TrainJob takes its image from its runtime: the image is not known");
+		jf_job__unknown(r, JF_JOB_IMAGE,
+		                "the TrainJob takes its image from its runtime: the image is not known");
 }
 
 void jf_kubeflow__read(jf_job_read *r, yaml_node_t *root, const char *api, const char *kind)

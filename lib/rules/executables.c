@@ -132,6 +132,7 @@ void jf_check_programs(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
 	const jf_image *img = ctx->facts->image;
+	jf_check_say_job(ctx, "JF112", JF_JOB_IMAGE);
 	bool nonroot = jf_image_user_is_nonroot(img);
 	for (size_t i = 0; ctx->facts->job && i < ctx->facts->shell.execs.size; i++) {
 		const jf_exec_fact *f = &ctx->facts->shell.execs.items[i];

@@ -526,6 +526,8 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
 	const jf_image *img = ctx->facts->image;
+	/* Why the environment's packages are unknown, or what they were taken from. */
+	jf_check_say_job(ctx, "JF110", JF_JOB_PACKAGES);
 	if (!ctx->facts->job || !ctx->facts->job->code_dir)
 		return;
 	bool python = false;

@@ -629,6 +629,7 @@ static void check_paths_end(void *state)
 void jf_check_paths(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
+	jf_check_say_job(ctx, "JF103", JF_JOB_VOLUMES);
 	if (!ctx->facts->job || !ctx->facts->job->code_dir)
 		return;
 	const jf_job *j = ctx->facts->job;

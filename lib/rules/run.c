@@ -268,6 +268,25 @@ static int run_queries(jf_rule_ctx *ctx, const query_run *run, jf_error *err)
 	return 0;
 }
 
+void jf_check_say_job(jf_rule_ctx *ctx, const char *rule_id, unsigned facts)
+{
+	const jf_job *j = ctx->facts->job;
+	for (size_t i = 0; j && i < j->notes.size; i++)
+		if (j->notes.items[i].fact & facts)
+			jf_sink_skip(ctx->out, rule_id, "%s", j->notes.items[i].text);
+}
+
+/*
+ * What the readers could not read of the job file, said for the rules they
+ * report themselves, before the checks: which document of the file is the
+ * job (JF004), the file as YAML (JF001).
+ */
+static void say_emitted(jf_rule_ctx *ctx)
+{
+	jf_check_say_job(ctx, "JF004", JF_JOB_DOCUMENT);
+	jf_check_say_job(ctx, "JF001", JF_JOB_YAML);
+}
+
 /* A check's run: its own context, whose skips are kept apart until the pass
  * is over, so that they are listed check by check. */
 typedef struct {
@@ -282,6 +301,7 @@ int jf_rules_run(const jf_facts *facts, const jf_records *records, const jf_conf
 	struct jf_file_pass pass = { 0 };
 	jf_rule_ctx ctx = { facts, records, out, &pass };
 	query_run run = { cfg, jf_config__rules(cfg), matcher };
+	say_emitted(&ctx);
 	int rc = run_queries(&ctx, &run, err);
 	/* A check that serves several rules runs once. */
 	JF_ARRAY(jf_check_fn) ran = { 0 };

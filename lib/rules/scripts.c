@@ -5,6 +5,8 @@ void jf_check_scripts(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	const jf_job *job = ctx->facts->job;
 	const jf_shell_facts *sh = &ctx->facts->shell;
+	/* Where the code is and what runs, when the reader could not tell. */
+	jf_check_say_job(ctx, rule->info.id, JF_JOB_CODE | JF_JOB_COMMAND);
 	for (size_t i = 0; i < sh->missing_scripts.size; i++) {
 		const jf_missing_script *m = &sh->missing_scripts.items[i];
 		const jf_word *w = &m->word;
