@@ -526,8 +526,11 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
 	const jf_image *img = ctx->facts->image;
-	/* Why the environment's packages are unknown, or what they were taken from. */
+	/* Why the environment's packages are unknown, or what they were taken
+	 * from; the modules of the code that are not read. */
 	jf_check_say_job(ctx, "JF110", JF_JOB_PACKAGES);
+	for (size_t i = 0; i < ctx->facts->ws->unread.size; i++)
+		jf_sink_skip(ctx->out, "JF110", "%s", ctx->facts->ws->unread.items[i]);
 	if (!ctx->facts->job || !ctx->facts->job->code_dir)
 		return;
 	bool python = false;

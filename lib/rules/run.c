@@ -277,14 +277,19 @@ void jf_check_say_job(jf_rule_ctx *ctx, const char *rule_id, unsigned facts)
 }
 
 /*
- * What the readers could not read of the job file, said for the rules they
- * report themselves, before the checks: which document of the file is the
- * job (JF004), the file as YAML (JF001).
+ * What the stages that report rules of their own could not read, said for
+ * those rules before the checks: which document of the job file is the job
+ * (JF004), the file as YAML (JF001), a script whose #! line names another
+ * shell (JF301).
  */
 static void say_emitted(jf_rule_ctx *ctx)
 {
 	jf_check_say_job(ctx, "JF004", JF_JOB_DOCUMENT);
 	jf_check_say_job(ctx, "JF001", JF_JOB_YAML);
+	const jf_workspace *ws = ctx->facts->ws;
+	for (size_t i = 0; i < ws->files.size; i++)
+		if (ws->files.items[i]->syntax_unchecked)
+			jf_sink_skip(ctx->out, "JF301", "%s", ws->files.items[i]->syntax_unchecked);
 }
 
 /* A check's run: its own context, whose skips are kept apart until the pass

@@ -926,6 +926,7 @@ void jf_shell_facts_release(jf_shell_facts *self)
 	}
 	jf_array_release(&self->pins);
 	jf_strings_release(&self->produced);
+	jf_strings_release(&self->not_followed);
 	jf_strings_release(&self->exported);
 	for (size_t i = 0; i < self->var_uses.size; i++)
 		free(self->var_uses.items[i].name);

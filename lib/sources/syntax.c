@@ -337,15 +337,17 @@ static TSNode redirect_without_file(const jf_source *s, TSNode root)
 	return found;
 }
 
-void jf_syntax_check(jf_sink *sink, const jf_file *unit, TSTree *blanked)
+void jf_syntax_check(jf_sink *sink, jf_file *unit, TSTree *blanked)
 {
 	const jf_source *s = unit->src;
 	const char *lang = unit->lang == JF_LANG_PYTHON ? "Python" : "shell";
 	char *shell = unit->lang == JF_LANG_BASH ? other_shell(s) : NULL;
 	if (shell) {
-		jf_sink_skip(sink, "JF301", "%s: its #! line names %s, whose syntax is not bash's: "
-		                            "it is not checked",
-		             s->path, shell);
+		char *why = jf_xasprintf("%s: its #! line names %s, whose syntax is not bash's: it "
+		                         "is not checked",
+		                         s->path, shell);
+		jf_arena_adopt(&unit->arena, why);
+		unit->syntax_unchecked = why;
 		free(shell);
 		return;
 	}

@@ -107,6 +107,7 @@ void jf_workspace_release(jf_workspace *self)
 	jf_array_release(&self->files);
 	jf_sources_release(&self->sources);
 	jf_strmap_release(&self->path_kinds);
+	jf_strings_release(&self->unread);
 }
 
 jf_path_kind jf_workspace_path_kind(jf_workspace *self, const char *fs_path)
