@@ -617,7 +617,7 @@ static void read_distribution(jf_job_read *f, yaml_node_t *v)
 	}
 	yaml_node_t *t = jf_yml_get(f->doc, v, "type");
 	if (!t) {
-		jf_sink_add(f->sink, "JF004", f->src, jf_yml_span(f->src, v),
+		jf_sink_add(f->sink, JF004, f->src, jf_yml_span(f->src, v),
 		            "'distribution' has no 'type' (pytorch, mpi, tensorflow or ray)");
 		return;
 	}
@@ -813,7 +813,7 @@ static void environment_map(place *pl, yaml_node_t *v, jf_loc anchor)
 		return;
 	}
 	if (!img) {
-		jf_sink_add(f->sink, "JF004", f->src, jf_yml_span(f->src, v),
+		jf_sink_add(f->sink, JF004, f->src, jf_yml_span(f->src, v),
 		            "the environment has no 'image' and no 'build'");
 		return;
 	}
@@ -931,7 +931,7 @@ static void read_code(place *pl, yaml_node_t *v)
 		/* A single file is uploaded as the snapshot: its folder stands for it. */
 		return;
 	}
-	jf_diag_set_help(jf_sink_add(f->sink, "JF003", f->src, j->code.at.span,
+	jf_diag_set_help(jf_sink_add(f->sink, JF003, f->src, j->code.at.span,
 	                             "'code' folder '%s' does not exist", j->code_display),
 	                 "'code' is relative to the job file's folder; fix it or create the folder");
 	j->code_dir = NULL;
@@ -959,7 +959,7 @@ static void read_body(scope *s, place *pl, yaml_node_t *body, const char *where,
 	if (!v) {
 		/* At the start of the file for a whole file, else at the body. */
 		jf_span at = body == root_of(f) ? (jf_span){ 0, 0 } : jf_yml_span(f->src, body);
-		jf_sink_add(f->sink, "JF004", f->src, at, "%s has no 'command'", where);
+		jf_sink_add(f->sink, JF004, f->src, at, "%s has no 'command'", where);
 		return;
 	}
 	j->has_command = true;
@@ -995,7 +995,7 @@ static void read_pipeline(place *top, yaml_node_t *root)
 	jf_job_read *r = top->job;
 	yaml_node_t *jobs = jf_yml_get(r->doc, root, "jobs");
 	if (!jobs) {
-		jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, root),
+		jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, root),
 		            "the pipeline job has no 'jobs'");
 		return;
 	}
@@ -1039,7 +1039,7 @@ static void read_pipeline(place *top, yaml_node_t *root)
 		if (inline_cmd) {
 			read_body(&s, top, step, where, jf_job__loc(r, step));
 			if (!r->job->image.present)
-				jf_sink_add(r->sink, "JF004", r->src, jf_job__loc(r, step).span,
+				jf_sink_add(r->sink, JF004, r->src, jf_job__loc(r, step).span,
 				            "step '%s' has no 'environment'", name);
 			done = true;
 			continue;
@@ -1047,7 +1047,7 @@ static void read_pipeline(place *top, yaml_node_t *root)
 		other_file o;
 		const char *rel = !strncmp(cs, "file:", 5) ? cs + 5 : cs;
 		if (!open_other(top, rel, &o)) {
-			jf_sink_add(r->sink, "JF003", r->src, jf_yml_span(r->src, comp),
+			jf_sink_add(r->sink, JF003, r->src, jf_yml_span(r->src, comp),
 			            "component file '%s' of step '%s' does not exist or is not a "
 			            "YAML mapping",
 			            rel, name);
@@ -1069,7 +1069,7 @@ static void read_pipeline(place *top, yaml_node_t *root)
 		if ((v = jf_yml_get(r->doc, step, "environment")))
 			read_environment(top, v, jf_job__loc(r, v));
 		if (!r->job->image.present)
-			jf_sink_add(r->sink, "JF004", o.r.src, jf_yml_span(o.r.src, croot),
+			jf_sink_add(r->sink, JF004, o.r.src, jf_yml_span(o.r.src, croot),
 			            "the component of step '%s' has no 'environment'", name);
 		if ((v = jf_yml_get(r->doc, step, "environment_variables")))
 			read_env_vars(r, v);
@@ -1123,12 +1123,12 @@ static void read_azureml(jf_job_read *r)
 		read_body(&s, &top, root, component ? "the component" : "the command job",
 		          jf_job__loc(r, root));
 		if (!j->image.present)
-			jf_sink_add(r->sink, "JF004", r->src, (jf_span){ 0, 0 }, "%s has no 'environment'",
+			jf_sink_add(r->sink, JF004, r->src, (jf_span){ 0, 0 }, "%s has no 'environment'",
 			            component ? "the component" : "the command job");
 	} else if (kind == KIND_SWEEP) {
 		yaml_node_t *trial = jf_yml_get(r->doc, root, "trial");
 		if (!trial) {
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, root),
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, root),
 			            "the sweep job has no 'trial'");
 		} else if (trial->type != YAML_MAPPING_NODE) {
 			jf_job__wrong_type(r, trial, "trial", "a mapping (a command job)");
@@ -1140,7 +1140,7 @@ static void read_azureml(jf_job_read *r)
 				    .outputs = out ? out : jf_yml_get(r->doc, trial, "outputs") };
 			read_body(&s, &top, trial, "the sweep's trial", jf_job__loc(r, trial));
 			if (!j->image.present)
-				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, trial),
+				jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, trial),
 				            "the sweep's trial has no 'environment'");
 			/* Distribution and resources may stand at the sweep's level. */
 			yaml_node_t *v;

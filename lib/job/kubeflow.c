@@ -64,7 +64,7 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 	yaml_node_t *spec = jf_k8s__get(r, root, "spec");
 	if (!spec || spec->type != YAML_MAPPING_NODE) {
 		if (!spec)
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, root), "the %s has no 'spec'",
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, root), "the %s has no 'spec'",
 			            kk->kind);
 		else
 			jf_job__wrong_type(r, spec, "spec", "a mapping");
@@ -74,7 +74,7 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 	yaml_node_t *rs = jf_k8s__get(r, spec, kk->specs);
 	if (!rs || rs->type != YAML_MAPPING_NODE) {
 		if (!rs)
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, spec), "'spec' has no '%s'",
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, spec), "'spec' has no '%s'",
 			            kk->specs);
 		else
 			jf_job__wrong_type(r, rs, swhere, "a mapping of replica types to replica specs");
@@ -87,7 +87,7 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 		if ((primary = jf_k8s__get(r, rs, order[i])))
 			ptype = order[i];
 	if (!primary) {
-		jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, rs),
+		jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, rs),
 		            "'%s' has no Master, Chief, Launcher or Worker replica", swhere);
 		return;
 	}
@@ -99,7 +99,7 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 	yaml_node_t *t = jf_k8s__get(r, primary, "template");
 	if (!t || t->type != YAML_MAPPING_NODE) {
 		if (!t)
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, primary),
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, primary),
 			            "'%s' has no 'template'", pwhere);
 		else
 			jf_job__wrong_type(r, t, jf_k8s__path(r, pwhere, "template"), "a mapping");
@@ -257,7 +257,7 @@ static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 	yaml_node_t *spec = jf_k8s__get(r, root, "spec");
 	if (!spec || spec->type != YAML_MAPPING_NODE) {
 		if (!spec)
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, root),
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, root),
 			            "the TrainJob has no 'spec'");
 		else
 			jf_job__wrong_type(r, spec, "spec", "a mapping");

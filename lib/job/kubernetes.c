@@ -40,9 +40,9 @@ static yaml_node_t *need_map(jf_job_read *r, yaml_node_t *map, const char *where
 	if (!v || jf_yml_is_null(v)) {
 		jf_span at = v ? jf_yml_span(r->src, v) : jf_yml_span(r->src, map);
 		if (*where)
-			jf_sink_add(r->sink, "JF004", r->src, at, "'%s' has no '%s'", where, key);
+			jf_sink_add(r->sink, JF004, r->src, at, "'%s' has no '%s'", where, key);
 		else
-			jf_sink_add(r->sink, "JF004", r->src, at, "the manifest has no '%s'", key);
+			jf_sink_add(r->sink, JF004, r->src, at, "the manifest has no '%s'", key);
 		return NULL;
 	}
 	if (v->type != YAML_MAPPING_NODE) {
@@ -82,7 +82,7 @@ static yaml_node_t *containers_of(jf_job_read *r, yaml_node_t *pod, const char *
 {
 	yaml_node_t *cs = jf_k8s__get(r, pod, "containers");
 	if (!cs || jf_yml_is_null(cs)) {
-		jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, pod), "'%s' has no 'containers'",
+		jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, pod), "'%s' has no 'containers'",
 		            where);
 		return NULL;
 	}
@@ -212,7 +212,7 @@ static void read_env(jf_job_read *r, yaml_node_t *env, const char *where, expand
 		}
 		if (!name || !jf_yml_scalar(name)) {
 			if (!name)
-				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, e),
+				jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, e),
 				            "a variable of '%s' has no 'name'", where);
 			else
 				jf_job__wrong_type(r, name, "name", "a string");
@@ -403,7 +403,7 @@ static void read_mounts(jf_job_read *r, yaml_node_t *mounts, yaml_node_t *pod, c
 			continue;
 		}
 		if (!path) {
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, m),
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, m),
 			            "a mount of '%s' has no 'mountPath'", where);
 			continue;
 		}
@@ -488,7 +488,7 @@ void jf_k8s__read_template(jf_job_read *r, yaml_node_t *tmpl, const char *where,
 		                pwhere);
 	jf_k8s__read_container(r, c, pod, cwhere, operator_env);
 	if (!jf_k8s__get(r, c, "image"))
-		jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, c), "'%s' has no 'image'",
+		jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, c), "'%s' has no 'image'",
 		            cwhere);
 }
 

@@ -246,7 +246,7 @@ static void read_file_mounts(jf_job_read *r, yaml_node_t *n)
 			if (!src)
 				src = jf_yml_get(r->doc, v, "name");
 			if (!src) {
-				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, v),
+				jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, v),
 				            "file_mounts '%s' has neither 'source' nor 'name'", dst);
 				continue;
 			}

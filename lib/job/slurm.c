@@ -229,11 +229,11 @@ static void check_directives(jf_job_read *r, const directives *ds)
 		if (!jf_str_in(d->name, valued))
 			continue;
 		if (!*d->value)
-			jf_sink_add(r->sink, "JF004", r->src, d->line, "#SBATCH option '%s' has no value",
+			jf_sink_add(r->sink, JF004, r->src, d->line, "#SBATCH option '%s' has no value",
 			            d->name);
 		else if (jf_str_in(d->name, counts) && !(d->value[0] >= '0' && d->value[0] <= '9') &&
 		         !is_placeholder(d->value))
-			jf_sink_add(r->sink, "JF003", r->src, d->at, "'%s' must be a number, not '%s'",
+			jf_sink_add(r->sink, JF003, r->src, d->at, "'%s' must be a number, not '%s'",
 			            d->name, d->value);
 	}
 }

@@ -80,14 +80,14 @@ static void check_value(jf_rule_ctx *ctx, const jf_argdef *d, const char *opt, c
 	const char *entry = d->unit->src->path;
 	jf_diag *diag = NULL;
 	if (d->type == TYPE_INT && !valid_int(value))
-		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
+		diag = jf_sink_add(ctx->out, JF304, w->src, w->span,
 		                        "'%s' is not an int: %s in %s takes int values", value, opt, entry);
 	else if (d->type == TYPE_FLOAT && !valid_float(value))
-		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
+		diag = jf_sink_add(ctx->out, JF304, w->src, w->span,
 		                        "'%s' is not a float: %s in %s takes float values", value, opt,
 		                        entry);
 	else if (d->type == TYPE_BOOL && jf_str_in(value, falsy)) {
-		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
+		diag = jf_sink_add(ctx->out, JF304, w->src, w->span,
 		                        "'%s' turns %s on: it is declared with type=bool, and bool('%s') "
 		                        "is True",
 		                        value, opt, value);
@@ -105,7 +105,7 @@ static void check_value(jf_rule_ctx *ctx, const jf_argdef *d, const char *opt, c
 			jf_buf list = JF_BUF_INIT;
 			for (size_t i = 0; i < d->choices.size; i++)
 				jf_buf_addf(&list, "%s'%s'", i ? ", " : "", d->choices.items[i]);
-			diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
+			diag = jf_sink_add(ctx->out, JF304, w->src, w->span,
 			                        "invalid choice '%s' for %s (choose from %s)", value, opt,
 			                        list.buf);
 			jf_buf_release(&list);
@@ -189,19 +189,19 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 		}
 		if (!d) {
 			if (c->tolerant) {
-				jf_sink_skip(ctx->out, "JF302", "%s parses its command line with "
-				                                "parse_known_args: flags its parser does not "
-				                                "define ('%s') are not checked",
+				jf_sink_skip(ctx->out, JF302, "%s parses its command line with "
+				                              "parse_known_args: flags its parser does not "
+				                              "define ('%s') are not checked",
 				             entry, name);
 			} else {
 				jf_diag *diag;
 				if (ambiguous) {
-					diag = jf_sink_add(ctx->out, "JF302", word->src, word->span,
+					diag = jf_sink_add(ctx->out, JF302, word->src, word->span,
 					                        "ambiguous flag '%s' for %s: it abbreviates more "
 					                        "than one of its options",
 					                        name, entry);
 				} else {
-					diag = jf_sink_add(ctx->out, "JF302", word->src, word->span,
+					diag = jf_sink_add(ctx->out, JF302, word->src, word->span,
 					                        "%s does not accept the flag '%s'", entry, name);
 					const char *near = nearest_option(c, name);
 					if (near)
@@ -229,7 +229,7 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 			partial = true;
 		} else if (d->act == ACT_FLAG) {
 			if (eq)
-				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
+				jf_diag_relate(jf_sink_add(ctx->out, JF304, word->src, word->span,
 				                                "%s takes no value, but is given '%s'", full,
 				                                eq + 1),
 				               d->unit->src, d->span, "%s is defined here", full);
@@ -257,7 +257,7 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 			bool needs = d->nargs == NARGS_ONE || d->nargs == NARGS_COUNT ||
 			             d->nargs == NARGS_SOME;
 			if (needs && got < (d->nargs == NARGS_SOME ? 1 : want) && !partial)
-				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
+				jf_diag_relate(jf_sink_add(ctx->out, JF304, word->src, word->span,
 				                                "%s expects %s, but none follows", full,
 				                                want > 1 ? "several values" : "a value"),
 				               d->unit->src, d->span, "%s is defined here", full);
@@ -285,7 +285,7 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 	if (!partial && !c->tolerant && !rest)
 		for (; p < positionals.size; p++) {
 			const jf_word *word = positionals.items[p];
-			jf_diag_relate(jf_sink_add(ctx->out, "JF302", word->src, word->span,
+			jf_diag_relate(jf_sink_add(ctx->out, JF302, word->src, word->span,
 			                                "%s takes no positional argument '%s' here", entry,
 			                                word->value),
 			               c->unit->src, c->span, "the argument parser of %s", entry);
@@ -305,7 +305,7 @@ static void check_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_inv
 		for (size_t m = 0; m < d->options.size; m++) /* the long name: --lr for '--lr', '-l' */
 			if (jf_str_starts(d->options.items[m], "--"))
 				what = d->options.items[m];
-		jf_diag *diag = jf_sink_add(ctx->out, "JF303", inv->script.src, inv->script.span,
+		jf_diag *diag = jf_sink_add(ctx->out, JF303, inv->script.src, inv->script.span,
 		                                 "%s requires '%s', which this invocation does not pass",
 		                                 entry, what);
 		jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here as required", what);
@@ -348,12 +348,12 @@ static void report_unknown_flag(jf_rule_ctx *ctx, const jf_cmdline *c, const cha
 {
 	jf_diag *diag;
 	if (c->flags_parse == JF_FLAGS_KNOWN_ONLY)
-		diag = jf_sink_add(ctx->out, "JF308", word->src, word->span,
+		diag = jf_sink_add(ctx->out, JF308, word->src, word->span,
 		                        "%s drops the unknown flag '%s' (tf.app.run ignores flags it "
 		                        "does not define): the run uses the default",
 		                        entry, written);
 	else
-		diag = jf_sink_add(ctx->out, "JF302", word->src, word->span,
+		diag = jf_sink_add(ctx->out, JF302, word->src, word->span,
 		                        "%s does not accept the flag '%s'", entry, written);
 	relate_flags(diag, c, entry);
 	char *dashed = jf_xasprintf("--%s", name);
@@ -427,13 +427,13 @@ static void check_absl_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const j
 			const jf_word *vw = word;
 			if (d->act == ACT_FLAG) {
 				if (value && !absl_bool_value(value))
-					jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
+					jf_diag_relate(jf_sink_add(ctx->out, JF304, word->src, word->span,
 					                                "'%s' is not a boolean: %s in %s takes "
 					                                "true or false (or 1, 0)",
 					                                value, written, entry),
 					               d->unit->src, d->span, "%s is defined here", written);
 			} else if (!value && i + 1 == w->size) {
-				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
+				jf_diag_relate(jf_sink_add(ctx->out, JF304, word->src, word->span,
 				                                "%s expects a value, but none follows",
 				                                written),
 				               d->unit->src, d->span, "%s is defined here", written);
@@ -447,7 +447,7 @@ static void check_absl_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const j
 		} else if (negated) {
 			seen[negated - c->args.items].seen = true;
 			if (eq)
-				jf_diag_relate(jf_sink_add(ctx->out, "JF304", word->src, word->span,
+				jf_diag_relate(jf_sink_add(ctx->out, JF304, word->src, word->span,
 				                                "%s takes no value, but is given '%s'",
 				                                written, eq + 1),
 				               negated->unit->src, negated->span, "%s is defined here",
@@ -466,7 +466,7 @@ static void check_absl_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const j
 		const jf_argdef *d = &c->args.items[k];
 		if (!d->required || seen[k].seen)
 			continue;
-		jf_diag *diag = jf_sink_add(ctx->out, "JF303", inv->script.src, inv->script.span,
+		jf_diag *diag = jf_sink_add(ctx->out, JF303, inv->script.src, inv->script.span,
 		                                 "%s requires the flag '--%s', which this invocation "
 		                                 "does not pass",
 		                                 entry, d->dest);
@@ -525,7 +525,7 @@ static void check_command_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, cons
 		jf_buf names = JF_BUF_INIT;
 		for (size_t i = 0; i < c->commands.size; i++)
 			jf_buf_addf(&names, "%s'%s'", i ? ", " : "", c->commands.items[i]);
-		jf_diag *d = jf_sink_add(ctx->out, "JF302", word->src, word->span,
+		jf_diag *d = jf_sink_add(ctx->out, JF302, word->src, word->span,
 		                              "'%s' is not a command of %s (choose from %s)", word->value,
 		                              inv->entry->src->path, names.buf);
 		jf_diag_relate(d, c->unit->src, c->span, "the argument parser of %s",
@@ -567,7 +567,7 @@ static void check_launcher_flags(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 		long major = strtol(torch, NULL, 10);
 		const char *passed = major >= 2 ? "--local-rank" : "--local_rank";
 		if (!jf_cmdline_find_option(c, passed)) {
-			jf_diag *d = jf_sink_add(ctx->out, "JF302", inv->script.src, inv->script.span,
+			jf_diag *d = jf_sink_add(ctx->out, JF302, inv->script.src, inv->script.span,
 			                              "torch.distributed.launch of torch %s passes '%s' to "
 			                              "%s, which does not accept it",
 			                              torch, passed, entry);
@@ -581,7 +581,7 @@ static void check_launcher_flags(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 	}
 	if (jf_cmdline_find_option(c, "--local_rank") || jf_cmdline_find_option(c, "--local-rank"))
 		return;
-	jf_diag *d = jf_sink_add(ctx->out, "JF302", inv->script.src, inv->script.span,
+	jf_diag *d = jf_sink_add(ctx->out, JF302, inv->script.src, inv->script.span,
 		deepspeed ? "deepspeed passes '--local_rank' to %s, which does not accept it"
 		          : "torch.distributed.launch passes '--local_rank' ('--local-rank' since torch "
 		            "2.0) to %s, which does not accept it",
@@ -607,7 +607,7 @@ static void check_duplicates(jf_rule_ctx *ctx, const jf_cmdline *c)
 					    c->args.items[i].command != c->args.items[j].command)
 						continue;
 					const jf_argdef *d = &c->args.items[i], *first = &c->args.items[j];
-					jf_diag *diag = jf_sink_add(ctx->out, "JF306", d->unit->src, d->span,
+					jf_diag *diag = jf_sink_add(ctx->out, JF306, d->unit->src, d->span,
 						"option string '%s' is defined twice: argparse fails at start-up with "
 						"\"conflicting option string: %s\"",
 						o, o);
@@ -810,14 +810,14 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 				if (fails) {
 					const char *opt = d->options.size ? d->options.items[d->options.size - 1]
 					                                  : d->dest;
-					jf_diag *diag = jf_sink_add(aw->ctx->out, "JF309", aw->unit->src, jf_node_span(m),
+					jf_diag *diag = jf_sink_add(aw->ctx->out, JF309, aw->unit->src, jf_node_span(m),
 						"'%s.%s' is a str when %s is passed (it has no type=): %s fails with "
 						"TypeError",
 						aw->name, a, opt, fails);
 					jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here", opt);
 				}
 			} else if (report && !known && !stored) {
-				jf_diag *d = jf_sink_add(aw->ctx->out, "JF307", aw->unit->src, jf_node_span(attr),
+				jf_diag *d = jf_sink_add(aw->ctx->out, JF307, aw->unit->src, jf_node_span(attr),
 				                              "'%s.%s' is no %s: the job fails here with "
 				                              "AttributeError",
 				                              aw->name, a,
@@ -1147,8 +1147,8 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 		                           : NULL;
 		for (size_t k = 0; why && k < ctx->facts->shell.invocations.size; k++)
 			if (ctx->facts->shell.invocations.items[k].entry == entry) {
-				jf_sink_skip(ctx->out, "JF302", "the arguments the job passes to %s are not "
-				                                "checked: %s",
+				jf_sink_skip(ctx->out, JF302, "the arguments the job passes to %s are not "
+				                              "checked: %s",
 				             entry->src->path, why);
 				break;
 			}

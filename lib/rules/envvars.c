@@ -237,7 +237,7 @@ static void check_reads(env_model *m, const jf_file *unit, const env_record *r,
 		if ((called && !jf_py_place_runs(&read->place, called, own)) ||
 		    set_by_job(m, var, true) || callers_guarded(m, read->function))
 			continue;
-		jf_diag *d = jf_sink_add(m->ctx->out, "JF108", unit->src, read->span,
+		jf_diag *d = jf_sink_add(m->ctx->out, JF108, unit->src, read->span,
 		                           "os.environ['%s'] raises KeyError: nothing sets %s "
 		                           "for this job",
 		                           var, var);
@@ -281,7 +281,7 @@ static void check_shell_end(void *state)
 			       ctx->facts->shell.var_uses.items[k].span.start == u->span.start;
 		if (seen || set_by_job(m, u->name, false))
 			continue;
-		jf_diag *d = jf_sink_add(ctx->out, "JF109", u->src, u->span,
+		jf_diag *d = jf_sink_add(ctx->out, JF109, u->src, u->span,
 		                              u->nounset ? "$%s is not set for this job: under `set -u` "
 		                                           "bash stops with '%s: unbound variable'"
 		                                         : "$%s is not set for this job: the path it "
@@ -306,9 +306,9 @@ void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 	const char *passed = jf_platform_submitter_environment(j->platform.value);
 	bool submitted = j->submitter_env == JF_SUBMITTER_ENV_ALL ||
 	                 (j->submitter_env == JF_SUBMITTER_ENV_DEFAULT && passed);
-	jf_check_say_job(ctx, "JF108", JF_JOB_ENV);
+	jf_check_say_job(ctx, JF108, JF_JOB_ENV);
 	if (submitted)
-		jf_sink_skip(ctx->out, "JF108", "%s: no variable is reported unset",
+		jf_sink_skip(ctx->out, JF108, "%s: no variable is reported unset",
 		             passed ? passed : "the job gets the environment it is submitted from");
 	if (j->env_open || submitted)
 		return;

@@ -210,7 +210,7 @@ static void dispatch_file(void *state, size_t index, const jf_file *file)
 	dispatch(d->ctx, &d->run, fm, d->wanted + fm->file->lang * nrules);
 	if (fm->limited)
 		jf_diag_set_help(
-			jf_sink_add(d->ctx->out, "JF005", fm->file->src, (jf_span){ 0, 0 },
+			jf_sink_add(d->ctx->out, JF005, fm->file->src, (jf_span){ 0, 0 },
 			            "rule %s is not fully checked in '%s': a regular expression of "
 			            "its query gave up at its limit of steps",
 			            fm->limited->info.id, fm->file->src->path),
@@ -284,12 +284,12 @@ void jf_check_say_job(jf_rule_ctx *ctx, const char *rule_id, unsigned facts)
  */
 static void say_emitted(jf_rule_ctx *ctx)
 {
-	jf_check_say_job(ctx, "JF004", JF_JOB_DOCUMENT);
-	jf_check_say_job(ctx, "JF001", JF_JOB_YAML);
+	jf_check_say_job(ctx, JF004, JF_JOB_DOCUMENT);
+	jf_check_say_job(ctx, JF001, JF_JOB_YAML);
 	const jf_workspace *ws = ctx->facts->ws;
 	for (size_t i = 0; i < ws->files.size; i++)
 		if (ws->files.items[i]->syntax_unchecked)
-			jf_sink_skip(ctx->out, "JF301", "%s", ws->files.items[i]->syntax_unchecked);
+			jf_sink_skip(ctx->out, JF301, "%s", ws->files.items[i]->syntax_unchecked);
 }
 
 /* A check's run: its own context, whose skips are kept apart until the pass

@@ -741,7 +741,7 @@ static bool out_of_steps(shell *sh, TSNode n)
 	if (sh->out->steps == JF_SHELL_MAX_STEPS + 1 && sh->unit) {
 		uint32_t at = ts_node_start_byte(n);
 		jf_diag_set_help(
-			jf_sink_add(sh->ws->sink, "JF005", sh->unit->src, (jf_span){ at, at },
+			jf_sink_add(sh->ws->sink, JF005, sh->unit->src, (jf_span){ at, at },
 			            "the command is followed no further than here: its launch scripts "
 			            "take more than %u steps (a script sourced again and again?)",
 			            JF_SHELL_MAX_STEPS),
