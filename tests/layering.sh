@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# layering.sh - the folders of lib/ include only the folders below them
+# layering.sh - the folders of lib/ include only the folders below them; only the rules say skips
 #
 #   layering.sh SOURCE_DIR
 #
@@ -42,6 +42,14 @@ for f in "$root"/lib/*/*.[ch] "$root"/lib/*/*/*.[ch] "$root"/lib/*/*/*.def; do
 		fi
 	done < <(sed -n 's|^#include "\([a-z_]*\)/.*|\1|p' "$f" | grep -v '^jobfix$')
 done
+# No stage before the rules says a skip of a rule (jf_sink_skip): it keeps
+# why it does not know a fact on what it hands on (the job's notes, the
+# shell facts' not_followed, the workspace's unread), and the rule that
+# needs the fact says it.
+while IFS= read -r hit; do
+	echo "layering: ${hit#"$root"/}: only lib/rules/ says skips: keep why on the fact instead"
+	bad=1
+done < <(grep -n 'jf_sink_skip(' "$root"/lib/*/*.c | grep -v -e "^$root/lib/rules/" -e "^$root/lib/core/sink.c:")
 # A test that checks nothing is no test.
 ((checked > 100)) || { echo "layering: only $checked includes checked"; bad=1; }
 exit $bad

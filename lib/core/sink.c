@@ -16,7 +16,7 @@ jf_diag *jf_sink_add(jf_sink *self, const char *rule_id, const jf_source *src, j
 
 void jf_sink_not_linted(jf_sink *self, const jf_source *src)
 {
-	jf_diag *d = jf_sink_add(self, "JF005", src, (jf_span){ 0, 0 }, "'%s' is not linted: %s",
+	jf_diag *d = jf_sink_add(self, JF005, src, (jf_span){ 0, 0 }, "'%s' is not linted: %s",
 	                         src->path, jf_source_why(src));
 	if (jf_source_help(src))
 		jf_diag_set_help(d, "%s", jf_source_help(src));

@@ -3,6 +3,8 @@
  * Every stage (the job reader, the workspace, the shell, the rules) reports
  * by rule id into a jf_sink; the linter behind it resolves the id to the rule
  * as the lint's config sees it, so no stage needs to know the rule table.
+ * An id is written as the name the generated rule_ids.h gives it (JF102,
+ * tools/rule_ids.cmake), not as a string: a misspelt one does not compile.
  * A finding in a copy of a value (jf_source_from_value) is reported at the
  * value. A check that cannot run for want of facts says so with
  * jf_sink_skip() (shown by --verbose).
@@ -11,6 +13,7 @@
 #define JF_SINK_H
 
 #include "core/diag.h"
+#include "rule_ids.h"
 
 typedef struct jf_sink {
 	jf_report *report;

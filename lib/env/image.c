@@ -444,7 +444,7 @@ jf_image *jf_image_resolve(const jf_job *job, jf_sink *sink)
 			img->has_manifest = true;
 		} else if (sink) {
 			jf_diag_set_help(
-				jf_sink_add(sink, "JF005", ji->manifest.at.src, ji->manifest.at.span,
+				jf_sink_add(sink, JF005, ji->manifest.at.src, ji->manifest.at.span,
 				            "the image manifest '%s' is not read: %s; the image's packages "
 				            "are taken from what jobfix knows of the image",
 				            ji->manifest.value, jf_source_why(src)),

@@ -13,10 +13,20 @@ typedef JF_ARRAY(char *) strings;
 typedef struct {
 	char *name;
 	strings includes, variables, prefixes;
+	char *user;                  /* `user`: "host", or NULL */
+	char *submitter_environment; /* `submitter_environment`, or NULL */
 } profile;
 
 /* Read once per process (pthread_once), then only read. */
 static JF_ARRAY(profile) platforms, launchers;
+
+/* A copy of scalar `n`, or NULL. */
+static char *scalar_copy(yaml_document_t *doc, yaml_node_t *n)
+{
+	(void)doc;
+	return n && n->type == YAML_SCALAR_NODE ? jf_xstrdup((const char *)n->data.scalar.value)
+	                                        : NULL;
+}
 
 static void read_data(void);
 
@@ -61,13 +71,16 @@ static void read_data(void)
 			yaml_node_t *v = yaml_document_get_node(&doc, q->value);
 			if (!name)
 				continue;
-			profile pr = { jf_xstrdup(name), { 0 }, { 0 }, { 0 } };
+			profile pr = { jf_xstrdup(name), { 0 }, { 0 }, { 0 }, NULL, NULL };
 			if (s == 1) {
 				read_list(&doc, v, &pr.variables);
 			} else {
 				read_list(&doc, jf_yml_get(&doc, v, "include"), &pr.includes);
 				read_list(&doc, jf_yml_get(&doc, v, "variables"), &pr.variables);
 				read_list(&doc, jf_yml_get(&doc, v, "prefixes"), &pr.prefixes);
+				pr.user = scalar_copy(&doc, jf_yml_get(&doc, v, "user"));
+				pr.submitter_environment =
+					scalar_copy(&doc, jf_yml_get(&doc, v, "submitter_environment"));
 			}
 			jf_array_push(s ? &launchers : &platforms, pr);
 		}
@@ -122,4 +135,38 @@ bool jf_launcher_sets(const char *launcher, const char *var)
 	load();
 	const profile *p = find(&launchers, launcher);
 	return p && in(&p->variables, var, false);
+}
+
+static const char *user_of(const profile *p)
+{
+	return p->user;
+}
+
+static const char *submitter_environment_of(const profile *p)
+{
+	return p->submitter_environment;
+}
+
+/* What `get` gives of profile `p`, or of the first profile it includes that gives it. */
+static const char *inherited(const profile *p, const char *(*get)(const profile *), int depth)
+{
+	if (!p || depth > 8)
+		return NULL;
+	const char *v = get(p);
+	for (size_t i = 0; !v && i < p->includes.size; i++)
+		v = inherited(find(&platforms, p->includes.items[i]), get, depth + 1);
+	return v;
+}
+
+bool jf_platform_runs_as_host_user(const char *platform)
+{
+	load();
+	const char *user = platform ? inherited(find(&platforms, platform), user_of, 0) : NULL;
+	return user && !strcmp(user, "host");
+}
+
+const char *jf_platform_submitter_environment(const char *platform)
+{
+	load();
+	return platform ? inherited(find(&platforms, platform), submitter_environment_of, 0) : NULL;
 }

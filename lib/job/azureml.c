@@ -617,7 +617,7 @@ static void read_distribution(jf_job_read *f, yaml_node_t *v)
 	}
 	yaml_node_t *t = jf_yml_get(f->doc, v, "type");
 	if (!t) {
-		jf_sink_add(f->sink, "JF004", f->src, jf_yml_span(f->src, v),
+		jf_sink_add(f->sink, JF004, f->src, jf_yml_span(f->src, v),
 		            "'distribution' has no 'type' (pytorch, mpi, tensorflow or ray)");
 		return;
 	}
@@ -767,9 +767,9 @@ static void read_conda(place *pl, yaml_node_t *conda)
 unread:
 	j->image.installs.size = 0; /* strings live in the arena */
 	j->image.extended_by = (jf_field){ 0 };
-	jf_sink_skip(f->sink, "JF110",
-	             "the environment's conda file cannot be read as a conda environment: the "
-	             "packages of the environment Azure ML builds are unknown");
+	jf_job__unknown(f, JF_JOB_PACKAGES,
+	                "the environment's conda file cannot be read as a conda environment: the "
+	                "packages of the environment Azure ML builds are unknown");
 }
 
 /* An environment built from a Docker build context (`build: {path,
@@ -783,23 +783,23 @@ static void read_build(place *pl, yaml_node_t *build)
 	if (!file)
 		file = "Dockerfile";
 	if (!path || strstr(path, "://") || !strncmp(path, "azureml:", 8) || file[0] == '/') {
-		jf_sink_skip(f->sink, "JF110", "the environment is built from a Docker context that is "
-		                               "not a folder of the repository: its image is unknown");
+		jf_job__unknown(f, JF_JOB_PACKAGES, "the environment is built from a Docker context that is "
+		                                    "not a folder of the repository: its image is unknown");
 		return;
 	}
 	char *ctx = jf_path_join(pl->dir, path), *ctx_shown = jf_path_join(pl->display_dir, path);
 	char *fs = jf_path_join(ctx, file), *shown = jf_path_join(ctx_shown, file);
 	jf_dockerfile df;
 	if (!jf_dockerfile_read(fs, shown, ctx, NULL, &df)) {
-		jf_sink_skip(f->sink, "JF110", "%s is not read (%s): the image of the environment is "
-		                               "unknown",
-		             shown, jf_dockerfile_why(&df));
+		jf_job__unknown(f, JF_JOB_PACKAGES, "%s is not read (%s): the image of the environment is "
+		                                    "unknown",
+		                shown, jf_dockerfile_why(&df));
 	} else {
 		const jf_source *dsrc = jf_dockerfile_keep(f, &df);
 		jf_dockerfile_build_image(f, &df, dsrc);
 		if (df.user.value)
 			j->image.user = jf_dockerfile_field(f, dsrc, df.user.value, df.user.at);
-		jf_sink_skip(f->sink, "JF110", "the environment's image is built by %s", shown);
+		jf_job__assume(f, JF_JOB_PACKAGES, "the environment's image is built by %s", shown);
 	}
 	jf_dockerfile_release(&df);
 	free(ctx);
@@ -822,7 +822,7 @@ static void environment_map(place *pl, yaml_node_t *v, jf_loc anchor)
 		return;
 	}
 	if (!img) {
-		jf_sink_add(f->sink, "JF004", f->src, jf_yml_span(f->src, v),
+		jf_sink_add(f->sink, JF004, f->src, jf_yml_span(f->src, v),
 		            "the environment has no 'image' and no 'build'");
 		return;
 	}
@@ -864,8 +864,8 @@ static bool registered_here(place *pl, const char *ref, jf_loc anchor)
 		bool job = jf_yml_get(o.r.doc, root, "command") || jf_yml_get(o.r.doc, root, "type");
 		if (env && !job && fname && !strcmp(fname, name) &&
 		    (!version || !fversion || !strcmp(version, fversion))) {
-			jf_sink_skip(pl->file->sink, "JF110", "the environment '%s' taken from %s", ref,
-			             o.r.src->path);
+			jf_job__assume(pl->file, JF_JOB_PACKAGES, "the environment '%s' taken from %s", ref,
+			               o.r.src->path);
 			environment_map(&o.pl, root, anchor);
 			read = true;
 		}
@@ -899,9 +899,9 @@ static void read_environment(place *pl, yaml_node_t *v, jf_loc anchor)
 	if (file) {
 		other_file o;
 		if (!open_other(pl, file, &o)) {
-			jf_sink_skip(f->sink, "JF110", "the environment file '%s' cannot be read: the "
-			                               "image is unknown",
-			             file);
+			jf_job__unknown(f, JF_JOB_PACKAGES, "the environment file '%s' cannot be read: the "
+			                                    "image is unknown",
+			                file);
 			return;
 		}
 		environment_map(&o.pl, root_of(&o.r), anchor);
@@ -909,10 +909,10 @@ static void read_environment(place *pl, yaml_node_t *v, jf_loc anchor)
 		return;
 	}
 	if (!registered_here(pl, s, anchor))
-		jf_sink_skip(f->sink, "JF110",
-		             "the environment '%s' is registered in the workspace, and no environment "
-		             "file of the repository defines it: its image is unknown",
-		             s);
+		jf_job__unknown(f, JF_JOB_PACKAGES,
+		                "the environment '%s' is registered in the workspace, and no environment "
+		                "file of the repository defines it: its image is unknown",
+		                s);
 }
 
 static void read_code(place *pl, yaml_node_t *v)
@@ -925,9 +925,9 @@ static void read_code(place *pl, yaml_node_t *v)
 	if (!strncmp(c, "file:", 5))
 		c += 5;
 	if (strstr(c, "://") || !strncmp(c, "azureml:", 8) || !strncmp(c, "git+", 4)) {
-		jf_sink_skip(f->sink, "JF102", "the code '%s' is not a folder of this machine: the "
-		                               "command's scripts are not followed",
-		             c);
+		jf_job__unknown(f, JF_JOB_CODE, "the code '%s' is not a folder of this machine: the "
+		                                "command's scripts are not followed",
+		                c);
 		return;
 	}
 	j->code_dir = jf_path_join(pl->dir, c);
@@ -940,7 +940,7 @@ static void read_code(place *pl, yaml_node_t *v)
 		/* A single file is uploaded as the snapshot: its folder stands for it. */
 		return;
 	}
-	jf_diag_set_help(jf_sink_add(f->sink, "JF003", f->src, j->code.at.span,
+	jf_diag_set_help(jf_sink_add(f->sink, JF003, f->src, j->code.at.span,
 	                             "'code' folder '%s' does not exist", j->code_display),
 	                 "'code' is relative to the job file's folder; fix it or create the folder");
 	j->code_dir = NULL;
@@ -968,7 +968,7 @@ static void read_body(scope *s, place *pl, yaml_node_t *body, const char *where,
 	if (!v) {
 		/* At the start of the file for a whole file, else at the body. */
 		jf_span at = body == root_of(f) ? (jf_span){ 0, 0 } : jf_yml_span(f->src, body);
-		jf_sink_add(f->sink, "JF004", f->src, at, "%s has no 'command'", where);
+		jf_sink_add(f->sink, JF004, f->src, at, "%s has no 'command'", where);
 		return;
 	}
 	j->has_command = true;
@@ -1004,7 +1004,7 @@ static void read_pipeline(place *top, yaml_node_t *root)
 	jf_job_read *r = top->job;
 	yaml_node_t *jobs = jf_yml_get(r->doc, root, "jobs");
 	if (!jobs) {
-		jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, root),
+		jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, root),
 		            "the pipeline job has no 'jobs'");
 		return;
 	}
@@ -1048,7 +1048,7 @@ static void read_pipeline(place *top, yaml_node_t *root)
 		if (inline_cmd) {
 			read_body(&s, top, step, where, jf_job__loc(r, step));
 			if (!r->job->image.present)
-				jf_sink_add(r->sink, "JF004", r->src, jf_job__loc(r, step).span,
+				jf_sink_add(r->sink, JF004, r->src, jf_job__loc(r, step).span,
 				            "step '%s' has no 'environment'", name);
 			done = true;
 			continue;
@@ -1056,7 +1056,7 @@ static void read_pipeline(place *top, yaml_node_t *root)
 		other_file o;
 		const char *rel = !strncmp(cs, "file:", 5) ? cs + 5 : cs;
 		if (!open_other(top, rel, &o)) {
-			jf_sink_add(r->sink, "JF003", r->src, jf_yml_span(r->src, comp),
+			jf_sink_add(r->sink, JF003, r->src, jf_yml_span(r->src, comp),
 			            "component file '%s' of step '%s' does not exist or is not a "
 			            "YAML mapping",
 			            rel, name);
@@ -1078,7 +1078,7 @@ static void read_pipeline(place *top, yaml_node_t *root)
 		if ((v = jf_yml_get(r->doc, step, "environment")))
 			read_environment(top, v, jf_job__loc(r, v));
 		if (!r->job->image.present)
-			jf_sink_add(r->sink, "JF004", o.r.src, jf_yml_span(o.r.src, croot),
+			jf_sink_add(r->sink, JF004, o.r.src, jf_yml_span(o.r.src, croot),
 			            "the component of step '%s' has no 'environment'", name);
 		if ((v = jf_yml_get(r->doc, step, "environment_variables")))
 			read_env_vars(r, v);
@@ -1090,12 +1090,12 @@ static void read_pipeline(place *top, yaml_node_t *root)
 		done = true;
 	}
 	if (skipped.len)
-		jf_sink_skip(r->sink, "JF102",
-		             "the job model holds one command: the pipeline's step%s %s %s not linted",
-		             strchr(skipped.buf, ',') ? "s" : "", skipped.buf,
-		             strchr(skipped.buf, ',') ? "are" : "is");
+		jf_job__unknown(r, JF_JOB_COMMAND,
+		                "the job model holds one command: the pipeline's step%s %s %s not linted",
+		                strchr(skipped.buf, ',') ? "s" : "", skipped.buf,
+		                strchr(skipped.buf, ',') ? "are" : "is");
 	else if (!done)
-		jf_sink_skip(r->sink, "JF102", "the pipeline has no command step jobfix can read");
+		jf_job__unknown(r, JF_JOB_COMMAND, "the pipeline has no command step jobfix can read");
 	jf_buf_release(&skipped);
 }
 
@@ -1132,12 +1132,12 @@ static void read_azureml(jf_job_read *r)
 		read_body(&s, &top, root, component ? "the component" : "the command job",
 		          jf_job__loc(r, root));
 		if (!j->image.present)
-			jf_sink_add(r->sink, "JF004", r->src, (jf_span){ 0, 0 }, "%s has no 'environment'",
+			jf_sink_add(r->sink, JF004, r->src, (jf_span){ 0, 0 }, "%s has no 'environment'",
 			            component ? "the component" : "the command job");
 	} else if (kind == KIND_SWEEP) {
 		yaml_node_t *trial = jf_yml_get(r->doc, root, "trial");
 		if (!trial) {
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, root),
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, root),
 			            "the sweep job has no 'trial'");
 		} else if (trial->type != YAML_MAPPING_NODE) {
 			jf_job__wrong_type(r, trial, "trial", "a mapping (a command job)");
@@ -1149,7 +1149,7 @@ static void read_azureml(jf_job_read *r)
 				    .outputs = out ? out : jf_yml_get(r->doc, trial, "outputs") };
 			read_body(&s, &top, trial, "the sweep's trial", jf_job__loc(r, trial));
 			if (!j->image.present)
-				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, trial),
+				jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, trial),
 				            "the sweep's trial has no 'environment'");
 			/* Distribution and resources may stand at the sweep's level. */
 			yaml_node_t *v;
@@ -1160,8 +1160,8 @@ static void read_azureml(jf_job_read *r)
 		read_pipeline(&top, root);
 	} else {
 		const char *type = scalar_of(r->doc, root, "type");
-		jf_sink_skip(r->sink, "JF102", "Azure ML %s '%s' runs no command jobfix reads",
-		             type ? "job type" : "schema", type ? type : schema ? schema : "?");
+		jf_job__unknown(r, JF_JOB_COMMAND, "Azure ML %s '%s' runs no command jobfix reads",
+		                type ? "job type" : "schema", type ? type : schema ? schema : "?");
 	}
 }
 

@@ -19,9 +19,9 @@ void jf_job__wrong_type(jf_job_read *r, const yaml_node_t *n, const char *key, c
 	const char *s = jf_yml_scalar(n);
 	jf_span at = jf_yml_span(r->src, n);
 	if (s && !jf_yml_is_null(n))
-		jf_sink_add(r->sink, "JF003", r->src, at, "'%s' must be %s, not '%s'", key, want, s);
+		jf_sink_add(r->sink, JF003, r->src, at, "'%s' must be %s, not '%s'", key, want, s);
 	else
-		jf_sink_add(r->sink, "JF003", r->src, at, "'%s' must be %s, not %s", key, want,
+		jf_sink_add(r->sink, JF003, r->src, at, "'%s' must be %s, not %s", key, want,
 		            jf_yml_is_null(n) ? "empty" : jf_yml_type_name(n));
 }
 
@@ -31,7 +31,7 @@ void jf_job__one_document(jf_job_read *r, const char *what)
 		return;
 	const yaml_mark_t *m = &r->docs->items[1].start_mark;
 	uint32_t at = jf_source_byte_from_yaml(r->src, m->line, m->column);
-	jf_diag_set_help(jf_sink_add(r->sink, "JF001", r->src, (jf_span){ at, at },
+	jf_diag_set_help(jf_sink_add(r->sink, JF001, r->src, (jf_span){ at, at },
 	                             "a second YAML document: %s", what),
 	                 "keep one job per file; remove the '---' and what follows, or move it "
 	                 "to a file of its own");
@@ -42,10 +42,38 @@ void jf_job__unknown_key(jf_job_read *r, const yaml_node_t *k, const char *where
 {
 	const char *name = jf_yml_scalar(k);
 	const char *best = jf_yml_suggest(name, known);
-	jf_diag *d = jf_sink_add(r->sink, "JF002", r->src, jf_yml_span(r->src, k),
+	jf_diag *d = jf_sink_add(r->sink, JF002, r->src, jf_yml_span(r->src, k),
 	                         "unknown key '%s' in %s", name ? name : "?", where);
 	if (best)
 		jf_diag_set_help(d, "did you mean '%s'?", best);
+}
+
+static void add_note(jf_job_read *r, jf_job_fact fact, bool assumed, const char *fmt, va_list ap)
+	JF_PRINTF(4, 0);
+
+static void add_note(jf_job_read *r, jf_job_fact fact, bool assumed, const char *fmt, va_list ap)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_vaddf(&b, fmt, ap);
+	char *text = jf_buf_detach(&b, NULL);
+	jf_arena_adopt(&r->job->arena, text);
+	jf_array_push(&r->job->notes, ((jf_job_note){ fact, assumed, text }));
+}
+
+void jf_job__unknown(jf_job_read *r, jf_job_fact fact, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_note(r, fact, false, fmt, ap);
+	va_end(ap);
+}
+
+void jf_job__assume(jf_job_read *r, jf_job_fact fact, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_note(r, fact, true, fmt, ap);
+	va_end(ap);
 }
 
 char *jf_job__copy(jf_job_read *r, const char *s)

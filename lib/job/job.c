@@ -22,16 +22,16 @@ static void report_yaml_error(jf_sink *sink, const jf_source *s, const jf_yml_er
 {
 	switch (e->status) {
 	case JF_YML_BINARY:
-		jf_sink_add(sink, "JF001", s, e->at,
+		jf_sink_add(sink, JF001, s, e->at,
 		            "the job spec holds a NUL byte: it is not a YAML text file");
 		break;
 	case JF_YML_TOO_DEEP:
-		jf_sink_add(sink, "JF001", s, e->at,
+		jf_sink_add(sink, JF001, s, e->at,
 		            "collections nested deeper than %d levels: the job spec is not read",
 		            JF_YML_MAX_FLOW_DEPTH);
 		break;
 	default: {
-		jf_diag *d = jf_sink_add(sink, "JF001", s, e->at, "%s", e->problem);
+		jf_diag *d = jf_sink_add(sink, JF001, s, e->at, "%s", e->problem);
 		if (e->context)
 			jf_diag_relate(d, s, e->context_at, "%s", e->context);
 	}
@@ -79,7 +79,7 @@ static void refuse_outside_code(jf_job *j, jf_sink *sink)
 	if (!j->code_dir || !jf_path_is_dir(j->code_dir) || jf_confine_allows(j->code_dir))
 		return;
 	jf_loc at = j->code.value ? j->code.at : (jf_loc){ j->file, { 0, 0 } };
-	jf_diag_set_help(jf_sink_add(sink, "JF005", at.src, at.span,
+	jf_diag_set_help(jf_sink_add(sink, JF005, at.src, at.span,
 	                             "the code folder '%s' is not read: it lies outside the "
 	                             "repository (--allow-outside DIR reads there)",
 	                             j->code_display ? j->code_display : j->code_dir),
@@ -191,6 +191,7 @@ void jf_job_free(jf_job *self)
 	jf_array_release(&self->outputs);
 	jf_array_release(&self->accels);
 	jf_array_release(&self->comments);
+	jf_array_release(&self->notes);
 	jf_sources_release(&self->sources);
 	jf_arena_release(&self->arena);
 	free(self);

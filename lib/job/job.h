@@ -10,7 +10,10 @@
  * it), so findings about a value point into the user's own file. Strings are
  * owned by the job, sources by the job until jf_job_keep_sources() hands
  * them over. The reader reports problems of the file itself (JF001-JF004)
- * into the sink.
+ * into the sink. What it cannot tell (where the code is, the image) it
+ * leaves unset and says why in a note (jf_job_note), as it says what it
+ * took for a fact it could not read: the checks that need the fact say the
+ * note for --verbose, so that no reader names a rule in a skip.
  */
 #ifndef JF_JOB_H
 #define JF_JOB_H
@@ -146,6 +149,63 @@ typedef JF_ARRAY(jf_job_accel) jf_job_accels;
 
 typedef struct jf_job_reader jf_job_reader; /* job/reader.h */
 
+/*
+ * The facts of a job that a reader may not know, each a bit: what a
+ * jf_job_note is about. A check that needs some of them says their notes
+ * (rules/checks.h, jf_check_say_job()).
+ */
+typedef enum {
+	/* Where the job's code is (code_unknown_why): the scripts the command
+	 * runs are not followed (JF102). */
+	JF_JOB_CODE = 1u << 0,
+	/* What the job runs, or some of it (command_unknown_why): an image's
+	 * entrypoint, a runtime, the other tasks or steps of a pipeline (JF102). */
+	JF_JOB_COMMAND = 1u << 1,
+	/* The image itself (image_unknown_why): which programs are on its PATH
+	 * (JF112). */
+	JF_JOB_IMAGE = 1u << 2,
+	/* The packages of the environment the job's Python runs in
+	 * (packages_unknown_why): an Azure ML environment that is registered,
+	 * built elsewhere or unreadable (JF110). */
+	JF_JOB_PACKAGES = 1u << 3,
+	/* Which variables the job gets (env_open_why, with `env_open`): no
+	 * variable is known to be unset (JF108 says it; JF109 is silent too). */
+	JF_JOB_ENV = 1u << 4,
+	/* What the volumes mounted into the job hold (volumes_unknown_why): an
+	 * init container may put files there (JF103). */
+	JF_JOB_VOLUMES = 1u << 5,
+	/* Which document of the file is the job (unread_why): none, or only the
+	 * first of several is read (JF004). */
+	JF_JOB_DOCUMENT = 1u << 6,
+	/* The file as YAML (not_yaml_why): a template that renders the manifest
+	 * (JF001). */
+	JF_JOB_YAML = 1u << 7,
+} jf_job_fact;
+
+/* Why fact `fact` of the job is not known, or, when `assumed`, what the
+ * reader took it to be (the Dockerfile that builds the image, the file
+ * that defines a runtime): a sentence for --verbose. */
+typedef struct {
+	jf_job_fact fact;
+	bool assumed;
+	const char *text; /* in the job's arena */
+} jf_job_note;
+
+typedef JF_ARRAY(jf_job_note) jf_job_notes;
+
+/* Whether the job gets the variables of the shell it is submitted from (a
+ * Slurm batch script, by sbatch). */
+typedef enum {
+	/* No: it starts in a container of its own, or its file keeps them out
+	 * (sbatch's --export=NONE, or a list without ALL). */
+	JF_SUBMITTER_ENV_NONE,
+	/* The file does not say: the platform's default decides
+	 * (data/platforms.yaml, `submitter_environment`). */
+	JF_SUBMITTER_ENV_DEFAULT,
+	/* The file passes them all on (--export=ALL). */
+	JF_SUBMITTER_ENV_ALL,
+} jf_submitter_env;
+
 typedef struct jf_job {
 	const jf_job_reader *format; /* the reader of its format */
 	const jf_source *file;  /* the job file */
@@ -168,9 +228,10 @@ typedef struct jf_job {
 	JF_ARRAY(jf_cmd_unit) command;
 	jf_job_vars env;
 	/* The platform sets variables whose names the file does not say
-	 * (Kubernetes `envFrom`, sbatch passing on the submitter's environment):
-	 * no variable is known to be unset. The reader says why for --verbose. */
+	 * (Kubernetes `envFrom`): no variable is known to be unset. The reader
+	 * says why in a note (JF_JOB_ENV). */
 	bool env_open;
+	jf_submitter_env submitter_env; /* whether the submitting shell's variables pass on */
 	/* Shell variables of the command's own text, not exported: where a
 	 * format substitutes values into the text before the shell runs it
 	 * (Azure ML's ${{inputs.data}}), its reader writes ${NAME} in their
@@ -192,6 +253,9 @@ typedef struct jf_job {
 	bool accels_any;
 	/* Comments of the job's files, where suppressions may stand. */
 	JF_ARRAY(jf_loc) comments;
+	/* Why facts of the job are unknown, and what was assumed, in the order
+	 * the reader found them. */
+	jf_job_notes notes;
 	/* Sources the job owns: the file, copies of values. */
 	jf_sources sources;
 	/* The strings of the fields and paths above: released with the job. */

@@ -64,7 +64,7 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 	yaml_node_t *spec = jf_k8s__get(r, root, "spec");
 	if (!spec || spec->type != YAML_MAPPING_NODE) {
 		if (!spec)
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, root), "the %s has no 'spec'",
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, root), "the %s has no 'spec'",
 			            kk->kind);
 		else
 			jf_job__wrong_type(r, spec, "spec", "a mapping");
@@ -74,7 +74,7 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 	yaml_node_t *rs = jf_k8s__get(r, spec, kk->specs);
 	if (!rs || rs->type != YAML_MAPPING_NODE) {
 		if (!rs)
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, spec), "'spec' has no '%s'",
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, spec), "'spec' has no '%s'",
 			            kk->specs);
 		else
 			jf_job__wrong_type(r, rs, swhere, "a mapping of replica types to replica specs");
@@ -87,7 +87,7 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 		if ((primary = jf_k8s__get(r, rs, order[i])))
 			ptype = order[i];
 	if (!primary) {
-		jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, rs),
+		jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, rs),
 		            "'%s' has no Master, Chief, Launcher or Worker replica", swhere);
 		return;
 	}
@@ -99,7 +99,7 @@ static void read_v1(jf_job_read *r, yaml_node_t *root, const kubeflow_kind *kk)
 	yaml_node_t *t = jf_k8s__get(r, primary, "template");
 	if (!t || t->type != YAML_MAPPING_NODE) {
 		if (!t)
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, primary),
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, primary),
 			            "'%s' has no 'template'", pwhere);
 		else
 			jf_job__wrong_type(r, t, jf_k8s__path(r, pwhere, "template"), "a mapping");
@@ -201,9 +201,9 @@ static void read_runtime_doc(jf_job_read *rr, yaml_node_t *root)
 	yaml_node_t *pod = jf_k8s__get(rr, jf_k8s__get(rr, jf_k8s__get(rr, step, "template"), "spec"),
 	                               "template");
 	if (!pod) {
-		jf_sink_skip(rr->sink, "JF102", "the runtime in %s has no trainer step ('node') with a "
-		                                "pod template: its command is not known",
-		             rr->src->path);
+		jf_job__unknown(rr, JF_JOB_COMMAND, "the runtime in %s has no trainer step ('node') with a "
+		                                    "pod template: its command is not known",
+		                rr->src->path);
 		return;
 	}
 	char where[96];
@@ -239,8 +239,8 @@ static bool read_runtime(jf_job_read *r, const char *kind, const char *name)
 			    !nm || strcmp(nm, name))
 				continue;
 			jf_array_push(&r->job->sources, src);
-			jf_sink_skip(r->sink, "JF102", "the TrainJob's runtime '%s' taken from %s", name,
-			             src->path);
+			jf_job__assume(r, JF_JOB_COMMAND, "the TrainJob's runtime '%s' taken from %s", name,
+			               src->path);
 			read_runtime_doc(&rr, root);
 			jf_yml_docs_release(&docs);
 			return true;
@@ -266,7 +266,7 @@ static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 	yaml_node_t *spec = jf_k8s__get(r, root, "spec");
 	if (!spec || spec->type != YAML_MAPPING_NODE) {
 		if (!spec)
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, root),
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, root),
 			            "the TrainJob has no 'spec'");
 		else
 			jf_job__wrong_type(r, spec, "spec", "a mapping");
@@ -281,16 +281,16 @@ static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 	                        !strcmp(kind, "TrainingRuntime")) &&
 	               read_runtime(r, kind, name);
 	if (!runtime)
-		jf_sink_skip(r->sink, "JF102",
-		             "the TrainJob's runtime '%s' is not defined in the repository: what the "
-		             "trainer does not override (image, command) is not known",
-		             name ? name : "(not named)");
+		jf_job__unknown(r, JF_JOB_COMMAND,
+		                "the TrainJob's runtime '%s' is not defined in the repository: what the "
+		                "trainer does not override (image, command) is not known",
+		                name ? name : "(not named)");
 	yaml_node_t *tr = jf_k8s__get(r, spec, "trainer");
 	if (!tr || jf_yml_is_null(tr)) {
 		if (!runtime)
-			jf_sink_skip(r->sink, "JF102",
-			             "the TrainJob has no 'spec.trainer': its runtime's own command runs, "
-			             "which jobfix does not know");
+			jf_job__unknown(r, JF_JOB_COMMAND,
+			                "the TrainJob has no 'spec.trainer': its runtime's own command runs, "
+			                "which jobfix does not know");
 		return;
 	}
 	if (tr->type != YAML_MAPPING_NODE) {
@@ -314,8 +314,8 @@ static void read_trainjob(jf_job_read *r, yaml_node_t *root)
 			j->accels.items[i].count = j->gpus;
 	}
 	if (!j->image.present)
-		jf_sink_skip(r->sink, "JF112",
-		             "the TrainJob takes its image from its runtime: the image is not known");
+		jf_job__unknown(r, JF_JOB_IMAGE,
+		                "the TrainJob takes its image from its runtime: the image is not known");
 }
 
 void jf_kubeflow__read(jf_job_read *r, yaml_node_t *root, const char *api, const char *kind)

@@ -40,9 +40,9 @@ static yaml_node_t *need_map(jf_job_read *r, yaml_node_t *map, const char *where
 	if (!v || jf_yml_is_null(v)) {
 		jf_span at = v ? jf_yml_span(r->src, v) : jf_yml_span(r->src, map);
 		if (*where)
-			jf_sink_add(r->sink, "JF004", r->src, at, "'%s' has no '%s'", where, key);
+			jf_sink_add(r->sink, JF004, r->src, at, "'%s' has no '%s'", where, key);
 		else
-			jf_sink_add(r->sink, "JF004", r->src, at, "the manifest has no '%s'", key);
+			jf_sink_add(r->sink, JF004, r->src, at, "the manifest has no '%s'", key);
 		return NULL;
 	}
 	if (v->type != YAML_MAPPING_NODE) {
@@ -184,7 +184,7 @@ static yaml_node_t *containers_of(jf_job_read *r, yaml_node_t *pod, const char *
 {
 	yaml_node_t *cs = jf_k8s__get(r, pod, "containers");
 	if (!cs || jf_yml_is_null(cs)) {
-		jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, pod), "'%s' has no 'containers'",
+		jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, pod), "'%s' has no 'containers'",
 		            where);
 		return NULL;
 	}
@@ -314,7 +314,7 @@ static void read_env(jf_job_read *r, yaml_node_t *env, const char *where, expand
 		}
 		if (!name || !jf_yml_scalar(name)) {
 			if (!name)
-				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, e),
+				jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, e),
 				            "a variable of '%s' has no 'name'", where);
 			else
 				jf_job__wrong_type(r, name, "name", "a string");
@@ -450,12 +450,12 @@ static void drop_entrypoint_units(jf_job_read *r, const char *why)
 			j->command.items[k++] = *u;
 			continue;
 		}
-		jf_sink_skip(r->sink, "JF102",
-		             u->argv.size ? "the container has args and no command: the image's "
-		                            "entrypoint runs them, and %s"
-		                          : "the container has no command: the image's own "
-		                            "entrypoint runs, and %s",
-		             why);
+		jf_job__unknown(r, JF_JOB_COMMAND,
+		                u->argv.size ? "the container has args and no command: the image's "
+		                               "entrypoint runs them, and %s"
+		                             : "the container has no command: the image's own "
+		                               "entrypoint runs, and %s",
+		                why);
 		jf_job__unit_release(u);
 	}
 	j->command.size = k;
@@ -505,7 +505,7 @@ static void read_mounts(jf_job_read *r, yaml_node_t *mounts, yaml_node_t *pod, c
 			continue;
 		}
 		if (!path) {
-			jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, m),
+			jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, m),
 			            "a mount of '%s' has no 'mountPath'", where);
 			continue;
 		}
@@ -538,10 +538,10 @@ void jf_k8s__read_container(jf_job_read *r, yaml_node_t *c, yaml_node_t *pod, co
 	expander x = { r, j->env.size, j->env.size, operator_env };
 	if ((n = jf_k8s__get(r, c, "envFrom")) && !jf_yml_is_null(n)) {
 		j->env_open = true;
-		jf_sink_skip(r->sink, "JF108",
-		             "'%s' sets variables from a ConfigMap or Secret (envFrom): no variable is "
-		             "reported unset",
-		             where);
+		jf_job__unknown(r, JF_JOB_ENV,
+		                "'%s' sets variables from a ConfigMap or Secret (envFrom): no variable is "
+		                "reported unset",
+		                where);
 	}
 	if ((n = jf_k8s__get(r, c, "env")) && !jf_yml_is_null(n))
 		read_env(r, n, jf_k8s__path(r, where, "env"), &x);
@@ -585,13 +585,13 @@ void jf_k8s__read_template(jf_job_read *r, yaml_node_t *tmpl, const char *where,
 	yaml_node_t *init = jf_k8s__get(r, pod, "initContainers");
 	if (init && init->type == YAML_SEQUENCE_NODE &&
 	    init->data.sequence.items.start < init->data.sequence.items.top)
-		jf_sink_skip(r->sink, "JF103",
-		             "'%s' has initContainers: what they put in the pod's volumes is not known",
-		             pwhere);
+		jf_job__unknown(r, JF_JOB_VOLUMES,
+		                "'%s' has initContainers: what they put in the pod's volumes is not known",
+		                pwhere);
 	jf_k8s__read_container(r, c, pod, cwhere, operator_env);
 	jf_k8s__read_accels(r, pod, r->job->gpus);
 	if (!jf_k8s__get(r, c, "image"))
-		jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, c), "'%s' has no 'image'",
+		jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, c), "'%s' has no 'image'",
 		            cwhere);
 }
 
@@ -790,8 +790,8 @@ static void find_code_in_image(jf_job_read *r)
 	if (!j->command.size)
 		return;
 	if (!j->image.ref.value) {
-		jf_sink_skip(r->sink, "JF102", "the job's image is not known: where its code is in it "
-		                               "is not known, and its scripts are not checked");
+		jf_job__unknown(r, JF_JOB_CODE, "the job's image is not known: where its code is in it "
+		                                "is not known, and its scripts are not checked");
 		return;
 	}
 	const char *image = j->image.ref.value;
@@ -803,10 +803,10 @@ static void find_code_in_image(jf_job_read *r)
 		file.display = configured->shown;
 		why = "the config's `images:`";
 	} else if (!jf_job__nearest_file(r, "Dockerfile", &file)) {
-		jf_sink_skip(r->sink, "JF102",
-		             "the job's code is inside image %s, and no Dockerfile in the job file's folder "
-		             "or above it says where: its scripts are not checked",
-		             image);
+		jf_job__unknown(r, JF_JOB_CODE,
+		                "the job's code is inside image %s, and no Dockerfile in the job file's folder "
+		                "or above it says where: its scripts are not checked",
+		                image);
 		return;
 	}
 	/* The repository's top: COPY sources may be given from there. */
@@ -819,15 +819,15 @@ static void find_code_in_image(jf_job_read *r)
 	char *context_shown =
 		configured ? jf_xstrdup(configured->context_shown) : jf_path_dirname(shown);
 	if (!jf_dockerfile_read(fs, shown, context, top, &df)) {
-		jf_sink_skip(r->sink, "JF102", "%s is not read (%s): the job's scripts are not checked",
-		             shown, jf_dockerfile_why(&df));
+		jf_job__unknown(r, JF_JOB_CODE, "%s is not read (%s): the job's scripts are not checked",
+		                shown, jf_dockerfile_why(&df));
 		goto done;
 	}
 	if (df.from && j->image.ref.value && !strcmp(df.from, j->image.ref.value)) {
-		jf_sink_skip(r->sink, "JF102",
-		             "the job runs %s, the base image of %s, not the image it builds: the job's "
-		             "scripts are not checked",
-		             image, shown);
+		jf_job__unknown(r, JF_JOB_CODE,
+		                "the job runs %s, the base image of %s, not the image it builds: the job's "
+		                "scripts are not checked",
+		                image, shown);
 		goto done;
 	}
 	/* The Dockerfile's source stays with the job: values point into it. */
@@ -880,29 +880,29 @@ static void find_code_in_image(jf_job_read *r)
 			hides = m;
 	}
 	if (!cwd) {
-		jf_sink_skip(r->sink, "JF102",
-		             "the job's working folder is not known (no workingDir, and %s sets no "
-		             "WORKDIR): its scripts are not checked",
-		             shown);
+		jf_job__unknown(r, JF_JOB_CODE,
+		                "the job's working folder is not known (no workingDir, and %s sets no "
+		                "WORKDIR): its scripts are not checked",
+		                shown);
 	} else if (!copy) {
-		jf_sink_skip(r->sink, "JF102",
-		             "%s copies no folder of the code to %s, where the job runs: its scripts are not "
-		             "checked",
-		             shown, cwd);
+		jf_job__unknown(r, JF_JOB_CODE,
+		                "%s copies no folder of the code to %s, where the job runs: its scripts are not "
+		                "checked",
+		                shown, cwd);
 	} else if (other) {
-		jf_sink_skip(r->sink, "JF102",
-		             "%s also copies other files to %s, where the job's code is: its scripts are "
-		             "not checked",
-		             shown, copy->folder_dest);
+		jf_job__unknown(r, JF_JOB_CODE,
+		                "%s also copies other files to %s, where the job's code is: its scripts are "
+		                "not checked",
+		                shown, copy->folder_dest);
 	} else if (run) {
-		jf_sink_skip(r->sink, "JF102",
-		             "a RUN of %s may create files in %s, where the job's code is: its scripts are "
-		             "not checked",
-		             shown, copy->folder_dest);
+		jf_job__unknown(r, JF_JOB_CODE,
+		                "a RUN of %s may create files in %s, where the job's code is: its scripts are "
+		                "not checked",
+		                shown, copy->folder_dest);
 	} else if (hides) {
-		jf_sink_skip(r->sink, "JF102",
-		             "volume '%s' is mounted over %s: the job's scripts are not checked",
-		             hides->name.value, cwd);
+		jf_job__unknown(r, JF_JOB_CODE,
+		                "volume '%s' is mounted over %s: the job's scripts are not checked",
+		                hides->name.value, cwd);
 	} else {
 		const char *base = copy->at_top ? top : NULL;
 		char *rel = jf_path_join(copy->folder, jf_path_under(cwd, copy->folder_dest));
@@ -913,10 +913,10 @@ static void find_code_in_image(jf_job_read *r)
 		j->code = jf_dockerfile_field(r, dsrc, copy->folder, copy->at);
 		/* The Dockerfile that puts the code in the image builds the image. */
 		jf_dockerfile_build_image(r, &df, dsrc);
-		jf_sink_skip(r->sink, "JF102",
-		             "image %s taken as built by %s (%s): its COPY puts '%s' at %s, where the job "
-		             "runs",
-		             image, shown, why, j->code_display, cwd);
+		jf_job__assume(r, JF_JOB_CODE,
+		               "image %s taken as built by %s (%s): its COPY puts '%s' at %s, where the job "
+		               "runs",
+		               image, shown, why, j->code_display, cwd);
 		free(rel);
 	}
 	free(local);
@@ -953,14 +953,14 @@ static void read_kubernetes(jf_job_read *r)
 		}
 	}
 	if (!root) {
-		jf_sink_skip(r->sink, "JF004",
-		             "%s holds no Job, CronJob, Pod or Kubeflow training job: nothing to check",
-		             r->src->path);
+		jf_job__unknown(r, JF_JOB_DOCUMENT,
+		                "%s holds no Job, CronJob, Pod or Kubeflow training job: nothing to check",
+		                r->src->path);
 		return;
 	}
 	if (jobs > 1)
-		jf_sink_skip(r->sink, "JF004", "%s holds %zu jobs: only the first, a %s, is checked",
-		             r->src->path, jobs, k);
+		jf_job__unknown(r, JF_JOB_DOCUMENT, "%s holds %zu jobs: only the first, a %s, is checked",
+		                r->src->path, jobs, k);
 	r->doc = &r->docs->items[first];
 	j->platform = (jf_field){ jf_job__copy(r, "kubernetes"), { NULL, { 0, 0 } } };
 	yaml_node_t *name = jf_k8s__get(r, jf_k8s__get(r, root, "metadata"), "name");
@@ -1052,10 +1052,10 @@ static bool detect_template(const jf_source *src, const jf_yml_docs *docs)
 
 static void read_template(jf_job_read *r)
 {
-	jf_sink_skip(r->sink, "JF001",
-	             "%s is a template of a manifest ({{ }}), not YAML: lint the manifest it renders "
-	             "(helm template)",
-	             r->src->path);
+	jf_job__unknown(r, JF_JOB_YAML,
+	                "%s is a template of a manifest ({{ }}), not YAML: lint the manifest it renders "
+	                "(helm template)",
+	                r->src->path);
 }
 
 const jf_job_reader jf_job_kubernetes_template_reader = { "kubernetes", false, NULL,

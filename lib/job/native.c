@@ -54,7 +54,7 @@ static void read_mounts(jf_job_read *r, yaml_node_t *n, const char *key, jf_job_
 			snprintf(where, sizeof where, "%s.%s", key, m.name.value);
 			jf_job__each_pair(r, v, where, mount_keys, mount_pair, &m);
 			if (!m.path.value)
-				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, v),
+				jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, v),
 				            "'%s' has no 'path'", where);
 		} else if (jf_yml_scalar(v) && !jf_yml_is_null(v)) {
 			m.path = (jf_field){ jf_job__copy(r, jf_yml_scalar(v)), jf_job__loc(r, v) };
@@ -121,7 +121,7 @@ static bool top_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_
 	if (!strcmp(key, "version")) {
 		long ver = 0;
 		if (jf_job__count(r, v, "version", &ver) && ver != 1)
-			jf_diag_set_help(jf_sink_add(r->sink, "JF003", r->src, jf_yml_span(r->src, v),
+			jf_diag_set_help(jf_sink_add(r->sink, JF003, r->src, jf_yml_span(r->src, v),
 			                             "job spec version %ld is not supported", ver),
 			                 "this jobfix reads version 1 of the job spec format");
 	} else if (!strcmp(key, "name")) {
@@ -129,7 +129,7 @@ static bool top_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_
 	} else if (!strcmp(key, "platform")) {
 		if (jf_job__string(r, v, key, &j->platform) &&
 		    !jf_str_in(j->platform.value, platforms)) {
-			jf_diag *d = jf_sink_add(r->sink, "JF003", r->src, j->platform.at.span,
+			jf_diag *d = jf_sink_add(r->sink, JF003, r->src, j->platform.at.span,
 			                         "unknown platform '%s'", j->platform.value);
 			jf_diag_set_help(d, "use one of generic, kubernetes, azureml, sagemaker, slurm, philly");
 		}
@@ -139,7 +139,7 @@ static bool top_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_
 		if (v->type == YAML_MAPPING_NODE) {
 			jf_job__each_pair(r, v, "image", image_keys, image_pair, NULL);
 			if (!j->image.ref.value)
-				jf_sink_add(r->sink, "JF004", r->src, j->image.at.span,
+				jf_sink_add(r->sink, JF004, r->src, j->image.at.span,
 				            "'image' has no 'name'");
 		} else if (v->type == YAML_SCALAR_NODE && !jf_yml_is_null(v)) {
 			jf_job__string(r, v, "image", &j->image.ref);
@@ -150,7 +150,7 @@ static bool top_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_node_
 		jf_job__string(r, v, key, &j->code);
 	} else if (!strcmp(key, "workdir")) {
 		if (jf_job__string(r, v, key, &j->workdir) && j->workdir.value[0] != '/') {
-			jf_diag_set_help(jf_sink_add(r->sink, "JF003", r->src, j->workdir.at.span,
+			jf_diag_set_help(jf_sink_add(r->sink, JF003, r->src, j->workdir.at.span,
 			                             "'workdir' must be an absolute path in the container"),
 			                 "write the full path, e.g. /workspace");
 			j->workdir.value = NULL;
@@ -183,12 +183,12 @@ static void read_native(jf_job_read *r)
 	jf_job__one_document(r, "a job spec is one document, and this one is not read");
 	yaml_node_t *root = yaml_document_get_root_node((yaml_document_t *)r->doc);
 	if (!root || jf_yml_is_null(root)) {
-		jf_sink_add(r->sink, "JF004", r->src, (jf_span){ 0, 0 },
+		jf_sink_add(r->sink, JF004, r->src, (jf_span){ 0, 0 },
 		            "the job spec is empty: 'image' and 'command' are required");
 		return;
 	}
 	if (root->type != YAML_MAPPING_NODE) {
-		jf_sink_add(r->sink, "JF003", r->src, jf_yml_span(r->src, root),
+		jf_sink_add(r->sink, JF003, r->src, jf_yml_span(r->src, root),
 		            "a job spec must be a mapping of keys to values, not %s",
 		            jf_yml_type_name(root));
 		return;
@@ -196,9 +196,9 @@ static void read_native(jf_job_read *r)
 	jf_job__each_pair(r, root, "the job spec", top_keys, top_pair, NULL);
 	jf_span end = { 0, 0 };
 	if (!j->image.present)
-		jf_sink_add(r->sink, "JF004", r->src, end, "the job spec has no 'image'");
+		jf_sink_add(r->sink, JF004, r->src, end, "the job spec has no 'image'");
 	if (!j->has_command)
-		jf_sink_add(r->sink, "JF004", r->src, end, "the job spec has no 'command'");
+		jf_sink_add(r->sink, JF004, r->src, end, "the job spec has no 'command'");
 
 	const char *code = j->code.value ? j->code.value : ".";
 	j->code_dir = jf_path_join(j->file_dir, code);
@@ -207,7 +207,7 @@ static void read_native(jf_job_read *r)
 	jf_arena_adopt(&j->arena, j->code_display);
 	if (!jf_path_is_dir(j->code_dir)) {
 		jf_span at = j->code.value ? j->code.at.span : end;
-		jf_diag_set_help(jf_sink_add(r->sink, "JF003", r->src, at,
+		jf_diag_set_help(jf_sink_add(r->sink, JF003, r->src, at,
 		                             "'code' folder '%s' does not exist", j->code_display),
 		                 "'code' is relative to the job spec's folder; fix it or create the folder");
 	}

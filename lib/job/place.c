@@ -181,10 +181,10 @@ size_t jf_job__find_yaml(jf_job_read *r, const char *const *needles, jf_job_plac
 	}
 	free(skip);
 	if (!f.budget)
-		jf_sink_skip(r->sink, "JF102",
-		             "the search for the repository's YAML files that define what %s names "
-		             "stopped after %d folder entries: a definition further on is not read",
-		             r->src->path, JF_JOB_FIND_BUDGET);
+		jf_job__unknown(r, JF_JOB_COMMAND,
+		                "the search for the repository's YAML files that define what %s names "
+		                "stopped after %d folder entries: a definition further on is not read",
+		                r->src->path, JF_JOB_FIND_BUDGET);
 	return f.n;
 }
 

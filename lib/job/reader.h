@@ -58,6 +58,13 @@ void jf_job__one_document(jf_job_read *r, const char *what);
 /** JF002: key `k` of `where` is not one of `known` (with a did-you-mean). */
 void jf_job__unknown_key(jf_job_read *r, const yaml_node_t *k, const char *where,
                          const char *const *known);
+/**
+ * Notes why `fact` of the job is not known (a sentence, said for --verbose
+ * by the checks that need the fact): the reader leaves the fact unset.
+ */
+void jf_job__unknown(jf_job_read *r, jf_job_fact fact, const char *fmt, ...) JF_PRINTF(3, 4);
+/** Notes what the reader took `fact` to be, where the file does not say it. */
+void jf_job__assume(jf_job_read *r, jf_job_fact fact, const char *fmt, ...) JF_PRINTF(3, 4);
 /** A copy of `s` that lives as long as the job. */
 char *jf_job__copy(jf_job_read *r, const char *s);
 /** A string (any non-null scalar: YAML gives `python: 3.10` as a float) into `out`; JF003 when not. */

@@ -334,7 +334,7 @@ static void read_file_mounts(jf_job_read *r, yaml_node_t *n)
 			if (!src)
 				src = jf_yml_get(r->doc, v, "name");
 			if (!src) {
-				jf_sink_add(r->sink, "JF004", r->src, jf_yml_span(r->src, v),
+				jf_sink_add(r->sink, JF004, r->src, jf_yml_span(r->src, v),
 				            "file_mounts '%s' has neither 'source' nor 'name'", dst);
 				continue;
 			}
@@ -360,28 +360,28 @@ static void read_code(jf_job_read *r, yaml_node_t *wd, const char *const *texts,
 {
 	jf_job *j = r->job;
 	if (!wd || jf_yml_is_null(wd)) {
-		jf_sink_skip(r->sink, "JF102", "the task has no workdir: its commands start in the "
-		                               "home folder, where the job's code is not");
+		jf_job__unknown(r, JF_JOB_CODE, "the task has no workdir: its commands start in the "
+		                                "home folder, where the job's code is not");
 		return;
 	}
 	if (wd->type == YAML_MAPPING_NODE) {
-		jf_sink_skip(r->sink, "JF102", "the task's workdir is a git repository: its code "
-		                               "is cloned at launch, not read here");
+		jf_job__unknown(r, JF_JOB_CODE, "the task's workdir is a git repository: its code "
+		                                "is cloned at launch, not read here");
 		return;
 	}
 	if (!jf_job__string(r, wd, "workdir", &j->code))
 		return;
 	const char *w = j->code.value;
 	if (w[0] == '/' || w[0] == '~' || strchr(w, '$')) {
-		jf_sink_skip(r->sink, "JF102", "the task's workdir '%s' is a folder of the machine "
-		                               "that launches it, not of this checkout", w);
+		jf_job__unknown(r, JF_JOB_CODE, "the task's workdir '%s' is a folder of the machine "
+		                                "that launches it, not of this checkout", w);
 		return;
 	}
 	jf_job_place cands[16];
 	size_t n = jf_job__places(r, w, cands, 16);
 	if (!n) {
-		jf_sink_skip(r->sink, "JF102", "the task's workdir '%s' is neither under the task's "
-		                               "folder nor under a folder above it in its repository", w);
+		jf_job__unknown(r, JF_JOB_CODE, "the task's workdir '%s' is neither under the task's "
+		                                "folder nor under a folder above it in its repository", w);
 		return;
 	}
 	jf_job_place at;
@@ -391,14 +391,14 @@ static void read_code(jf_job_read *r, yaml_node_t *wd, const char *const *texts,
 		jf_job__set_code(r, &at);
 		break;
 	case JF_PLACE_NONE:
-		jf_sink_skip(r->sink, "JF102", "the scripts the task runs are neither under workdir '%s' "
-		                               "from the task's folder nor from a folder above it: "
-		                               "where `sky launch` runs is not known", w);
+		jf_job__unknown(r, JF_JOB_CODE, "the scripts the task runs are neither under workdir '%s' "
+		                                "from the task's folder nor from a folder above it: "
+		                                "where `sky launch` runs is not known", w);
 		break;
 	case JF_PLACE_BOTH:
-		jf_sink_skip(r->sink, "JF102", "the scripts the task runs are as much under workdir "
-		                               "'%s' from two folders of its repository: where `sky "
-		                               "launch` runs is not known", w);
+		jf_job__unknown(r, JF_JOB_CODE, "the scripts the task runs are as much under workdir "
+		                                "'%s' from two folders of its repository: where `sky "
+		                                "launch` runs is not known", w);
 		break;
 	}
 }
@@ -409,9 +409,9 @@ static void read_skypilot(jf_job_read *r)
 	long at = task_index(r->docs);
 	r->doc = &r->docs->items[at];
 	if (r->docs->size > (size_t)at + 1)
-		jf_sink_skip(r->sink, "JF102", "the file is a pipeline of %zu tasks: only the first "
-		                               "is read, the scripts of the others are not followed",
-		             r->docs->size - (size_t)at);
+		jf_job__unknown(r, JF_JOB_COMMAND, "the file is a pipeline of %zu tasks: only the first "
+		                                   "is read, the scripts of the others are not followed",
+		                r->docs->size - (size_t)at);
 	j->platform.value = jf_job__copy(r, "skypilot");
 	const yaml_document_t *doc = r->doc;
 	yaml_node_t *root = yaml_document_get_root_node((yaml_document_t *)doc);

@@ -6,7 +6,8 @@
  * positions. The options give the job's name, GPUs per node (--gres=gpu:N,
  * --gpus-per-node, --gpus over --nodes), nodes and tasks per node, the
  * folder it runs in (--chdir), and its environment: the one it is submitted
- * from (--export=ALL, the default) or only what --export lists. The script runs on the cluster's own
+ * from (--export=ALL; without --export, the platform's default,
+ * data/platforms.yaml) or only what --export lists. The script runs on the cluster's own
  * environment: no image, unless srun starts a container (pyxis'
  * --container-image, with --container-mounts) or it runs `singularity exec
  * docker://...` / `apptainer exec docker://...`.
@@ -228,11 +229,11 @@ static void check_directives(jf_job_read *r, const directives *ds)
 		if (!jf_str_in(d->name, valued))
 			continue;
 		if (!*d->value)
-			jf_sink_add(r->sink, "JF004", r->src, d->line, "#SBATCH option '%s' has no value",
+			jf_sink_add(r->sink, JF004, r->src, d->line, "#SBATCH option '%s' has no value",
 			            d->name);
 		else if (jf_str_in(d->name, counts) && !(d->value[0] >= '0' && d->value[0] <= '9') &&
 		         !is_placeholder(d->value))
-			jf_sink_add(r->sink, "JF003", r->src, d->at, "'%s' must be a number, not '%s'",
+			jf_sink_add(r->sink, JF003, r->src, d->at, "'%s' must be a number, not '%s'",
 			            d->name, d->value);
 	}
 }
@@ -495,9 +496,9 @@ static void read_code(jf_job_read *r, const directives *ds)
 	const directive *cd = find(ds, "--chdir", "-D");
 	const char *d = cd && *cd->value && !strpbrk(cd->value, "$%~") ? cd->value : NULL;
 	if (cd && !d) {
-		jf_sink_skip(r->sink, "JF102", "the script runs in '%s' (--chdir), which is not known "
-		                               "before it runs",
-		             cd->value);
+		jf_job__unknown(r, JF_JOB_CODE, "the script runs in '%s' (--chdir), which is not known "
+		                                "before it runs",
+		                cd->value);
 		return;
 	}
 	if (d && d[0] == '/') {
@@ -512,9 +513,9 @@ static void read_code(jf_job_read *r, const directives *ds)
 			jf_job__set_code(r, &(jf_job_place){ local, display });
 			return;
 		}
-		jf_sink_skip(r->sink, "JF102", "the script runs in '%s' (--chdir), a folder of the "
-		                               "cluster: its code is not read here",
-		             d);
+		jf_job__unknown(r, JF_JOB_CODE, "the script runs in '%s' (--chdir), a folder of the "
+		                                "cluster: its code is not read here",
+		                d);
 		return;
 	}
 	/* The folder it is submitted from, and --chdir relative to it. */
@@ -522,9 +523,9 @@ static void read_code(jf_job_read *r, const directives *ds)
 	jf_job_place cands[16];
 	size_t n = jf_job__places(r, rel, cands, 16);
 	if (!n) {
-		jf_sink_skip(r->sink, "JF102", "the script runs in '%s' (--chdir), which is neither "
-		                               "under the script's folder nor under one above it",
-		             rel);
+		jf_job__unknown(r, JF_JOB_CODE, "the script runs in '%s' (--chdir), which is neither "
+		                                "under the script's folder nor under one above it",
+		                rel);
 		return;
 	}
 	const char *text = r->src->data;
@@ -535,34 +536,36 @@ static void read_code(jf_job_read *r, const directives *ds)
 		jf_job__set_code(r, &at);
 		break;
 	case JF_PLACE_NONE:
-		jf_sink_skip(r->sink, "JF102", "the scripts the batch script runs are neither in its own "
-		                               "folder nor in one above it: the folder sbatch runs it in "
-		                               "is not known");
+		jf_job__unknown(r, JF_JOB_CODE, "the scripts the batch script runs are neither in its own "
+		                                "folder nor in one above it: the folder sbatch runs it in "
+		                                "is not known");
 		break;
 	case JF_PLACE_BOTH:
-		jf_sink_skip(r->sink, "JF102", "as many of the scripts the batch script runs are in two "
-		                               "folders of its repository: the folder sbatch runs it in "
-		                               "is not known");
+		jf_job__unknown(r, JF_JOB_CODE, "as many of the scripts the batch script runs are in two "
+		                                "folders of its repository: the folder sbatch runs it in "
+		                                "is not known");
 		break;
 	}
 }
 
-/* --export: the submitter's environment passes on unless NONE or a list without ALL;
- * the NAME=value items of the list are set. */
+/* --export: whether the submitter's environment passes on (ALL), stays out
+ * (NONE, or a list without ALL) or the default holds (no --export: what
+ * sbatch does then is the platform's, data/platforms.yaml); the NAME=value
+ * items of the list are set. */
 static void read_export(jf_job_read *r, const directives *ds)
 {
 	jf_job *j = r->job;
 	const directive *e = find(ds, "--export", NULL);
-	j->env_open = true;
+	j->submitter_env = JF_SUBMITTER_ENV_DEFAULT;
 	if (!e)
 		return;
-	j->env_open = false;
+	j->submitter_env = JF_SUBMITTER_ENV_NONE;
 	char list[sizeof e->value];
 	memcpy(list, e->value, sizeof list);
 	char *save = NULL;
 	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(item, "ALL")) {
-			j->env_open = true;
+			j->submitter_env = JF_SUBMITTER_ENV_ALL;
 			continue;
 		}
 		if (!strcmp(item, "NONE") || !strcmp(item, "NIL"))
@@ -575,16 +578,6 @@ static void read_export(jf_job_read *r, const directives *ds)
 			         { eq && !strpbrk(eq, "$`") ? jf_job__copy(r, eq) : NULL, at } };
 		jf_array_push(&j->env, v);
 	}
-}
-
-/* --export, and what it means for the variables the job's scripts read. */
-static void read_environment(jf_job_read *r, const directives *ds)
-{
-	read_export(r, ds);
-	if (r->job->env_open)
-		jf_sink_skip(r->sink, "JF108",
-		             "the job gets the environment it is submitted from (sbatch's "
-		             "--export=ALL, the default): no variable is reported unset");
 }
 
 static void read_slurm(jf_job_read *r)
@@ -600,7 +593,7 @@ static void read_slurm(jf_job_read *r)
 	check_directives(r, &ds);
 	read_resources(r, &ds);
 	read_accels(r, &ds);
-	read_environment(r, &ds);
+	read_export(r, &ds);
 	read_container(r);
 	j->has_command = true;
 	jf_job__text_unit(r, (jf_span){ 0, src->len });

@@ -1292,7 +1292,7 @@ static void say_unknown(checker *c, const jf_api_change *e, const dist_version *
 	if (jf_strmap_get(&c->said, e->package, strlen(e->package)))
 		return;
 	jf_strmap_put(&c->said, e->package, strlen(e->package), "");
-	jf_sink_skip(c->ctx->out, e->added ? "JF121" : "JF120",
+	jf_sink_skip(c->ctx->out, e->added ? JF121 : JF120,
 	             "'%s' and other names whose presence depends on the %s version are not "
 	             "checked: %s",
 	             written, e->package, v->why ? v->why : "its version is not known");
@@ -1321,7 +1321,7 @@ static bool report(checker *c, const jf_file *unit, const api_use *u)
 	}
 	jf_tri fails = jf_api_fails(e, v->version, v->spec);
 	if (fails == JF_UNKNOWN)
-		jf_sink_skip(c->ctx->out, e->added ? "JF121" : "JF120",
+		jf_sink_skip(c->ctx->out, e->added ? JF121 : JF120,
 		             "'%s' is not checked: %s allows versions with and without it (%s %s)",
 		             written, v->shown, e->added ? "added in" : "removed in",
 		             e->added ? e->added : e->removed);
@@ -1333,7 +1333,7 @@ static bool report(checker *c, const jf_file *unit, const api_use *u)
 		char *key = jf_xasprintf("if %s", e->name);
 		if (!jf_strmap_get(&c->said, key, strlen(key))) {
 			jf_strmap_put(&c->said, key, strlen(key), "");
-			jf_sink_skip(c->ctx->out, e->added ? "JF121" : "JF120",
+			jf_sink_skip(c->ctx->out, e->added ? JF121 : JF120,
 			             "%s:%u: '%s' fails on %s, and is not reported: it runs only under a "
 			             "condition of the program's own (the first such use)",
 			             unit->src->path, jf_source_line_of(unit->src, span.start) + 1, written,
@@ -1368,23 +1368,23 @@ static bool report(checker *c, const jf_file *unit, const api_use *u)
 	const char *has = v->pin || (v->docker && v->spec) ? "installs" : "has";
 	jf_diag *d;
 	if (e->added)
-		d = jf_sink_add(c->ctx->out, "JF121", unit->src, span,
+		d = jf_sink_add(c->ctx->out, JF121, unit->src, span,
 		                "%s is in %s only from %s, and the job %s %s: %s", what, pkg, e->added,
 		                has, v->shown, error);
 	else if (e->restored)
-		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
+		d = jf_sink_add(c->ctx->out, JF120, unit->src, span,
 		                "%s is not in %s from %s until %s, and the job %s %s: %s", what, pkg,
 		                e->removed, e->restored, has, v->shown, error);
 	else if (e->kind == JF_API_ARITY)
-		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
+		d = jf_sink_add(c->ctx->out, JF120, unit->src, span,
 		                "%s returns %d values from %s %s, and the job %s %s: %s", what,
 		                e->arity, pkg, e->removed, has, v->shown, error);
 	else if (u->kind == USE_KEYWORD && e->required)
-		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
+		d = jf_sink_add(c->ctx->out, JF120, unit->src, span,
 		                "%s fails from %s %s, and the job %s %s: %s", what, pkg, e->removed,
 		                has, v->shown, error);
 	else
-		d = jf_sink_add(c->ctx->out, "JF120", unit->src, span,
+		d = jf_sink_add(c->ctx->out, JF120, unit->src, span,
 		                "%s was removed in %s %s, and the job %s %s: %s", what, pkg, e->removed,
 		                has, v->shown, error);
 	d->category = e->kind == JF_API_KEYWORD || e->kind == JF_API_ARITY ? "Framework API Misuse"
@@ -1469,8 +1469,8 @@ static void check_apis_in(void *state, size_t index, const jf_file *u)
 	if (!rec)
 		return;
 	if (u->lazy) {
-		jf_sink_skip(c->ctx->out, "JF120", "%s is imported only inside functions: the names "
-		                                   "it uses are not checked",
+		jf_sink_skip(c->ctx->out, JF120, "%s is imported only inside functions: the names "
+		                                 "it uses are not checked",
 		             u->src->path);
 		return;
 	}

@@ -96,14 +96,14 @@ static void check_value(jf_rule_ctx *ctx, const jf_argdef *d, const char *opt, c
 	const char *entry = d->unit->src->path;
 	jf_diag *diag = NULL;
 	if (d->type == TYPE_INT && !valid_int(value))
-		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
+		diag = jf_sink_add(ctx->out, JF304, w->src, w->span,
 		                        "'%s' is not an int: %s in %s takes int values", value, opt, entry);
 	else if (d->type == TYPE_FLOAT && !valid_float(value))
-		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
+		diag = jf_sink_add(ctx->out, JF304, w->src, w->span,
 		                        "'%s' is not a float: %s in %s takes float values", value, opt,
 		                        entry);
 	else if (d->type == TYPE_BOOL && jf_str_in(value, falsy)) {
-		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
+		diag = jf_sink_add(ctx->out, JF304, w->src, w->span,
 		                        "'%s' turns %s on: it is declared with type=bool, and bool('%s') "
 		                        "is True",
 		                        value, opt, value);
@@ -112,7 +112,7 @@ static void check_value(jf_rule_ctx *ctx, const jf_argdef *d, const char *opt, c
 		                 opt);
 	}
 	else if (d->type == TYPE_BOOL_WORD && !bool_word(value))
-		diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
+		diag = jf_sink_add(ctx->out, JF304, w->src, w->span,
 		                   "'%s' is not a boolean: %s in %s takes yes/no, true/false, t/f, y/n "
 		                   "or 1/0",
 		                   value, opt, entry);
@@ -126,7 +126,7 @@ static void check_value(jf_rule_ctx *ctx, const jf_argdef *d, const char *opt, c
 			jf_buf list = JF_BUF_INIT;
 			for (size_t i = 0; i < d->choices.size; i++)
 				jf_buf_addf(&list, "%s'%s'", i ? ", " : "", d->choices.items[i]);
-			diag = jf_sink_add(ctx->out, "JF304", w->src, w->span,
+			diag = jf_sink_add(ctx->out, JF304, w->src, w->span,
 			                        "invalid choice '%s' for %s (choose from %s)", value, opt,
 			                        list.buf);
 			jf_buf_release(&list);
@@ -183,19 +183,19 @@ static void on_unknown(invocation *iv, const jf_token *t)
 {
 	const jf_cmdline *c = iv->c;
 	if (c->tolerant) {
-		jf_sink_skip(iv->ctx->out, "JF302", "%s parses its command line with %s: flags its "
-		                                    "parser does not define ('%s') are not checked",
+		jf_sink_skip(iv->ctx->out, JF302, "%s parses its command line with %s: flags its "
+		                                  "parser does not define ('%s') are not checked",
 		             iv->entry, c->tolerant, t->name);
 		return;
 	}
 	jf_diag *diag;
 	if (t->ambiguous) {
-		diag = jf_sink_add(iv->ctx->out, "JF302", t->word->src, t->word->span,
+		diag = jf_sink_add(iv->ctx->out, JF302, t->word->src, t->word->span,
 		                   "ambiguous flag '%s' for %s: it abbreviates more than one of its "
 		                   "options",
 		                   t->name, iv->entry);
 	} else {
-		diag = jf_sink_add(iv->ctx->out, "JF302", t->word->src, t->word->span,
+		diag = jf_sink_add(iv->ctx->out, JF302, t->word->src, t->word->span,
 		                   "%s does not accept the flag '%s'", iv->entry, t->name);
 		const char *near = nearest_option(c, t->name);
 		if (near)
@@ -224,7 +224,7 @@ static void on_option(invocation *iv, const jf_token *t)
 		iv->partial = true; /* its own Action: its values are its own */
 	} else if (d->act == ACT_FLAG) {
 		if (t->value)
-			relate_definition(jf_sink_add(ctx->out, "JF304", t->word->src, t->word->span,
+			relate_definition(jf_sink_add(ctx->out, JF304, t->word->src, t->word->span,
 			                              "%s takes no value, but is given '%s'", t->name,
 			                              t->value),
 			                  d, t->name);
@@ -243,7 +243,7 @@ static void on_option(invocation *iv, const jf_token *t)
 		size_t want = d->nargs == NARGS_COUNT ? (size_t)d->count : 1;
 		bool needs = d->nargs == NARGS_ONE || d->nargs == NARGS_COUNT || d->nargs == NARGS_SOME;
 		if (needs && t->nvalues < (d->nargs == NARGS_SOME ? 1 : want) && !iv->partial)
-			relate_definition(jf_sink_add(ctx->out, "JF304", t->word->src, t->word->span,
+			relate_definition(jf_sink_add(ctx->out, JF304, t->word->src, t->word->span,
 			                              "%s expects %s, but none follows", t->name,
 			                              want > 1 ? "several values" : "a value"),
 			                  d, t->name);
@@ -275,7 +275,7 @@ static void check_positionals_and_required(invocation *iv)
 	if (!iv->partial && !c->tolerant && !rest)
 		for (; p < given; p++) {
 			const jf_word *word = iv->positionals.items[p];
-			jf_diag_relate(jf_sink_add(ctx->out, "JF302", word->src, word->span,
+			jf_diag_relate(jf_sink_add(ctx->out, JF302, word->src, word->span,
 			                           "%s takes no positional argument '%s' here", iv->entry,
 			                           word->value),
 			               c->unit->src, c->span, "the argument parser of %s", iv->entry);
@@ -292,7 +292,7 @@ static void check_positionals_and_required(invocation *iv)
 		if (rank && rank_added)
 			continue; /* the launcher passes it */
 		const char *what = jf_argdef_name(d);
-		jf_diag *diag = jf_sink_add(ctx->out, "JF303", iv->inv->script.src, iv->inv->script.span,
+		jf_diag *diag = jf_sink_add(ctx->out, JF303, iv->inv->script.src, iv->inv->script.span,
 		                            "%s requires '%s', which this invocation does not pass",
 		                            iv->entry, what);
 		jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here as required", what);
@@ -364,12 +364,12 @@ static void report_unknown_flag(jf_rule_ctx *ctx, const jf_cmdline *c, const cha
 {
 	jf_diag *diag;
 	if (c->unknown == JF_UNKNOWN_DROPPED)
-		diag = jf_sink_add(ctx->out, "JF308", word->src, word->span,
+		diag = jf_sink_add(ctx->out, JF308, word->src, word->span,
 		                        "%s drops the unknown flag '%s' (tf.app.run ignores flags it "
 		                        "does not define): the run uses the default",
 		                        entry, written);
 	else
-		diag = jf_sink_add(ctx->out, "JF302", word->src, word->span,
+		diag = jf_sink_add(ctx->out, JF302, word->src, word->span,
 		                        "%s does not accept the flag '%s'", entry, written);
 	relate_flags(diag, c, entry);
 	char *dashed = jf_xasprintf("--%s", name);
@@ -396,19 +396,19 @@ static void on_absl_option(invocation *iv, const jf_token *t)
 	iv->seen[d - iv->c->args.items] = true;
 	if (t->negated) {
 		if (t->value)
-			relate_definition(jf_sink_add(ctx->out, "JF304", t->word->src, t->word->span,
+			relate_definition(jf_sink_add(ctx->out, JF304, t->word->src, t->word->span,
 			                              "%s takes no value, but is given '%s'", t->name,
 			                              t->value),
 			                  d, d->options.items[0]);
 	} else if (d->act == ACT_FLAG) {
 		if (t->value && !absl_bool_value(t->value))
-			relate_definition(jf_sink_add(ctx->out, "JF304", t->word->src, t->word->span,
+			relate_definition(jf_sink_add(ctx->out, JF304, t->word->src, t->word->span,
 			                              "'%s' is not a boolean: %s in %s takes true or false "
 			                              "(or 1, 0)",
 			                              t->value, t->name, iv->entry),
 			                  d, t->name);
 	} else if (t->truncated) {
-		relate_definition(jf_sink_add(ctx->out, "JF304", t->word->src, t->word->span,
+		relate_definition(jf_sink_add(ctx->out, JF304, t->word->src, t->word->span,
 		                              "%s expects a value, but none follows", t->name),
 		                  d, t->name);
 	} else {
@@ -441,7 +441,7 @@ static void check_absl_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const j
 		const jf_argdef *d = &c->args.items[k];
 		if (!d->required || iv.seen[k])
 			continue;
-		jf_diag *diag = jf_sink_add(ctx->out, "JF303", inv->script.src, inv->script.span,
+		jf_diag *diag = jf_sink_add(ctx->out, JF303, inv->script.src, inv->script.span,
 		                                 "%s requires the flag '--%s', which this invocation "
 		                                 "does not pass",
 		                                 iv.entry, d->dest);
@@ -481,7 +481,7 @@ static void check_fire_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, const j
 		if (!d->required || iv.seen[k])
 			continue;
 		const char *what = jf_argdef_name(d);
-		jf_diag *diag = jf_sink_add(ctx->out, "JF303", inv->script.src, inv->script.span,
+		jf_diag *diag = jf_sink_add(ctx->out, JF303, inv->script.src, inv->script.span,
 		                            "%s requires '%s', which this invocation does not pass",
 		                            iv.entry, what);
 		jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here as required", what);
@@ -525,7 +525,7 @@ static void check_command_invocation(jf_rule_ctx *ctx, const jf_cmdline *c, cons
 		jf_buf names = JF_BUF_INIT;
 		for (size_t i = 0; i < c->commands.size; i++)
 			jf_buf_addf(&names, "%s'%s'", i ? ", " : "", c->commands.items[i]);
-		jf_diag *d = jf_sink_add(ctx->out, "JF302", word->src, word->span,
+		jf_diag *d = jf_sink_add(ctx->out, JF302, word->src, word->span,
 		                              "'%s' is not a command of %s (choose from %s)", word->value,
 		                              inv->entry->src->path, names.buf);
 		jf_diag_relate(d, c->unit->src, c->span, "the argument parser of %s",
@@ -567,7 +567,7 @@ static void check_launcher_flags(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 		long major = strtol(torch, NULL, 10);
 		const char *passed = major >= 2 ? "--local-rank" : "--local_rank";
 		if (!jf_cmdline_find_option(c, passed)) {
-			jf_diag *d = jf_sink_add(ctx->out, "JF302", inv->script.src, inv->script.span,
+			jf_diag *d = jf_sink_add(ctx->out, JF302, inv->script.src, inv->script.span,
 			                              "torch.distributed.launch of torch %s passes '%s' to "
 			                              "%s, which does not accept it",
 			                              torch, passed, entry);
@@ -581,7 +581,7 @@ static void check_launcher_flags(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 	}
 	if (jf_cmdline_find_option(c, "--local_rank") || jf_cmdline_find_option(c, "--local-rank"))
 		return;
-	jf_diag *d = jf_sink_add(ctx->out, "JF302", inv->script.src, inv->script.span,
+	jf_diag *d = jf_sink_add(ctx->out, JF302, inv->script.src, inv->script.span,
 		deepspeed ? "deepspeed passes '--local_rank' to %s, which does not accept it"
 		          : "torch.distributed.launch passes '--local_rank' ('--local-rank' since torch "
 		            "2.0) to %s, which does not accept it",
@@ -607,7 +607,7 @@ static void check_duplicates(jf_rule_ctx *ctx, const jf_cmdline *c)
 					    c->args.items[i].command != c->args.items[j].command)
 						continue;
 					const jf_argdef *d = &c->args.items[i], *first = &c->args.items[j];
-					jf_diag *diag = jf_sink_add(ctx->out, "JF306", d->unit->src, d->span,
+					jf_diag *diag = jf_sink_add(ctx->out, JF306, d->unit->src, d->span,
 						"option string '%s' is defined twice: argparse fails at start-up with "
 						"\"conflicting option string: %s\"",
 						o, o);
@@ -762,14 +762,14 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 				if (fails) {
 					const char *opt = d->options.size ? d->options.items[d->options.size - 1]
 					                                  : d->dest;
-					jf_diag *diag = jf_sink_add(aw->ctx->out, "JF309", aw->unit->src, jf_node_span(m),
+					jf_diag *diag = jf_sink_add(aw->ctx->out, JF309, aw->unit->src, jf_node_span(m),
 						"'%s.%s' is a str when %s is passed (it has no type=): %s fails with "
 						"TypeError",
 						aw->name, a, opt, fails);
 					jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here", opt);
 				}
 			} else if (report && !known && !stored) {
-				jf_diag *d = jf_sink_add(aw->ctx->out, "JF307", aw->unit->src, jf_node_span(attr),
+				jf_diag *d = jf_sink_add(aw->ctx->out, JF307, aw->unit->src, jf_node_span(attr),
 				                              "'%s.%s' is no %s: the job fails here with "
 				                              "AttributeError",
 				                              aw->name, a,
@@ -1096,8 +1096,8 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 		for (size_t k = 0; why && k < ctx->facts->shell.invocations.size; k++)
 			if (ctx->facts->shell.invocations.items[k].entry == entry &&
 			    (c.ways || ctx->facts->shell.invocations.items[k].args.size)) {
-				jf_sink_skip(ctx->out, "JF302", "the arguments the job passes to %s are not "
-				                                "checked: %s",
+				jf_sink_skip(ctx->out, JF302, "the arguments the job passes to %s are not "
+				                              "checked: %s",
 				             entry->src->path, why);
 				break;
 			}

@@ -49,6 +49,14 @@ typedef struct {
  */
 void jf_check_each_file(jf_rule_ctx *ctx, const jf_file_part *part, void *state);
 
+/**
+ * Says for --verbose, as skips of `rule_id`, the notes of the job about any
+ * of `facts` (jf_job_fact bits), in the order its reader wrote them: why a
+ * fact the check needs is not known, and what the reader assumed of one it
+ * relies on. Nothing for a file linted alone.
+ */
+void jf_check_say_job(jf_rule_ctx *ctx, const char *rule_id, unsigned facts);
+
 /** Whether `u` is Python that the job runs, read whole: its entry script or a module. */
 static inline bool jf_runs_python(const jf_file *u)
 {

@@ -6,7 +6,9 @@
  * the platform sets it (data/platforms.yaml; with no `platform` in the spec,
  * only the generic container's variables and the platforms' own prefixes),
  * or the job's Python code sets it. A job that gets the environment it is
- * submitted from (a Slurm batch script without --export=NONE) may have any.
+ * submitted from (a Slurm batch script without --export=NONE: the platform's
+ * `submitter_environment`) may have any, as may one whose reader says its
+ * platform sets variables the file does not name (env_open).
  *
  * JF108: `os.environ["X"]` (a KeyError) in the job's Python, outside a `try`
  * that catches KeyError and an `if` that tests the variable. JF109: `$X` in
@@ -235,7 +237,7 @@ static void check_reads(env_model *m, const jf_file *unit, const env_record *r,
 		if ((called && !jf_py_place_runs(&read->place, called, own)) ||
 		    set_by_job(m, var, true) || callers_guarded(m, read->function))
 			continue;
-		jf_diag *d = jf_sink_add(m->ctx->out, "JF108", unit->src, read->span,
+		jf_diag *d = jf_sink_add(m->ctx->out, JF108, unit->src, read->span,
 		                           "os.environ['%s'] raises KeyError: nothing sets %s "
 		                           "for this job",
 		                           var, var);
@@ -279,7 +281,7 @@ static void check_shell_end(void *state)
 			       ctx->facts->shell.var_uses.items[k].span.start == u->span.start;
 		if (seen || set_by_job(m, u->name, false))
 			continue;
-		jf_diag *d = jf_sink_add(ctx->out, "JF109", u->src, u->span,
+		jf_diag *d = jf_sink_add(ctx->out, JF109, u->src, u->span,
 		                              u->nounset ? "$%s is not set for this job: under `set -u` "
 		                                           "bash stops with '%s: unbound variable'"
 		                                         : "$%s is not set for this job: the path it "
@@ -297,10 +299,19 @@ static void check_shell_end(void *state)
 void jf_check_env_vars(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
-	if (!ctx->facts->job)
+	const jf_job *j = ctx->facts->job;
+	if (!j)
 		return;
-	if (ctx->facts->job->env_open)
-		return; /* the reader said why */
+	/* Variables the job gets that its file does not name: none is known to be unset. */
+	const char *passed = jf_platform_submitter_environment(j->platform.value);
+	bool submitted = j->submitter_env == JF_SUBMITTER_ENV_ALL ||
+	                 (j->submitter_env == JF_SUBMITTER_ENV_DEFAULT && passed);
+	jf_check_say_job(ctx, JF108, JF_JOB_ENV);
+	if (submitted)
+		jf_sink_skip(ctx->out, JF108, "%s: no variable is reported unset",
+		             passed ? passed : "the job gets the environment it is submitted from");
+	if (j->env_open || submitted)
+		return;
 	env_model *m = jf_xcalloc(1, sizeof *m);
 	*m = (env_model){ ctx, ctx->facts->image, { 0 }, false, jf_facts_pyfiles(ctx->facts) };
 	/* Every write, read as text with the file's names, before any read is judged. */

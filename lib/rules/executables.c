@@ -33,8 +33,8 @@ static bool installed_by_job(jf_rule_ctx *ctx, const char *dist, const char *exe
 	bool found = jf_strings_have(&brought, dist);
 	jf_strings_release(&brought);
 	if (!found && unknown)
-		jf_sink_skip(ctx->out, "JF112", "the job installs '%s', whose requirements are not in "
-		                                "jobfix's data: whether it brings '%s' is not checked",
+		jf_sink_skip(ctx->out, JF112, "the job installs '%s', whose requirements are not in "
+		                              "jobfix's data: whether it brings '%s' is not checked",
 		             unknown, exe);
 	return found || unknown;
 }
@@ -56,14 +56,14 @@ static void check_executable(jf_rule_ctx *ctx, const jf_image *img,
 		if ((has == JF_NO || too_old) && installed_by_job(ctx, launchers[i].dist, name))
 			return;
 		if (has == JF_NO) {
-			d = jf_sink_add(ctx->out, "JF112", f->name.src, f->name.span,
+			d = jf_sink_add(ctx->out, JF112, f->name.src, f->name.span,
 			                     "'%s' is not in the image: it comes with %s, which the image "
 			                     "does not have (command not found)",
 			                     name, launchers[i].dist);
 			jf_image_relate(d, img, JF_FACT_PACKAGES, "no %s",
 			                launchers[i].dist);
 		} else if (too_old) {
-			d = jf_sink_add(ctx->out, "JF112", f->name.src, f->name.span,
+			d = jf_sink_add(ctx->out, JF112, f->name.src, f->name.span,
 			                     "'%s' is not in the image: it came with %s %s, the image has "
 			                     "%s %s (command not found)",
 			                     name, launchers[i].dist, launchers[i].since, launchers[i].dist,
@@ -82,7 +82,7 @@ static void check_executable(jf_rule_ctx *ctx, const jf_image *img,
 	const char *as = !strcmp(name, "mpiexec") ? "mpirun" : name;
 	if (!d && (!installs || jf_str_starts(name, "python")) &&
 	    jf_image_has_executable(img, as) == JF_NO) {
-		d = jf_sink_add(ctx->out, "JF112", f->name.src, f->name.span,
+		d = jf_sink_add(ctx->out, JF112, f->name.src, f->name.span,
 		                     "'%s' is not in the image (command not found)", name);
 		jf_image_relate(d, img, JF_FACT_EXECUTABLES, "no '%s' on its PATH",
 		                name);
@@ -132,16 +132,17 @@ void jf_check_programs(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
 	const jf_image *img = ctx->facts->image;
+	jf_check_say_job(ctx, JF112, JF_JOB_IMAGE);
 	bool nonroot = jf_image_user_is_nonroot(img);
 	for (size_t i = 0; ctx->facts->job && i < ctx->facts->shell.execs.size; i++) {
 		const jf_exec_fact *f = &ctx->facts->shell.execs.items[i];
 		if (f->name.value && !img->user && needs_root(f))
-			jf_sink_skip(ctx->out, "JF105", "the image's user is unknown: declare image.user");
+			jf_sink_skip(ctx->out, JF105, "the image's user is unknown: declare image.user");
 		for (size_t k = 0; f->name.value && !jf_image_known(img) &&
 		                   k < sizeof launchers / sizeof *launchers;
 		     k++)
 			if (!strcmp(f->name.value, launchers[k].exe))
-				jf_sink_skip(ctx->out, "JF112", "%s: declare image.manifest to check "
+				jf_sink_skip(ctx->out, JF112, "%s: declare image.manifest to check "
 				                                   "the launchers the job runs",
 				            jf_image_unknown_reason(img));
 	}
@@ -153,9 +154,9 @@ void jf_check_programs(jf_rule_ctx *ctx, const jf_rule *rule)
 		const char *name = f->name.value;
 		if (name && !common_tool(name) && jf_image_has_executable(img, name) == JF_UNKNOWN &&
 		    f->name.src)
-			jf_sink_skip(ctx->out, "JF112", "%s:%u: the command runs '%s', which jobfix does "
-			                                "not know: whether the image has it, and what it "
-			                                "runs, is not checked",
+			jf_sink_skip(ctx->out, JF112, "%s:%u: the command runs '%s', which jobfix does "
+			                              "not know: whether the image has it, and what it "
+			                              "runs, is not checked",
 			             f->name.src->path,
 			             jf_source_line_of(f->name.src, f->name.span.start) + 1, name);
 	}
@@ -164,7 +165,7 @@ void jf_check_programs(jf_rule_ctx *ctx, const jf_rule *rule)
 		if (!f->name.value)
 			continue;
 		if (nonroot && needs_root(f)) {
-			jf_diag *d = jf_sink_add(ctx->out, "JF105", f->name.src, f->name.span,
+			jf_diag *d = jf_sink_add(ctx->out, JF105, f->name.src, f->name.span,
 				!strcmp(f->name.value, "sudo") || !strcmp(f->name.value, "su")
 					? "'%s' in an image that runs as user '%s': the job cannot become root"
 					: "'%s' needs root, and the image runs as user '%s' (Permission denied)",

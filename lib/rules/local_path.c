@@ -7,6 +7,7 @@
  */
 #include "rules/checks.h"
 #include "core/path.h"
+#include "env/platforms.h"
 
 /* The literal's value without prefix letters and quotes; caller frees. */
 static char *literal_value(const jf_file *unit, TSNode n)
@@ -37,12 +38,12 @@ static bool provided_by_container(const jf_facts *facts, const char *path)
 		return true;
 	if (j->workdir.value && jf_path_under(path, j->workdir.value))
 		return true;
-	/* A SkyPilot task or a Slurm job runs as a user of the machine it runs on:
-	 * ~ and /home/<user> are that machine's, not the developer's (which user
-	 * is not known: both stay silent). */
-	const char *platform = j->platform.value;
+	/* A platform that runs the job as a user of the machine it runs on (a
+	 * SkyPilot task, a Slurm job: data/platforms.yaml, `user: host`): ~ and
+	 * /home/<user> are that machine's, not the developer's (which user is not
+	 * known: both stay silent). */
 	const char *p = path[0] == '"' || path[0] == '\'' ? path + 1 : path; /* a shell word's quote */
-	if (platform && (!strcmp(platform, "skypilot") || !strcmp(platform, "slurm")) &&
+	if (jf_platform_runs_as_host_user(j->platform.value) &&
 	    (jf_str_starts(p, "~/") || jf_str_starts(p, "/home/")))
 		return true;
 	/* The image's own user has a home of that name, or the image says where its home is. */

@@ -343,16 +343,16 @@ static void check_stdlib(checker *c, jf_span at, const char *top, const jf_stdli
 		return;
 	jf_diag *d;
 	if (python2)
-		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, at,
+		d = jf_sink_add(c->ctx->out, JF111, c->unit->src, at,
 		                  "module '%s' exists only in Python 2; the image has Python %d.%d", top,
 		                  img->py_major, minor);
 	else if (removed)
-		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, at,
+		d = jf_sink_add(c->ctx->out, JF111, c->unit->src, at,
 		                  "module '%s' was removed from the standard library in Python 3.%d; the "
 		                  "image has Python %d.%d",
 		                  top, m->removed_minor, img->py_major, minor);
 	else
-		d = jf_sink_add(c->ctx->out, "JF111", c->unit->src, at,
+		d = jf_sink_add(c->ctx->out, JF111, c->unit->src, at,
 		                  "module '%s' is in the standard library only from Python 3.%d; the "
 		                  "image has Python %d.%d",
 		                  top, m->added_minor, img->py_major, minor);
@@ -399,7 +399,7 @@ static void check_import(checker *c, jf_span at, const char *module)
 	jf_diag *d;
 	if (elsewhere) {
 		char *shown = jf_path_join(j->code_display, folder);
-		d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, at,
+		d = jf_sink_add(c->ctx->out, JF110, c->unit->src, at,
 		                "module '%s' is in %s/, which is not on sys.path, and not installed "
 		                "in the image (ModuleNotFoundError)",
 		                top, shown);
@@ -412,7 +412,7 @@ static void check_import(checker *c, jf_span at, const char *module)
 		free(cfolder);
 		free(shown);
 	} else {
-		d = jf_sink_add(c->ctx->out, "JF110", c->unit->src, at,
+		d = jf_sink_add(c->ctx->out, JF110, c->unit->src, at,
 		                "module '%s' is not installed in the image (ModuleNotFoundError)", top);
 	}
 	struct reported r = { jf_xstrdup(top), c->ctx->out->report->diags.size - 1, 0 };
@@ -488,8 +488,8 @@ static void check_imports_in(void *state, size_t index, const jf_file *u)
 		return;
 	if (u->lazy) {
 		/* As for an import inside a function: it fails only when that runs. */
-		jf_sink_skip(c->ctx->out, "JF110", "%s is imported only inside functions: its "
-		                                   "imports are not checked",
+		jf_sink_skip(c->ctx->out, JF110, "%s is imported only inside functions: its "
+		                                 "imports are not checked",
 		             u->src->path);
 		return;
 	}
@@ -526,6 +526,11 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
 	const jf_image *img = ctx->facts->image;
+	/* Why the environment's packages are unknown, or what they were taken
+	 * from; the modules of the code that are not read. */
+	jf_check_say_job(ctx, JF110, JF_JOB_PACKAGES);
+	for (size_t i = 0; i < ctx->facts->ws->unread.size; i++)
+		jf_sink_skip(ctx->out, JF110, "%s", ctx->facts->ws->unread.items[i]);
 	if (!ctx->facts->job || !ctx->facts->job->code_dir)
 		return;
 	bool python = false;
@@ -539,24 +544,24 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	const char *unknown = jf_dist_closure(&sh->installed, &c->brought);
 	c->brings_unknown = sh->installs_unknown || unknown;
 	if (python && sh->installs_unknown)
-		jf_sink_skip(ctx->out, "JF110", "%s, which may bring any package: third-party imports "
-		                                "are not checked",
+		jf_sink_skip(ctx->out, JF110, "%s, which may bring any package: third-party imports "
+		                              "are not checked",
 		             sh->installs_why ? sh->installs_why : "the job installs what jobfix cannot name");
 	else if (python && unknown)
-		jf_sink_skip(ctx->out, "JF110", "the job installs '%s', whose requirements are not in "
+		jf_sink_skip(ctx->out, JF110, "the job installs '%s', whose requirements are not in "
 		                          "jobfix's data (data/dependencies.txt): third-party imports are "
 		                          "not checked",
 		             unknown);
 	else if (python && img->extended)
-		jf_sink_skip(ctx->out, "JF110", "%s: third-party imports are not checked", img->extended);
+		jf_sink_skip(ctx->out, JF110, "%s: third-party imports are not checked", img->extended);
 	else if (python && !img->packages_complete)
-		jf_sink_skip(ctx->out, "JF110", "%s; declare image.manifest (the image's `pip freeze`) to "
+		jf_sink_skip(ctx->out, JF110, "%s; declare image.manifest (the image's `pip freeze`) to "
 		                          "check every import",
 		            img->catalog ? "the catalog's package list of the image is partial: only "
 		                           "distributions it lists as absent are checked"
 		                         : jf_image_unknown_reason(img));
 	if (python && !img->py_major)
-		jf_sink_skip(ctx->out, "JF111", "the image's Python version is unknown: declare "
+		jf_sink_skip(ctx->out, JF111, "the image's Python version is unknown: declare "
 		                          "image.python (\"3.10\") to check standard-library imports");
 	if (!jf_image_known(img)) {
 		check_packages_end(c);
@@ -564,9 +569,9 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	}
 	read_sys_path_edits(c);
 	if (c->edits_outside)
-		jf_sink_skip(ctx->out, "JF110", "the job's code puts a folder outside its code on "
-		                                "sys.path, whose modules are not known: third-party "
-		                                "imports are not checked");
+		jf_sink_skip(ctx->out, JF110, "the job's code puts a folder outside its code on "
+		                              "sys.path, whose modules are not known: third-party "
+		                              "imports are not checked");
 	static const jf_file_part part = { NULL, check_imports_in, check_packages_end };
 	jf_check_each_file(ctx, &part, c);
 }

@@ -472,7 +472,7 @@ static bool made_by_code(const io_model *m, const char *path)
 static void report_input_write(jf_rule_ctx *ctx, jf_loc at, const char *cpath,
                                const jf_job_mount *in)
 {
-	jf_diag *d = jf_sink_add(ctx->out, "JF106", at.src, at.span,
+	jf_diag *d = jf_sink_add(ctx->out, JF106, at.src, at.span,
 	                         "'%s' is written under the input mount '%s', which is read-only "
 	                         "(Read-only file system)",
 	                         cpath, in->path.value);
@@ -506,9 +506,9 @@ static void check_use(io_model *m, const io_use *u)
 		const jf_file *ou = u->origin_unit;
 		if (!ou)
 			return; /* a literal in the call: the query rule reports it */
-		jf_diag *d = jf_sink_find(ctx->out, "JF101", ou->src, u->origin);
+		jf_diag *d = jf_sink_find(ctx->out, JF101, ou->src, u->origin);
 		if (!d)
-			d = jf_sink_add(ctx->out, "JF101", ou->src, u->origin,
+			d = jf_sink_add(ctx->out, JF101, ou->src, u->origin,
 			                  "developer-machine path '%s' does not exist in the job's "
 			                  "container",
 			                  u->origin_value ? u->origin_value : v);
@@ -535,11 +535,11 @@ static void check_use(io_model *m, const io_use *u)
 		if (!there && !created_by_job(m, u->cpath) && !u->guarded) {
 			char *shown = jf_path_join(j->code_display, rel);
 			jf_diag *d =
-				wd ? jf_sink_add(ctx->out, "JF103", u->unit->src, u->arg,
+				wd ? jf_sink_add(ctx->out, JF103, u->unit->src, u->arg,
 			                           "'%s' does not exist in the job's code folder: %s reads "
 			                           "it as '%s'",
 			                           shown, u->unit->src->path, u->cpath)
-				   : jf_sink_add(ctx->out, "JF103", u->unit->src, u->arg,
+				   : jf_sink_add(ctx->out, JF103, u->unit->src, u->arg,
 			                           "'%s' does not exist in the job's code folder, where %s "
 			                           "runs",
 			                           shown, u->unit->src->path);
@@ -554,7 +554,7 @@ static void check_use(io_model *m, const io_use *u)
 	    (!j->inputs.size && !j->outputs.size) || image_folder(ctx->facts->image, u->cpath) ||
 	    (u->kind == IO_READ && created_by_job(m, u->cpath)))
 		return;
-	jf_diag *d = jf_sink_add(ctx->out, "JF107", u->unit->src, u->arg,
+	jf_diag *d = jf_sink_add(ctx->out, JF107, u->unit->src, u->arg,
 	                           "'%s' is under no mount, workdir or image folder of the job: the "
 	                           "container will not have it",
 	                           u->cpath);
@@ -628,11 +628,12 @@ static void check_paths_end(void *state)
 void jf_check_paths(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule;
+	jf_check_say_job(ctx, JF103, JF_JOB_VOLUMES);
 	if (!ctx->facts->job || !ctx->facts->job->code_dir)
 		return;
 	const jf_job *j = ctx->facts->job;
 	if (ctx->facts->ws->files.size > 1 && (!j->workdir.value || (!j->inputs.size && !j->outputs.size)))
-		jf_sink_skip(ctx->out, "JF107", "the spec declares no %s: declare workdir and the job's "
+		jf_sink_skip(ctx->out, JF107, "the spec declares no %s: declare workdir and the job's "
 		                          "inputs and outputs to check absolute paths",
 		            !j->workdir.value ? "workdir" : "mounts");
 	io_model *m = jf_xcalloc(1, sizeof *m);

@@ -113,7 +113,7 @@ void jf_rules_dir_release(jf_rules_dir *self);
 /** jobfix's own rules and those of `dir` (NULL: none), in id order; borrowed. */
 void jf_rule_list_init(jf_rule_list *self, const jf_rules_dir *dir);
 void jf_rule_list_release(jf_rule_list *self);
-/** The rule with this id ("JF101") or name, or NULL. */
+/** The rule with this id (JF101) or name, or NULL. */
 const jf_rule *jf_rule_list_find(const jf_rule_list *self, const char *id_or_name);
 
 /** The project's home page (the CMake cache variable JF_HOMEPAGE_URL); static. */

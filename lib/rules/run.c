@@ -195,7 +195,7 @@ static void dispatch_file(void *state, size_t index, const jf_file *file)
 	dispatch(d->ctx, &d->run, fm, d->wanted + fm->file->lang * nrules);
 	if (fm->limited)
 		jf_diag_set_help(
-			jf_sink_add(d->ctx->out, "JF005", fm->file->src, (jf_span){ 0, 0 },
+			jf_sink_add(d->ctx->out, JF005, fm->file->src, (jf_span){ 0, 0 },
 			            "rule %s is not fully checked in '%s': a regular expression of "
 			            "its query gave up at its limit of steps",
 			            fm->limited->info.id, fm->file->src->path),
@@ -254,6 +254,30 @@ static int run_queries(jf_rule_ctx *ctx, const query_run *run, jf_error *err)
 	return 0;
 }
 
+void jf_check_say_job(jf_rule_ctx *ctx, const char *rule_id, unsigned facts)
+{
+	const jf_job *j = ctx->facts->job;
+	for (size_t i = 0; j && i < j->notes.size; i++)
+		if (j->notes.items[i].fact & facts)
+			jf_sink_skip(ctx->out, rule_id, "%s", j->notes.items[i].text);
+}
+
+/*
+ * What the stages that report rules of their own could not read, said for
+ * those rules before the checks: which document of the job file is the job
+ * (JF004), the file as YAML (JF001), a script whose #! line names another
+ * shell (JF301).
+ */
+static void say_emitted(jf_rule_ctx *ctx)
+{
+	jf_check_say_job(ctx, JF004, JF_JOB_DOCUMENT);
+	jf_check_say_job(ctx, JF001, JF_JOB_YAML);
+	const jf_workspace *ws = ctx->facts->ws;
+	for (size_t i = 0; i < ws->files.size; i++)
+		if (ws->files.items[i]->syntax_unchecked)
+			jf_sink_skip(ctx->out, JF301, "%s", ws->files.items[i]->syntax_unchecked);
+}
+
 /* A check's run: its own context, whose skips are kept apart until the pass
  * is over, so that they are listed check by check. */
 typedef struct {
@@ -268,6 +292,7 @@ int jf_rules_run(const jf_facts *facts, const jf_records *records, const jf_conf
 	struct jf_file_pass pass = { 0 };
 	jf_rule_ctx ctx = { facts, records, out, &pass };
 	query_run run = { cfg, jf_config__rules(cfg), matcher };
+	say_emitted(&ctx);
 	int rc = run_queries(&ctx, &run, err);
 	/* A check that serves several rules runs once. */
 	JF_ARRAY(jf_check_fn) ran = { 0 };

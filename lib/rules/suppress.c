@@ -230,7 +230,7 @@ static bool could_fire(const jf_facts *facts, const jf_rule *rule)
 {
 	if (facts->job)
 		return true;
-	if (!strcmp(rule->info.id, "JF005") || !strcmp(rule->info.id, "JF301"))
+	if (!strcmp(rule->info.id, JF005) || !strcmp(rule->info.id, JF301))
 		return true;
 	bool has_query = false;
 	for (int l = 0; l < JF_LANG_COUNT; l++)
@@ -240,7 +240,7 @@ static bool could_fire(const jf_facts *facts, const jf_rule *rule)
 
 static bool is_meta_rule(const jf_rule *rule)
 {
-	return !strcmp(rule->info.id, "JF006") || !strcmp(rule->info.id, "JF007");
+	return !strcmp(rule->info.id, JF006) || !strcmp(rule->info.id, JF007);
 }
 
 static const char *directive_name(const suppression *s)
@@ -251,7 +251,7 @@ static const char *directive_name(const suppression *s)
 static void report_unknown_rule(const jf_config *cfg, jf_sink *out, const suppression *s,
                                 const code *k)
 {
-	jf_diag *d = jf_sink_add(out, "JF006", s->src, k->span,
+	jf_diag *d = jf_sink_add(out, JF006, s->src, k->span,
 	                              "unknown rule '%s' in a suppression", k->text);
 	/* The nearest id or name, for a did-you-mean. */
 	const char *best = NULL;
@@ -287,7 +287,7 @@ static void report_suppressions(const jf_facts *facts, const jf_config *cfg, jf_
 		case JF_DIRECTIVE_BARE: {
 			int wlen = (int)(s->word.end - s->word.start);
 			const char *word = s->src->data + s->word.start;
-			d = jf_sink_add(out, "JF006", s->src, s->span,
+			d = jf_sink_add(out, JF006, s->src, s->span,
 			                     "'jobfix: %.*s' names no rule: it suppresses nothing", wlen, word);
 			jf_diag_set_help(d,
 			                 "name the rules in brackets: `# jobfix: %.*s[JF101]` or "
@@ -296,7 +296,7 @@ static void report_suppressions(const jf_facts *facts, const jf_config *cfg, jf_
 			continue;
 		}
 		case JF_DIRECTIVE_UNCLOSED:
-			jf_diag_set_help(jf_sink_add(out, "JF006", s->src, s->span,
+			jf_diag_set_help(jf_sink_add(out, JF006, s->src, s->span,
 			                                  "suppression without its closing ']': it "
 			                                  "suppresses nothing"),
 			                 "close the list of rules: `# jobfix: ignore[JF101]`");
@@ -307,7 +307,7 @@ static void report_suppressions(const jf_facts *facts, const jf_config *cfg, jf_
 			char *w = jf_xstrndup(word, (size_t)wlen);
 			static const char *const known[] = { "ignore", "ignore-file", NULL };
 			const char *near = jf_yml_suggest(w, known);
-			d = jf_sink_add(out, "JF006", s->src, s->span,
+			d = jf_sink_add(out, JF006, s->src, s->span,
 			                     "unknown directive 'jobfix: %s': it suppresses nothing", w);
 			if (near)
 				jf_diag_set_help(d, "did you mean '%s'?", near);
@@ -335,7 +335,7 @@ static void report_suppressions(const jf_facts *facts, const jf_config *cfg, jf_
 			nunused++;
 		}
 		if (nunused) {
-			d = jf_sink_add(out, "JF007", s->src, s->span, "%s of %s suppresses nothing%s",
+			d = jf_sink_add(out, JF007, s->src, s->span, "%s of %s suppresses nothing%s",
 			                     s->kind == JF_DIRECTIVE_FILE ? "file-level suppression"
 			                                                  : "suppression",
 			                     unused.buf, s->kind == JF_DIRECTIVE_FILE ? " in this file" : "");

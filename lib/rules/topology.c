@@ -222,7 +222,7 @@ static void check_nodes(jf_rule_ctx *ctx, const jf_invocation *inv)
 	if (n <= job->nodes)
 		return;
 	char *opt = shown(&o);
-	jf_diag *d = jf_sink_add(ctx->out, "JF210", o.at->src, o.at->span,
+	jf_diag *d = jf_sink_add(ctx->out, JF210, o.at->src, o.at->span,
 	                              "'%s' waits for %ld nodes, but the job has %ld: the "
 	                              "rendezvous times out on nodes that never join",
 	                              opt, n, job->nodes);
@@ -253,7 +253,7 @@ static void report_device(jf_rule_ctx *ctx, const jf_word *at, const char *id, i
 {
 	long gpus = ctx->facts->job->gpus;
 	char *ids = gpus == 1 ? jf_xstrdup("id 0") : jf_xasprintf("ids 0 to %ld", gpus - 1);
-	jf_diag *d = jf_sink_add(ctx->out, "JF210", at->src, at->span,
+	jf_diag *d = jf_sink_add(ctx->out, JF210, at->src, at->span,
 	                         "'%s' names device %.*s, but the job has %ld GPU%s per "
 	                         "node (%s): CUDA sees no GPU, and torch fails with \"No CUDA "
 	                         "GPUs are available\"",
@@ -338,12 +338,12 @@ static void check_procs(jf_rule_ctx *ctx, const procs *p, const devices *dev, lo
 		char *what = starts(p), *fails = failing(gpus, most);
 		jf_diag *d;
 		if (dev->visible > 0) {
-			d = jf_sink_add(ctx->out, "JF210", p->opt.at->src, p->opt.at->span,
+			d = jf_sink_add(ctx->out, JF210, p->opt.at->src, p->opt.at->span,
 			                     "'%s' starts %s, but '%s' shows them %ld GPU%s: %s", opt,
 			                     what, dev->at->value, gpus, gpus == 1 ? "" : "s", fails);
 			jf_diag_relate(d, dev->at->src, dev->at->span, "CUDA_VISIBLE_DEVICES is set here");
 		} else {
-			d = jf_sink_add(ctx->out, "JF210", p->opt.at->src, p->opt.at->span,
+			d = jf_sink_add(ctx->out, JF210, p->opt.at->src, p->opt.at->span,
 			                     "'%s' starts %s, but the job has %ld GPU%s per node: %s", opt,
 			                     what, gpus, gpus == 1 ? "" : "s", fails);
 			relate_gpus(d, job);
@@ -355,11 +355,11 @@ static void check_procs(jf_rule_ctx *ctx, const procs *p, const devices *dev, lo
 		const char *stay = idle == 1 ? "stays" : "stay";
 		jf_diag *d;
 		if (p->nodes == 1)
-			d = jf_sink_add(ctx->out, "JF211", p->opt.at->src, p->opt.at->span,
+			d = jf_sink_add(ctx->out, JF211, p->opt.at->src, p->opt.at->span,
 			                     "'%s' uses %ld of the job's %ld GPUs per node: %ld %s idle",
 			                     opt, p->total, all, idle, stay);
 		else
-			d = jf_sink_add(ctx->out, "JF211", p->opt.at->src, p->opt.at->span,
+			d = jf_sink_add(ctx->out, JF211, p->opt.at->src, p->opt.at->span,
 			                     "'%s' uses %ld of the %ld GPUs on %ld nodes: %ld %s idle", opt,
 			                     p->total, all, p->nodes, idle, stay);
 		relate_gpus(d, job);

@@ -82,8 +82,8 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 
 /* words.c */
 
-/** Says with --verbose (as JF102) that what word `at` starts is not followed:
- * "FILE:LINE: " and then the message. */
+/** Notes in the facts' `not_followed` that what word `at` starts is not
+ * followed: "FILE:LINE: " and then the message. */
 void jf_shell__not_followed(shell *sh, const word *at, const char *fmt, ...) JF_PRINTF(3, 4);
 
 /** Where findings about node `n` of the file belong, as a word without a value. */

@@ -742,7 +742,7 @@ static bool out_of_steps(shell *sh, TSNode n)
 	if (sh->out->steps == JF_SHELL_MAX_STEPS + 1 && sh->unit) {
 		uint32_t at = ts_node_start_byte(n);
 		jf_diag_set_help(
-			jf_sink_add(sh->ws->sink, "JF005", sh->unit->src, (jf_span){ at, at },
+			jf_sink_add(sh->ws->sink, JF005, sh->unit->src, (jf_span){ at, at },
 			            "the command is followed no further than here: its launch scripts "
 			            "take more than %u steps (a script sourced again and again?)",
 			            JF_SHELL_MAX_STEPS),
@@ -927,6 +927,7 @@ void jf_shell_facts_release(jf_shell_facts *self)
 	}
 	jf_array_release(&self->pins);
 	jf_strings_release(&self->produced);
+	jf_strings_release(&self->not_followed);
 	jf_strings_release(&self->exported);
 	for (size_t i = 0; i < self->var_uses.size; i++)
 		free(self->var_uses.items[i].name);

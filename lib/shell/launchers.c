@@ -217,10 +217,11 @@ bool jf_shell__run_console_script(shell *sh, const char *name)
 {
 	const jf_console_script *c = jf_shell__console_script(sh, name);
 	if (c && !(c->file && load_entry(sh, c->file, NULL)))
-		jf_sink_skip(sh->ws->sink, "JF102", "the command runs '%s', a console script of an "
-		                                    "installed project, whose module '%s' is not a file "
-		                                    "of the code folder: it is not followed",
-		             name, c->module);
+		jf_array_push(&sh->out->not_followed,
+		              jf_xasprintf("the command runs '%s', a console script of an installed "
+		                           "project, whose module '%s' is not a file of the code "
+		                           "folder: it is not followed",
+		                           name, c->module));
 	return c != NULL;
 }
 

@@ -117,6 +117,10 @@ typedef struct {
 	jf_strings produced;
 	bool produced_unknown;
 	JF_ARRAY(jf_missing_script) missing_scripts;
+	/* What of the command is not followed, and why, in the order the walk
+	 * met it ("launch.sh:3: what Python runs is not followed: ..."): the
+	 * scripts it would run are not checked (JF102 says it for --verbose). */
+	jf_strings not_followed;
 	JF_ARRAY(jf_shell_write) writes;
 	/* Statements walked, against JF_SHELL_MAX_STEPS: a script sourced again
 	 * and again in a chain would otherwise take exponential time. */

@@ -277,8 +277,9 @@ void jf_shell__not_followed(shell *sh, const word *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	jf_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	jf_sink_skip(sh->ws->sink, "JF102", "%s:%u: %s", at->src->path,
-	             jf_source_line_of(at->src, at->span.start) + 1, b.buf);
+	jf_array_push(&sh->out->not_followed,
+	              jf_xasprintf("%s:%u: %s", at->src->path,
+	                           jf_source_line_of(at->src, at->span.start) + 1, b.buf));
 	jf_buf_release(&b);
 }
 

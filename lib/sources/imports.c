@@ -41,13 +41,15 @@ static bool load_module(jf_importer *im, const char *base, const char *rel)
 			known->lazy = false; /* imported at the top of a file that runs */
 		bool within = im->ws->files.size < MAX_UNITS && im->from->depth < MAX_IMPORT_DEPTH;
 		if (under && !known && !within)
-			jf_sink_skip(im->ws->sink, "JF110",
-			             im->from->depth >= MAX_IMPORT_DEPTH
-			                     ? "%s is not read: modules import one another deeper than %d "
-			                       "levels"
-			                     : "%s is not read: the job reads more than %d files",
-			             under,
-			             im->from->depth >= MAX_IMPORT_DEPTH ? MAX_IMPORT_DEPTH : MAX_UNITS);
+			jf_array_push(&im->ws->unread,
+			              jf_xasprintf(im->from->depth >= MAX_IMPORT_DEPTH
+			                                   ? "%s is not read: modules import one another "
+			                                     "deeper than %d levels"
+			                                   : "%s is not read: the job reads more than %d "
+			                                     "files",
+			                           under,
+			                           im->from->depth >= MAX_IMPORT_DEPTH ? MAX_IMPORT_DEPTH
+			                                                               : MAX_UNITS));
 		if (under && within && !known) {
 			char *display = jf_path_join(im->job->code_display, under);
 			jf_file *u = jf_workspace_load(im->ws, local, display, JF_LANG_PYTHON,

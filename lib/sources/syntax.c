@@ -337,22 +337,24 @@ static TSNode redirect_without_file(const jf_source *s, TSNode root)
 	return found;
 }
 
-void jf_syntax_check(jf_sink *sink, const jf_file *unit, TSTree *blanked)
+void jf_syntax_check(jf_sink *sink, jf_file *unit, TSTree *blanked)
 {
 	const jf_source *s = unit->src;
 	const char *lang = unit->lang == JF_LANG_PYTHON ? "Python" : "shell";
 	char *shell = unit->lang == JF_LANG_BASH ? other_shell(s) : NULL;
 	if (shell) {
-		jf_sink_skip(sink, "JF301", "%s: its #! line names %s, whose syntax is not bash's: "
-		                            "it is not checked",
-		             s->path, shell);
+		char *why = jf_xasprintf("%s: its #! line names %s, whose syntax is not bash's: it "
+		                         "is not checked",
+		                         s->path, shell);
+		jf_arena_adopt(&unit->arena, why);
+		unit->syntax_unchecked = why;
 		free(shell);
 		return;
 	}
 	if (unit->lang == JF_LANG_PYTHON && !declares_other_encoding(s)) {
 		uint32_t bad = jf_source_invalid_utf8(s, 0);
 		if (bad != UINT32_MAX) {
-			jf_sink_add(sink, "JF301", unit->src, (jf_span){ bad, bad + 1 },
+			jf_sink_add(sink, JF301, unit->src, (jf_span){ bad, bad + 1 },
 			              "invalid UTF-8 byte 0x%02x: Python reads source files as UTF-8",
 			              (unsigned char)s->data[bad]);
 			return;
@@ -366,7 +368,7 @@ void jf_syntax_check(jf_sink *sink, const jf_file *unit, TSTree *blanked)
 	                   : (TSNode){ 0 };
 	if (!ts_node_is_null(r) && (ts_node_is_null(e) || ts_node_start_byte(r) < ts_node_start_byte(e))) {
 		uint32_t at = ts_node_start_byte(r);
-		jf_sink_add(sink, "JF301", unit->src, (jf_span){ at, at + 1 },
+		jf_sink_add(sink, JF301, unit->src, (jf_span){ at, at + 1 },
 		            "shell syntax error: a redirection with no file after it on its line "
 		            "(bash: unexpected token `newline')");
 		return;
@@ -384,7 +386,7 @@ void jf_syntax_check(jf_sink *sink, const jf_file *unit, TSTree *blanked)
 	                                                     : UINT32_MAX;
 	if (quote != UINT32_MAX) {
 		jf_diag_set_help(
-			jf_sink_add(sink, "JF301", unit->src, (jf_span){ quote, quote + 1 },
+			jf_sink_add(sink, JF301, unit->src, (jf_span){ quote, quote + 1 },
 			            "shell syntax error: this %c is never closed: bash reads to the end "
 			            "of the file looking for its match (unexpected EOF)",
 			            s->data[quote]),
@@ -394,7 +396,7 @@ void jf_syntax_check(jf_sink *sink, const jf_file *unit, TSTree *blanked)
 	}
 	if (ts_node_is_missing(e)) {
 		uint32_t at = ts_node_start_byte(e);
-		jf_sink_add(sink, "JF301", unit->src, (jf_span){ at, at }, "%s syntax error: missing '%s'",
+		jf_sink_add(sink, JF301, unit->src, (jf_span){ at, at }, "%s syntax error: missing '%s'",
 		              lang, ts_node_type(e));
 		return;
 	}
@@ -408,10 +410,10 @@ void jf_syntax_check(jf_sink *sink, const jf_file *unit, TSTree *blanked)
 	char *text = jf_xstrndup(s->data + span.start, span.end - span.start);
 	size_t n = strcspn(text, "\n");
 	if (!n || n > 40) {
-		jf_sink_add(sink, "JF301", unit->src, span, "%s syntax error", lang);
+		jf_sink_add(sink, JF301, unit->src, span, "%s syntax error", lang);
 	} else {
 		text[n] = '\0';
-		jf_sink_add(sink, "JF301", unit->src, span, "%s syntax error: unexpected '%s'", lang, text);
+		jf_sink_add(sink, JF301, unit->src, span, "%s syntax error: unexpected '%s'", lang, text);
 	}
 	free(text);
 }

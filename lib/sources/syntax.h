@@ -15,8 +15,9 @@ char *jf_syntax_gaps_blanked(const jf_source *src, jf_lang lang);
  * Reports JF301 for `file` when it is not valid UTF-8 Python or its tree has
  * an error. `blanked` is the tree of the text with the grammar's gaps blanked
  * (jf_syntax_gaps_blanked), parsed when `file`'s tree has an error, or NULL:
- * only an error that tree keeps is reported.
+ * only an error that tree keeps is reported. A shell script whose #! line
+ * names another shell is not checked: file->syntax_unchecked says why.
  */
-void jf_syntax_check(jf_sink *sink, const jf_file *file, TSTree *blanked);
+void jf_syntax_check(jf_sink *sink, jf_file *file, TSTree *blanked);
 
 #endif

@@ -107,6 +107,7 @@ void jf_workspace_release(jf_workspace *self)
 	jf_array_release(&self->files);
 	jf_sources_release(&self->sources);
 	jf_strmap_release(&self->path_kinds);
+	jf_strings_release(&self->unread);
 }
 
 jf_path_kind jf_workspace_path_kind(jf_workspace *self, const char *fs_path)
@@ -198,7 +199,7 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 		break;
 	case JF_SOURCE_BINARY:
 		jf_diag_set_help(
-			jf_sink_add(self->sink, "JF301", src, (jf_span){ 0, 0 },
+			jf_sink_add(self->sink, JF301, src, (jf_span){ 0, 0 },
 			            lang == JF_LANG_PYTHON
 			                    ? "'%s' holds NUL bytes: Python refuses it as source code"
 			                    : "'%s' holds NUL bytes: it is a binary file, not a shell script",
@@ -214,7 +215,7 @@ jf_file *jf_workspace_load(jf_workspace *self, const char *fs_path, const char *
 		return NULL;
 	}
 	if (!tree && !kept) {
-		jf_sink_add(self->sink, "JF005", src, (jf_span){ 0, 0 },
+		jf_sink_add(self->sink, JF005, src, (jf_span){ 0, 0 },
 		            "'%s' is not linted: parsing took longer than %.0f seconds", display_path,
 		            JF_PARSE_BUDGET_SECONDS);
 		return NULL;

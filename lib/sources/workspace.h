@@ -42,6 +42,9 @@ typedef struct jf_file {
 	                        its top level runs only if they run */
 	unsigned walks;      /* full walks of its tree so far (the tests count them) */
 	bool syntax_reported; /* JF301 reported it when it was loaded */
+	/* Why its syntax is not checked (a #! line that names another shell than
+	 * bash), a sentence for --verbose; NULL when it is. In the file's arena. */
+	const char *syntax_unchecked;
 	bool kept;           /* loaded unparsed: what the lint takes of it was kept (jf_kept_files) */
 	/* What is derived from the file during the lint (the strings above, its
 	 * Python facts): released with the workspace. */
@@ -83,6 +86,10 @@ typedef struct jf_workspace {
 	jf_parsers *parsers;       /* borrowed */
 	jf_sink *sink;             /* borrowed */
 	jf_strmap path_kinds;      /* jf_workspace_path_kind()'s answers so far */
+	/* Modules of the code an import names that are not read, and why
+	 * ("m/x.py is not read: the job reads more than 2000 files"), in order:
+	 * their imports are not checked (JF110 says it for --verbose). */
+	jf_strings unread;
 	/* Called with each file once it is parsed (the linter starts its rule
 	 * queries); NULL: none. */
 	void (*on_parsed)(void *data, const jf_file *file);

@@ -7,7 +7,7 @@
 
 /* A finding of the job's lint that would have caught the failure before it ran. */
 typedef struct {
-	const char *rule;     /* "JF302", static */
+	const char *rule;     /* JF302, static */
 	const char *name;     /* "unknown-flag", static */
 	const char *severity; /* static */
 	char *file;           /* as the lint shows it */

@@ -4,6 +4,7 @@
 #include <regex.h>
 
 #include "core/embed.h"
+#include "rule_ids.h"
 #include "rules/registry.h"
 
 static bool matches(const char *re, const char *s)
@@ -247,6 +248,30 @@ static void test_rules__every_query_file_is_used(void **state)
 	}
 }
 
+/* The names of the generated rule_ids.h are the ids of the rule table, each
+ * once and each named for its own id: a rule added to checks.def or a query
+ * file has its name, and no name stands for a rule that is gone. */
+static void test_rules__id_names(void **state)
+{
+	(void)state;
+#define X(id) { #id, id },
+	static const struct {
+		const char *name, *id;
+	} names[] = { JF_RULE_IDS(X) };
+#undef X
+	size_t n = sizeof names / sizeof *names;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i].name, names[i].id))
+			fail_msg("rule_ids.h names \"%s\" %s", names[i].id, names[i].name);
+		if (i >= th_rules_size() || strcmp(names[i].id, th_rule_at(i)->info.id))
+			fail_msg("rule_ids.h has %s where the rule table has %s", names[i].id,
+			         i < th_rules_size() ? th_rule_at(i)->info.id : "no more rules");
+	}
+	if (n != th_rules_size())
+		fail_msg("the rule table has %s, which rule_ids.h does not name",
+		         th_rule_at(n)->info.id);
+}
+
 static void test_rules__find(void **state)
 {
 	(void)state;
@@ -293,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_rules__language_queries_compile),
 		cmocka_unit_test(test_rules__message_captures_exist),
 		cmocka_unit_test(test_rules__every_query_file_is_used),
+		cmocka_unit_test(test_rules__id_names),
 				cmocka_unit_test(test_rules__find),
 		cmocka_unit_test(test_rules__severity_name),
 	};
