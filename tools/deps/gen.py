@@ -558,7 +558,7 @@ def main():
                     continue  # private modules (_cffi_backend): written by hand where needed
                 providers[m].setdefault(dist, "wheel" if f["how"] == "wheel" else "deb " + f["package"])
     imp_lines = []
-    for module in sorted(providers, key=lambda m: m.lower()):
+    for module in sorted(providers, key=lambda m: (m.lower(), m)):
         dists = providers[module]
         top = module.split(".")[0]
         if module in imp_hand or top in imp_hand:
