@@ -75,10 +75,15 @@ static int minor_of(const char *v, int none)
 	return dot ? atoi(dot + 1) : none;
 }
 
+/* The most fields a line of the data may have: a distribution and its
+ * requirements, or an import name and its distributions (tests/unit/
+ * test_pymodules.c checks that every line fits). */
+#define FIELDS_MAX 1024
+
 static void load(void)
 {
 	const jf_embedded *f = jf_embedded_data_find("stdlib.txt");
-	char *fields[64];
+	static char *fields[FIELDS_MAX]; /* only under pthread_once */
 	for (const char *p = f ? f->data : ""; *p;) {
 		size_t n = next_fields(&p, fields, 3);
 		if (n == 3) {
@@ -94,7 +99,7 @@ static void load(void)
 	}
 	f = jf_embedded_data_find("import-names.txt");
 	for (const char *p = f ? f->data : ""; *p;) {
-		size_t n = next_fields(&p, fields, 64);
+		size_t n = next_fields(&p, fields, FIELDS_MAX);
 		if (n < 2) {
 			for (size_t i = 0; i < n; i++)
 				free(fields[i]);
@@ -106,7 +111,7 @@ static void load(void)
 	}
 	f = jf_embedded_data_find("dependencies.txt");
 	for (const char *p = f ? f->data : ""; *p;) {
-		size_t n = next_fields(&p, fields, 64);
+		size_t n = next_fields(&p, fields, FIELDS_MAX);
 		if (!n)
 			continue;
 		for (size_t i = 0; i < n; i++)
