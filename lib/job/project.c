@@ -566,26 +566,79 @@ static char *py_string(const py *m, TSNode n)
 	return jf_xstrndup(m->src->data + a, b > a ? b - a : 0);
 }
 
-/* A module-level `name = value`: the value, or a null node. */
+/* Counts the statements of `block` (a module or a compound statement's body,
+ * not a function's or class's) that bind or change `name`: assignments
+ * (the last one's value in *value), augmented assignments and calls of its
+ * methods (name.append(...), name.extend(...)). */
+static int py_bindings(const py *m, TSNode block, const char *name, TSNode *value, int depth)
+{
+	int count = 0;
+	size_t len = strlen(name);
+	for (uint32_t i = 0; !ts_node_is_null(block) && i < ts_node_named_child_count(block); i++) {
+		TSNode st = ts_node_named_child(block, i);
+		jf_type type = jf_node_type(st);
+		if (type == JF_T_function_definition || type == JF_T_class_definition ||
+		    type == JF_T_decorated_definition || type == JF_T_comment)
+			continue;
+		if (type != JF_T_expression_statement) {
+			/* if/else, with, try, for, while: their blocks bind at module level too */
+			if (depth < 8)
+				for (uint32_t k = 0; k < ts_node_named_child_count(st); k++)
+					count += py_bindings(m, ts_node_named_child(st, k), name, value, depth + 1);
+			continue;
+		}
+		TSNode a = ts_node_named_child(st, 0);
+		TSNode left = jf_node_field(a, JF_F_left);
+		if (jf_node_type_is(a, JF_T_call))
+			left = jf_node_field(jf_node_field(a, JF_F_function), JF_F_object);
+		if (ts_node_is_null(left) || ts_node_end_byte(left) - ts_node_start_byte(left) != len ||
+		    memcmp(m->src->data + ts_node_start_byte(left), name, len))
+			continue;
+		count++;
+		if (jf_node_type_is(a, JF_T_assignment))
+			*value = jf_node_field(a, JF_F_right);
+		else
+			*value = null_node; /* changed in place: computed */
+	}
+	return count;
+}
+
+/* A module-level `name = value`: the value, or a null node when none, or
+ * when the module binds or changes `name` more than once (in an if, a with,
+ * by name.append(...)): then it is computed. */
 static TSNode py_assigned(const py *m, const char *name)
 {
-	TSNode found = null_node;
-	for (uint32_t i = 0; i < ts_node_named_child_count(m->module); i++) {
-		TSNode st = ts_node_named_child(m->module, i);
-		TSNode a = ts_node_named_child(st, 0);
-		if (!jf_node_type_is(st, JF_T_expression_statement) || ts_node_is_null(a) ||
-		    !jf_node_type_is(a, JF_T_assignment))
+	TSNode value = null_node;
+	return py_bindings(m, m->module, name, &value, 0) == 1 ? value : null_node;
+}
+
+/* The one requirements file (requirements*.txt) a string literal of
+ * setup.py names that the project has, or NULL: where setup.py computes its
+ * install_requires by reading it. Caller frees. */
+static char *py_requirements_file(const py *m, const char *dir)
+{
+	char *found = NULL;
+	int count = 0;
+	for (const char *p = strstr(m->src->data, "requirements"); p; p = strstr(p + 1, "requirements")) {
+		if (p == m->src->data || (p[-1] != '"' && p[-1] != '\'' && p[-1] != '/'))
 			continue;
-		TSNode left = jf_node_field(a, JF_F_left);
-		TSNode right = jf_node_field(a, JF_F_right);
-		if (ts_node_is_null(left) || ts_node_is_null(right))
+		size_t n = strcspn(p, "\"'\n");
+		if (n < 4 || n > 64 || memcmp(p + n - 4, ".txt", 4))
 			continue;
-		char *l = text(m->src, left);
-		if (!strcmp(l, name))
-			found = right; /* the last assignment at module level */
-		free(l);
+		char *name = jf_xstrndup(p, n);
+		char *path = jf_path_join(dir, name);
+		if (jf_path_is_file(path) && (!found || strcmp(found, name))) {
+			count++;
+			free(found);
+			found = jf_xstrdup(name);
+		}
+		free(path);
+		free(name);
 	}
-	return found;
+	if (count == 1)
+		return found;
+	free(found);
+	return NULL;
 }
 
 /* The strings of a list or tuple literal (or a name bound to one at module
@@ -706,8 +759,13 @@ static bool read_setup_py(jf_project *p, const char *dir, const jf_strings *extr
 	if (!ts_node_is_null(requires)) {
 		/* setup.py's install_requires replaces setup.cfg's */
 		jf_strings_release(&p->requires);
-		if (!py_strings(&m, requires, &p->requires, 0))
-			p->unknown = "setup.py computes its install_requires";
+		if (!py_strings(&m, requires, &p->requires, 0)) {
+			/* a computed list: the lines of the requirements file it reads */
+			char *file = py_requirements_file(&m, dir);
+			if (!file || !add_requirements_file(p, dir, file))
+				p->unknown = "setup.py computes its install_requires";
+			free(file);
+		}
 		p->unknown = p->unknown && strstr(p->unknown, "setup.cfg") ? NULL : p->unknown;
 	} else if (splat) {
 		p->unknown = "setup.py passes setup() arguments through **kwargs";
