@@ -154,6 +154,7 @@ typedef struct {
 	const char *var;
 	jf_py_place place;    /* whether it runs when its module is imported */
 	const char *function; /* the name of the function around it, or NULL */
+	bool method;          /* that function is a method of a class */
 } env_read;
 
 typedef JF_ARRAY(env_read) env_record;
@@ -182,10 +183,17 @@ void *jf_envvars_record(const jf_record_ctx *ctx, const jf_pyfacts *py)
 			TSNode def = n;
 			while (!ts_node_is_null(def) && !jf_node_type_is(def, JF_T_function_definition))
 				def = ts_node_parent(def);
+			/* a method: def < (decorated_definition <) block < class_definition */
+			TSNode around = def;
+			for (int up = 0; up < 3 && !ts_node_is_null(around) &&
+			                 !jf_node_type_is(around, JF_T_class_definition);
+			     up++)
+				around = ts_node_parent(around);
 			r->items[r->size++] = (env_read){
 				jf_node_span(n), jf_arena_strdup(arena, var), jf_py_place_of(arena, py, pn),
 				ts_node_is_null(def) ? NULL
-				                     : jf_node_text_in(arena, unit, jf_node_field(def, JF_F_name))
+				                     : jf_node_text_in(arena, unit, jf_node_field(def, JF_F_name)),
+				!ts_node_is_null(def) && jf_node_type_is(around, JF_T_class_definition)
 			};
 		}
 		free(var);
@@ -204,6 +212,7 @@ void jf_envvars_record_write(jf_buf *b, const void *record)
 		jf_wire_put_u8(b, e->place.main);
 		jf_wire_put_str(b, e->place.outer);
 		jf_wire_put_str(b, e->function);
+		jf_wire_put_u8(b, e->method);
 	}
 }
 
@@ -219,10 +228,25 @@ void *jf_envvars_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 		e->place.main = jf_wire_get_bool(w);
 		e->place.outer = jf_wire_get_str_in(w, arena);
 		e->function = jf_wire_get_str_in(w, arena);
+		e->method = jf_wire_get_bool(w);
 		if (!e->var)
 			w->bad = true;
 	}
 	return r;
+}
+
+/* Whether the job's Python defines function or method `name` more than once:
+ * a method of several classes, one of which the code picks at run time
+ * (a backend of each kind): which one runs is not known. */
+static bool defined_twice(const env_model *m, const char *name)
+{
+	int count = 0;
+	for (size_t i = 0; i < m->files.ws->files.size && count < 2; i++) {
+		const jf_py_names *names = jf_pyfiles_names(&m->files, m->files.ws->files.items[i]);
+		for (size_t k = 0; names && k < names->defined.size && count < 2; k++)
+			count += !strcmp(names->defined.items[k], name);
+	}
+	return count > 1;
 }
 
 /* JF108 in `unit` (its record `r`); `called` (jf_py_called_names) and `own`
@@ -235,7 +259,8 @@ static void check_reads(env_model *m, const jf_file *unit, const env_record *r,
 		const env_read *read = &r->items[k];
 		const char *var = read->var;
 		if ((called && !jf_py_place_runs(&read->place, called, own)) ||
-		    set_by_job(m, var, true) || callers_guarded(m, read->function))
+		    set_by_job(m, var, true) || callers_guarded(m, read->function) ||
+		    (read->method && defined_twice(m, read->function)))
 			continue;
 		jf_diag *d = jf_sink_add(m->ctx->out, JF108, unit->src, read->span,
 		                           "os.environ['%s'] raises KeyError: nothing sets %s "
