@@ -2,195 +2,34 @@
  *
  * Each name the job's Python uses is resolved as Python resolves it (the
  * file's imports and `x = module.sub` aliases; a name bound in any other
- * way is left alone), then looked up in data/api-changes.yaml. The version
- * that decides is the one the job installs itself (a pin in `pip install`,
- * a requirements file it installs), else the image's (the Dockerfile's pin,
- * the manifest, the catalog); a range decides only when all its versions
- * agree. Uses under a guard stay silent: a `try` that catches the error, an
+ * way is left alone), then looked up in data/api-changes.yaml, against the
+ * job's version of its package (rules/versions.h); a range decides only
+ * when all its versions agree. Uses under a guard stay silent: a `try` that catches the error, an
  * `if` on a version, `hasattr` or the package.
  */
 #include <ctype.h>
 
 #include "rules/checks.h"
+#include "rules/versions.h"
 #include "core/path.h"
 #include "core/strmap.h"
 #include "env/api_changes.h"
 #include "env/pymodules.h"
 
-/* What the job's Python is checked against: one distribution's version. */
-typedef struct {
-	bool known;
-	char *version;             /* exact */
-	char *spec;                /* or a pip specifier */
-	char *shown;               /* "numpy 1.26.4", "numpy>=1.24" */
-	const jf_shell_pin *pin;   /* the job installs it here */
-	const jf_job_install *docker; /* the Dockerfile (or the conda file) installs it here */
-	char *why;                 /* when not known: why (for --verbose) */
-} dist_version;
 
 typedef struct {
 	jf_rule_ctx *ctx;
 	const jf_facts *f;
 	jf_pyfiles files;
-	JF_ARRAY(struct version_slot { char *dist; dist_version v; }) versions;
-	jf_strings brought; /* what the job's installs bring, the named ones too */
-	const char *brings_unknown;
+	jf_versions *versions;
 	jf_strmap said;     /* packages whose unknown version --verbose said */
 	jf_module_finder local; /* for a file recorded again (check_apis_in()) */
 	/* tf.keras is Keras 3 (TensorFlow >= 2.16, no TF_USE_LEGACY_KERAS): 1, 0 not, -1 not asked */
 	int keras3;
-	dist_version keras_in_tf;   /* Keras's version when written as tf.keras */
+	jf_dist_version keras_in_tf;   /* Keras's version when written as tf.keras */
 	/* One finding per entry: later uses become notes, and their fixes. */
 	JF_ARRAY(struct api_report { const jf_api_change *c; size_t diag; size_t more; }) reported;
 } checker;
-
-/* ---- versions ---- */
-
-/* Distributions that install the same modules: an entry of the first is
- * decided by whichever of them the job has. */
-static const char *const same_modules[][4] = {
-	{ "tensorflow", "tensorflow-gpu", "tensorflow-cpu", NULL },
-	{ "Pillow", "pillow-simd", NULL, NULL },
-};
-
-/* The distributions that provide `dist`'s modules, `dist` first, NULL-terminated. */
-static const char *const *providers(const char *dist, const char *own[2])
-{
-	for (size_t i = 0; i < sizeof same_modules / sizeof *same_modules; i++)
-		if (jf_dist_name_eq(same_modules[i][0], strlen(same_modules[i][0]), dist))
-			return same_modules[i];
-	own[0] = dist;
-	own[1] = NULL;
-	return own;
-}
-
-/* Whether distribution `name` provides `dist`'s modules. */
-static bool provides(const char *name, const char *dist)
-{
-	const char *own[2];
-	for (const char *const *p = providers(dist, own); *p; p++)
-		if (jf_dist_name_eq(name, strlen(name), *p))
-			return true;
-	return false;
-}
-
-/* Whether the image has `dist`'s modules: the distribution that provides
- * them in *which and its version in *v when it has. */
-static jf_tri image_provider(const jf_image *img, const char *dist, const char **v,
-                             const char **which)
-{
-	const char *own[2];
-	jf_tri has = JF_NO;
-	*which = dist;
-	for (const char *const *p = providers(dist, own); *p && has != JF_YES; p++) {
-		jf_tri one = jf_image_has_package(img, *p, v);
-		if (one == JF_YES)
-			*which = *p;
-		if (one != JF_NO)
-			has = one;
-	}
-	return has;
-}
-
-static void version_of(checker *c, const char *dist, dist_version *out)
-{
-	const jf_facts *f = c->f;
-	const jf_image *img = f->image;
-	memset(out, 0, sizeof *out);
-	if (!strcmp(dist, "python")) {
-		out->known = img->py_major == 3;
-		if (out->known) {
-			out->version = jf_xasprintf("3.%d", img->py_minor);
-			out->shown = jf_xasprintf("Python 3.%d", img->py_minor);
-		} else {
-			out->why = jf_xstrdup("the image's Python version is not known");
-		}
-		return;
-	}
-	const jf_shell_facts *sh = &f->shell;
-	for (size_t i = sh->pins.size; i-- > 0;) {
-		const jf_shell_pin *p = &sh->pins.items[i];
-		if (!provides(p->name, dist))
-			continue;
-		out->pin = p;
-		out->known = p->version || p->spec;
-		if (p->version) {
-			out->version = jf_xstrdup(p->version);
-			out->shown = jf_xasprintf("%s %s", p->name, p->version);
-		} else if (p->spec) {
-			out->spec = jf_xstrdup(p->spec);
-			out->shown = jf_xasprintf("%s%s", p->name, p->spec);
-		} else {
-			out->why = jf_xasprintf("the job installs %s without a version", dist);
-		}
-		return;
-	}
-	if (sh->installs_unknown) {
-		out->why = jf_xstrdup(sh->installs_why ? sh->installs_why
-		                                       : "the job installs what jobfix cannot name");
-		return;
-	}
-	if (c->brings_unknown) {
-		out->why = jf_xasprintf("the job installs '%s', whose requirements are not in jobfix's "
-		                        "data",
-		                        c->brings_unknown);
-		return;
-	}
-	for (size_t i = 0; i < c->brought.size; i++)
-		if (provides(c->brought.items[i], dist)) {
-			out->why = jf_xasprintf("what the job installs may bring another %s", dist);
-			return;
-		}
-	if (img->extended) {
-		out->why = jf_xstrdup(img->extended);
-		return;
-	}
-	/* What the Dockerfile or the conda file installs: a range decides as the job's own does. */
-	const jf_job_image *ji = &f->job->image;
-	for (size_t i = ji->installs.size; i-- > 0;) {
-		const jf_job_install *in = &ji->installs.items[i];
-		if (!provides(in->name.value, dist))
-			continue;
-		if (!in->version && in->spec) {
-			out->known = true;
-			out->spec = jf_xstrdup(in->spec);
-			out->shown = jf_xasprintf("%s%s", in->name.value, in->spec);
-			out->docker = in;
-			return;
-		}
-		break;
-	}
-	const char *v = NULL, *which;
-	jf_tri has = image_provider(img, dist, &v, &which);
-	if (has != JF_YES || !strcmp(v, "*")) {
-		out->why = has == JF_YES     ? jf_xasprintf("the image has %s in a version jobfix does "
-		                                            "not know",
-		                                            dist)
-		           : has == JF_NO    ? jf_xasprintf("the image does not have %s", dist)
-		           : jf_image_known(img) ? jf_xasprintf("the image's package list does not name %s",
-		                                                dist)
-		                             : jf_xstrdup(jf_image_unknown_reason(img));
-		return;
-	}
-	out->known = true;
-	out->version = jf_xstrdup(v);
-	out->shown = jf_xasprintf("%s %s", which, v);
-	for (size_t i = 0; i < ji->installs.size; i++)
-		if (provides(ji->installs.items[i].name.value, dist) &&
-		    ji->installs.items[i].version && !strcmp(ji->installs.items[i].version, v))
-			out->docker = &ji->installs.items[i];
-}
-
-static const dist_version *version_cached(checker *c, const char *dist)
-{
-	for (size_t i = 0; i < c->versions.size; i++)
-		if (!strcmp(c->versions.items[i].dist, dist))
-			return &c->versions.items[i].v;
-	struct version_slot s = { jf_xstrdup(dist), { 0 } };
-	version_of(c, dist, &s.v);
-	jf_array_push(&c->versions, s);
-	return &jf_array_last(&c->versions)->v;
-}
 
 /* Whether the job's tf.keras is Keras 3: TensorFlow 2.16 or later (every
  * version the job may have), and nothing sets TF_USE_LEGACY_KERAS, which
@@ -201,7 +40,7 @@ static bool tf_keras_is_keras3(checker *c)
 		return c->keras3 == 1;
 	static const jf_api_change tf216 = { .name = "tensorflow.keras", .package = "tensorflow",
 		                             .added = "2.16" };
-	const dist_version *tf = version_cached(c, "tensorflow");
+	const jf_dist_version *tf = jf_versions_of(c->versions, "tensorflow");
 	const char *var = "TF_USE_LEGACY_KERAS";
 	const jf_facts *f = c->f;
 	bool legacy = jf_job_env(f->job, var) || jf_image_env(f->image, var) ||
@@ -1267,7 +1106,7 @@ static char *error_for(const jf_api_change *e, use_kind use, const char *name)
 	return jf_xstrdup(e->error);
 }
 
-static void relate_version(checker *c, jf_diag *d, const jf_api_change *e, const dist_version *v)
+static void relate_version(checker *c, jf_diag *d, const jf_api_change *e, const jf_dist_version *v)
 {
 	const jf_image *img = c->f->image;
 	if (v->pin && v->pin->file)
@@ -1286,7 +1125,7 @@ static void relate_version(checker *c, jf_diag *d, const jf_api_change *e, const
 }
 
 /* The --verbose line for a name whose package version is not known; once per package. */
-static void say_unknown(checker *c, const jf_api_change *e, const dist_version *v,
+static void say_unknown(checker *c, const jf_api_change *e, const jf_dist_version *v,
                         const char *written)
 {
 	if (jf_strmap_get(&c->said, e->package, strlen(e->package)))
@@ -1299,9 +1138,9 @@ static void say_unknown(checker *c, const jf_api_change *e, const dist_version *
 }
 
 /* The version the use of `e` is decided by. */
-static const dist_version *version_for(checker *c, const jf_api_change *e, bool via_tf_keras)
+static const jf_dist_version *version_for(checker *c, const jf_api_change *e, bool via_tf_keras)
 {
-	return via_tf_keras ? &c->keras_in_tf : version_cached(c, e->package);
+	return via_tf_keras ? &c->keras_in_tf : jf_versions_of(c->versions, e->package);
 }
 
 /* Reports use `u` when the job's version fails it; one that runs only under
@@ -1312,7 +1151,7 @@ static bool report(checker *c, const jf_file *unit, const api_use *u)
 	const jf_api_change *e = u->e;
 	const char *fix = u->fix;
 	jf_span span = u->span;
-	const dist_version *v = version_for(c, e, u->via_tf_keras);
+	const jf_dist_version *v = version_for(c, e, u->via_tf_keras);
 	char *written = u->shown ? jf_xstrdup(u->shown) : use_text(unit, span, u->name);
 	if (!v->known) {
 		say_unknown(c, e, v, written);
@@ -1418,7 +1257,7 @@ static bool report(checker *c, const jf_file *unit, const api_use *u)
  * working: nothing more to look at (the guards cost more than this). */
 static bool known_to_work(checker *c, const jf_api_change *e, bool via_tf_keras)
 {
-	const dist_version *v = version_for(c, e, via_tf_keras);
+	const jf_dist_version *v = version_for(c, e, via_tf_keras);
 	return v->known && jf_api_fails(e, v->version, v->spec) == JF_NO;
 }
 
@@ -1500,16 +1339,7 @@ static void check_apis_end(void *state)
 			jf_diag_relate(d, d->src, d->span, "and %zu more uses", r->more - 3);
 	}
 	jf_array_release(&c->reported);
-	for (size_t i = 0; i < c->versions.size; i++) {
-		dist_version *v = &c->versions.items[i].v;
-		free(c->versions.items[i].dist);
-		free(v->version);
-		free(v->spec);
-		free(v->shown);
-		free(v->why);
-	}
-	jf_array_release(&c->versions);
-	jf_strings_release(&c->brought);
+	jf_versions_free(c->versions);
 	jf_strmap_release(&c->said);
 	jf_module_finder_release(&c->local);
 	free(c->keras_in_tf.spec);
@@ -1534,7 +1364,7 @@ void jf_check_apis(jf_rule_ctx *ctx, const jf_rule *rule)
 	checker *c = jf_xcalloc(1, sizeof *c);
 	*c = (checker){ .ctx = ctx, .f = f, .files = files, .said = JF_STRMAP_INIT,
 		        .local = { JF_STRMAP_INIT, JF_STRMAP_INIT }, .keras3 = -1 };
-	c->brings_unknown = jf_dist_closure(&f->shell.installed, &c->brought);
+	c->versions = jf_versions_new(f);
 	static const jf_file_part part = { NULL, check_apis_in, check_apis_end };
 	jf_check_each_file(ctx, &part, c);
 }
