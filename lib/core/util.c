@@ -1,7 +1,8 @@
-/* util.c - allocation, jf_buf and jf_array helpers, the number of cores */
+/* util.c - allocation, jf_buf and jf_array helpers, the number of cores, fields of data lines */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "core/util.h"
 
+#include <ctype.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,4 +358,28 @@ void jf_strings_merge(jf_strings *into, jf_strings *from)
 			jf_array_push(into, from->items[i]);
 	}
 	jf_array_release(from);
+}
+
+size_t jf_next_fields(const char **p, char **fields, size_t max)
+{
+	while (**p) {
+		const char *line = *p;
+		size_t len = strcspn(line, "\n");
+		*p += len + (line[len] == '\n');
+		size_t n = 0;
+		for (const char *s = line; s < line + len && *s != '#' && n < max;) {
+			while (s < line + len && isspace((unsigned char)*s))
+				s++;
+			if (s >= line + len || *s == '#')
+				break;
+			size_t k = 0;
+			while (s + k < line + len && !isspace((unsigned char)s[k]) && s[k] != '#')
+				k++;
+			fields[n++] = jf_xstrndup(s, k);
+			s += k;
+		}
+		if (n)
+			return n;
+	}
+	return 0;
 }

@@ -119,6 +119,11 @@ bool jf_strn_in(const char *s, size_t n, const char *const *list);
 /** Edit distance (a swap of neighbours counts one), capped at `max + 1`. */
 size_t jf_edit_distance(const char *a, const char *b, size_t max);
 
+/** Splits the next line of `*p` that holds something besides a `#` comment
+ * into at most `max` whitespace-separated fields (each a copy the caller
+ * frees) and moves `*p` past it; returns the count, 0 at the end. */
+size_t jf_next_fields(const char **p, char **fields, size_t max);
+
 #define JF_BUG(...) jf__bug(__FILE__, __LINE__, __VA_ARGS__)
 _Noreturn void jf__bug(const char *file, int line, const char *fmt, ...) JF_PRINTF(3, 4);
 

@@ -34,31 +34,6 @@ static JF_ARRAY(requires_entry) requires;
 static jf_strmap stdlib_by_name, imports_by_module, requires_by_dist; /* to the entries above */
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
-/* Splits the next non-comment line of `*p` into at most `max` fields; returns the count. */
-static size_t next_fields(const char **p, char **fields, size_t max)
-{
-	while (**p) {
-		const char *line = *p;
-		size_t len = strcspn(line, "\n");
-		*p += len + (line[len] == '\n');
-		size_t n = 0;
-		for (const char *s = line; s < line + len && *s != '#' && n < max;) {
-			while (s < line + len && isspace((unsigned char)*s))
-				s++;
-			if (s >= line + len || *s == '#')
-				break;
-			size_t k = 0;
-			while (s + k < line + len && !isspace((unsigned char)s[k]) && s[k] != '#')
-				k++;
-			fields[n++] = jf_xstrndup(s, k);
-			s += k;
-		}
-		if (n)
-			return n;
-	}
-	return 0;
-}
-
 /* A distribution name as pip compares them: lower case, `_` and `.` as `-`. */
 static void normalize(char *s)
 {
@@ -85,7 +60,7 @@ static void load(void)
 	const jf_embedded *f = jf_embedded_data_find("stdlib.txt");
 	static char *fields[FIELDS_MAX]; /* only under pthread_once */
 	for (const char *p = f ? f->data : ""; *p;) {
-		size_t n = next_fields(&p, fields, 3);
+		size_t n = jf_next_fields(&p, fields, 3);
 		if (n == 3) {
 			stdlib_entry e = { fields[0], { minor_of(fields[1], 0), minor_of(fields[2], -1) } };
 			jf_array_push(&stdlib, e);
@@ -99,7 +74,7 @@ static void load(void)
 	}
 	f = jf_embedded_data_find("import-names.txt");
 	for (const char *p = f ? f->data : ""; *p;) {
-		size_t n = next_fields(&p, fields, FIELDS_MAX);
+		size_t n = jf_next_fields(&p, fields, FIELDS_MAX);
 		if (n < 2) {
 			for (size_t i = 0; i < n; i++)
 				free(fields[i]);
@@ -111,7 +86,7 @@ static void load(void)
 	}
 	f = jf_embedded_data_find("dependencies.txt");
 	for (const char *p = f ? f->data : ""; *p;) {
-		size_t n = next_fields(&p, fields, FIELDS_MAX);
+		size_t n = jf_next_fields(&p, fields, FIELDS_MAX);
 		if (!n)
 			continue;
 		for (size_t i = 0; i < n; i++)

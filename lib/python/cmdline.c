@@ -88,6 +88,7 @@ void jf_cmdline_release(jf_cmdline *c)
 		free(c->commands.items[i]);
 	jf_array_release(&c->commands);
 	jf_array_release(&c->command_of);
+	jf_strings_release(&c->library);
 	for (size_t p = 0; c->state && p < JF_CMDLINE_PARSER_COUNT; p++) {
 		if (c->state[p] && parsers[p]->release)
 			parsers[p]->release(c->state[p]);

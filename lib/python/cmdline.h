@@ -136,6 +136,11 @@ typedef struct {
 	/* An invocation whose first word names a .json or .yaml file is read as
 	 * a config file, not as flags (HfArgumentParser's parse_json_file). */
 	bool config_first_word;
+	/* Dataclasses of a library whose fields are options too
+	 * (transformers' TrainingArguments): their fields depend on the
+	 * library's version, which the check knows (env/hf_arguments.h). */
+	jf_strings library;
+	const char *library_version; /* the release their fields are of; NULL: of every release */
 	int parsers;       /* parser objects made (ArgumentParser(...) calls seen) */
 	/* Names the script stores besides the arguments' dests (set_defaults()),
 	 * or any name (`extra_open`). */

@@ -15,8 +15,10 @@
 #include <ctype.h>
 #include <stdlib.h>
 
+#include "env/hf_arguments.h"
 #include "python/cmdline.h"
 #include "rules/checks.h"
+#include "rules/versions.h"
 
 static const char *nearest_option(const jf_cmdline *c, const char *name)
 {
@@ -178,6 +180,50 @@ static void invocation_release(invocation *iv)
 	jf_array_release(&iv->positionals);
 }
 
+/* A field of a library dataclass found in other releases. */
+typedef struct {
+	const char *name;
+	const char *since, *until; /* the first and last range holding it */
+} release_span;
+
+static void find_release_span(void *data, const jf_hf_field *f)
+{
+	release_span *r = data;
+	if (strcmp(f->name, r->name))
+		return;
+	if (!r->since)
+		r->since = f->since;
+	r->until = f->until;
+}
+
+/* When `flag` is a field of the line's library dataclasses in other
+ * releases than the job's, a note that says which. */
+static void relate_other_releases(jf_diag *diag, const jf_cmdline *c, const char *flag)
+{
+	if (!c->library_version || !jf_str_starts(flag, "--"))
+		return;
+	char *name = jf_xstrdup(flag + 2);
+	for (char *p = name; *p; p++)
+		*p = *p == '-' ? '_' : *p;
+	for (size_t i = 0; i < c->library.size; i++) {
+		release_span r = { name, NULL, NULL };
+		jf_hf_fields(c->library.items[i], NULL, find_release_span, &r);
+		if (!r.since)
+			continue;
+		if (r.until)
+			jf_diag_relate(diag, c->unit->src, c->span,
+			               "transformers' %s has '%s' from %s until %s; the job's transformers "
+			               "is %s",
+			               c->library.items[i], name, r.since, r.until, c->library_version);
+		else
+			jf_diag_relate(diag, c->unit->src, c->span,
+			               "transformers' %s has '%s' from %s; the job's transformers is %s",
+			               c->library.items[i], name, r.since, c->library_version);
+		break;
+	}
+	free(name);
+}
+
 /* argparse: a flag no argument defines. */
 static void on_unknown(invocation *iv, const jf_token *t)
 {
@@ -202,6 +248,7 @@ static void on_unknown(invocation *iv, const jf_token *t)
 			jf_diag_set_help(diag, "did you mean '%s'?", near);
 	}
 	jf_diag_relate(diag, c->unit->src, c->span, "the argument parser of %s", iv->entry);
+	relate_other_releases(diag, c, t->name);
 }
 
 /* "%s is defined here" beside finding `diag` about option `name` of `d`. */
@@ -1074,10 +1121,101 @@ static void check_flags_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyf
 	free(name);
 }
 
+/* The fields of a library's dataclasses (transformers' TrainingArguments) as options */
+
+typedef struct {
+	jf_cmdline *c;
+	const char *version;  /* the job's transformers, or NULL: every field of every release */
+	size_t first;         /* c->args before the library's */
+} library_fields;
+
+static void add_library_field(void *data, const jf_hf_field *f)
+{
+	library_fields *lf = data;
+	jf_cmdline *c = lf->c;
+	for (size_t i = 0; i < c->args.size; i++)
+		if (c->args.items[i].dest && !strcmp(c->args.items[i].dest, f->name))
+			return; /* the script's own dataclass defines it again, or it is in already */
+	jf_argdef d = { .command = JF_CMDLINE_MAIN, .unit = c->unit, .span = c->span,
+		        .dest = jf_xstrdup(f->name), .type = TYPE_OTHER, .nargs = NARGS_ONE };
+	if (f->value != JF_HF_NO)
+		jf_array_push(&d.options, jf_xasprintf("--%s", f->name));
+	/* --the-field-name from 4.46.0; any release when the version is not known */
+	if (strchr(f->name, '_') && f->value != JF_HF_NO &&
+	    (!lf->version || jf_version_cmp(lf->version, "4.46.0") >= 0)) {
+		char *dashed = jf_xasprintf("--%s", f->name);
+		for (char *p = dashed + 2; *p; p++)
+			*p = *p == '_' ? '-' : *p;
+		jf_array_push(&d.options, dashed);
+	}
+	bool boolean = f->value == JF_HF_BOOL || f->value == JF_HF_FLAG;
+	if (f->value == JF_HF_FLAG)
+		d.act = ACT_FLAG;
+	d.nargs = f->nargs == '?' || (boolean && !lf->version) ? NARGS_OPTIONAL
+	          : f->nargs == '+'                            ? NARGS_SOME
+	                                                       : NARGS_ONE;
+	if (lf->version) { /* the release's own option: its values and what it requires */
+		d.type = f->value == JF_HF_STR      ? TYPE_STR
+		         : f->value == JF_HF_INT    ? TYPE_INT
+		         : f->value == JF_HF_FLOAT  ? TYPE_FLOAT
+		         : f->value == JF_HF_BOOL   ? TYPE_BOOL_WORD
+		         : f->value == JF_HF_CHOICE ? TYPE_STR
+		                                    : TYPE_OTHER;
+		d.required = f->required;
+		for (size_t i = 0; f->value == JF_HF_CHOICE && f->choices[i]; i++)
+			jf_array_push(&d.choices, jf_xstrdup(f->choices[i]));
+		d.choices_known = f->value == JF_HF_CHOICE;
+	}
+	if (d.options.size)
+		jf_array_push(&c->args, d);
+	else
+		jf_cmdline__def_release(&d);
+	if ((f->default_true || f->value == JF_HF_NO) && f->value != JF_HF_FLAG) {
+		jf_argdef no = { .command = JF_CMDLINE_MAIN, .unit = c->unit, .span = c->span,
+			         .dest = jf_xstrdup(f->name), .act = ACT_FLAG, .type = TYPE_BOOL };
+		jf_array_push(&no.options, jf_xasprintf("--no_%s", f->name));
+		if (!lf->version || jf_version_cmp(lf->version, "4.46.0") >= 0)
+			jf_array_push(&no.options, jf_xasprintf("--no-%s", f->name));
+		jf_array_push(&c->args, no);
+	}
+}
+
+/* Adds to `c` the fields of the library dataclasses it reads, as the job's
+ * transformers has them; opens the line when the data has no such class. */
+static void add_library_fields(jf_rule_ctx *ctx, jf_cmdline *c, jf_versions *versions,
+                               const char *entry)
+{
+	const jf_dist_version *v = jf_versions_of(versions, "transformers");
+	library_fields lf = { c, v->known ? v->version : NULL, c->args.size };
+	for (size_t i = 0; i < c->library.size && !c->open; i++) {
+		const char *cls = c->library.items[i];
+		if (!jf_hf_known_class(cls)) {
+			c->open = "it reads its options from a dataclass of a library jobfix has no data on";
+			break;
+		}
+		if (lf.version && !jf_hf_fields(cls, lf.version, add_library_field, &lf)) {
+			jf_sink_skip(ctx->out, JF304, "the values the job passes to %s for transformers' %s "
+			                              "are not checked: jobfix's data reads releases up to "
+			                              "%s, not %s",
+			             entry, cls, jf_hf_newest(), lf.version);
+			lf.version = NULL;
+		}
+		c->library_version = lf.version;
+		if (!lf.version) {
+			if (!v->known || !v->version)
+				jf_sink_skip(ctx->out, JF304, "the values the job passes to %s for transformers' "
+				                              "%s are not checked: %s",
+				             entry, cls, v->why ? v->why : "the job's transformers version is a range");
+			jf_hf_fields(cls, NULL, add_library_field, &lf);
+		}
+	}
+}
+
 void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule; /* one pass reports JF302-JF304 and JF306-JF309 */
 	jf_pyfiles files = jf_facts_pyfiles(ctx->facts);
+	jf_versions *versions = NULL; /* the job's transformers, when a library dataclass asks */
 	for (size_t i = 0; i < ctx->facts->ws->files.size; i++) {
 		const jf_file *entry = ctx->facts->ws->files.items[i];
 		if (entry->role != JF_ROLE_ENTRY)
@@ -1088,6 +1226,11 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 			continue;
 		jf_cmdline c;
 		jf_cmdline_read(&c, &files, py);
+		if (c.library.size) {
+			if (!versions)
+				versions = jf_versions_new(ctx->facts);
+			add_library_fields(ctx, &c, versions, entry->src->path);
+		}
 		/* Two ways of reading the command line in one script: which wins is not known. */
 		const char *why = c.ways > 1 ? "it reads its command line in more than one way"
 		                  : c.open   ? c.open
@@ -1131,6 +1274,7 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 		}
 		jf_cmdline_release(&c);
 	}
+	jf_versions_free(versions);
 }
 
 

@@ -521,13 +521,30 @@ static const char *last_part(const char *name)
 	return dot ? dot + 1 : name;
 }
 
+/* Whether `name` is one of transformers' argument dataclasses. */
+static bool library_class(const char *name)
+{
+	const char *last = last_part(name);
+	return (!strchr(name, '.') || jf_str_starts(name, "transformers.")) &&
+	       (!strcmp(last, "TrainingArguments") || !strcmp(last, "Seq2SeqTrainingArguments"));
+}
+
 /* Adds the fields of dataclass `name` (its bases' first) to `c`; false, with
- * c->open set, when one cannot be known. */
+ * c->open set, when one cannot be known. `self` is the class whose base it
+ * is (a class of that name is the library's then), or NULL. */
 static bool add_fields(jf_cmdline *c, state *st, const char *name, const jf_file *prefer,
-                       int depth)
+                       const char *self, int depth)
 {
 	int count;
-	dataclass *d = find_class(st, last_part(name), prefer, &count);
+	bool dotted = strchr(name, '.') != NULL;
+	dataclass *d = dotted && library_class(name) ? NULL
+	               : self && !strcmp(last_part(name), self) ? NULL
+	                                                        : find_class(st, last_part(name), prefer, &count);
+	if (!d && library_class(name)) {
+		if (!jf_strings_have(&c->library, last_part(name)))
+			jf_array_push(&c->library, jf_xstrdup(last_part(name)));
+		return true; /* the check adds the fields of the job's transformers */
+	}
 	if (!d || depth > 16) {
 		c->open = "it reads its options from a dataclass that is not defined in the job's "
 		          "code (a library's, or one chosen at run time)";
@@ -541,7 +558,7 @@ static bool add_fields(jf_cmdline *c, state *st, const char *name, const jf_file
 		const char *base = last_part(d->bases[i]);
 		if (!strcmp(base, "object") || !strcmp(base, "ABC") || !strcmp(base, "Generic"))
 			continue;
-		if (!add_fields(c, st, d->bases[i], d->unit, depth + 1))
+		if (!add_fields(c, st, d->bases[i], d->unit, d->name, depth + 1))
 			return false;
 	}
 	for (size_t i = 0; i < d->fields.size; i++) {
@@ -585,7 +602,7 @@ static bool finish(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *ent
 	else if (st->parser->flag)
 		c->open = "its HfArgumentParser takes dataclasses chosen at run time";
 	for (size_t i = 0; i < st->parser->count && !c->open; i++)
-		add_fields(c, st, st->parser->names[i], st->parser_unit, 0);
+		add_fields(c, st, st->parser->names[i], st->parser_unit, NULL, 0);
 	c->parsers++;
 	c->dialect = JF_DIALECT_ARGPARSE;
 	c->result = JF_RESULT_DATACLASSES;
