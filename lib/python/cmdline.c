@@ -43,7 +43,7 @@ static const struct {
  * line is open when a file that takes part in it spells one. */
 static const char *const open_markers[] = {
 	"hydra",         "jsonargparse",          "simple_parsing",   "typer",
-	"from click import", "flags_core",        "config_flags",     "prefix_chars",
+	"from click import", "flags_core",        "prefix_chars",
 	"fromfile_prefix_chars", "conflict_handler", NULL,
 };
 
@@ -386,6 +386,7 @@ static void put_def(jf_buf *b, const jf_argdef *d)
 	jf_wire_put_u8(b, d->conditional);
 	jf_wire_put_u8(b, d->unread);
 	jf_wire_put_u8(b, d->also_positional);
+	jf_wire_put_u8(b, d->prefixed);
 	jf_wire_put_u8(b, d->parser);
 	jf_wire_put_u32(b, d->default_at.start);
 	jf_wire_put_u32(b, d->default_at.end);
@@ -414,6 +415,7 @@ static const jf_argdef *get_def(jf_wire *w, jf_arena *arena, const jf_file *unit
 	d->conditional = jf_wire_get_bool(w);
 	d->unread = jf_wire_get_bool(w);
 	d->also_positional = jf_wire_get_bool(w);
+	d->prefixed = jf_wire_get_bool(w);
 	d->parser = jf_wire_get_u8(w);
 	d->default_at.start = jf_wire_get_u32(w);
 	d->default_at.end = jf_wire_get_u32(w);
@@ -688,9 +690,14 @@ bool jf_cmdline_foreign_add_argument(const jf_file *unit, TSNode call)
 const jf_argdef *jf_cmdline_find_option(const jf_cmdline *c, const char *name)
 {
 	for (size_t i = 0; i < c->args.size; i++)
-		for (size_t k = 0; k < c->args.items[i].options.size; k++)
-			if (!strcmp(c->args.items[i].options.items[k], name))
+		for (size_t k = 0; k < c->args.items[i].options.size; k++) {
+			const char *o = c->args.items[i].options.items[k];
+			size_t n = strlen(o);
+			if (!strcmp(o, name) ||
+			    (c->args.items[i].prefixed && n && o[n - 1] == '.' && !strncmp(o, name, n) &&
+			     name[n]))
 				return &c->args.items[i];
+		}
 	return NULL;
 }
 

@@ -78,6 +78,9 @@ typedef struct {
 	/* A parameter of a function the library calls (fire): it may also be
 	 * given as a positional word, in the order of the parameters. */
 	bool also_positional;
+	/* An option string ending in '.' stands for every option it begins
+	 * (ml_collections' --config.<field>). */
+	bool prefixed;
 	uint8_t parser;   /* the reader that read it: its index in parsers.def */
 	/* Its default value's expression in `unit`, or a null reference. */
 	jf_node_ref default_at;

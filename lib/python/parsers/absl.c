@@ -127,6 +127,43 @@ static bool imports_from(const jf_file *unit, const char *module, const char *na
 	return false;
 }
 
+/* Whether `name` is bound to the absl flags module in `unit` under a name of
+ * its own: `from absl import flags as absl_flags`, `flags_lib = tf.flags`. */
+static bool flags_alias(const jf_file *unit, const char *name)
+{
+	char pat[96];
+	snprintf(pat, sizeof pat, "import flags as %s", name);
+	if (jf_python_mentions(unit, pat))
+		return true;
+	for (size_t i = 0; flags_modules[i]; i++) {
+		snprintf(pat, sizeof pat, "%s = %s\n", name, flags_modules[i]);
+		if (strstr(unit->src->data, pat))
+			return true;
+	}
+	return false;
+}
+
+/* config_flags.DEFINE_config_file("config", ...): the flag --config and its
+ * fields --config.<field>; false when its name is not a literal. */
+static bool read_config_flag(const jf_file *unit, TSNode call, jf_argdef *d)
+{
+	TSNode args = jf_node_field(call, JF_F_arguments);
+	TSNode first = ts_node_named_child(args, 0);
+	if (jf_node_type_is(first, JF_T_keyword_argument))
+		first = jf_node_field(first, JF_F_value);
+	d->dest = jf_cmdline__string(unit, first);
+	if (!d->dest)
+		return false;
+	d->act = ACT_STORE;
+	d->type = TYPE_OTHER;
+	d->unit = unit;
+	d->span = jf_node_span(call);
+	jf_array_push(&d->options, jf_xasprintf("--%s", d->dest));
+	jf_array_push(&d->options, jf_xasprintf("--%s.", d->dest));
+	d->prefixed = true;
+	return true;
+}
+
 /* One flags.DEFINE_<kind>(...) call; false when it is not literal enough to read. */
 static bool read_absl_flag(const jf_file *unit, TSNode call, size_t kind, jf_argdef *d)
 {
@@ -268,9 +305,19 @@ static void record_absl_call(jf_cmdline_recorder *r, TSNode call, TSNode callee_
 	static const char *const absl_fns[] = { "mark_flag_as_required", "mark_flags_as_required",
 		                                "adopt_module_key_flags", "declare_key_flag", NULL };
 	bool absl_fn = jf_str_starts(fn, "DEFINE") || jf_str_in(fn, absl_fns);
-	bool flags_obj = absl_fn && (dot ? jf_str_in(callee, flags_modules)
+	bool flags_obj = absl_fn && (dot ? jf_str_in(callee, flags_modules) || flags_alias(unit, callee)
 	                                 : imports_from(unit, "absl.flags", fn));
-	if (jf_str_starts(fn, "DEFINE")) {
+	if (dot && jf_str_starts(fn, "DEFINE_config_") && !strcmp(callee, "config_flags")) {
+		/* ml_collections: --name (a file or a dict) and --name.<field>=value */
+		jf_argdef d = { .command = -1 };
+		jf_cmdline__step(r, ABSL);
+		if (read_config_flag(unit, call, &d)) {
+			jf_cmdline__step_argument(r, JF_STEP_ARGUMENT, &d, NULL);
+		} else {
+			jf_cmdline__def_release(&d);
+			jf_cmdline__step_open(r, "a config flag is defined in a way jobfix cannot read");
+		}
+	} else if (jf_str_starts(fn, "DEFINE")) {
 		size_t kind = 0, nkinds = sizeof absl_kinds / sizeof *absl_kinds;
 		while (kind < nkinds && strcmp(absl_kinds[kind].name, fn))
 			kind++;
