@@ -425,6 +425,27 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 		jf_strmap_put(&seen, key, sizeof key, (void *)1);
 		jf_array_push(&calls, call);
 	}
+	/* A class calls its bases: what runs of a base runs when its subclass is
+	 * made (TrainOptions(BaseOptions): BaseOptions' methods). */
+	for (size_t i = 0; i < f->of_kind[JF_PY_CLASS].size; i++) {
+		const jf_py_node *pn = jf_pyfacts_at(f, JF_PY_CLASS, i);
+		TSNode sup = jf_node_field(pn->node, JF_F_superclasses);
+		uint32_t def = outermost_index(f, pn);
+		TSNode owner = jf_node_field(def == JF_PY_NONE ? pn->node : f->nodes.items[def].node,
+		                             JF_F_name);
+		for (uint32_t k = 0; !ts_node_is_null(sup) && k < ts_node_named_child_count(sup); k++) {
+			TSNode base = ts_node_named_child(sup, k);
+			if (!jf_node_type_is(base, JF_T_identifier) && !jf_node_type_is(base, JF_T_attribute))
+				continue;
+			char *text = jf_node_text(file, base);
+			const char *dot = strrchr(text, '.'), *name = dot ? dot + 1 : text;
+			jf_py_call call = { kept_in(names, &kept, name, strlen(name)),
+				            jf_node_text_in(&names->arena, file, owner), !dot,
+				            under_main_guard(f, pn->node) };
+			free(text);
+			jf_array_push(&calls, call);
+		}
+	}
 	jf_strmap_release(&kept);
 	jf_strmap_release(&seen);
 	names->calls.items = jf_arena_calloc(&names->arena, calls.size ? calls.size : 1,
