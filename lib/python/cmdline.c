@@ -215,6 +215,34 @@ size_t jf_cmdline__params(TSNode def, jf_cmdline_param *out, size_t max)
 	return n;
 }
 
+/* Parameters a function may have for jobfix to read it whole. */
+#define MAX_PARAMS 128
+
+int jf_cmdline__record_params(jf_cmdline_recorder *r, TSNode def, uint8_t kind)
+{
+	jf_cmdline_param params[MAX_PARAMS];
+	size_t n = jf_cmdline__params(def, params, MAX_PARAMS);
+	if (n > MAX_PARAMS)
+		return -1;
+	int kwargs = 0;
+	for (size_t i = 0; i < n; i++) {
+		const jf_cmdline_param *p = &params[i];
+		if (p->splat) {
+			kwargs |= p->splat == 2;
+			continue;
+		}
+		jf_argdef d = { .command = JF_CMDLINE_MAIN, .unit = r->unit, .span = jf_node_span(def),
+			        .type = TYPE_OTHER, .nargs = NARGS_OPTIONAL,
+			        .dest = jf_node_text(r->unit, p->name) };
+		jf_array_push(&d.options, jf_xasprintf("--%s", d.dest));
+		d.required = ts_node_is_null(p->value);
+		d.also_positional = !p->keyword_only;
+		d.default_at = jf_node_ref_of(p->value);
+		jf_cmdline__step_argument(r, kind, &d, NULL);
+	}
+	return kwargs;
+}
+
 TSNode jf_cmdline__top_definition(const jf_pyfacts *py, TSNode name)
 {
 	TSNode found = { 0 };

@@ -342,7 +342,8 @@ struct jf_cmdline_parser {
 	bool (*builtin)(const char *name, bool *takes_value);
 };
 
-/** A new step of the statement being read, zeroed but for its kind and place. */
+/** A new step of the statement being read, zeroed but for its kind and place;
+ * valid until the next step is made. */
 jf_cmdline_step *jf_cmdline__step(jf_cmdline_recorder *r, uint8_t kind);
 void jf_cmdline__step_open(jf_cmdline_recorder *r, const char *why);
 /** A step with argument `d` (kept in the arena; `d` is released) added to `object`'s parser. */
@@ -367,6 +368,12 @@ size_t jf_cmdline__params(TSNode def, jf_cmdline_param *out, size_t max);
 /** The module-level function or class of `py` named `name`, or a null node (the last
  * when several). */
 TSNode jf_cmdline__top_definition(const jf_pyfacts *py, TSNode name);
+/** Records each parameter of function definition `def` (not *args, **kwargs)
+ * as an argument, a step of `kind`: option `--name`, taking an optional
+ * value, also given positionally unless keyword-only, required without a
+ * default. Returns 1 when the function takes **kwargs, -1 when it has more
+ * parameters than jobfix reads (nothing is recorded then), else 0. */
+int jf_cmdline__record_params(jf_cmdline_recorder *r, TSNode def, uint8_t kind);
 /** Strings `items` kept in the arena. */
 const char **jf_cmdline__strings_in(jf_arena *arena, char *const *items, size_t n);
 /** Reader `p`'s state on `c`: zeroed memory of `size` bytes on first use. */

@@ -22,9 +22,6 @@ enum {
 	KINDS_END
 };
 
-/* Parameters a function may have for jobfix to read it whole. */
-#define MAX_PARAMS 128
-
 typedef struct {
 	int calls;           /* fire.Fire() calls that run */
 	const jf_file *unit; /* the first one's */
@@ -35,19 +32,6 @@ typedef struct {
 static bool mentions(const jf_file *unit)
 {
 	return jf_python_mentions(unit, "Fire");
-}
-
-/* One parameter of the function fire calls, as an option. */
-static void record_param(jf_cmdline_recorder *r, const jf_cmdline_param *p, TSNode at)
-{
-	jf_argdef d = { .command = JF_CMDLINE_MAIN, .unit = r->unit, .span = jf_node_span(at),
-		        .type = TYPE_OTHER, .nargs = NARGS_OPTIONAL,
-		        .dest = jf_node_text(r->unit, p->name) };
-	jf_array_push(&d.options, jf_xasprintf("--%s", d.dest));
-	d.required = ts_node_is_null(p->value);
-	d.also_positional = !p->keyword_only;
-	d.default_at = jf_node_ref_of(p->value);
-	jf_cmdline__step_argument(r, PARAM, &d, NULL);
 }
 
 static void record_fire(jf_cmdline_recorder *r, const jf_py_node *pn)
@@ -74,18 +58,11 @@ static void record_fire(jf_cmdline_recorder *r, const jf_py_node *pn)
 		jf_cmdline__step_open(r, "fire.Fire() calls a function another module defines");
 		return;
 	}
-	jf_cmdline_param params[MAX_PARAMS];
-	size_t n = jf_cmdline__params(def, params, MAX_PARAMS);
-	if (n > MAX_PARAMS) {
+	size_t at = r->steps.size - 1; /* the steps below move `s` */
+	int kwargs = jf_cmdline__record_params(r, def, PARAM);
+	if (kwargs < 0)
 		jf_cmdline__step_open(r, "fire.Fire() calls a function of too many parameters");
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (params[i].splat == 2)
-			s->flag = true; /* **kwargs: any flag */
-		else if (!params[i].splat)
-			record_param(r, &params[i], def);
-	}
+	r->steps.items[at].flag = kwargs > 0; /* **kwargs: any flag */
 }
 
 static void record(jf_cmdline_recorder *r, const jf_py_node *pn)
