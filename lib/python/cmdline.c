@@ -37,12 +37,17 @@ static const struct {
 	{ "exec", "exec() may define anything" },
 	{ "parse_intermixed_args", "parse_intermixed_args() reads options and positionals apart" },
 	{ "append_flag_values", "append_flag_values() adds flags jobfix cannot see" },
+	{ "add_class_arguments", "add_class_arguments() adds a class's options" },
+	{ "add_function_arguments", "add_function_arguments() adds a function's options" },
+	{ "add_method_arguments", "add_method_arguments() adds a method's options" },
+	{ "add_subclass_arguments", "add_subclass_arguments() adds a class's options" },
 };
 
 /* Libraries and parser settings that change what a command line means: the
  * line is open when a file that takes part in it spells one. */
 static const char *const open_markers[] = {
-	"hydra",         "jsonargparse",          "simple_parsing",   "typer",
+	"hydra",         "jsonargparse import ArgumentParser", "jsonargparse.ArgumentParser",
+	"simple_parsing", "typer",
 	"from click import", "flags_core",        "prefix_chars",
 	"fromfile_prefix_chars", "conflict_handler", NULL,
 };
@@ -51,8 +56,8 @@ static const char *const open_markers[] = {
 static bool mentions_open_calls(const jf_file *unit)
 {
 	static const char *const spelled[] = { "add_config_arguments", "add_argparse_args",
-		                               "add_model_specific_args", "Fire", "LightningCLI",
-		                               "from_cli", "append_flag_values", "parse_", NULL };
+		                               "add_model_specific_args", "LightningCLI", "from_cli",
+		                               "append_flag_values", "parse_", "arguments", NULL };
 	for (size_t i = 0; spelled[i]; i++)
 		if (jf_python_mentions(unit, spelled[i]))
 			return true;
@@ -1060,6 +1065,7 @@ static bool next_fire(jf_token_reader *r, jf_token *t)
 		const char *eq;
 		t->name = take_name(r, s, &eq);
 		t->value = eq ? eq + 1 : NULL;
+		bool takes_value;
 		if (s[1] != '-') {
 			t->kind = JF_TOKEN_BUILTIN; /* a short flag: fire's abbreviations are not read */
 		} else if ((t->def = fire_option(r->c, t->name))) {
@@ -1073,6 +1079,9 @@ static bool next_fire(jf_token_reader *r, jf_token *t)
 		} else {
 			t->kind = JF_TOKEN_UNKNOWN;
 		}
+		if (t->kind == JF_TOKEN_UNKNOWN && r->c->by && r->c->by->builtin &&
+		    r->c->by->builtin(t->name + 2, &takes_value))
+			t->kind = JF_TOKEN_BUILTIN; /* the library's own (jsonargparse's --config) */
 		/* `--name value`: the next word, unless it is a flag */
 		if (!eq && !t->negated && r->i < w->size &&
 		    !(w->items[r->i].value && jf_cmdline_looks_like_option(w->items[r->i].value))) {
