@@ -47,7 +47,7 @@ static const struct {
  * line is open when a file that takes part in it spells one. */
 static const char *const open_markers[] = {
 	"hydra",         "jsonargparse import ArgumentParser", "jsonargparse.ArgumentParser",
-	"simple_parsing", "typer",
+	"simple_parsing",
 	"from click import", "flags_core",        "prefix_chars",
 	"fromfile_prefix_chars", "conflict_handler", NULL,
 };
@@ -623,7 +623,7 @@ static void collect(jf_cmdline *c, const jf_file *unit, const jf_cmdline_record 
 	for (size_t i = 0; open_markers[i] && takes_part; i++)
 		if (strstr(unit->src->data, open_markers[i]))
 			c->open = "it reads its command line with a library jobfix does not model "
-			          "(hydra, jsonargparse, click, typer, ...)";
+			          "(hydra, simple_parsing, jsonargparse's ArgumentParser, ...)";
 }
 
 void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry)
