@@ -94,6 +94,11 @@ void jf_cmdline_release(jf_cmdline *c)
 	jf_array_release(&c->commands);
 	jf_array_release(&c->command_of);
 	jf_strings_release(&c->library);
+	for (size_t i = 0; i < c->dataclasses.size; i++) {
+		free(c->dataclasses.items[i].name);
+		jf_strings_release(&c->dataclasses.items[i].attrs);
+	}
+	jf_array_release(&c->dataclasses);
 	for (size_t p = 0; c->state && p < JF_CMDLINE_PARSER_COUNT; p++) {
 		if (c->state[p] && parsers[p]->release)
 			parsers[p]->release(c->state[p]);
@@ -368,12 +373,13 @@ const jf_cmdline_record *jf_cmdline_record_of(jf_arena *arena, const jf_pyfacts 
 	/* Assignments, calls and decorated definitions, in source order. */
 	for (size_t k = 0; k < py->nodes.size; k++) {
 		const jf_py_node *pn = &py->nodes.items[k];
-		if (pn->kind != JF_PY_ASSIGNMENT && pn->kind != JF_PY_CALL && pn->kind != JF_PY_DECORATED)
+		if (pn->kind != JF_PY_ASSIGNMENT && pn->kind != JF_PY_CALL &&
+		    pn->kind != JF_PY_DECORATED && pn->kind != JF_PY_CLASS)
 			continue;
 		r.pn = pn;
 		r.place = NULL;
-		/* a decorated definition is read whether its function runs or not */
-		r.gated = pn->kind != JF_PY_DECORATED;
+		/* a definition is read whether its function runs or not */
+		r.gated = pn->kind != JF_PY_DECORATED && pn->kind != JF_PY_CLASS;
 		if (pn->kind == JF_PY_CALL && open_calls_too)
 			record_open_call(&r, pn);
 		for (size_t p = 0; p < JF_CMDLINE_PARSER_COUNT; p++)

@@ -143,6 +143,14 @@ typedef struct {
 	 * (transformers' TrainingArguments): their fields depend on the
 	 * library's version, which the check knows (env/hf_arguments.h). */
 	jf_strings library;
+	/* JF_RESULT_DATACLASSES: the dataclasses, in the order the parse returns
+	 * their instances, each with the attributes an instance has (fields,
+	 * methods, class attributes); `whole` when every base is known. */
+	JF_ARRAY(struct jf_cmdline_dataclass {
+		char *name;
+		jf_strings attrs;
+		bool whole;
+	}) dataclasses;
 	const char *library_version; /* the release their fields are of; NULL: of every release */
 	int parsers;       /* parser objects made (ArgumentParser(...) calls seen) */
 	/* Names the script stores besides the arguments' dests (set_defaults()),
@@ -325,8 +333,9 @@ struct jf_cmdline_parser {
 	/* Whether file `unit` may spell anything record() reads: a cheap test of
 	 * its text, so that other files are not read for it. */
 	bool (*mentions)(const jf_file *unit);
-	/* Records what statement r->pn (an assignment, a call or a decorated
-	 * definition) does, as steps (jf_cmdline__step()). */
+	/* Records what statement r->pn (an assignment, a call, a decorated
+	 * definition or a class definition, decorated or not) does, as steps
+	 * (jf_cmdline__step()). */
 	void (*record)(jf_cmdline_recorder *r, const jf_py_node *pn);
 	/* Replays one of its own steps (kind >= JF_STEP_OWN) of file `unit`. */
 	void (*replay)(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s);

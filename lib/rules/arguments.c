@@ -689,6 +689,8 @@ typedef struct {
 	const char *name;
 	jf_strings assigned; /* attributes the code sets itself: args.x = ... */
 	bool flags; /* absl's FLAGS: a global, with methods and absl's own flags */
+	/* An instance of this dataclass (HfArgumentParser), not the parser's namespace. */
+	const struct jf_cmdline_dataclass *dc;
 } attr_walk;
 
 /* Whether some run of `entry` may pass one of `d`'s option strings: true
@@ -789,7 +791,9 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 			TSNode parent = ts_node_parent(m);
 			bool stored = jf_node_type_is(parent, JF_T_assignment) &&
 			              ts_node_eq(jf_node_field(parent, JF_F_left), m);
-			bool known = jf_cmdline_stores(aw->c, a) || jf_str_starts(a, "_"), valued;
+			bool known = (aw->dc ? jf_strings_have(&aw->dc->attrs, a) : jf_cmdline_stores(aw->c, a)) ||
+			             jf_str_starts(a, "_"),
+			     valued;
 			if (aw->flags) /* FLAGS.is_parsed(), FLAGS.logtostderr */
 				known = known || aw->c->by->builtin(a, &valued) ||
 				        (jf_node_type_is(parent, JF_T_call) &&
@@ -799,7 +803,7 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 			if (!report && stored) {
 				jf_array_push(&aw->assigned, a);
 				a = NULL;
-			} else if (report && known && !stored && !aw->flags) {
+			} else if (report && known && !stored && !aw->flags && !aw->dc) {
 				const jf_argdef *d = jf_cmdline_find_dest(aw->c, a);
 				const char *fails = d && d->untyped && d->act == ACT_STORE &&
 				                            (d->nargs == NARGS_ONE || d->nargs == NARGS_OPTIONAL) &&
@@ -816,20 +820,23 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 					jf_diag_relate(diag, d->unit->src, d->span, "'%s' is defined here", opt);
 				}
 			} else if (report && !known && !stored) {
+				char *what = aw->dc ? jf_xasprintf("field of %s", aw->dc->name)
+				                    : jf_xstrdup(aw->flags ? "flag the script defines"
+				                                           : "argument of the parser");
 				jf_diag *d = jf_sink_add(aw->ctx->out, JF307, aw->unit->src, jf_node_span(attr),
 				                              "'%s.%s' is no %s: the job fails here with "
 				                              "AttributeError",
-				                              aw->name, a,
-				                              aw->flags ? "flag the script defines"
-				                                        : "argument of the parser");
+				                              aw->name, a, what);
+				free(what);
 				jf_diag_relate(d, aw->c->unit->src, aw->c->span,
 				               aw->flags ? "%s parses its flags here"
 				                         : "the argument parser of %s",
 				               aw->c->unit->src->path);
 				const char *best = NULL;
 				size_t best_d = strlen(a) / 3 + 2;
-				for (size_t i = 0; i < aw->c->args.size; i++) {
-					const char *dest = aw->c->args.items[i].dest;
+				size_t names = aw->dc ? aw->dc->attrs.size : aw->c->args.size;
+				for (size_t i = 0; i < names; i++) {
+					const char *dest = aw->dc ? aw->dc->attrs.items[i] : aw->c->args.items[i].dest;
 					size_t dist = jf_edit_distance(a, dest, best_d);
 					if (dist < best_d || (!best && (jf_str_starts(dest, a) ||
 					                                jf_str_starts(a, dest)))) {
@@ -851,7 +858,8 @@ static void visit_attributes(attr_walk *aw, TSNode body, bool report)
 /* Functions a namespace is passed to are followed this deep. */
 #define MAX_NAMESPACE_CALLS 2
 
-static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts *py,
+static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c,
+                          const struct jf_cmdline_dataclass *dc, const jf_pyfacts *py,
                           TSNode body, const char *name, int depth);
 
 /* The one top-level `def fn` among the job's Python files, or a null node. */
@@ -987,7 +995,8 @@ static bool rebinds(const jf_pyfacts *py, TSNode body, const char *name)
 
 /* Follows the namespace `name` into the functions `body` passes it to: the
  * calls of `body`, not of the functions and classes defined in it. */
-static void follow_calls(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts *py, TSNode body,
+static void follow_calls(jf_rule_ctx *ctx, const jf_cmdline *c,
+                         const struct jf_cmdline_dataclass *dc, const jf_pyfacts *py, TSNode body,
                          const char *name, int depth)
 {
 	const jf_file *unit = py->file;
@@ -1010,7 +1019,7 @@ static void follow_calls(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts
 			TSNode fbody = jf_node_field(fdef, JF_F_body);
 			const jf_pyfacts *wpy = param ? jf_facts_python(ctx->facts, where) : NULL;
 			if (wpy && always_passed(ctx, fname, name) && !rebinds(wpy, fbody, param))
-				check_uses_of(ctx, c, wpy, fbody, param, depth + 1);
+				check_uses_of(ctx, c, dc, wpy, fbody, param, depth + 1);
 			free(param);
 			free(fname);
 		}
@@ -1019,17 +1028,18 @@ static void follow_calls(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts
 }
 
 /* Checks name.attr in `body`, and in the functions `body` passes `name` to. */
-static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts *py,
+static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c,
+                          const struct jf_cmdline_dataclass *dc, const jf_pyfacts *py,
                           TSNode body, const char *name, int depth)
 {
 	if (namespace_escapes(py->file, body, name))
 		return;
-	attr_walk aw = { ctx, c, py->file, py, name, { 0 }, false };
+	attr_walk aw = { ctx, c, py->file, py, name, { 0 }, false, dc };
 	visit_attributes(&aw, body, false); /* what the code assigns itself */
 	visit_attributes(&aw, body, true);
 	jf_strings_release(&aw.assigned);
 	if (depth < MAX_NAMESPACE_CALLS)
-		follow_calls(ctx, c, py, body, name, depth);
+		follow_calls(ctx, c, dc, py, body, name, depth);
 }
 
 /* Whether `body` is the module, or the body of a function defined at the
@@ -1070,8 +1080,47 @@ static void check_namespace_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 		    !statement_body(body))
 			continue;
 		char *name = jf_node_text(unit, left);
-		check_uses_of(ctx, c, py, body, name, 0);
+		check_uses_of(ctx, c, NULL, py, body, name, 0);
 		free(name);
+	}
+}
+
+/* `a, b = parser.parse_args_into_dataclasses()` at the top of a body: the
+ * uses of each instance whose dataclass jobfix knows whole. */
+static void check_dataclass_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts *py)
+{
+	const jf_file *unit = py->file;
+	for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
+		TSNode as = jf_pyfacts_at(py, JF_PY_ASSIGNMENT, k)->node;
+		TSNode stmt = ts_node_parent(as);
+		if (!jf_node_type_is(stmt, JF_T_expression_statement) ||
+		    !ts_node_eq(ts_node_named_child(stmt, 0), as))
+			continue;
+		/* the body of its function (or the module): the parse may stand in a
+		 * branch (`else:` after a config file's parse) */
+		TSNode body = ts_node_parent(stmt);
+		while (!ts_node_is_null(body) && !jf_node_type_is(body, JF_T_module) &&
+		       !jf_node_type_is(ts_node_parent(body), JF_T_function_definition))
+			body = ts_node_parent(body);
+		TSNode left = jf_node_field(as, JF_F_left), right = jf_node_field(as, JF_F_right);
+		TSNode fn = jf_node_field(right, JF_F_function);
+		if (ts_node_is_null(body) || !jf_node_type_is(right, JF_T_call) ||
+		    !jf_node_type_is(fn, JF_T_attribute) ||
+		    !jf_node_is(unit, jf_node_field(fn, JF_F_attribute), "parse_args_into_dataclasses") ||
+		    ts_node_named_child_count(jf_node_field(right, JF_F_arguments)) > 0 ||
+		    !statement_body(body))
+			continue;
+		if (!jf_node_type_is(left, JF_T_pattern_list) && !jf_node_type_is(left, JF_T_tuple_pattern))
+			continue;
+		uint32_t n = ts_node_named_child_count(left);
+		for (uint32_t i = 0; i < n && n == c->dataclasses.size; i++) {
+			TSNode var = ts_node_named_child(left, i);
+			if (!c->dataclasses.items[i].whole || !jf_node_type_is(var, JF_T_identifier))
+				continue;
+			char *name = jf_node_text(unit, var);
+			check_uses_of(ctx, c, &c->dataclasses.items[i], py, body, name, 0);
+			free(name);
+		}
 	}
 }
 
@@ -1114,7 +1163,7 @@ static void check_flags_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyf
 	if (!name)
 		return;
 	TSNode root = ts_tree_root_node(jf_facts_tree(ctx->facts, entry));
-	attr_walk aw = { ctx, c, entry, py, name, { 0 }, true };
+	attr_walk aw = { ctx, c, entry, py, name, { 0 }, true, NULL };
 	visit_attributes(&aw, root, false); /* what the code assigns itself */
 	visit_attributes(&aw, root, true);
 	jf_strings_release(&aw.assigned);
@@ -1249,6 +1298,8 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 				check_duplicates(ctx, &c);
 			if (c.result == JF_RESULT_NAMESPACE && c.parsers == 1)
 				check_namespace_uses(ctx, &c, py);
+			else if (c.result == JF_RESULT_DATACLASSES)
+				check_dataclass_uses(ctx, &c, py);
 			else if (c.result == JF_RESULT_FLAGS)
 				check_flags_uses(ctx, &c, py);
 			for (size_t k = 0; k < ctx->facts->shell.invocations.size; k++) {

@@ -30,6 +30,7 @@ enum {
 	PARSE,                   /* parse_args_into_dataclasses(); flag: remaining strings returned */
 	CONFIG_FILE,             /* a parse of the file named by sys.argv[1] (text: its suffix or NULL) */
 	SUBCLASS,                /* `class text(HfArgumentParser)` */
+	MEMBER,                  /* another name dataclass `object` binds: text (a method, ...) */
 	KINDS_END
 };
 
@@ -39,6 +40,7 @@ typedef struct {
 	size_t nbases;
 	const jf_file *unit;
 	JF_ARRAY(const jf_argdef *) fields;
+	JF_ARRAY(const char *) members; /* its methods, properties, class attributes */
 } dataclass;
 
 typedef struct {
@@ -55,8 +57,10 @@ typedef struct {
 static void release(void *data)
 {
 	state *st = data;
-	for (size_t i = 0; i < st->classes.size; i++)
+	for (size_t i = 0; i < st->classes.size; i++) {
 		jf_array_release(&st->classes.items[i].fields);
+		jf_array_release(&st->classes.items[i].members);
+	}
 	jf_array_release(&st->classes);
 	jf_array_release(&st->subclasses);
 }
@@ -352,8 +356,25 @@ static void record_class(jf_cmdline_recorder *r, TSNode def, bool dataclass_too)
 		TSNode stmt = ts_node_named_child(body, i);
 		TSNode as = ts_node_named_child(stmt, 0);
 		if (jf_node_type_is(stmt, JF_T_expression_statement) &&
-		    jf_node_type_is(as, JF_T_assignment))
+		    jf_node_type_is(as, JF_T_assignment) &&
+		    !ts_node_is_null(jf_node_field(as, JF_F_type))) {
 			record_field(r, name, as);
+			continue;
+		}
+		/* its methods, properties and class attributes: attributes of an instance */
+		TSNode inner = jf_node_type_is(stmt, JF_T_decorated_definition)
+		                       ? jf_node_field(stmt, JF_F_definition)
+		                       : stmt;
+		TSNode member = jf_node_type_is(inner, JF_T_function_definition) ||
+		                                jf_node_type_is(inner, JF_T_class_definition)
+		                        ? jf_node_field(inner, JF_F_name)
+		                : jf_node_type_is(as, JF_T_assignment) ? jf_node_field(as, JF_F_left)
+		                                                       : (TSNode){ 0 };
+		if (jf_node_type_is(member, JF_T_identifier)) {
+			jf_cmdline_step *m = jf_cmdline__step(r, MEMBER);
+			m->object = name;
+			m->text = jf_node_text_in(r->arena, unit, member);
+		}
 	}
 }
 
@@ -459,6 +480,9 @@ static void record(jf_cmdline_recorder *r, const jf_py_node *pn)
 		TSNode def = jf_node_field(pn->node, JF_F_definition);
 		if (jf_node_type_is(def, JF_T_class_definition))
 			record_class(r, def, is_dataclass(r->unit, pn->node));
+	} else if (pn->kind == JF_PY_CLASS &&
+	           !jf_node_type_is(ts_node_parent(pn->node), JF_T_decorated_definition)) {
+		record_class(r, pn->node, false); /* class X(HfArgumentParser): */
 	}
 }
 
@@ -484,7 +508,7 @@ static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s)
 	state *st = jf_cmdline__state(c, &jf_parser_hf_argparser, sizeof *st);
 	switch (s->kind) {
 	case DATACLASS: {
-		dataclass d = { s->text, s->names, s->count, unit, { 0 } };
+		dataclass d = { s->text, s->names, s->count, unit, { 0 }, { 0 } };
 		jf_array_push(&st->classes, d);
 		break;
 	}
@@ -510,6 +534,13 @@ static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s)
 		break;
 	case SUBCLASS:
 		jf_array_push(&st->subclasses, s->text);
+		break;
+	case MEMBER:
+		for (size_t i = st->classes.size; i-- > 0;)
+			if (st->classes.items[i].unit == unit && !strcmp(st->classes.items[i].name, s->object)) {
+				jf_array_push(&st->classes.items[i].members, s->text);
+				break;
+			}
 		break;
 	}
 }
@@ -580,6 +611,35 @@ static bool add_fields(jf_cmdline *c, state *st, const char *name, const jf_file
 	return true;
 }
 
+/* Adds to `attrs` the attributes an instance of dataclass `name` has: its
+ * fields, methods and class attributes, and its bases'. False when a base
+ * is not a dataclass of the job's code, or one defines __getattr__. */
+static bool instance_attrs(state *st, const char *name, const jf_file *prefer, const char *self,
+                           jf_strings *attrs, int depth)
+{
+	int count;
+	dataclass *d = self && !strcmp(last_part(name), self)
+	                       ? NULL
+	                       : find_class(st, last_part(name), prefer, &count);
+	if (!d || depth > 16 || count > 1)
+		return false;
+	bool whole = true;
+	for (size_t i = 0; i < d->nbases; i++) {
+		const char *base = last_part(d->bases[i]);
+		if (strcmp(base, "object") && strcmp(base, "ABC"))
+			whole &= instance_attrs(st, d->bases[i], d->unit, d->name, attrs, depth + 1);
+	}
+	for (size_t i = 0; i < d->fields.size; i++)
+		if (!jf_strings_have(attrs, d->fields.items[i]->dest))
+			jf_array_push(attrs, jf_xstrdup(d->fields.items[i]->dest));
+	for (size_t i = 0; i < d->members.size; i++) {
+		whole &= strcmp(d->members.items[i], "__getattr__") != 0;
+		if (!jf_strings_have(attrs, d->members.items[i]))
+			jf_array_push(attrs, jf_xstrdup(d->members.items[i]));
+	}
+	return whole;
+}
+
 static bool finish(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry)
 {
 	(void)files;
@@ -603,6 +663,11 @@ static bool finish(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *ent
 		c->open = "its HfArgumentParser takes dataclasses chosen at run time";
 	for (size_t i = 0; i < st->parser->count && !c->open; i++)
 		add_fields(c, st, st->parser->names[i], st->parser_unit, NULL, 0);
+	for (size_t i = 0; i < st->parser->count && !c->open; i++) {
+		struct jf_cmdline_dataclass dc = { jf_xstrdup(last_part(st->parser->names[i])), { 0 }, true };
+		dc.whole = instance_attrs(st, st->parser->names[i], st->parser_unit, NULL, &dc.attrs, 0);
+		jf_array_push(&c->dataclasses, dc);
+	}
 	c->parsers++;
 	c->dialect = JF_DIALECT_ARGPARSE;
 	c->result = JF_RESULT_DATACLASSES;
