@@ -557,11 +557,23 @@ static int show_path(jf_linter *self, const char *path)
 	jf_image *image = jf_image_resolve(job, NULL);
 	jf_facts facts = { .job = job, .image = image, .ws = &ws };
 	jf_facts_gather(&facts, job, image, &ws, &(jf_gather_options){ SIZE_MAX, false, NULL });
-	shown s = { job, image, &facts.shell, &ws, &facts.sys_path };
+	/* sys.path besides the script's folder, in order: what the code inserts
+	 * before it, PYTHONPATH and installed projects, what the code appends. */
+	jf_strings sys_path = { 0 };
+	const jf_strings *parts[] = { &facts.sys_path_first, &facts.sys_path,
+		                      &facts.sys_path_last };
+	for (size_t p = 0; p < 3; p++)
+		for (size_t i = 0; i < parts[p]->size; i++) {
+			const char *dir = parts[p]->items[p ? i : parts[p]->size - 1 - i];
+			if (!jf_strings_have(&sys_path, dir))
+				jf_array_push(&sys_path, jf_xstrdup(dir));
+		}
+	shown s = { job, image, &facts.shell, &ws, &sys_path };
 	show_text(&self->shown_text, &s);
 	jf_jsonw o = { &self->shown_json, 2, self->shown_jobs == 0 };
 	show_json(&o, &s);
 	self->shown_jobs++;
+	jf_strings_release(&sys_path);
 	jf_facts_release(&facts);
 	jf_workspace_release(&ws);
 	jf_image_free(image);

@@ -13,6 +13,7 @@
 
 #include "core/path.h"
 #include "python/cmdline.h"
+#include "python/syspath.h"
 #include "sources/imports.h"
 #include "sources/prefetch.h"
 #include "sources/tree.h"
@@ -38,6 +39,7 @@ typedef struct jf_resident {
 	size_t bytes; /* the source bytes of the files read whose trees are in memory */
 	size_t trees, trees_peak; /* how many such files, now and at most */
 	size_t ahead_peak; /* the most source bytes named to be parsed again at once */
+	jf_strmap edits_read; /* the files whose changes to sys.path were read, by path */
 } jf_resident;
 
 /* Whether the `i`th file was read, then released. */
@@ -249,16 +251,152 @@ static const jf_py_imports *imports_of(jf_resident *r, jf_file *file)
 	return names ? &names->imports : NULL;
 }
 
+/* ---- sys.path as the job's Python changes it ---- */
+
+/* The container folders a Python process that runs `file` starts in, into
+ * `cwds`: its invocations' for an entry script, every invocation's for a
+ * module (any of them may import it). False when one is not known. */
+static bool working_folders(const jf_facts *out, const jf_file *file, jf_strings *cwds)
+{
+	const jf_shell_facts *sh = &out->shell;
+	for (int pass = file->role == JF_ROLE_ENTRY ? 0 : 1; pass < 2 && !cwds->size; pass++)
+		for (size_t i = 0; i < sh->invocations.size; i++) {
+			const jf_invocation *inv = &sh->invocations.items[i];
+			if (pass == 0 && inv->entry != file)
+				continue;
+			if (!inv->cwd)
+				return false;
+			if (!jf_strings_have(cwds, inv->cwd))
+				jf_array_push(cwds, jf_xstrdup(inv->cwd));
+		}
+	return cwds->size > 0;
+}
+
+/* Whether the job's command makes container folder `cpath` (or one above it)
+ * at run time: a clone, an archive unpacked. */
+static bool made_at_run_time(const jf_shell_facts *sh, const char *cpath)
+{
+	for (size_t i = 0; i < sh->produced.size; i++)
+		if (jf_path_under(cpath, sh->produced.items[i]))
+			return true;
+	return false;
+}
+
+static void add_folder(jf_strings *list, const char *dir)
+{
+	if (!jf_strings_have(list, dir))
+		jf_array_push(list, jf_xstrdup(dir));
+}
+
+static unsigned line_of(const jf_file *file, const jf_syspath_edit *e)
+{
+	return jf_source_line_of(file->src, e->at.start) + 1;
+}
+
+/* Places container folder `cpath`, added to sys.path by `e` of `file`:
+ * a folder of the code is put on the facts' sys.path, anything else is a
+ * folder whose modules are not known. */
+static void place_folder(jf_facts *out, jf_workspace *ws, const jf_file *file,
+                         const jf_syspath_edit *e, const char *cpath)
+{
+	const jf_job *job = out->job;
+	const char *rel = jf_path_under(cpath, jf_job_workdir(job));
+	char *local = rel ? jf_path_join(job->code_dir, rel) : NULL;
+	if (local && jf_workspace_path_kind(ws, local) != JF_PATH_DIR &&
+	    made_at_run_time(&out->shell, cpath)) {
+		jf_array_push(&out->sys_path_unknown_folders,
+		              jf_xasprintf("%s:%u puts %s, which the job makes at run time, on "
+		                           "sys.path",
+		                           file->src->path, line_of(file, e), cpath));
+	} else if (local) {
+		/* A folder that is not there holds nothing: Python skips it. */
+		add_folder(e->first ? &out->sys_path_first : &out->sys_path_last, local);
+	} else {
+		jf_array_push(&out->sys_path_unknown_folders,
+		              jf_xasprintf("%s:%u puts %s, outside the code, on sys.path",
+		                           file->src->path, line_of(file, e), cpath));
+	}
+	free(local);
+}
+
+/* Reads the changes Python file `file` makes to sys.path into the facts,
+ * once per file, before the gather follows the imports after them. */
+static void read_sys_path_edits(jf_facts *out, jf_resident *r, jf_file *file)
+{
+	if (file->lang != JF_LANG_PYTHON || !file->fs_path ||
+	    jf_strmap_has(&r->edits_read, file->fs_path) ||
+	    (!jf_python_mentions(file, "sys.path") && !jf_python_mentions(file, "addsitedir")))
+		return;
+	jf_strmap_add(&r->edits_read, file->fs_path);
+	const jf_pyfacts *py = python_of(r, file);
+	jf_syspath_edits edits = { 0 };
+	if (py)
+		jf_py_syspath_edits(out->job, py, &edits);
+	jf_strings cwds = { 0 };
+	bool cwds_known = false, cwds_read = false;
+	for (size_t i = 0; i < edits.size; i++) {
+		const jf_syspath_edit *e = &edits.items[i];
+		const char *path = file->src->path;
+		bool adds = jf_str_starts(e->text, "sys.path.") || jf_str_starts(e->text, "site.");
+		if (!e->value) {
+			out->sys_path_edits_unknown = true;
+			jf_array_push(&out->sys_path_why,
+			              jf_xasprintf(adds ? "%s:%u: `%s` adds a folder known only at run "
+			                                  "time: any folder of the code may be on sys.path"
+			                                : "%s:%u: `%s` changes sys.path in a way jobfix "
+			                                  "does not evaluate: any folder of the code may "
+			                                  "be on sys.path",
+			                           path, line_of(file, e), e->text));
+			continue;
+		}
+		if (e->value[0] == '/') {
+			char *cpath = jf_path_normalize(e->value);
+			place_folder(out, r->ws, file, e, cpath);
+			free(cpath);
+			continue;
+		}
+		/* Relative: to the folder the process runs in, as Python reads it. */
+		if (!cwds_read) {
+			cwds_known = working_folders(out, file, &cwds);
+			cwds_read = true;
+		}
+		if (!cwds_known) {
+			out->sys_path_edits_unknown = true;
+			jf_array_push(&out->sys_path_why,
+			              jf_xasprintf("%s:%u: `%s` adds '%s', relative to the folder the job "
+			                           "runs in, which is known only at run time: any folder "
+			                           "of the code may be on sys.path",
+			                           path, line_of(file, e), e->text, e->value));
+			continue;
+		}
+		for (size_t k = 0; k < cwds.size; k++) {
+			char *cpath = jf_path_join(cwds.items[k], e->value);
+			place_folder(out, r->ws, file, e, cpath);
+			jf_sys_path_relative rel = { file->src, e->at, cpath, jf_xstrdup(cwds.items[k]) };
+			jf_array_push(&out->sys_path_relative, rel);
+		}
+	}
+	jf_strings_release(&cwds);
+	jf_syspath_edits_release(&edits);
+}
+
 /* Loads the local modules that file `file` imports (`imports`); with
  * `prefetch`, only names them to the workspace's prefetch pool. Each file
  * an import loads is read at once, while the tree its load parsed is there,
- * and released above the budget. */
-static void follow_imports(const jf_job *job, jf_resident *r, jf_file *file,
-                           const jf_py_imports *imports, const jf_strings *sys_path, bool prefetch)
+ * and released above the budget; the changes it makes to sys.path count for
+ * the imports after it. */
+static void follow_imports(jf_facts *out, jf_resident *r, jf_file *file,
+                           const jf_py_imports *imports, bool prefetch)
 {
 	jf_workspace *ws = r->ws;
 	jf_importer im;
-	jf_importer_init(&im, job, ws, file, sys_path);
+	jf_strings after = { 0 };
+	size_t first = out->sys_path_first.size, last = out->sys_path_last.size;
+	for (size_t i = 0; i < out->sys_path.size; i++)
+		jf_array_push(&after, jf_xstrdup(out->sys_path.items[i]));
+	for (size_t i = 0; i < last; i++)
+		add_folder(&after, out->sys_path_last.items[i]);
+	jf_importer_init(&im, out->job, ws, file, &out->sys_path_first, &after);
 	im.prefetch = prefetch;
 	for (size_t i = 0; i < imports->size; i++) {
 		const jf_py_import_text *imp = &imports->items[i];
@@ -272,10 +410,26 @@ static void follow_imports(const jf_job *job, jf_resident *r, jf_file *file,
 			jf_import_module(&im, imp->from, imp->sub);
 		for (size_t k = before; k < ws->files.size; k++) {
 			imports_of(r, ws->files.items[k]);
+			if (!prefetch)
+				read_sys_path_edits(out, r, ws->files.items[k]);
 			settle(r);
+		}
+		/* A module it loaded changed sys.path: the next imports see it. */
+		if (out->sys_path_first.size != first || out->sys_path_last.size != last) {
+			jf_importer_release(&im);
+			jf_strings_release(&after);
+			first = out->sys_path_first.size;
+			last = out->sys_path_last.size;
+			for (size_t k = 0; k < out->sys_path.size; k++)
+				jf_array_push(&after, jf_xstrdup(out->sys_path.items[k]));
+			for (size_t k = 0; k < last; k++)
+				add_folder(&after, out->sys_path_last.items[k]);
+			jf_importer_init(&im, out->job, ws, file, &out->sys_path_first, &after);
+			im.prefetch = prefetch;
 		}
 	}
 	jf_importer_release(&im);
+	jf_strings_release(&after);
 }
 
 /*
@@ -307,6 +461,20 @@ static void add_pythonpath(jf_strings *out, const jf_job *job, const char *value
 	}
 }
 
+/* Says once, at `src` and byte `at` (a NULL `src`: the job), that PYTHONPATH
+ * is set to what is known only at run time, and `why`. */
+static void pythonpath_open(jf_facts *out, const jf_source *src, uint32_t at, const char *why)
+{
+	char *s = src ? jf_xasprintf("%s:%u: %s: any folder of the code may be on sys.path",
+	                             src->path, jf_source_line_of(src, at) + 1, why)
+	              : jf_xasprintf("%s: any folder of the code may be on sys.path", why);
+	out->sys_path_open = true;
+	if (jf_strings_have(&out->sys_path_why, s))
+		free(s);
+	else
+		jf_array_push(&out->sys_path_why, s);
+}
+
 static void gather_sys_path(jf_facts *out, const jf_job *job)
 {
 	if (!job->code_dir)
@@ -317,24 +485,45 @@ static void gather_sys_path(jf_facts *out, const jf_job *job)
 	const jf_job_var *pp = jf_job_env(job, "PYTHONPATH");
 	if (pp && pp->value.value)
 		add_pythonpath(&out->sys_path, job, pp->value.value, NULL);
-	out->sys_path_open = pp && !pp->value.value;
+	if (pp && !pp->value.value)
+		pythonpath_open(out, pp->name.at.src, pp->name.at.span.start,
+		                "the job sets PYTHONPATH to a value known only at run time");
 	/* The image has a project installed from a folder of the code (its
 	 * manifest's `fschat @ file:///workspace/FastChat`): what it put on
 	 * sys.path, and what it required, are not read; any folder may be there. */
 	for (size_t i = 0; i < out->image->local_projects.size; i++)
-		out->sys_path_open |= jf_path_under(out->image->local_projects.items[i],
-		                                    jf_job_workdir(job)) != NULL;
+		if (jf_path_under(out->image->local_projects.items[i], jf_job_workdir(job))) {
+			char *why = jf_xasprintf("the image has the project in %s installed, whose "
+			                         "folders on sys.path are not read",
+			                         out->image->local_projects.items[i]);
+			pythonpath_open(out, NULL, 0, why);
+			free(why);
+		}
 	const char *image_pp = jf_image_env(out->image, "PYTHONPATH");
 	if (image_pp && !strchr(image_pp, '$'))
 		add_pythonpath(&out->sys_path, job, image_pp, NULL);
-	out->sys_path_open |= image_pp && strchr(image_pp, '$');
+	if (image_pp && strchr(image_pp, '$')) {
+		char *why = jf_xasprintf("the image sets PYTHONPATH to '%s', known only at run time",
+		                         image_pp);
+		pythonpath_open(out, NULL, 0, why);
+		free(why);
+	}
 	for (size_t i = 0; i < out->shell.invocations.size; i++) {
 		const jf_invocation *inv = &out->shell.invocations.items[i];
 		for (size_t k = 0; k < inv->env.size; k++) {
-			const char *e = inv->env.items[k].value;
+			const jf_word *w = &inv->env.items[k];
+			const char *e = w->value;
 			if (e && !strncmp(e, "PYTHONPATH=", 11))
 				add_pythonpath(&out->sys_path, job, e + 11, inv->cwd);
-			out->sys_path_open |= e && !strcmp(e, "PYTHONPATH"); /* value not known */
+			/* Its value is not known; at the script's word: no assignment
+			 * is seen, but a file the shell sourced may have set it. */
+			bool sourced = w->src == inv->script.src && w->span.start == inv->script.span.start;
+			if (e && !strcmp(e, "PYTHONPATH"))
+				pythonpath_open(out, w->src, w->span.start,
+				                sourced ? "a file sourced or an environment activated before "
+				                          "may set PYTHONPATH for the script run here"
+				                        : "PYTHONPATH is set to a value known only at run "
+				                          "time");
 		}
 	}
 }
@@ -362,6 +551,7 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 	out->ws = ws;
 	jf_resident *r = out->resident = jf_xcalloc(1, sizeof *r);
 	r->ws = ws;
+	r->edits_read = (jf_strmap)JF_STRMAP_INIT;
 	r->budget = opts->tree_budget;
 	r->budget_fits_largest = opts->budget_fits_largest;
 	r->recorder = opts->recorder;
@@ -383,12 +573,14 @@ void jf_facts_gather(jf_facts *out, const jf_job *job, const jf_image *image, jf
 			jf_file *next = ws->files.items[named];
 			const jf_py_imports *imports = imports_of(r, next);
 			if (imports && follow && next->fs_path)
-				follow_imports(job, r, next, imports, &out->sys_path, true);
+				follow_imports(out, r, next, imports, true);
 		}
 		jf_file *file = ws->files.items[i];
 		const jf_py_imports *imports = imports_of(r, file);
-		if (imports && follow && file->fs_path)
-			follow_imports(job, r, file, imports, &out->sys_path, false);
+		if (imports && follow && file->fs_path) {
+			read_sys_path_edits(out, r, file);
+			follow_imports(out, r, file, imports, false);
+		}
 		settle(r);
 	}
 	jf_pyfiles files = jf_facts_pyfiles(out);
@@ -408,6 +600,15 @@ void jf_facts_release(jf_facts *self)
 {
 	jf_shell_facts_release(&self->shell);
 	jf_strings_release(&self->sys_path);
+	jf_strings_release(&self->sys_path_first);
+	jf_strings_release(&self->sys_path_last);
+	jf_strings_release(&self->sys_path_unknown_folders);
+	for (size_t i = 0; i < self->sys_path_relative.size; i++) {
+		free(self->sys_path_relative.items[i].cpath);
+		free(self->sys_path_relative.items[i].cwd);
+	}
+	jf_array_release(&self->sys_path_relative);
+	jf_strings_release(&self->sys_path_why);
 	jf_strmap_release(&self->called);
 	for (size_t i = 0; i < self->own_calls.size; i++)
 		jf_strmap_release(&self->own_calls.items[i]);
@@ -421,6 +622,7 @@ void jf_facts_release(jf_facts *self)
 		jf_array_release(&r->ahead); /* the pool dropped what was not taken */
 		jf_array_release(&r->python);
 		jf_array_release(&r->names);
+		jf_strmap_release(&r->edits_read);
 		free(r);
 	}
 	self->resident = NULL;

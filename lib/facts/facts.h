@@ -15,6 +15,14 @@
 #include "shell/shell.h"
 #include "sources/workspace.h"
 
+/* A relative folder the job's Python puts on sys.path: the call, and the
+ * container folder it is in the working folder `cwd`. */
+typedef struct {
+	const jf_source *src;
+	jf_span at;
+	char *cpath, *cwd;
+} jf_sys_path_relative;
+
 typedef struct jf_facts {
 	const jf_job *job;      /* NULL when a file is linted alone */
 	const jf_image *image;  /* what is known of the job's image; never NULL */
@@ -27,6 +35,27 @@ typedef struct jf_facts {
 	 * image or the command installs (`pip install -e .`). */
 	jf_strings sys_path;
 	bool sys_path_open; /* PYTHONPATH is set to a value not known: any folder may be on it */
+	/* What the job's Python puts on sys.path itself (python/syspath.h),
+	 * read as the gather reaches each file, so that the modules it finds
+	 * there are followed: the folders of this machine it inserts before
+	 * the script's folder (`sys.path.insert(0, ...)`), and those it adds
+	 * after PYTHONPATH's (`append`, `site.addsitedir`). A relative folder
+	 * is the working folder's, as Python reads it. */
+	jf_strings sys_path_first, sys_path_last;
+	/* It changes sys.path in a way not known (a value jobfix cannot
+	 * evaluate, `sys.path = ...`, a relative folder where the working
+	 * folder is not known): any folder of the code may be on it. */
+	bool sys_path_edits_unknown;
+	/* The relative folders it adds, each where and as what container
+	 * folder, for the findings that a module is not on sys.path. */
+	JF_ARRAY(jf_sys_path_relative) sys_path_relative;
+	/* The folders it adds whose modules are not known, each as where and
+	 * what: "train.py:4 puts /opt/apex, outside the code, on sys.path". */
+	jf_strings sys_path_unknown_folders;
+	/* Why sys.path is not known whole, once per place, with file:line: a
+	 * value not known of PYTHONPATH or of a change the code makes
+	 * (JF110 says them for --verbose). */
+	jf_strings sys_path_why;
 	/* The Python facts by file index, with the files' trees: above a budget,
 	 * the trees of files read are released (with the facts, which hold
 	 * their nodes) and parsed and walked again when asked for (facts.c). */

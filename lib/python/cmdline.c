@@ -697,6 +697,17 @@ static bool makes_parser(const jf_file *unit, TSNode fn)
 	return n >= k && !memcmp(unit->src->data + ts_node_end_byte(name) - k, "ArgumentParser", k);
 }
 
+/* Whether callee `fn` names a class by Python's custom (`ConfigValidator`,
+ * `cfg.Checker`), not a function (`eval_parser`, whose result may be a parser). */
+static bool names_class(const jf_file *unit, TSNode fn)
+{
+	TSNode name = jf_node_type_is(fn, JF_T_attribute) ? jf_node_field(fn, JF_F_attribute) : fn;
+	if (!jf_node_type_is(name, JF_T_identifier))
+		return false;
+	char c = unit->src->data[ts_node_start_byte(name)];
+	return c >= 'A' && c <= 'Z';
+}
+
 bool jf_cmdline_foreign_add_argument(const jf_file *unit, TSNode call)
 {
 	TSNode object = jf_node_field(jf_node_field(call, JF_F_function), JF_F_object);
@@ -719,7 +730,8 @@ bool jf_cmdline_foreign_add_argument(const jf_file *unit, TSNode call)
 		    !memcmp(unit->src->data + ts_node_start_byte(left),
 		            unit->src->data + ts_node_start_byte(object),
 		            ts_node_end_byte(left) - ts_node_start_byte(left)))
-			return !makes_parser(unit, jf_node_field(right, JF_F_function));
+			return !makes_parser(unit, jf_node_field(right, JF_F_function)) &&
+			       (own_method || names_class(unit, jf_node_field(right, JF_F_function)));
 	}
 	return own_method;
 }

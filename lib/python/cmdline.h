@@ -211,7 +211,8 @@ bool jf_cmdline_stores(const jf_cmdline *c, const char *name);
 /**
  * Whether `call`, an `x.add_argument(...)` of `unit`, adds to something
  * that is no argparse parser: `x` is assigned in the body around the call
- * from a call that makes none (`validator = ConfigValidator(...)`), or the
+ * from a class that makes none (`validator = ConfigValidator(...)`; a
+ * function's result, `parser = eval_parser()`, may be a parser), or the
  * file defines an add_argument method of its own and `x` is not assigned a
  * parser there. Reads around the call only.
  */

@@ -11,10 +11,17 @@
  * `NAME = <expr>`; `parsed` when one is `NAME = <...>.parse_args(...)`.
  * What a session keeps across files are node references: the facts may
  * release a tree between two evaluations. */
+#define MAX_TOP_VALUES 4
+
 typedef struct {
 	int count;
 	jf_node_ref value;
 	bool parsed;
+	/* Its module-level `NAME = <expr>` statements in source order, the
+	 * first MAX_TOP_VALUES: a name bound only there has, in module-level
+	 * code, the value of the last one before the use. */
+	int tops;
+	jf_node_ref top[MAX_TOP_VALUES];
 } binding;
 
 typedef struct {
@@ -98,6 +105,29 @@ static jf_pyvalue join(jf_pyvalue a, jf_pyvalue b)
 	bool slash = a.value[n - 1] == '/';
 	jf_pyvalue s = concat(a, known(jf_xstrdup(slash ? "" : "/"), (TSNode){ 0 }, NULL));
 	return concat(s, b);
+}
+
+/* os.path.normpath and the like: `a/x/..` is `a`. */
+static jf_pyvalue normalized(jf_pyvalue v)
+{
+	if (v.value) {
+		char *n = jf_path_normalize(v.value);
+		free(v.value);
+		v.value = n;
+	}
+	return v;
+}
+
+/* os.path.dirname, pathlib's `.parent` and `.parents[n - 1]`: `n` folders up,
+ * as text (`a/x/..` has the parent `a/x`, as in Python). */
+static jf_pyvalue parent(jf_pyvalue v, long n)
+{
+	for (long i = 0; i < n && v.value; i++) {
+		char *d = jf_path_dirname(v.value);
+		free(v.value);
+		v.value = d;
+	}
+	return v;
 }
 
 /* ---- string literals ---- */
@@ -219,8 +249,13 @@ static const unit_index *index_of(jf_pyeval *s, const jf_file *unit)
 		uint32_t at = jf_pyfacts_find(py, ts_node_named_child(stmt, 0));
 		const jf_py_node *a = at != JF_PY_NONE ? &py->nodes.items[at] : NULL;
 		if (a && a->kind == JF_PY_ASSIGNMENT && jf_node_type_is(a->a, JF_T_identifier) &&
-		    !ts_node_is_null(a->b))
-			binding_of(&ix, unit, a->a)->value = jf_node_ref_of(a->b);
+		    !ts_node_is_null(a->b)) {
+			binding *b = binding_of(&ix, unit, a->a);
+			b->value = jf_node_ref_of(a->b);
+			if (b->tops < MAX_TOP_VALUES)
+				b->top[b->tops] = b->value;
+			b->tops++;
+		}
 	}
 	jf_children_release(&kids);
 	jf_array_push(&s->units, ix);
@@ -234,15 +269,36 @@ static const binding *find_binding(jf_pyeval *s, const jf_file *unit, const char
 	return at ? &ix->names.items[(intptr_t)at - 1] : NULL;
 }
 
+/* Whether `n` is in module-level code: in no function, class or lambda. */
+static bool at_module_level(TSNode n)
+{
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+		if (jf_node_type_is(p, JF_T_function_definition) || jf_node_type_is(p, JF_T_lambda) ||
+		    jf_node_type_is(p, JF_T_class_definition))
+			return false;
+	return true;
+}
+
 /* A name with exactly one binding in its file, `NAME = <expr>` at module
- * level: its value. Anything else (parameters, loops, reassignments) is unknown. */
+ * level: its value. A name bound only by such statements, used in
+ * module-level code: the value of the last one before the use
+ * (`ROOT = FILE.parents[0]` ... `ROOT = Path(os.path.relpath(ROOT))`).
+ * Anything else (parameters, loops, other reassignments) is unknown. */
 static jf_pyvalue eval_name(evaluator *e, TSNode n)
 {
 	char *name = jf_node_text(e->unit, n);
 	const binding *b = find_binding(e->s, e->unit, name);
 	free(name);
+	jf_node_ref ref = { 0 };
+	if (b && b->count == 1) {
+		ref = b->value;
+	} else if (b && b->count > 1 && b->tops == b->count && b->tops <= MAX_TOP_VALUES &&
+	           at_module_level(n)) {
+		for (int i = 0; i < b->tops && b->top[i].end <= ts_node_start_byte(n); i++)
+			ref = b->top[i];
+	}
 	/* `n` is of e->unit, whose tree is the one its facts were read from */
-	TSNode value = b && b->count == 1 ? jf_node_find(e->unit->tree, b->value) : (TSNode){ 0 };
+	TSNode value = ref.end ? jf_node_find(e->unit->tree, ref) : (TSNode){ 0 };
 	if (ts_node_is_null(value))
 		return unknown();
 	jf_pyvalue v = eval(e, value);
@@ -503,8 +559,14 @@ static jf_pyvalue eval_call(evaluator *e, TSNode n)
 		                             NULL };
 	static const char *const paths[] = { "Path", "pathlib.Path", "PurePath", "PosixPath",
 		                             "pathlib.PurePath", "pathlib.PosixPath", NULL };
-	static const char *const same[] = { "str", "os.path.abspath", "os.path.normpath",
-		                            "os.path.realpath", "osp.abspath", "os.fspath", NULL };
+	static const char *const same[] = { "str", "os.fspath", NULL };
+	/* Python makes these paths normal: `a/x/..` is `a`. */
+	static const char *const normal[] = { "os.path.abspath", "os.path.normpath",
+		                              "os.path.realpath", "osp.abspath", "osp.normpath",
+		                              "osp.realpath", "path.abspath", "path.normpath",
+		                              "path.realpath", NULL };
+	static const char *const dirnames[] = { "os.path.dirname", "osp.dirname", "path.dirname",
+		                                NULL };
 	static const char *const getenv[] = { "os.getenv", "os.environ.get", "environ.get", NULL };
 	TSNode fn = jf_node_field(n, JF_F_function);
 	TSNode args = jf_node_field(n, JF_F_arguments);
@@ -515,18 +577,13 @@ static jf_pyvalue eval_call(evaluator *e, TSNode n)
 		return nargs ? join_arguments(e, args, unknown()) : unknown();
 	if (callee_is(e->unit, fn, same) && nargs == 1)
 		return eval(e, ts_node_named_child(args, 0));
+	if (callee_is(e->unit, fn, normal) && nargs == 1)
+		return normalized(eval(e, ts_node_named_child(args, 0)));
 	if (callee_is(e->unit, fn, getenv) && nargs >= 1 && nargs <= 2)
 		return env_value(e, ts_node_named_child(args, 0),
 		                 nargs == 2 ? ts_node_named_child(args, 1) : (TSNode){ 0 });
-	if (jf_node_is(e->unit, fn, "os.path.dirname") && nargs == 1) {
-		jf_pyvalue v = eval(e, ts_node_named_child(args, 0));
-		if (v.value) {
-			char *d = jf_path_dirname(v.value);
-			free(v.value);
-			v.value = d;
-		}
-		return v;
-	}
+	if (callee_is(e->unit, fn, dirnames) && nargs == 1)
+		return parent(eval(e, ts_node_named_child(args, 0)), 1);
 	if (!jf_node_type_is(fn, JF_T_attribute))
 		return unknown();
 	TSNode object = jf_node_field(fn, JF_F_object);
@@ -539,10 +596,47 @@ static jf_pyvalue eval_call(evaluator *e, TSNode n)
 		jf_pyvalue base = eval(e, object);
 		return base.value ? join_arguments(e, args, base) : unknown();
 	}
-	if ((jf_node_is(e->unit, method, "resolve") || jf_node_is(e->unit, method, "absolute")) &&
+	if (jf_node_is(e->unit, method, "resolve") && !nargs)
+		return normalized(eval(e, object));
+	if ((jf_node_is(e->unit, method, "absolute") || jf_node_is(e->unit, method, "as_posix")) &&
 	    !nargs)
 		return eval(e, object);
 	return unknown();
+}
+
+/* __file__: the file's own path in the container, from the folder the shell
+ * found it in, or for a module, from where it lies in the code folder (the
+ * workdir's copy). */
+static jf_pyvalue this_file(evaluator *e)
+{
+	const jf_file *u = e->unit;
+	const jf_job *j = e->s->job;
+	const char *base = strrchr(u->src->path, '/');
+	if (u->container_dir)
+		return known(jf_path_join(u->container_dir, base ? base + 1 : u->src->path),
+		             (TSNode){ 0 }, NULL);
+	const char *rel = j && j->code_dir && u->fs_path ? jf_path_under(u->fs_path, j->code_dir)
+	                                                 : NULL;
+	if (!rel || !*rel)
+		return unknown();
+	return known(jf_path_join(jf_job_workdir(j), rel), (TSNode){ 0 }, NULL);
+}
+
+/* Whether attribute `n` is pathlib's `.parent` (and not an argparse value
+ * of that name: `args.parent`). */
+static bool is_parent(evaluator *e, TSNode n)
+{
+	static const char *const namespaces[] = { "args", "opt", "opts", "options", NULL };
+	TSNode object = jf_node_field(n, JF_F_object);
+	if (!jf_node_is(e->unit, jf_node_field(n, JF_F_attribute), "parent"))
+		return false;
+	if (!jf_node_type_is(object, JF_T_identifier))
+		return true;
+	char *name = jf_node_text(e->unit, object);
+	const binding *b = find_binding(e->s, e->unit, name);
+	bool parsed = (b && b->parsed) || jf_str_in(name, namespaces);
+	free(name);
+	return !parsed;
 }
 
 static jf_pyvalue eval(evaluator *e, TSNode n)
@@ -561,20 +655,27 @@ static jf_pyvalue eval(evaluator *e, TSNode n)
 	} else if (t == JF_T_parenthesized_expression) {
 		r = eval(e, ts_node_named_child(n, 0));
 	} else if (t == JF_T_identifier && jf_node_is(e->unit, n, "__file__")) {
-		/* The script's own path in the container, when its folder is known. */
-		const char *base = strrchr(e->unit->src->path, '/');
-		if (e->unit->container_dir)
-			r = known(jf_path_join(e->unit->container_dir,
-			                       base ? base + 1 : e->unit->src->path),
-			          (TSNode){ 0 }, NULL);
+		r = this_file(e);
 	} else if (t == JF_T_identifier) {
 		r = eval_name(e, n);
+	} else if (t == JF_T_attribute && (jf_node_is(e->unit, n, "os.pardir") ||
+	                                   jf_node_is(e->unit, n, "os.path.pardir"))) {
+		r = known(jf_xstrdup(".."), (TSNode){ 0 }, NULL);
+	} else if (t == JF_T_attribute && is_parent(e, n)) {
+		r = parent(eval(e, jf_node_field(n, JF_F_object)), 1);
 	} else if (t == JF_T_attribute) {
 		r = eval_argument(e, jf_node_field(n, JF_F_object), jf_node_field(n, JF_F_attribute));
 	} else if (t == JF_T_subscript) {
 		TSNode v = jf_node_field(n, JF_F_value);
+		TSNode sub = jf_node_field(n, JF_F_subscript);
 		if (jf_node_is(e->unit, v, "os.environ") || jf_node_is(e->unit, v, "environ"))
-			r = env_value(e, jf_node_field(n, JF_F_subscript), (TSNode){ 0 });
+			r = env_value(e, sub, (TSNode){ 0 });
+		else if (jf_node_type_is(v, JF_T_attribute) &&
+		         jf_node_is(e->unit, jf_node_field(v, JF_F_attribute), "parents") &&
+		         jf_node_type_is(sub, JF_T_integer) && ts_node_end_byte(sub) - ts_node_start_byte(sub) < 3)
+			/* Path(__file__).parents[1]: two folders up */
+			r = parent(eval(e, jf_node_field(v, JF_F_object)),
+			           strtol(e->unit->src->data + ts_node_start_byte(sub), NULL, 10) + 1);
 	} else if (t == JF_T_call) {
 		r = eval_call(e, n);
 	} else if (t == JF_T_binary_operator) {

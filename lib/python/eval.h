@@ -1,10 +1,16 @@
 /* eval.h - Python string expressions evaluated to the value they have when the job runs
  *
  * Literals, f-strings, `+`, `%`, `.format`, `os.path.join`, pathlib's `Path`,
- * `/` and `joinpath`, module-level constants, `os.environ[...]`,
- * `os.environ.get` and `os.getenv` with the job's env and the default, and
- * `args.X` of argparse, with the value the job's invocations pass or the
- * default. Anything else is unknown: the evaluation fails rather than guess.
+ * `/` and `joinpath`, paths taken apart (`os.path.dirname`, `.parent`,
+ * `.parents[n]`) and made normal (`abspath`, `realpath`, `normpath`,
+ * `.resolve()`), `__file__` (the file's path in the container: an entry's
+ * from where the shell found it, a module's from where it lies in the code
+ * folder), module-level constants (a name bound by several module-level
+ * statements, in module-level code: the last one before the use),
+ * `os.environ[...]`, `os.environ.get` and `os.getenv` with the job's env and
+ * the default, and `args.X` of argparse, with the value the job's
+ * invocations pass or the default. Anything else is unknown: the evaluation
+ * fails rather than guess.
  */
 #ifndef JF_PYEVAL_H
 #define JF_PYEVAL_H

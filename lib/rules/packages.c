@@ -18,7 +18,6 @@
 #include "core/path.h"
 #include "core/strmap.h"
 #include "env/pymodules.h"
-#include "python/eval.h"
 
 /* What an import guarded by `try` may fail with. */
 static const char *const import_errors[] = { "ImportError", "ModuleNotFoundError", "Exception",
@@ -98,14 +97,9 @@ typedef struct {
 	jf_rule_ctx *ctx;
 	const jf_file *unit;
 	const jf_image *img;
-	/* Some Python file of the job changes sys.path: with `edits_known`, only
-	 * by sys.path.insert/append or site.addsitedir of values the evaluator
-	 * knows, which put `edited` (folders of this machine) on it, and, with
-	 * `edits_outside`, a folder outside the code (the image's, a mount's),
-	 * whose modules are not known. Otherwise any folder of the code may be
-	 * on sys.path. */
-	bool edits_sys_path, edits_known, edits_outside;
-	jf_strings edited;
+	/* The modules not reported because a folder the code puts on sys.path
+	 * may hold them (facts.sys_path_unknown_folders), said once each. */
+	jf_strings unsure;
 	/* What the job installs and what that brings (data/dependencies.txt);
 	 * `brings_unknown` when it may bring any package. */
 	jf_strings brought;
@@ -215,103 +209,15 @@ static bool is_local(checker *c, const char *top)
 	if ((!c->unit->import_root || c->ctx->facts->sys_path_open) &&
 	    jf_module_in(&c->found, j->code_dir, top))
 		return true;
-	const jf_strings *sys_path = &c->ctx->facts->sys_path;
-	for (size_t i = 0; i < sys_path->size; i++)
-		if (jf_module_in(&c->found, sys_path->items[i], top))
-			return true;
-	if (!c->edits_sys_path)
-		return false;
-	for (size_t i = 0; i < c->edited.size; i++)
-		if (jf_module_in(&c->found, c->edited.items[i], top))
-			return true;
-	return !c->edits_known && module_anywhere(c, top);
-}
-
-/* How the text at `p` (just after "sys.path") uses it: 1 an insert or
- * append call, 0 a read (`x in sys.path`, `sys.path[0]`), -1 another edit
- * (`sys.path = ...`, `+=`, `extend`, `sys.path[:0] = ...`). */
-static int sys_path_use(const char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p == '.')
-		return jf_str_starts(p, ".insert(") || jf_str_starts(p, ".append(") ? 1 : -1;
-	if (*p == '[') {
-		const char *close = strchr(p, ']');
-		for (p = close ? close + 1 : p + 1; *p == ' ' || *p == '\t'; p++)
-			;
-	}
-	if (*p == '+' || *p == '-' || *p == '*')
-		return p[1] == '=' ? -1 : 0;
-	return *p == '=' && p[1] != '=' ? -1 : 0;
-}
-
-/* The value a sys.path.insert/append or site.addsitedir call `call` adds;
- * false when it is no such call. *value is NULL when it is not known. */
-static bool sys_path_call(jf_pyeval *ev, const jf_file *unit, const jf_py_node *call, char **value)
-{
-	static const struct { const char *fn; uint32_t nargs, arg; } adders[] = {
-		{ "sys.path.insert", 2, 1 }, { "sys.path.append", 1, 0 }, { "site.addsitedir", 1, 0 }
-	};
-	*value = NULL;
-	for (size_t i = 0; i < sizeof adders / sizeof *adders; i++) {
-		if (!jf_node_is(unit, call->a, adders[i].fn))
-			continue;
-		if (ts_node_named_child_count(call->b) == adders[i].nargs) {
-			jf_pyvalue v = jf_pyeval_expr(ev, unit, ts_node_named_child(call->b, adders[i].arg));
-			*value = v.value;
-		}
-		return true;
-	}
-	return false;
-}
-
-/* Reads how the job's Python files edit sys.path (checker.edits_*). */
-static void read_sys_path_edits(checker *c)
-{
+	/* PYTHONPATH, installed projects, and the folders the code puts on
+	 * sys.path (facts.h); any folder of the code when a change is not known. */
 	const jf_facts *f = c->ctx->facts;
-	const jf_job *j = f->job;
-	jf_pyfiles files = jf_facts_pyfiles(f);
-	jf_pyeval *ev = NULL;
-	c->edits_known = true;
-	for (size_t i = 0; i < f->ws->files.size && c->edits_known; i++) {
-		jf_facts_settle(f); /* what is kept across files is text */
-		const jf_file *u = f->ws->files.items[i];
-		if (u->lang != JF_LANG_PYTHON ||
-		    (!strstr(u->src->data, "sys.path") && !strstr(u->src->data, "addsitedir")))
-			continue;
-		const jf_pyfacts *py = jf_facts_python(f, u);
-		c->edits_sys_path = true;
-		size_t calls = 0, found = 0;
-		for (const char *p = strstr(u->src->data, "sys.path"); p && c->edits_known;
-		     p = strstr(p + 8, "sys.path")) {
-			int use = sys_path_use(p + 8);
-			c->edits_known = use >= 0;
-			calls += use == 1;
-		}
-		calls += u->src->data && strstr(u->src->data, "site.addsitedir(") ? 1 : 0;
-		for (size_t k = 0; py && c->edits_known && k < py->of_kind[JF_PY_CALL].size; k++) {
-			const jf_py_node *call = jf_pyfacts_at(py, JF_PY_CALL, k);
-			if (!ev)
-				ev = jf_pyeval_new(j, &files, &f->shell);
-			char *value;
-			if (!sys_path_call(ev, u, call, &value))
-				continue;
-			found++;
-			const char *rel = value && value[0] == '/' ? jf_path_under(value, jf_job_workdir(j)) : NULL;
-			if (!value || value[0] != '/')
-				c->edits_known = false; /* unknown, or relative to where the process starts */
-			else if (!rel)
-				c->edits_outside = true;
-			else
-				jf_array_push(&c->edited, jf_path_join(j->code_dir, rel));
-			free(value);
-		}
-		/* a call the walk did not see (in a string, through an alias): not known */
-		c->edits_known &= py && found >= calls;
-	}
-	if (ev)
-		jf_pyeval_free(ev);
+	const jf_strings *lists[] = { &f->sys_path, &f->sys_path_first, &f->sys_path_last };
+	for (size_t l = 0; l < 3; l++)
+		for (size_t i = 0; i < lists[l]->size; i++)
+			if (jf_module_in(&c->found, lists[l]->items[i], top))
+				return true;
+	return f->sys_path_edits_unknown && module_anywhere(c, top);
 }
 
 /* Whether the job installs distribution `dist`, or something that brings it. */
@@ -370,7 +276,7 @@ static void check_import(checker *c, jf_span at, const char *module)
 		check_stdlib(c, at, top, m);
 		goto done;
 	}
-	if (c->brings_unknown || c->edits_outside)
+	if (c->brings_unknown)
 		goto done;
 	/* "-" in the data: a project that is not on PyPI (apex, detectron2). */
 	const char *own[] = { top, NULL };
@@ -390,6 +296,19 @@ static void check_import(checker *c, jf_span at, const char *module)
 		if (r->more++ < 3)
 			jf_diag_relate(&c->ctx->out->report->diags.items[r->diag], c->unit->src,
 			               at, "'%s' is imported here too", top);
+		goto done;
+	}
+	/* A folder the code puts on sys.path whose modules are not known (the
+	 * image's, a mount's, one made at run time) may hold it. */
+	const jf_strings *unknown_folders = &c->ctx->facts->sys_path_unknown_folders;
+	if (unknown_folders->size) {
+		if (!jf_strings_have(&c->unsure, top)) {
+			jf_array_push(&c->unsure, jf_xstrdup(top));
+			jf_sink_skip(c->ctx->out, JF110, "%s:%u: '%s' is not reported missing: %s, "
+			                                 "which may hold it",
+			             c->unit->src->path, jf_source_line_of(c->unit->src, at.start) + 1,
+			             top, unknown_folders->items[0]);
+		}
 		goto done;
 	}
 	/* A module of the repository in a folder nothing puts on sys.path. */
@@ -414,6 +333,15 @@ static void check_import(checker *c, jf_span at, const char *module)
 	} else {
 		d = jf_sink_add(c->ctx->out, JF110, c->unit->src, at,
 		                "module '%s' is not installed in the image (ModuleNotFoundError)", top);
+	}
+	/* A relative folder the code puts on sys.path is the working folder's. */
+	const jf_facts *f = c->ctx->facts;
+	for (size_t i = 0; elsewhere && i < f->sys_path_relative.size; i++) {
+		const jf_sys_path_relative *rel = &f->sys_path_relative.items[i];
+		jf_diag_relate(d, rel->src, rel->at,
+		               "this puts %s on sys.path: Python reads a relative folder against the "
+		               "one the job runs in, %s",
+		               rel->cpath, rel->cwd);
 	}
 	struct reported r = { jf_xstrdup(top), c->ctx->out->report->diags.size - 1, 0 };
 	jf_array_push(&c->reported, r);
@@ -507,7 +435,7 @@ static void check_packages_end(void *state)
 		free(c->anywhere.items[i].folder);
 	}
 	jf_array_release(&c->anywhere);
-	jf_strings_release(&c->edited);
+	jf_strings_release(&c->unsure);
 	jf_module_finder_release(&c->found);
 	for (size_t i = 0; i < c->reported.size; i++) {
 		struct reported *r = &c->reported.items[i];
@@ -531,6 +459,8 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	jf_check_say_job(ctx, JF110, JF_JOB_PACKAGES);
 	for (size_t i = 0; i < ctx->facts->ws->unread.size; i++)
 		jf_sink_skip(ctx->out, JF110, "%s", ctx->facts->ws->unread.items[i]);
+	for (size_t i = 0; i < ctx->facts->sys_path_why.size; i++)
+		jf_sink_skip(ctx->out, JF110, "%s", ctx->facts->sys_path_why.items[i]);
 	if (!ctx->facts->job || !ctx->facts->job->code_dir)
 		return;
 	bool python = false;
@@ -567,11 +497,6 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		check_packages_end(c);
 		return;
 	}
-	read_sys_path_edits(c);
-	if (c->edits_outside)
-		jf_sink_skip(ctx->out, JF110, "the job's code puts a folder outside its code on "
-		                              "sys.path, whose modules are not known: third-party "
-		                              "imports are not checked");
 	static const jf_file_part part = { NULL, check_imports_in, check_packages_end };
 	jf_check_each_file(ctx, &part, c);
 }

@@ -263,6 +263,32 @@ static void array_assignment(shell *sh, const char *vname, TSNode value, bool ap
 	}
 }
 
+/*
+ * PYTHONPATH=$PYTHONPATH:dir (or dir:$PYTHONPATH) where nothing the job says
+ * sets PYTHONPATH: bash expands it empty, and what the image sets is added
+ * by the facts (facts/facts.c). The value with it empty; NULL for another
+ * variable, or when another part is not known.
+ */
+static char *pythonpath_value(shell *sh, const char *name, TSNode value)
+{
+	bool unset;
+	if (strcmp(name, "PYTHONPATH") || sh->vars_uncertain || ts_node_is_null(value))
+		return NULL;
+	jf_shell__lookup(sh, name, &unset);
+	if (!unset)
+		return NULL;
+	jf_shell__set_var(sh, name, "", false); /* the last of sh->vars, for the expansion */
+	size_t at = sh->vars.size - 1;
+	char *v = jf_shell__word_value(sh, value);
+	var *tmp = &sh->vars.items[at];
+	free(tmp->name);
+	free(tmp->value);
+	jf_words_release(&tmp->items);
+	memmove(tmp, tmp + 1, (sh->vars.size - at - 1) * sizeof *tmp);
+	sh->vars.size--;
+	return v;
+}
+
 static void assignment(shell *sh, TSNode n, bool exported)
 {
 	TSNode name = jf_node_field(n, JF_F_name);
@@ -277,6 +303,8 @@ static void assignment(shell *sh, TSNode n, bool exported)
 		return;
 	}
 	char *v = ts_node_is_null(value) ? jf_xstrdup("") : jf_shell__word_value(sh, value);
+	if (!v && !append)
+		v = pythonpath_value(sh, vname, value);
 	if (append && v) { /* X+=" --amp": the old value and the new */
 		bool unset;
 		const char *old = jf_shell__lookup(sh, vname, &unset);
@@ -303,6 +331,8 @@ static bool prefix_assignment(shell *sh, TSNode n, word *out)
 	*out = jf_shell__place(sh, ts_node_is_null(value) ? n : value);
 	char *vname = jf_node_text(sh->unit, name);
 	char *v = ts_node_is_null(value) ? jf_xstrdup("") : jf_shell__word_value(sh, value);
+	if (!v)
+		v = pythonpath_value(sh, vname, value);
 	out->value = v ? jf_xasprintf("%s=%s", vname, v) : jf_xstrdup(vname);
 	free(vname);
 	free(v);

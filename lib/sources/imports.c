@@ -1,7 +1,8 @@
 /* imports.c - where the modules a Python file imports are in the code folder
  *
  * Python puts the entry script's folder first on sys.path (the working folder
- * for `python -m`), then PYTHONPATH. A module found there under `code` is
+ * for `python -m`), then PYTHONPATH; the code may insert folders before it
+ * and append others. A module found there under `code` is
  * loaded once into the workspace (its __init__.py files too), to a bounded
  * depth; everything else (the standard library, installed packages) is left
  * alone here.
@@ -136,7 +137,7 @@ void jf_import_relative(jf_importer *im, const char *spec, const char *sub)
 }
 
 void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf_file *from,
-                      const jf_strings *sys_path)
+                      const jf_strings *first, const jf_strings *sys_path)
 {
 	memset(self, 0, sizeof(*self));
 	self->job = job;
@@ -156,6 +157,9 @@ void jf_importer_init(jf_importer *self, const jf_job *job, jf_workspace *ws, jf
 		from->import_root = dir;
 		jf_arena_adopt(&from->arena, dir);
 	}
+	/* The last inserted at 0 comes first. */
+	for (size_t i = first ? first->size : 0; i-- > 0;)
+		jf_array_push(&self->roots, jf_xstrdup(first->items[i]));
 	jf_array_push(&self->roots, jf_xstrdup(from->import_root));
 	for (size_t i = 0; i < sys_path->size; i++)
 		jf_array_push(&self->roots, jf_xstrdup(sys_path->items[i]));
