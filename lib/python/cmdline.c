@@ -29,7 +29,6 @@ static const struct {
 	const char *call;
 	const char *why; /* jf_cmdline.open */
 } open_calls[] = {
-	{ "add_config_arguments", "add_config_arguments() adds options jobfix cannot see" },
 	{ "add_argparse_args", "add_argparse_args() adds options jobfix cannot see" },
 	{ "add_model_specific_args", "add_model_specific_args() adds options jobfix cannot see" },
 	{ "LightningCLI", "LightningCLI makes its command line" },

@@ -64,7 +64,7 @@ static bool mentions(const jf_file *unit)
 {
 	static const char *const spelled[] = {
 		"argv", "parse_", "ArgumentParser", "add_argument", "add_subparsers", "add_parser",
-		"add_mutually_exclusive_group", "set_defaults", NULL,
+		"add_mutually_exclusive_group", "set_defaults", "add_config_arguments", NULL,
 	};
 	for (size_t i = 0; spelled[i]; i++)
 		if (jf_python_mentions(unit, spelled[i]))
@@ -390,11 +390,39 @@ static void record_defaults(jf_cmdline_recorder *r, TSNode call)
 	jf_arena_adopt(r->arena, names.items);
 }
 
+/* deepspeed.add_config_arguments(parser): the options DeepSpeed adds (its
+ * runtime's _add_core_arguments: --deepspeed, --deepspeed_config, and the
+ * older --deepscale, --deepscale_config and --deepspeed_mpi). */
+static void record_deepspeed_options(jf_cmdline_recorder *r, TSNode call)
+{
+	static const struct {
+		const char *option;
+		bool flag;
+	} options[] = { { "--deepspeed", true },       { "--deepspeed_config", false },
+		        { "--deepscale", true },       { "--deepscale_config", false },
+		        { "--deepspeed_mpi", true } };
+	TSNode parser = ts_node_named_child(jf_node_field(call, JF_F_arguments), 0);
+	const char *object = variable(r, parser);
+	if (!object) {
+		jf_cmdline__step_open(r, "add_config_arguments() adds options to a parser jobfix cannot name");
+		return;
+	}
+	for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+		jf_argdef d = { .command = JF_CMDLINE_MAIN, .unit = r->unit, .span = jf_node_span(call),
+			        .act = options[i].flag ? ACT_FLAG : ACT_STORE,
+			        .type = options[i].flag ? TYPE_BOOL : TYPE_STR };
+		jf_array_push(&d.options, jf_xstrdup(options[i].option));
+		d.dest = jf_argdef_dest(&d);
+		jf_cmdline__step_argument(r, ADD_ARGUMENT, &d, object);
+	}
+}
+
 static void record_call(jf_cmdline_recorder *r, const jf_py_node *pn)
 {
 	const jf_file *unit = r->unit;
 	TSNode n = pn->node, fn = pn->a;
-	record_handed_over(r, fn, pn->b);
+	if (!jf_cmdline__callee_ends(unit, fn, "add_config_arguments"))
+		record_handed_over(r, fn, pn->b); /* whose options are read below */
 	if (jf_cmdline__calls_method(unit, fn, "parse_known_args")) {
 		bool gated = r->gated;
 		r->gated = false; /* unknown flags may be left to the script wherever it stands */
@@ -413,8 +441,10 @@ static void record_call(jf_cmdline_recorder *r, const jf_py_node *pn)
 	     jf_cmdline__calls_method(unit, fn, "add_parser")) &&
 	    has_keyword(unit, n, "parents"))
 		jf_cmdline__step(r, PARENTS);
-	if (jf_cmdline__calls_method(unit, fn, "add_argument") &&
-	    jf_cmdline_foreign_add_argument(unit, n)) {
+	if (jf_cmdline__callee_ends(unit, fn, "add_config_arguments")) {
+		record_deepspeed_options(r, n);
+	} else if (jf_cmdline__calls_method(unit, fn, "add_argument") &&
+	           jf_cmdline_foreign_add_argument(unit, n)) {
 		/* a method of a class of the code's own (a config validator) */
 	} else if (jf_cmdline__calls_method(unit, fn, "add_argument")) {
 		const char *object = variable(r, jf_node_field(fn, JF_F_object));
