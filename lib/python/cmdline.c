@@ -631,6 +631,26 @@ static void collect(jf_cmdline *c, const jf_file *unit, const jf_cmdline_record 
 			          "(hydra, simple_parsing, jsonargparse's ArgumentParser, ...)";
 }
 
+/* An option string two arguments define, one of them only sometimes (in an
+ * if and its else): which one the script has is not known, so neither's
+ * values are read: each takes its words as its own Action would. */
+static void settle_alternatives(jf_cmdline *c)
+{
+	for (size_t i = 0; i < c->args.size; i++)
+		for (size_t j = i + 1; j < c->args.size; j++) {
+			jf_argdef *a = &c->args.items[i], *b = &c->args.items[j];
+			if ((!a->conditional && !b->conditional) || a->command != b->command)
+				continue;
+			for (size_t k = 0; k < a->options.size; k++)
+				for (size_t m = 0; m < b->options.size; m++)
+					if (!strcmp(a->options.items[k], b->options.items[m]) &&
+					    (a->act != b->act || a->nargs != b->nargs || a->type != b->type)) {
+						a->act = b->act = ACT_CUSTOM;
+						a->required = b->required = false;
+					}
+		}
+}
+
 void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry)
 {
 	memset(c, 0, sizeof(*c));
@@ -664,6 +684,7 @@ void jf_cmdline_read(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *e
 		}
 	if (c->argv_reads > c->argv_parses)
 		c->open = "it reads sys.argv by hand";
+	settle_alternatives(c);
 }
 
 jf_cmdline jf_cmdline_view(const jf_cmdline *c, int command)

@@ -654,6 +654,8 @@ static void check_duplicates(jf_rule_ctx *ctx, const jf_cmdline *c)
 					    c->args.items[i].command != c->args.items[j].command)
 						continue;
 					const jf_argdef *d = &c->args.items[i], *first = &c->args.items[j];
+					if (d->conditional || first->conditional)
+						continue; /* defined only sometimes: in an if and its else */
 					jf_diag *diag = jf_sink_add(ctx->out, JF306, d->unit->src, d->span,
 						"option string '%s' is defined twice: argparse fails at start-up with "
 						"\"conflicting option string: %s\"",

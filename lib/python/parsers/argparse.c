@@ -390,6 +390,8 @@ static void record_defaults(jf_cmdline_recorder *r, TSNode call)
 	jf_arena_adopt(r->arena, names.items);
 }
 
+static bool conditional(TSNode n);
+
 /* deepspeed.add_config_arguments(parser): the options DeepSpeed adds (its
  * runtime's _add_core_arguments: --deepspeed, --deepspeed_config, and the
  * older --deepscale, --deepscale_config and --deepspeed_mpi). */
@@ -410,7 +412,8 @@ static void record_deepspeed_options(jf_cmdline_recorder *r, TSNode call)
 	for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
 		jf_argdef d = { .command = JF_CMDLINE_MAIN, .unit = r->unit, .span = jf_node_span(call),
 			        .act = options[i].flag ? ACT_FLAG : ACT_STORE,
-			        .type = options[i].flag ? TYPE_BOOL : TYPE_STR };
+			        .type = options[i].flag ? TYPE_BOOL : TYPE_STR,
+			        .conditional = conditional(call) };
 		jf_array_push(&d.options, jf_xstrdup(options[i].option));
 		d.dest = jf_argdef_dest(&d);
 		jf_cmdline__step_argument(r, ADD_ARGUMENT, &d, object);
