@@ -13,7 +13,7 @@
 
 /* A name here that no grammar has is a bug: jf_grammar_check() finds it. */
 #define JF_NODE_TYPES(X) \
-	X(aliased_import) X(argument_list) X(array) X(as_pattern) X(as_pattern_target) \
+	X(aliased_import) X(argument_list) X(array) X(as_pattern) X(as_pattern_target) X(assert_statement) \
 	X(assignment) X(attribute) X(augmented_assignment) X(bare_key) X(binary_expression) \
 	X(binary_operator) X(block) X(boolean_operator) X(break_statement) \
 	X(c_style_for_statement) X(call) X(class_definition) X(command) X(command_name) \

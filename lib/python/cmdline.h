@@ -84,6 +84,11 @@ typedef struct {
 	uint8_t parser;   /* the reader that read it: its index in parsers.def */
 	/* Its default value's expression in `unit`, or a null reference. */
 	jf_node_ref default_at;
+	/* Where the script itself rejects values outside `choices` right after
+	 * the parse (`if args.x not in (...): raise`), when it is not the
+	 * parser; NULL unit: nowhere. Not recorded: set by the check. */
+	const jf_file *choices_unit;
+	jf_span choices_at;
 	const jf_file *unit;
 	jf_span span; /* the definition */
 } jf_argdef;

@@ -136,6 +136,9 @@ static void check_value(jf_rule_ctx *ctx, const jf_argdef *d, const char *opt, c
 	}
 	if (diag)
 		jf_diag_relate(diag, d->unit->src, d->span, "%s is defined here", opt);
+	if (diag && d->choices_unit)
+		jf_diag_relate(diag, d->choices_unit->src, d->choices_at,
+		               "the script stops here on any other value");
 }
 
 /* Whether the invocation's launcher adds a local rank flag to the script's
@@ -1061,9 +1064,78 @@ static bool statement_body(TSNode body)
 	}
 }
 
+/* The choices of `args.X in (...)` (`cmp`, a comparison of attribute
+ * `name`.X with a literal list or tuple) for X's argument, when the
+ * parser gives it none; `negated` for `not in`. */
+static void take_choices(jf_cmdline *c, const jf_file *unit, TSNode cmp, const char *name,
+                         bool negated, TSNode at, const jf_strings *changed)
+{
+	TSNode attr = ts_node_named_child(cmp, 0), set = ts_node_named_child(cmp, 1);
+	if (ts_node_named_child_count(cmp) != 2 || !jf_node_type_is(attr, JF_T_attribute) ||
+	    !jf_node_is(unit, jf_node_field(attr, JF_F_object), name) ||
+	    (!jf_node_type_is(set, JF_T_list) && !jf_node_type_is(set, JF_T_tuple)))
+		return;
+	uint32_t a = ts_node_end_byte(attr), b = ts_node_start_byte(set);
+	char *op = jf_xstrndup(unit->src->data + a, b > a ? b - a : 0);
+	bool not_in = strstr(op, "not") != NULL;
+	free(op);
+	if (not_in != negated)
+		return;
+	char *dest = jf_node_text(unit, jf_node_field(attr, JF_F_attribute));
+	for (size_t i = 0; i < c->args.size && !jf_strings_have(changed, dest); i++) {
+		jf_argdef *d = &c->args.items[i];
+		if (!d->dest || strcmp(d->dest, dest) || d->choices_known || !d->options.size ||
+		    d->act != ACT_STORE || d->nargs != NARGS_ONE)
+			continue;
+		jf_argdef taken = { 0 };
+		jf_cmdline__read_choices(unit, set, &taken);
+		if (taken.choices_known) {
+			d->choices = taken.choices;
+			d->choices_known = true;
+			d->choices_unit = unit;
+			d->choices_at = jf_node_span(at);
+			memset(&taken.choices, 0, sizeof taken.choices);
+		}
+		jf_cmdline__def_release(&taken);
+		break;
+	}
+	free(dest);
+}
+
+/* After `NAME = x.parse_args()` at the top of `body`: the values the
+ * statements that follow it reject, `assert NAME.x in (...)` and `if NAME.x
+ * not in (...): raise ...`, as choices. */
+static void read_value_checks(jf_cmdline *c, const jf_file *unit, TSNode body, TSNode after,
+                              const char *name)
+{
+	jf_strings changed = { 0 }; /* NAME.x the statements so far assign */
+	for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+		TSNode st = ts_node_named_child(body, i);
+		if (ts_node_start_byte(st) <= ts_node_start_byte(after))
+			continue;
+		TSNode as = ts_node_named_child(st, 0);
+		TSNode left = jf_node_field(as, JF_F_left);
+		if (jf_node_type_is(st, JF_T_assert_statement)) {
+			take_choices(c, unit, ts_node_named_child(st, 0), name, false, st, &changed);
+		} else if (jf_node_type_is(st, JF_T_if_statement)) {
+			TSNode then = jf_node_field(st, JF_F_consequence);
+			if (jf_node_type_is(ts_node_named_child(then, 0), JF_T_raise_statement) &&
+			    jf_node_type_is(jf_node_field(st, JF_F_condition), JF_T_comparison_operator))
+				take_choices(c, unit, jf_node_field(st, JF_F_condition), name, true, st,
+				             &changed);
+		} else if ((jf_node_type_is(as, JF_T_assignment) ||
+		            jf_node_type_is(as, JF_T_augmented_assignment)) &&
+		           jf_node_type_is(left, JF_T_attribute) &&
+		           jf_node_is(unit, jf_node_field(left, JF_F_object), name)) {
+			jf_array_push(&changed, jf_node_text(unit, jf_node_field(left, JF_F_attribute)));
+		}
+	}
+	jf_strings_release(&changed);
+}
+
 /* Finds each `NAME = x.parse_args()` at the top of a body (the module, its
  * functions, theirs) and checks NAME.attr in that body. */
-static void check_namespace_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf_pyfacts *py)
+static void check_namespace_uses(jf_rule_ctx *ctx, jf_cmdline *c, const jf_pyfacts *py)
 {
 	const jf_file *unit = py->file;
 	for (size_t k = 0; k < py->of_kind[JF_PY_ASSIGNMENT].size; k++) {
@@ -1082,6 +1154,7 @@ static void check_namespace_uses(jf_rule_ctx *ctx, const jf_cmdline *c, const jf
 		    !statement_body(body))
 			continue;
 		char *name = jf_node_text(unit, left);
+		read_value_checks(c, unit, body, stmt, name);
 		check_uses_of(ctx, c, NULL, py, body, name, 0);
 		free(name);
 	}
