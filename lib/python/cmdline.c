@@ -252,6 +252,65 @@ int jf_cmdline__record_params(jf_cmdline_recorder *r, TSNode def, uint8_t kind)
 	return kwargs;
 }
 
+/* What a reader that calls one function keeps. */
+typedef struct {
+	int calls;           /* its calls that run */
+	const jf_file *unit; /* the first one's */
+	jf_span span;
+	bool kwargs;         /* the function takes **kwargs */
+} call_state;
+
+void jf_cmdline__call_replay(jf_cmdline *c, const jf_cmdline_parser *p, const jf_file *unit,
+                             const jf_cmdline_step *s, uint8_t call)
+{
+	call_state *st = jf_cmdline__state(c, p, sizeof *st);
+	if (s->kind == call) {
+		if (!st->calls++) {
+			st->unit = unit;
+			st->span = s->span;
+		}
+		st->kwargs |= s->flag;
+	} else if (s->kind == call + 1 && st->calls == 1) {
+		jf_cmdline__add(c, s->def);
+	}
+}
+
+bool jf_cmdline__call_finish(jf_cmdline *c, int index, const char *twice)
+{
+	call_state *st = c->state ? c->state[index] : NULL;
+	if (!st || !st->calls)
+		return false;
+	if (st->calls > 1)
+		c->open = twice;
+	c->dialect = JF_DIALECT_FIRE;
+	c->result = JF_RESULT_PARAMS;
+	c->abbrev = false;
+	if (st->kwargs)
+		c->tolerant = "a function taking **kwargs";
+	c->unit = st->unit;
+	c->span = st->span;
+	return true;
+}
+
+const char *jf_cmdline__command_name(jf_cmdline_recorder *r, TSNode call, TSNode def)
+{
+	TSNode args = jf_node_type_is(call, JF_T_call) ? jf_node_field(call, JF_F_arguments) : (TSNode){ 0 };
+	for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		bool kw = jf_node_type_is(a, JF_T_keyword_argument);
+		if (kw && !jf_node_is(r->unit, jf_node_field(a, JF_F_name), "name"))
+			continue;
+		char *s = jf_cmdline__string(r->unit, kw ? jf_node_field(a, JF_F_value) : a);
+		const char *kept = s ? jf_arena_strdup(r->arena, s) : NULL;
+		free(s);
+		return kept;
+	}
+	char *name = jf_node_text_in(r->arena, r->unit, jf_node_field(def, JF_F_name));
+	for (char *p = name; *p; p++)
+		*p = *p == '_' ? '-' : *p;
+	return name;
+}
+
 TSNode jf_cmdline__top_definition(const jf_pyfacts *py, TSNode name)
 {
 	TSNode found = { 0 };

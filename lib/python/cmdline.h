@@ -389,6 +389,20 @@ TSNode jf_cmdline__top_definition(const jf_pyfacts *py, TSNode name);
  * default. Returns 1 when the function takes **kwargs, -1 when it has more
  * parameters than jobfix reads (nothing is recorded then), else 0. */
 int jf_cmdline__record_params(jf_cmdline_recorder *r, TSNode def, uint8_t kind);
+/* The libraries that call one function with the command line (fire,
+ * jsonargparse): its call, a step of the reader's kind `call` (its flag: the
+ * function takes **kwargs), then its parameters, steps of kind `call + 1`. */
+/** Replays a step of such a reader `p`. */
+void jf_cmdline__call_replay(jf_cmdline *c, const jf_cmdline_parser *p, const jf_file *unit,
+                             const jf_cmdline_step *s, uint8_t call);
+/** Finishes such a reader `p` (its `index` in parsers.def): the fire dialect,
+ * the function's parameters; `twice` says why two calls open the line. */
+bool jf_cmdline__call_finish(jf_cmdline *c, int index, const char *twice);
+/** The name of the command function definition `def` makes under decorator
+ * call `call` (`@group.command("name")`, `name=...`): given, or the
+ * function's with '_' as '-' (click 7 and typer); in the arena, NULL when
+ * computed. */
+const char *jf_cmdline__command_name(jf_cmdline_recorder *r, TSNode call, TSNode def);
 /** Strings `items` kept in the arena. */
 const char **jf_cmdline__strings_in(jf_arena *arena, char *const *items, size_t n);
 /** Reader `p`'s state on `c`: zeroed memory of `size` bytes on first use. */

@@ -178,28 +178,6 @@ static void add_click_switch(jf_cmdline_recorder *r, TSNode call, const char *na
 	jf_cmdline__step_argument(r, kind, &d, NULL);
 }
 
-/* The name click gives the command of function `fn` under decorator call `e`
- * (`@group.command("name")`, `name=`), in the arena; NULL when computed. */
-static const char *command_name(jf_cmdline_recorder *r, TSNode e, TSNode fn)
-{
-	TSNode args = jf_node_type_is(e, JF_T_call) ? jf_node_field(e, JF_F_arguments) : (TSNode){ 0 };
-	for (uint32_t k = 0; !ts_node_is_null(args) && k < ts_node_named_child_count(args); k++) {
-		TSNode a = ts_node_named_child(args, k);
-		bool kw = jf_node_type_is(a, JF_T_keyword_argument);
-		if (kw && !jf_node_is(r->unit, jf_node_field(a, JF_F_name), "name"))
-			continue;
-		char *s = jf_cmdline__string(r->unit, kw ? jf_node_field(a, JF_F_value) : a);
-		const char *kept = s ? jf_arena_strdup(r->arena, s) : NULL;
-		free(s);
-		return kept;
-	}
-	/* click 7 and later: the function's name, '_' as '-' */
-	char *name = jf_node_text_in(r->arena, r->unit, jf_node_field(fn, JF_F_name));
-	for (char *p = name; *p; p++)
-		*p = *p == '_' ? '-' : *p;
-	return name;
-}
-
 /* Whether decorator call `e` sets what changes how a command reads its words
  * (context_settings, cls, invoke_without_command, chain, ...); `name=` and
  * `help=` do not. */
@@ -245,7 +223,7 @@ static void record_click(jf_cmdline_recorder *r, TSNode decorated)
 		           jf_cmdline__calls_method(unit, fn, "command")) {
 			what = SUB;
 			group = jf_node_text_in(r->arena, unit, obj);
-			cmd = command_name(r, e, def);
+			cmd = jf_cmdline__command_name(r, e, def);
 			other |= has_settings(r, e);
 			at = dec;
 		} else if (jf_node_type_is(obj, JF_T_identifier) && !jf_node_is(unit, obj, "click") &&

@@ -22,13 +22,6 @@ enum {
 	KINDS_END
 };
 
-typedef struct {
-	int calls;           /* fire.Fire() calls that run */
-	const jf_file *unit; /* the first one's */
-	jf_span span;
-	bool kwargs;         /* its function takes **kwargs */
-} state;
-
 static bool mentions(const jf_file *unit)
 {
 	return jf_python_mentions(unit, "Fire");
@@ -73,35 +66,14 @@ static void record(jf_cmdline_recorder *r, const jf_py_node *pn)
 
 static void replay(jf_cmdline *c, const jf_file *unit, const jf_cmdline_step *s)
 {
-	state *st = jf_cmdline__state(c, &jf_parser_fire, sizeof *st);
-	if (s->kind == FIRE) {
-		if (!st->calls++) {
-			st->unit = unit;
-			st->span = s->span;
-		}
-		st->kwargs |= s->flag;
-	} else if (s->kind == PARAM && st->calls == 1) {
-		jf_cmdline__add(c, s->def);
-	}
+	jf_cmdline__call_replay(c, &jf_parser_fire, unit, s, FIRE);
 }
 
 static bool finish(jf_cmdline *c, const jf_pyfiles *files, const jf_pyfacts *entry)
 {
 	(void)files;
 	(void)entry;
-	state *st = c->state ? c->state[JF_PARSER_fire] : NULL;
-	if (!st || !st->calls)
-		return false;
-	if (st->calls > 1)
-		c->open = "it calls fire.Fire() more than once";
-	c->dialect = JF_DIALECT_FIRE;
-	c->result = JF_RESULT_PARAMS;
-	c->abbrev = false;
-	if (st->kwargs)
-		c->tolerant = "a function taking **kwargs";
-	c->unit = st->unit;
-	c->span = st->span;
-	return true;
+	return jf_cmdline__call_finish(c, JF_PARSER_fire, "it calls fire.Fire() more than once");
 }
 
 const jf_cmdline_parser jf_parser_fire = {

@@ -209,26 +209,6 @@ static bool record_params(jf_cmdline_recorder *r, TSNode def)
 	return true;
 }
 
-/* The command name of `@app.command("name")`, or the function's with dashes; in the arena. */
-static const char *command_name(jf_cmdline_recorder *r, TSNode call, TSNode def)
-{
-	TSNode args = jf_node_type_is(call, JF_T_call) ? jf_node_field(call, JF_F_arguments) : (TSNode){ 0 };
-	for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
-		TSNode a = ts_node_named_child(args, i);
-		bool kw = jf_node_type_is(a, JF_T_keyword_argument);
-		if (kw && !jf_node_is(r->unit, jf_node_field(a, JF_F_name), "name"))
-			continue;
-		char *s = jf_cmdline__string(r->unit, kw ? jf_node_field(a, JF_F_value) : a);
-		const char *kept = s ? jf_arena_strdup(r->arena, s) : NULL;
-		free(s);
-		return kept;
-	}
-	char *name = jf_node_text_in(r->arena, r->unit, jf_node_field(def, JF_F_name));
-	for (char *p = name; *p; p++)
-		*p = *p == '_' ? '-' : *p;
-	return name;
-}
-
 static void record_decorated(jf_cmdline_recorder *r, TSNode decorated)
 {
 	TSNode def = jf_node_field(decorated, JF_F_definition);
@@ -248,7 +228,7 @@ static void record_decorated(jf_cmdline_recorder *r, TSNode decorated)
 		if (jf_cmdline__calls_method(r->unit, fn, "callback")) {
 			jf_cmdline__step(r, CALLBACK)->object = app;
 		} else if (jf_cmdline__calls_method(r->unit, fn, "command")) {
-			const char *name = command_name(r, e, def);
+			const char *name = jf_cmdline__command_name(r, e, def);
 			jf_cmdline_step *s = jf_cmdline__step(r, COMMAND);
 			s->object = app;
 			s->text = name;
