@@ -186,6 +186,28 @@ static void shell_release(shell *sh)
 	free(sh->cwd);
 }
 
+/* The statements of file `u`, in this shell: bash reads and runs them one
+ * by one, and stops at the one with a syntax error (JF301 reports it). */
+static void walk_unit(shell *sh, jf_file *u)
+{
+	TSNode root = ts_tree_root_node(u->tree);
+	if (!u->syntax_error) {
+		walk(sh, root);
+		return;
+	}
+	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+		TSNode c = ts_node_named_child(root, i);
+		if (ts_node_end_byte(c) > u->syntax_error_at) {
+			word at = jf_shell__place(sh, c);
+			jf_shell__not_followed(sh, &at, "bash stops at the syntax error of line %u (JF301): "
+			                                "the commands from here on do not run",
+			                       jf_source_line_of(u->src, u->syntax_error_at) + 1);
+			return;
+		}
+		walk(sh, c);
+	}
+}
+
 /* Walks launch script `u` in this shell (`same_shell`: `source`, which
  * keeps the caller's parameters), else in a child shell that inherits the
  * exported state, with w[first..] as its positional parameters. */
@@ -195,7 +217,7 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 		jf_file *saved = sh->unit;
 		sh->unit = u;
 		sh->depth++;
-		walk(sh, ts_tree_root_node(u->tree));
+		walk_unit(sh, u);
 		sh->depth--;
 		sh->unit = saved;
 		return;
@@ -229,7 +251,7 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 	child.produced_unknown = sh->produced_unknown;
 	for (size_t i = 0; i < sh->produced.size; i++)
 		jf_array_push(&child.produced, jf_xstrdup(sh->produced.items[i]));
-	walk(&child, ts_tree_root_node(u->tree));
+	walk_unit(&child, u);
 	/* What the child made stays on disk for the commands after it. */
 	for (size_t i = sh->produced.size; i < child.produced.size; i++) {
 		jf_array_push(&sh->produced, child.produced.items[i]);
@@ -841,7 +863,7 @@ static void run_unit(shell *sh, const jf_job *job, const jf_cmd_unit *u)
 	if (!f)
 		return;
 	sh->unit = f;
-	walk(sh, ts_tree_root_node(f->tree));
+	walk_unit(sh, f);
 }
 
 /* The shell that runs the job's command: in the workdir, with the job's env. */
