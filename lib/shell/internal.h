@@ -32,6 +32,20 @@ typedef struct {
 
 typedef JF_ARRAY(var) var_list;
 
+/* A function the script defines: its body, in the file that defines it. */
+typedef struct {
+	char *name;
+	jf_file *unit;
+	TSNode body;
+} shell_fn;
+
+/* A call of a function being walked: the variables its `local`s hide,
+ * given back when it returns. */
+typedef struct {
+	var_list saved;   /* their values before the call */
+	jf_strings unset; /* those that were not set */
+} fn_frame;
+
 typedef struct shell {
 	const jf_job *job;
 	jf_workspace *ws;
@@ -48,6 +62,8 @@ typedef struct shell {
 	jf_words env;              /* the running command's prefix assignments (jf_invocation.env) */
 	bool nounset;              /* `set -u` */
 	bool vars_uncertain;       /* functions, eval, read: variables may be set unseen */
+	JF_ARRAY(shell_fn) fns;    /* the functions defined so far (a child shell has none) */
+	fn_frame *frame;           /* the function call being walked, or NULL */
 	int depth;
 	jf_loc argv_at;            /* the argv unit being run: its words have no tree */
 } shell;

@@ -179,6 +179,9 @@ static bool same_var(const var *a, const var *b)
 static void shell_release(shell *sh)
 {
 	vars_release(&sh->vars);
+	for (size_t i = 0; i < sh->fns.size; i++)
+		free(sh->fns.items[i].name);
+	jf_array_release(&sh->fns);
 	for (size_t i = 0; i < sh->produced.size; i++)
 		free(sh->produced.items[i]);
 	jf_array_release(&sh->produced);
@@ -331,16 +334,49 @@ static bool prefix_assignment(shell *sh, TSNode n, word *out)
 	return true;
 }
 
+/* `local X` (also `declare` and `typeset`) in a function being walked: X's
+ * value before, given back when the function returns. */
+static void hide_for_call(shell *sh, TSNode name_or_assignment)
+{
+	TSNode name = jf_node_type_is(name_or_assignment, JF_T_variable_assignment)
+	                      ? jf_node_field(name_or_assignment, JF_F_name)
+	                      : name_or_assignment;
+	if (!sh->frame || !jf_node_type_is(name, JF_T_variable_name))
+		return;
+	char *vname = jf_node_text(sh->unit, name);
+	fn_frame *f = sh->frame;
+	bool hidden = jf_strings_have(&f->unset, vname) || vars_find(&f->saved, vname);
+	const var *v = hidden ? NULL : jf_shell__find_var(sh, vname);
+	if (!hidden && v) {
+		var_list one = { 0 };
+		jf_array_push(&one, *v);
+		var_list c = vars_copy(&one);
+		jf_array_push(&f->saved, c.items[0]);
+		jf_array_release(&c);
+		jf_array_release(&one);
+	} else if (!hidden) {
+		jf_array_push(&f->unset, jf_xstrdup(vname));
+	}
+	free(vname);
+}
+
 static void declaration(shell *sh, TSNode n)
 {
 	char *kw = jf_node_text(sh->unit, ts_node_child(n, 0));
 	bool exported = jf_str_starts(kw, "export");
+	bool local = !strcmp(kw, "local") || !strcmp(kw, "declare") || !strcmp(kw, "typeset");
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode c = ts_node_named_child(n, i);
 		jf_type t = jf_node_type(c);
+		if (local && (t == JF_T_variable_assignment || t == JF_T_variable_name))
+			hide_for_call(sh, c);
 		if (t == JF_T_variable_assignment) {
 			assignment(sh, c, exported);
+		} else if (t == JF_T_variable_name && local && sh->frame) {
+			char *vname = jf_node_text(sh->unit, c);
+			jf_shell__set_var(sh, vname, "", exported); /* `local X`: empty in the call */
+			free(vname);
 		} else if (t == JF_T_variable_name && exported) {
 			char *vname = jf_node_text(sh->unit, c);
 			var *v = jf_shell__find_var(sh, vname);
@@ -447,6 +483,81 @@ static bool args_slice(shell *sh, TSNode n, size_t *from, size_t *len)
 	return true;
 }
 
+/* The function `name` the script defined last, or NULL. */
+static const shell_fn *find_fn(const shell *sh, const char *name)
+{
+	for (size_t i = sh->fns.size; name && i-- > 0;)
+		if (!strcmp(sh->fns.items[i].name, name))
+			return &sh->fns.items[i];
+	return NULL;
+}
+
+static void remove_var(shell *sh, const char *name)
+{
+	for (size_t i = sh->vars.size; i-- > 0;)
+		if (!strcmp(sh->vars.items[i].name, name)) {
+			var *v = &sh->vars.items[i];
+			free(v->name);
+			free(v->value);
+			jf_words_release(&v->items);
+			memmove(v, v + 1, (sh->vars.size - i - 1) * sizeof *v);
+			sh->vars.size--;
+		}
+}
+
+/* A call of function `fn` with w[1..] as its positional parameters: its body
+ * runs in this shell, and its `local` variables are given back after it. */
+static void call_fn(shell *sh, const shell_fn *fn, const words *w)
+{
+	if (sh->depth >= MAX_SCRIPT_DEPTH) {
+		jf_shell__not_followed(sh, &w->items[0], "function '%s' is not followed: functions and "
+		                                         "launch scripts call one another deeper than "
+		                                         "%d levels",
+		                       fn->name, MAX_SCRIPT_DEPTH);
+		return;
+	}
+	jf_words args = sh->args;
+	bool args_known = sh->args_known;
+	jf_file *unit = sh->unit;
+	fn_frame frame = { { 0 }, { 0 } }, *outer = sh->frame;
+	sh->args = (jf_words){ 0 };
+	jf_shell__copy_words(&sh->args, w, 1, w->size);
+	sh->args_known = true;
+	sh->frame = &frame;
+	sh->unit = fn->unit;
+	sh->depth++;
+	walk(sh, fn->body);
+	sh->depth--;
+	sh->unit = unit;
+	sh->frame = outer;
+	jf_words_release(&sh->args);
+	sh->args = args;
+	sh->args_known = args_known;
+	for (size_t i = 0; i < frame.unset.size; i++)
+		remove_var(sh, frame.unset.items[i]);
+	for (size_t i = 0; i < frame.saved.size; i++) {
+		const var *o = &frame.saved.items[i];
+		var *v = jf_shell__set_var(sh, o->name, o->value, o->exported);
+		v->exported = o->exported;
+		v->src = o->src;
+		v->span = o->span;
+		v->is_array = o->is_array;
+		jf_shell__copy_words(&v->items, &o->items, 0, o->items.size);
+	}
+	jf_strings_release(&frame.unset);
+	vars_release(&frame.saved);
+}
+
+/* `name() { ...; }`, `function name { ...; }`: kept for its calls. */
+static void define_fn(shell *sh, TSNode n)
+{
+	TSNode name = jf_node_field(n, JF_F_name), body = jf_node_field(n, JF_F_body);
+	if (ts_node_is_null(name) || ts_node_is_null(body))
+		return;
+	shell_fn f = { jf_node_text(sh->unit, name), sh->unit, body };
+	jf_array_push(&sh->fns, f);
+}
+
 static void command(shell *sh, TSNode n)
 {
 	words w = { 0 }, env = { 0 };
@@ -493,7 +604,10 @@ static void command(shell *sh, TSNode n)
 	/* Prefix assignments (`X=1 cmd`) apply to the command only. */
 	words outer = sh->env;
 	sh->env = env;
-	if (!only_assignments && w.size)
+	const shell_fn *fn = w.size ? find_fn(sh, w.items[0].value) : NULL;
+	if (fn)
+		call_fn(sh, fn, &w);
+	else if (!only_assignments && w.size)
 		jf_shell__run_words(sh, &w, 0, n, NULL);
 	jf_words_release(&sh->env);
 	sh->env = outer;
@@ -800,7 +914,10 @@ static void walk(shell *sh, TSNode n)
 		return;
 	}
 	if (t == JF_T_function_definition) {
-		sh->vars_uncertain = true; /* a call may set any variable */
+		/* Its calls that the walk meets run its body; another (a trap, a
+		 * name known at run time) may set any variable. */
+		sh->vars_uncertain = true;
+		define_fn(sh, n);
 		return;
 	}
 	if (t == JF_T_if_statement) {
@@ -822,15 +939,19 @@ static void walk(shell *sh, TSNode n)
 			sh->vars_uncertain = true;
 		}
 	}
+	/* `( ... )`: its folder and variables are its own (the files it makes stay) */
 	bool scoped = t == JF_T_subshell;
 	char *saved = scoped && sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
 	bool had_cwd = sh->cwd != NULL;
+	var_list saved_vars = scoped ? vars_copy(&sh->vars) : (var_list){ 0 };
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++)
 		walk(sh, ts_node_named_child(n, i));
 	if (scoped) {
 		free(sh->cwd);
 		sh->cwd = had_cwd ? saved : NULL;
+		vars_release(&sh->vars);
+		sh->vars = saved_vars;
 	}
 }
 

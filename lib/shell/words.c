@@ -268,19 +268,27 @@ word jf_shell__place(shell *sh, TSNode n)
 	return w;
 }
 
+static void note_at(jf_strings *to, const word *at, const char *fmt, va_list ap)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_vaddf(&b, fmt, ap);
+	char *line = jf_xasprintf("%s:%u: %s", at->src->path,
+	                          jf_source_line_of(at->src, at->span.start) + 1, b.buf);
+	if (jf_strings_have(to, line))
+		free(line); /* a word walked again (a function called twice) */
+	else
+		jf_array_push(to, line);
+	jf_buf_release(&b);
+}
+
 void jf_shell__not_followed(shell *sh, const word *at, const char *fmt, ...)
 {
 	if (!at->src)
 		return;
-	jf_buf b = JF_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	jf_buf_vaddf(&b, fmt, ap);
+	note_at(&sh->out->not_followed, at, fmt, ap);
 	va_end(ap);
-	jf_array_push(&sh->out->not_followed,
-	              jf_xasprintf("%s:%u: %s", at->src->path,
-	                           jf_source_line_of(at->src, at->span.start) + 1, b.buf));
-	jf_buf_release(&b);
 }
 
 /* A word of the unit at node `n`, placed where findings about it belong. */
