@@ -27,6 +27,9 @@ typedef struct {
 	const jf_source *src; /* where it was set; NULL when not known */
 	jf_span span;
 	bool is_array;   /* X=(a b c): the words are in `items` */
+	/* X=$@, X=${@:5}: the value joins the caller's words, which `items`
+	 * keeps, each at its place, for an unquoted $X to stand for them. */
+	bool of_args;
 	jf_words items;
 } var;
 
@@ -63,6 +66,10 @@ typedef struct shell {
 	bool nounset;              /* `set -u` */
 	bool vars_uncertain;       /* functions, eval, read: variables may be set unseen */
 	JF_ARRAY(shell_fn) fns;    /* the functions defined so far (a child shell has none) */
+	/* The variables the job's shell texts assign anywhere (shared by every
+	 * shell of the job): its own names, which no image or platform sets. */
+	jf_strings *own;
+	jf_strings *inherits; /* ...and those an assignment reads first (X=$X:..., X+=...) */
 	fn_frame *frame;           /* the function call being walked, or NULL */
 	int depth;
 	jf_loc argv_at;            /* the argv unit being run: its words have no tree */
@@ -85,6 +92,8 @@ var *jf_shell__find_var(shell *sh, const char *name);
 var *jf_shell__set_var(shell *sh, const char *name, const char *value, bool exported);
 /** The value of $name: NULL when unknown; *unset tells a variable nothing sets. */
 const char *jf_shell__lookup(shell *sh, const char *name, bool *unset);
+/** Whether $name, unset here, is surely unset when the job runs (bash expands it to ""). */
+bool jf_shell__surely_unset(shell *sh, const char *name);
 /** Container path `p` from the current folder; NULL when the folder is unknown. Caller frees. */
 char *jf_shell__container_path(shell *sh, const char *p);
 /** The job creates `p` (NULL: something jobfix cannot name). */
@@ -113,6 +122,11 @@ word jf_shell__copy_word(const word *w);
 void jf_shell__copy_words(words *out, const words *w, size_t from, size_t to);
 bool jf_shell__word_is(const words *w, size_t i, const char *s);
 bool jf_shell__word_starts(const words *w, size_t i, const char *s);
+/** Whether node `n` is "$@" or $@ (also $*): all positional parameters. */
+bool jf_shell__all_args(shell *sh, TSNode n);
+/** Whether node `n` is "${@:N}" or "${@:N:L}" (N >= 1), with its first index
+ * into the positional parameters and its length (SIZE_MAX: to the end). */
+bool jf_shell__args_slice(shell *sh, TSNode n, size_t *from, size_t *len);
 /** The last path component of word i, or "" when unknown. */
 const char *jf_shell__word_base(const words *w, size_t i);
 

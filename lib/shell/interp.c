@@ -9,9 +9,11 @@
 #include <fnmatch.h>
 
 #include "core/path.h"
+#include "env/platforms.h"
 #include "shell/internal.h"
 
 static void walk(shell *sh, TSNode n);
+static bool appends(TSNode n);
 
 /* Variables */
 
@@ -36,7 +38,7 @@ var *jf_shell__set_var(shell *sh, const char *name, const char *value, bool expo
 	v->value = value ? jf_xstrdup(value) : NULL;
 	v->exported |= exported;
 	v->src = NULL;
-	v->is_array = false;
+	v->is_array = v->of_args = false;
 	jf_words_release(&v->items);
 	return v;
 }
@@ -62,6 +64,105 @@ const char *jf_shell__lookup(shell *sh, const char *name, bool *unset)
 	*unset = true;
 	return NULL;
 }
+static void add_name(jf_strings *to, char *name)
+{
+	if (jf_strings_have(to, name))
+		free(name);
+	else
+		jf_array_push(to, name);
+}
+
+/* Whether the text of assignment `a`'s value reads $name (or ${name...}). */
+static bool reads_itself(const shell *sh, TSNode a, const char *name)
+{
+	TSNode value = jf_node_field(a, JF_F_value);
+	if (ts_node_is_null(value))
+		return false;
+	const char *t = sh->unit->src->data;
+	size_t n = strlen(name);
+	for (uint32_t i = ts_node_start_byte(value); i + n < ts_node_end_byte(value); i++) {
+		if (t[i] != '$')
+			continue;
+		uint32_t k = i + 1 + (t[i + 1] == '{');
+		if (!strncmp(t + k, name, n) && !jf_is_name_char(t[k + n]))
+			return true;
+	}
+	return false;
+}
+
+/* The names the assignments of tree `n` set, into sh->own; those an
+ * assignment of them also reads, into sh->inherits. */
+static void gather_own(shell *sh, TSNode n)
+{
+	if (!sh->own)
+		return;
+	TSTreeCursor cur = ts_tree_cursor_new(n);
+	for (bool more = true; more;) {
+		TSNode c = ts_tree_cursor_current_node(&cur);
+		bool assigns = jf_node_type_is(c, JF_T_variable_assignment);
+		TSNode name = assigns ? jf_node_field(c, JF_F_name)
+		              : jf_node_type_is(c, JF_T_for_statement) ? jf_node_field(c, JF_F_variable)
+		                                                       : (TSNode){ 0 };
+		if (jf_node_type_is(name, JF_T_variable_name)) {
+			char *v = jf_node_text(sh->unit, name);
+			if (assigns && (appends(c) || reads_itself(sh, c, v)))
+				add_name(sh->inherits, jf_xstrdup(v));
+			add_name(sh->own, v);
+		}
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur)) {
+				more = false;
+				break;
+			}
+	}
+	ts_tree_cursor_delete(&cur);
+}
+
+/*
+ * Whether $name, which nothing the walk saw sets, is unset when the job
+ * runs, so that bash expands it to "": a name the job's own shell texts
+ * assign somewhere (a variable of the script's, which an image does not
+ * set), that the job's file, its platform and its launchers do not set,
+ * in a job that gets no variables its file does not name, where nothing
+ * unseen (a sourced file, a function called from where the walk does not
+ * follow, eval, read) may have set it.
+ */
+bool jf_shell__surely_unset(shell *sh, const char *name)
+{
+	static const char *const launchers[] = { "torchrun", "torch.distributed.launch", "deepspeed",
+		                                 "accelerate", "horovodrun", "mpirun", NULL };
+	/* Variables an environment commonly holds, whatever the job's texts do */
+	static const char *const common[] = { "PATH", "PYTHONPATH", "PYTHONHOME", "LD_LIBRARY_PATH",
+		                              "LIBRARY_PATH", "CPATH", "LD_PRELOAD", "HOME", "USER",
+		                              "LOGNAME", "SHELL", "TMPDIR", "TERM", "LANG", "LANGUAGE",
+		                              "TZ", "VIRTUAL_ENV", "MANPATH", "PKG_CONFIG_PATH", NULL };
+	static const char *const prefixes[] = { "LC_", "CUDA", "NCCL_", "NVIDIA_", "CONDA", "HF_",
+		                                "TRANSFORMERS_", "TORCH", "OMP_", "MKL_", "PIP_",
+		                                "WANDB_", "XDG_", NULL };
+	const jf_job *j = sh->job;
+	for (size_t i = 0; prefixes[i]; i++)
+		if (jf_str_starts(name, prefixes[i]))
+			return false;
+	if (sh->vars_uncertain || !sh->own || !jf_strings_have(sh->own, name) ||
+	    jf_strings_have(sh->inherits, name) || jf_str_in(name, common) || j->env_open ||
+	    j->submitter_env == JF_SUBMITTER_ENV_ALL || jf_job_env(j, name))
+		return false;
+	if (j->submitter_env == JF_SUBMITTER_ENV_DEFAULT &&
+	    jf_platform_submitter_environment(j->platform.value))
+		return false;
+	for (size_t i = 0; i < j->subst.size; i++)
+		if (!strcmp(j->subst.items[i].name.value, name))
+			return false;
+	if (jf_platform_sets(j->platform.value, name))
+		return false;
+	for (size_t i = 0; launchers[i]; i++)
+		if (jf_launcher_sets(launchers[i], name))
+			return false;
+	return true;
+}
+
 /* Paths */
 
 char *jf_shell__container_path(shell *sh, const char *p)
@@ -118,6 +219,8 @@ static void shell_init(shell *sh, const shell *parent, jf_file *unit, const char
 	sh->host = parent->host;
 	sh->unit = unit;
 	sh->cwd = cwd ? jf_xstrdup(cwd) : NULL;
+	sh->own = parent->own;
+	sh->inherits = parent->inherits;
 	sh->depth = depth;
 }
 
@@ -167,7 +270,7 @@ static bool same_var(const var *a, const var *b)
 {
 	if (!a || !b)
 		return a == b;
-	if (a->is_array != b->is_array || !same_str(a->value, b->value) ||
+	if (a->is_array != b->is_array || a->of_args != b->of_args || !same_str(a->value, b->value) ||
 	    a->items.size != b->items.size)
 		return false;
 	for (size_t i = 0; i < a->items.size; i++)
@@ -219,6 +322,7 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 	if (same_shell) {
 		jf_file *saved = sh->unit;
 		sh->unit = u;
+		gather_own(sh, ts_tree_root_node(u->tree));
 		sh->depth++;
 		walk_unit(sh, u);
 		sh->depth--;
@@ -254,6 +358,7 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 	child.produced_unknown = sh->produced_unknown;
 	for (size_t i = 0; i < sh->produced.size; i++)
 		jf_array_push(&child.produced, jf_xstrdup(sh->produced.items[i]));
+	gather_own(&child, ts_tree_root_node(u->tree));
 	walk_unit(&child, u);
 	/* What the child made stays on disk for the commands after it. */
 	for (size_t i = sh->produced.size; i < child.produced.size; i++) {
@@ -313,6 +418,13 @@ static void assignment(shell *sh, TSNode n, bool exported)
 	word at = jf_shell__place(sh, ts_node_is_null(value) ? n : value);
 	sv->src = at.src;
 	sv->span = at.span;
+	size_t from = 0, len = SIZE_MAX;
+	if (v && !append && !ts_node_is_null(value) &&
+	    (jf_shell__all_args(sh, value) || jf_shell__args_slice(sh, value, &from, &len))) {
+		sv->of_args = true;
+		for (size_t i = from, k = 0; i < sh->args.size && k < len; i++, k++)
+			jf_array_push(&sv->items, jf_shell__copy_word(&sh->args.items[i]));
+	}
 	free(vname);
 	free(v);
 }
@@ -420,6 +532,29 @@ static bool splice_expansion(shell *sh, TSNode c, words *out)
 	}
 	if (quoted || (!jf_node_type_is(c, JF_T_simple_expansion) && !jf_node_type_is(c, JF_T_expansion)))
 		return false;
+	/* $X of X=${@:5}: the caller's words, each split at blanks where it stands */
+	TSNode vn = ts_node_named_child(c, 0);
+	if (jf_node_type_is(vn, JF_T_variable_name) && ts_node_named_child_count(c) == 1) {
+		char *vname = jf_node_text(sh->unit, vn);
+		const var *v = jf_shell__find_var(sh, vname);
+		free(vname);
+		if (v && v->of_args && v->value) {
+			for (size_t i = 0; i < v->items.size; i++) {
+				const char *p = v->items.items[i].value;
+				while (*p) {
+					p += strspn(p, " \t\n");
+					size_t n = strcspn(p, " \t\n");
+					if (!n)
+						break;
+					word part = v->items.items[i];
+					part.value = jf_xstrndup(p, n);
+					jf_array_push(out, part);
+					p += n;
+				}
+			}
+			return true;
+		}
+	}
 	char *value = jf_shell__word_value(sh, c);
 	if (!value)
 		return false; /* one unknown word (it may stand for several) */
@@ -438,50 +573,6 @@ static bool splice_expansion(shell *sh, TSNode c, words *out)
 	return true;
 }
 
-/* Whether `n` is "$@" or $@ (also $*): all positional parameters. */
-static bool is_all_args(shell *sh, TSNode n)
-{
-	if (jf_node_type_is(n, JF_T_string) && ts_node_named_child_count(n) == 1)
-		n = ts_node_named_child(n, 0);
-	if (!jf_node_type_is(n, JF_T_simple_expansion))
-		return false;
-	TSNode name = ts_node_named_child(n, 0);
-	return jf_node_type_is(name, JF_T_special_variable_name) &&
-	       (jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*"));
-}
-
-/* Whether `n` is a slice of the positional parameters, "${@:N}" or
- * "${@:N:L}" (N >= 1), with its first index into them and its length
- * (SIZE_MAX: to the end). */
-static bool args_slice(shell *sh, TSNode n, size_t *from, size_t *len)
-{
-	if (jf_node_type_is(n, JF_T_string) && ts_node_named_child_count(n) == 1)
-		n = ts_node_named_child(n, 0);
-	uint32_t parts = ts_node_named_child_count(n);
-	if (!jf_node_type_is(n, JF_T_expansion) || parts < 2 || parts > 3)
-		return false;
-	TSNode name = ts_node_named_child(n, 0);
-	if (!jf_node_type_is(name, JF_T_special_variable_name) ||
-	    !(jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*")) ||
-	    sh->unit->src->data[ts_node_end_byte(name)] != ':')
-		return false;
-	long v[2] = { 0, -1 };
-	for (uint32_t i = 1; i < parts; i++) {
-		TSNode num = ts_node_named_child(n, i);
-		char *text = jf_node_text(sh->unit, num);
-		char *end;
-		v[i - 1] = jf_node_type_is(num, JF_T_number) ? strtol(text, &end, 10) : -1;
-		bool ok = jf_node_type_is(num, JF_T_number) && !*end && v[i - 1] >= 0;
-		free(text);
-		if (!ok)
-			return false;
-	}
-	if (v[0] < 1)
-		return false; /* ${@:0} starts with $0 */
-	*from = (size_t)v[0] - 1;
-	*len = parts == 3 ? (size_t)v[1] : SIZE_MAX;
-	return true;
-}
 
 /* The function `name` the script defined last, or NULL. */
 static const shell_fn *find_fn(const shell *sh, const char *name)
@@ -542,6 +633,7 @@ static void call_fn(shell *sh, const shell_fn *fn, const words *w)
 		v->src = o->src;
 		v->span = o->span;
 		v->is_array = o->is_array;
+		v->of_args = o->of_args;
 		jf_shell__copy_words(&v->items, &o->items, 0, o->items.size);
 	}
 	jf_strings_release(&frame.unset);
@@ -575,7 +667,7 @@ static void command(shell *sh, TSNode n)
 		if (t == JF_T_command_name)
 			c = ts_node_named_child(c, 0);
 		only_assignments = false;
-		if (is_all_args(sh, c)) {
+		if (jf_shell__all_args(sh, c)) {
 			/* "$@": the caller's words, each where the caller wrote it. */
 			if (sh->args_known) {
 				jf_shell__copy_words(&w, &sh->args, 0, sh->args.size);
@@ -588,7 +680,7 @@ static void command(shell *sh, TSNode n)
 			continue;
 		}
 		size_t from, len;
-		if (sh->args_known && args_slice(sh, c, &from, &len)) {
+		if (sh->args_known && jf_shell__args_slice(sh, c, &from, &len)) {
 			/* "${@:3}": the caller's words from the third on */
 			size_t end = from < sh->args.size ? sh->args.size : from;
 			if (len < end - from)
@@ -755,7 +847,7 @@ static void merge_outcomes(shell *sh, outcome_list *o_list, jf_strings *c_list)
 				var *m = &sh->vars.items[i];
 				free(m->value);
 				m->value = NULL; /* set in some outcomes only */
-				m->is_array = false;
+				m->is_array = m->of_args = false;
 				jf_words_release(&m->items);
 			}
 	sh->cwd = c_list->items[0];
@@ -984,6 +1076,7 @@ static void run_unit(shell *sh, const jf_job *job, const jf_cmd_unit *u)
 	if (!f)
 		return;
 	sh->unit = f;
+	gather_own(sh, ts_tree_root_node(f->tree));
 	walk_unit(sh, f);
 }
 
@@ -1022,7 +1115,9 @@ void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
 		}
 		return;
 	}
-	shell top = { .job = job, .ws = ws, .out = out, .host = host };
+	jf_strings own = { 0 }, inherits = { 0 };
+	shell top = { .job = job, .ws = ws, .out = out, .host = host, .own = &own,
+		      .inherits = &inherits };
 	shell sh;
 	start_shell(&sh, &top);
 	jf_shell__image_projects(&sh);
@@ -1041,6 +1136,8 @@ void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
 		run_unit(&sh, job, u);
 	}
 	shell_release(&sh);
+	jf_strings_release(&own);
+	jf_strings_release(&inherits);
 }
 
 void jf_shell_facts_release(jf_shell_facts *self)

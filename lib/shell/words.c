@@ -74,6 +74,12 @@ static bool expand_name(shell *sh, TSNode name_node, jf_buf *out)
 	const char *v = jf_shell__lookup(sh, name, &unset);
 	if (unset)
 		note_unset(sh, name_node, name);
+	/* bash expands to nothing a positional parameter the caller did not
+	 * pass (the caller's words are known when *unset is), and a variable
+	 * that is surely unset */
+	bool positional = name[0] >= '0' && name[0] <= '9';
+	if (unset && (positional || (!jf_str_in(name, bash_vars) && jf_shell__surely_unset(sh, name))))
+		v = "";
 	free(name);
 	if (!v)
 		return false;
@@ -186,10 +192,76 @@ static bool expand_substitution(shell *sh, TSNode n, jf_buf *out)
 	return ok;
 }
 
+/* Whether `n` is "$@" or $@ (also $*): all positional parameters. */
+bool jf_shell__all_args(shell *sh, TSNode n)
+{
+	if (jf_node_type_is(n, JF_T_string) && ts_node_named_child_count(n) == 1)
+		n = ts_node_named_child(n, 0);
+	if (!jf_node_type_is(n, JF_T_simple_expansion))
+		return false;
+	TSNode name = ts_node_named_child(n, 0);
+	return jf_node_type_is(name, JF_T_special_variable_name) &&
+	       (jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*"));
+}
+
+/* Whether `n` is a slice of the positional parameters, "${@:N}" or
+ * "${@:N:L}" (N >= 1), with its first index into them and its length
+ * (SIZE_MAX: to the end). */
+bool jf_shell__args_slice(shell *sh, TSNode n, size_t *from, size_t *len)
+{
+	if (jf_node_type_is(n, JF_T_string) && ts_node_named_child_count(n) == 1)
+		n = ts_node_named_child(n, 0);
+	uint32_t parts = ts_node_named_child_count(n);
+	if (!jf_node_type_is(n, JF_T_expansion) || parts < 2 || parts > 3)
+		return false;
+	TSNode name = ts_node_named_child(n, 0);
+	if (!jf_node_type_is(name, JF_T_special_variable_name) ||
+	    !(jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*")) ||
+	    sh->unit->src->data[ts_node_end_byte(name)] != ':')
+		return false;
+	long v[2] = { 0, -1 };
+	for (uint32_t i = 1; i < parts; i++) {
+		TSNode num = ts_node_named_child(n, i);
+		char *text = jf_node_text(sh->unit, num);
+		char *end;
+		v[i - 1] = jf_node_type_is(num, JF_T_number) ? strtol(text, &end, 10) : -1;
+		bool ok = jf_node_type_is(num, JF_T_number) && !*end && v[i - 1] >= 0;
+		free(text);
+		if (!ok)
+			return false;
+	}
+	if (v[0] < 1)
+		return false; /* ${@:0} starts with $0 */
+	*from = (size_t)v[0] - 1;
+	*len = parts == 3 ? (size_t)v[1] : SIZE_MAX;
+	return true;
+}
+
+/* The positional parameters from `from` (at most `len` of them), joined by
+ * blanks as "$*" or an assignment X=$@ joins them; false when one is not known. */
+static bool expand_args(shell *sh, size_t from, size_t len, jf_buf *out)
+{
+	if (!sh->args_known)
+		return false;
+	for (size_t i = from, k = 0; i < sh->args.size && k < len; i++, k++) {
+		if (!sh->args.items[i].value)
+			return false;
+		if (k)
+			jf_buf_addc(out, ' ');
+		jf_buf_adds(out, sh->args.items[i].value);
+	}
+	return true;
+}
+
 /* Appends the value of word `n` to `out`; false when it is not known. */
 static bool expand(shell *sh, TSNode n, jf_buf *out)
 {
 	jf_type t = jf_node_type(n);
+	size_t from, len;
+	if ((t == JF_T_simple_expansion || t == JF_T_expansion) && jf_shell__all_args(sh, n))
+		return expand_args(sh, 0, SIZE_MAX, out);
+	if (t == JF_T_expansion && jf_shell__args_slice(sh, n, &from, &len))
+		return expand_args(sh, from, len, out);
 	const char *src = sh->unit->src->data;
 	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
 	if (t == JF_T_word || t == JF_T_number || t == JF_T_string_content) {
