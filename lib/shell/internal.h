@@ -56,6 +56,7 @@ typedef struct shell {
 	const jf_shell_host *host;
 	jf_file *unit;             /* the file being walked; NULL for an argv unit */
 	char *cwd;                 /* container path; NULL when unknown */
+	char *start_cwd;           /* the folder the script was started (submitted) in; NULL: unknown */
 	var_list vars;
 	jf_strings produced;       /* container paths the job creates itself */
 	bool produced_unknown;     /* something was produced where jobfix cannot tell */
@@ -110,6 +111,11 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 /** Notes in the facts' `not_followed` that what word `at` starts is not
  * followed: "FILE:LINE: " and then the message. */
 void jf_shell__not_followed(shell *sh, const word *at, const char *fmt, ...) JF_PRINTF(3, 4);
+/** Notes in the facts' `assumed` what the walk took for a value it cannot
+ * know at word `at`: "FILE:LINE: " and then the message. */
+void jf_shell__assume(shell *sh, const word *at, const char *fmt, ...) JF_PRINTF(3, 4);
+/** Container path `cpath` as shown: under the code folder as the code is shown. Caller frees. */
+char *jf_shell__shown(const shell *sh, const char *cpath);
 
 /** Where findings about node `n` of the file belong, as a word without a value. */
 word jf_shell__place(shell *sh, TSNode n);

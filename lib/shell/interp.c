@@ -219,6 +219,7 @@ static void shell_init(shell *sh, const shell *parent, jf_file *unit, const char
 	sh->host = parent->host;
 	sh->unit = unit;
 	sh->cwd = cwd ? jf_xstrdup(cwd) : NULL;
+	sh->start_cwd = cwd ? jf_xstrdup(cwd) : NULL;
 	sh->own = parent->own;
 	sh->inherits = parent->inherits;
 	sh->depth = depth;
@@ -290,6 +291,7 @@ static void shell_release(shell *sh)
 	jf_array_release(&sh->produced);
 	jf_words_release(&sh->args);
 	free(sh->cwd);
+	free(sh->start_cwd);
 }
 
 /* The statements of file `u`, in this shell: bash reads and runs them one
@@ -1168,6 +1170,7 @@ void jf_shell_facts_release(jf_shell_facts *self)
 	jf_array_release(&self->pins);
 	jf_strings_release(&self->produced);
 	jf_strings_release(&self->not_followed);
+	jf_strings_release(&self->assumed);
 	jf_strings_release(&self->exported);
 	for (size_t i = 0; i < self->var_uses.size; i++)
 		free(self->var_uses.items[i].name);

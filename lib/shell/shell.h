@@ -121,6 +121,10 @@ typedef struct {
 	 * met it ("launch.sh:3: what Python runs is not followed: ..."): the
 	 * scripts it would run are not checked (JF102 says it for --verbose). */
 	jf_strings not_followed;
+	/* What the walk took for values it cannot know, in the order it met
+	 * them ("train.sbatch:8: $SLURM_SUBMIT_DIR taken as ..."): said by JF102
+	 * for --verbose, as the scripts it then follows rest on them. */
+	jf_strings assumed;
 	JF_ARRAY(jf_shell_write) writes;
 	/* Statements walked, against JF_SHELL_MAX_STEPS: a script sourced again
 	 * and again in a chain would otherwise take exponential time. */

@@ -65,6 +65,32 @@ static bool expand_script_path(shell *sh, jf_buf *out)
 	return true;
 }
 
+/*
+ * $SLURM_SUBMIT_DIR and $PBS_O_WORKDIR, which the job does not set: the
+ * folder the batch script is submitted from, which sbatch and qsub set. It
+ * is taken as the folder the script started in: for a batch script that is
+ * the job, the folder its reader placed the code in (its own folder, or the
+ * one above it that holds the scripts it runs); for a launch script, the
+ * folder its caller ran it from. Said for --verbose.
+ */
+static const char *submit_dir(shell *sh, TSNode name_node, const char *name)
+{
+	if ((strcmp(name, "SLURM_SUBMIT_DIR") && strcmp(name, "PBS_O_WORKDIR")) || !sh->start_cwd)
+		return NULL;
+	word at = jf_shell__place(sh, ts_node_parent(name_node));
+	char *shown = jf_shell__shown(sh, sh->start_cwd);
+	bool batch = !sh->depth && !sh->job->workdir.value && sh->job->platform.value &&
+	             !strcmp(sh->job->platform.value, "slurm");
+	jf_shell__assume(sh, &at, "$%s taken as '%s', the folder the script is submitted from: %s",
+	                 name, shown,
+	                 sh->depth ? "the folder the command that runs the script is in"
+	                 : batch   ? "of the script's own folder and those above it, the one that "
+	                             "holds the scripts it runs"
+	                           : "the folder the job's command starts in");
+	free(shown);
+	return sh->start_cwd;
+}
+
 static bool expand_name(shell *sh, TSNode name_node, jf_buf *out)
 {
 	if (jf_node_is(sh->unit, name_node, "0"))
@@ -72,6 +98,8 @@ static bool expand_name(shell *sh, TSNode name_node, jf_buf *out)
 	char *name = jf_node_text(sh->unit, name_node);
 	bool unset;
 	const char *v = jf_shell__lookup(sh, name, &unset);
+	if (unset && (v = submit_dir(sh, name_node, name)) != NULL)
+		unset = false;
 	if (unset)
 		note_unset(sh, name_node, name);
 	/* bash expands to nothing a positional parameter the caller did not
@@ -361,6 +389,24 @@ void jf_shell__not_followed(shell *sh, const word *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	note_at(&sh->out->not_followed, at, fmt, ap);
 	va_end(ap);
+}
+
+void jf_shell__assume(shell *sh, const word *at, const char *fmt, ...)
+{
+	if (!at->src)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	note_at(&sh->out->assumed, at, fmt, ap);
+	va_end(ap);
+}
+
+char *jf_shell__shown(const shell *sh, const char *cpath)
+{
+	const char *rel = jf_path_under(cpath, jf_job_workdir(sh->job));
+	if (!rel || !sh->job->code_display || sh->job->workdir.value)
+		return jf_xstrdup(cpath);
+	return jf_path_join(sh->job->code_display, rel);
 }
 
 /* A word of the unit at node `n`, placed where findings about it belong. */
