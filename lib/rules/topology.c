@@ -11,7 +11,8 @@
  * (no GPU is visible), and launches that wait for more nodes than the job has.
  *
  * Only counts known at lint time are compared. `gpu`/`auto`, values set at run
- * time (platform variables), hostfiles, --include/--exclude, a launcher under
+ * time (platform variables), options known only at run time (`torchrun
+ * $DISTRIBUTED_ARGS`: any option may be in them), hostfiles, --include/--exclude, a launcher under
  * mpirun and CPU jobs (gpus: 0) stay silent. JF211 warns only at the job's
  * largest launch, and not when CUDA_VISIBLE_DEVICES picks the GPUs: a smaller
  * launch beside a larger one (an evaluation on one GPU after training on all)
@@ -146,6 +147,8 @@ static procs procs_of(const jf_invocation *inv, const jf_job *job)
 	const jf_words *args = &inv->launcher_args;
 	if (inv->wrapper && !strcmp(inv->wrapper, "srun"))
 		return p; /* its tasks come from its options and the allocation's: not counted */
+	if (inv->launcher_open || inv->wrapper_open)
+		return p; /* options known only at run time may give any count */
 	if (inv->wrapper) {
 		if (strcmp(l, "python") && strcmp(l, "script"))
 			return p; /* a launcher under mpirun: how many run on a node is not clear */
@@ -215,7 +218,7 @@ static void check_nodes(jf_rule_ctx *ctx, const jf_invocation *inv)
 		names = acc_machines_opts;
 	else if (!strcmp(l, "deepspeed"))
 		names = ds_nodes_opts; /* the first N hosts of its hostfile */
-	if (!names || job->nodes < 1)
+	if (!names || job->nodes < 1 || inv->launcher_open)
 		return;
 	option o = find_option(&inv->launcher_args, names);
 	long n = count_of(o.value, true);

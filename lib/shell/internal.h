@@ -82,6 +82,9 @@ typedef struct {
 	size_t from;
 	const char *wrapper; /* mpirun, horovodrun */
 	size_t wrapper_from, wrapper_to;
+	/* A word known only at run time stands among the launcher's (the
+	 * wrapper's) options: it may be any of them. */
+	bool open, wrapper_open;
 } launch;
 
 typedef enum { SCRIPT_SHELL, SCRIPT_PYTHON } script_kind;

@@ -40,6 +40,10 @@ typedef struct {
 	const char *wrapper;   /* "mpirun", "horovodrun", or NULL */
 	jf_words launcher_args; /* the launcher's own words before the script */
 	jf_words wrapper_args;  /* mpirun's or horovodrun's options */
+	/* A word of launcher_args (wrapper_args) known only at run time stands
+	 * where an option does (`torchrun $DISTRIBUTED_ARGS train.py`): it may be
+	 * any of the launcher's options, whatever the others say. */
+	bool launcher_open, wrapper_open;
 	jf_words args;         /* the script's arguments */
 	jf_words env;          /* "NAME=value" set for it: the command's prefix assignments,
 	                          `env NAME=value`, and CUDA_VISIBLE_DEVICES as exported
