@@ -249,7 +249,7 @@ static void read_resources(jf_job_read *r, const directives *ds)
 	const directive *tasks = find(ds, "--ntasks", "-n");
 	if (nodes) {
 		j->nodes = number(nodes->value);
-		j->resources = (jf_loc){ r->src, nodes->line };
+		j->resources = j->nodes_at = (jf_loc){ r->src, nodes->line };
 	}
 	const directive *gpus_at = NULL;
 	if (per_node && (j->gpus = typed_count(per_node->value)) >= 0)
@@ -270,6 +270,10 @@ static void read_resources(jf_job_read *r, const directives *ds)
 	else if (tasks && j->nodes > 0 && number(tasks->value) >= 0 &&
 	         number(tasks->value) % j->nodes == 0)
 		j->procs = number(tasks->value) / j->nodes;
+	else if (!tasks && !find(ds, "--cpus-per-task", "-c") && !find(ds, "--ntasks-per-gpu", NULL) &&
+	         !find(ds, "--gpus-per-task", NULL) && !find(ds, "--ntasks-per-socket", NULL) &&
+	         !find(ds, "--ntasks-per-core", NULL))
+		j->procs = 1; /* sbatch's default: one task per node */
 }
 
 /* The GPU type of a --gres value's gpu item (`gpu:a100:4`) or of a `type:N`

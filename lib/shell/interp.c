@@ -1148,6 +1148,7 @@ void jf_shell_facts_release(jf_shell_facts *self)
 	for (size_t i = 0; i < self->invocations.size; i++) {
 		jf_invocation *inv = &self->invocations.items[i];
 		free(inv->script.value);
+		free(inv->launcher_at.value);
 		free(inv->cwd);
 		jf_words_release(&inv->launcher_args);
 		jf_words_release(&inv->wrapper_args);

@@ -81,6 +81,8 @@ static void record_invocation(shell *sh, jf_file *u, const words *w, size_t i, c
 	inv.unit = sh->unit;
 	inv.cwd = sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
 	if (how) {
+		if (how->from > 0 && how->from <= i)
+			inv.launcher_at = jf_shell__copy_word(&w->items[how->from - 1]);
 		jf_shell__copy_words(&inv.launcher_args, w, how->from, i);
 		inv.launcher_open = how->open;
 		inv.wrapper_open = how->wrapper_open;

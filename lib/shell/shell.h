@@ -34,6 +34,7 @@ bool jf_word_passes(const char *word, const char *opt);
 typedef struct {
 	jf_file *entry;        /* the script */
 	jf_word script;        /* the word that names it */
+	jf_word launcher_at;   /* the word that names the launcher (torchrun, python), value NULL when none */
 	const char *launcher;  /* "python", "torchrun", "torch.distributed.launch", "deepspeed",
 	                          "accelerate", "script" (run by its path), or the path of a
 	                          local launcher script */
