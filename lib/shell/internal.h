@@ -87,7 +87,8 @@ typedef struct {
 	bool open, wrapper_open;
 } launch;
 
-typedef enum { SCRIPT_SHELL, SCRIPT_PYTHON } script_kind;
+/* SCRIPT_EXEC: a shell script run by its path (`./run.sh`), by its #! line */
+typedef enum { SCRIPT_SHELL, SCRIPT_PYTHON, SCRIPT_EXEC } script_kind;
 
 /* interp.c */
 

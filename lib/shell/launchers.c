@@ -101,6 +101,10 @@ void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, boo
                    const launch *how)
 {
 	const word *wd = &w->items[i];
+	/* run by its path: the kernel reads its #! line (a Python script run as `./x.py` too) */
+	bool by_path = kind == SCRIPT_EXEC || (how && !strcmp(how->launcher, "script"));
+	if (kind == SCRIPT_EXEC)
+		kind = SCRIPT_SHELL;
 	if (!wd->value || !*wd->value) {
 		if (!wd->value)
 			jf_shell__not_followed(sh, wd, "the script is not followed: its name is known "
@@ -148,6 +152,8 @@ void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, boo
 			                kind == SCRIPT_SHELL ? JF_ROLE_LAUNCH : JF_ROLE_ENTRY, cdir,
 			                sh->depth + 1);
 		free(cdir);
+		if (u && by_path)
+			u->run_by_path = true;
 		/* A launch script is walked once per job: each file is read once. */
 		if (u && kind == SCRIPT_SHELL && (fresh || same_shell) && u->lang == JF_LANG_BASH)
 			jf_shell__run_launch_script(sh, u, same_shell, w, i + 1);

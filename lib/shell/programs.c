@@ -550,7 +550,7 @@ void jf_shell__run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch
 	if (run) {
 		run(sh, w, i, cmd, outer);
 	} else if (strchr(name, '/') && jf_str_ends(name, ".sh")) {
-		jf_shell__script(sh, w, i, SCRIPT_SHELL, false, NULL);
+		jf_shell__script(sh, w, i, SCRIPT_EXEC, false, NULL);
 	} else if (strchr(name, '/') && jf_str_ends(name, ".py")) {
 		launch how = jf_shell__launch_of("script", i + 1, outer);
 		jf_shell__script(sh, w, i, SCRIPT_PYTHON, false, &how);

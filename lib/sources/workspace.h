@@ -46,6 +46,9 @@ typedef struct jf_file {
 	 * where it is; the commands from there on do not run. */
 	bool syntax_error;
 	uint32_t syntax_error_at;
+	/* The job runs it by its path (`./run.sh`): the kernel reads its #! line
+	 * (set by the shell's walk; JF401 reads it). */
+	bool run_by_path;
 	/* Why its syntax is not checked (a #! line that names another shell than
 	 * bash), a sentence for --verbose; NULL when it is. In the file's arena. */
 	const char *syntax_unchecked;
