@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_put("Dockerfile", data + 1, size - 1);
 		snprintf(path, sizeof path, "%s/Dockerfile", fuzz_dir);
 		jf_dockerfile df;
-		jf_dockerfile_read(path, "Dockerfile", fuzz_dir, data[0] & 8 ? fuzz_dir : NULL, &df);
+		jf_dockerfile_read(path, "Dockerfile", fuzz_dir, &df);
 		(void)jf_dockerfile_why(&df);
 		jf_dockerfile_release(&df);
 		break;

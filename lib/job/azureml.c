@@ -790,7 +790,7 @@ static void read_build(place *pl, yaml_node_t *build)
 	char *ctx = jf_path_join(pl->dir, path), *ctx_shown = jf_path_join(pl->display_dir, path);
 	char *fs = jf_path_join(ctx, file), *shown = jf_path_join(ctx_shown, file);
 	jf_dockerfile df;
-	if (!jf_dockerfile_read(fs, shown, ctx, NULL, &df)) {
+	if (!jf_dockerfile_read(fs, shown, ctx, &df)) {
 		jf_job__unknown(f, JF_JOB_PACKAGES, "%s is not read (%s): the image of the environment is "
 		                                    "unknown",
 		                shown, jf_dockerfile_why(&df));

@@ -46,6 +46,7 @@ typedef struct {
 	jf_span opaque_at;
 	const char *opaque_why; /* why, when a local project it installs says (static) */
 	bool runs_python;    /* a RUN may change the Python */
+	unsigned unfound;    /* files RUNs read from the context that no COPY put there */
 	vars args; /* ARGs of the stage (and global ones it redeclares) */
 	words env;
 	jf_docker_copies copies;
@@ -104,6 +105,7 @@ static void copy_release(jf_docker_copy *c)
 	for (size_t i = 0; i < c->sources.size; i++)
 		free(c->sources.items[i]);
 	jf_array_release(&c->sources);
+	jf_strings_release(&c->written);
 	free(c->folder);
 	free(c->folder_dest);
 	free(c->dest);
@@ -170,6 +172,7 @@ static void stage_continue(stage *s, const stage *base)
 	s->opaque_at = base->opaque_at;
 	s->opaque_why = base->opaque_why;
 	s->runs_python = base->runs_python;
+	s->unfound = base->unfound;
 	s->workdir = base->workdir ? jf_xstrdup(base->workdir) : NULL;
 	s->workdir_at = base->workdir_at;
 	s->user = (jf_docker_word){ base->user.value ? jf_xstrdup(base->user.value) : NULL,
@@ -178,9 +181,12 @@ static void stage_continue(stage *s, const stage *base)
 	for (size_t i = 0; i < base->copies.size; i++) {
 		jf_docker_copy c = base->copies.items[i];
 		memset(&c.sources, 0, sizeof c.sources);
+		memset(&c.written, 0, sizeof c.written);
 		for (size_t k = 0; k < base->copies.items[i].sources.size; k++) {
 			const char *x = base->copies.items[i].sources.items[k];
+			const char *y = base->copies.items[i].written.items[k];
 			jf_array_push(&c.sources, x ? jf_xstrdup(x) : NULL);
+			jf_array_push(&c.written, y ? jf_xstrdup(y) : NULL);
 		}
 		c.folder = c.folder ? jf_xstrdup(c.folder) : NULL;
 		c.folder_dest = c.folder_dest ? jf_xstrdup(c.folder_dest) : NULL;
@@ -537,8 +543,7 @@ static void read_env(stage *s, const logical *l, size_t from, const words *w)
 }
 
 /* COPY/ADD [--flag...] src... dest: where each source lands. */
-static void read_copy(stage *s, const words *w, bool add, const char *context, const char *top,
-                      jf_span at)
+static void read_copy(stage *s, const words *w, bool add, const char *context, jf_span at)
 {
 	jf_docker_copy c = { .at = at };
 	size_t i = 0;
@@ -567,21 +572,12 @@ static void read_copy(stage *s, const words *w, bool add, const char *context, c
 		}
 		if (!src) {
 			jf_array_push(&c.sources, NULL);
+			jf_array_push(&c.written, NULL);
 			continue;
 		}
+		jf_array_push(&c.written, jf_xstrdup(src));
 		bool glob = strchr(src, '*') || strchr(src, '?') || strchr(src, '[');
 		char *local = jf_path_join(context, src);
-		bool at_top = false;
-		if (!glob && !jf_path_is_dir(local) && !jf_path_is_file(local) && top) {
-			char *t = jf_path_join(top, src);
-			if (jf_path_is_dir(t) || jf_path_is_file(t)) {
-				free(local);
-				local = t;
-				at_top = true;
-			} else {
-				free(t);
-			}
-		}
 		if (glob) {
 			c.dest_dir = true; /* matches land in dest */
 		} else if (jf_path_is_dir(local)) {
@@ -589,7 +585,6 @@ static void read_copy(stage *s, const words *w, bool add, const char *context, c
 			if (nsrc == 1 && c.dest) {
 				c.folder = jf_xstrdup(src);
 				c.folder_dest = jf_xstrdup(c.dest);
-				c.at_top = at_top;
 			}
 		} else if (nsrc == 1 && c.dest && jf_path_is_file(local)) {
 			/* one file: its folder stands at the folder it lands in, when it keeps its name */
@@ -604,7 +599,6 @@ static void read_copy(stage *s, const words *w, bool add, const char *context, c
 					free(c.folder_dest);
 					c.folder_dest = jf_xstrdup("/");
 				}
-				c.at_top = at_top;
 			}
 			free(cpath);
 		}
@@ -775,6 +769,7 @@ static void install_project(run_read *r, const char *arg, jf_span at)
 	if (local && jf_path_is_dir(local)) {
 		jf_project p;
 		jf_project_read(local, extras, &p);
+		r->s->unfound += !p.metadata; /* pip: "does not appear to be a Python project" */
 		run_read inner = *r;
 		inner.at = at;
 		inner.from_file = true;
@@ -788,6 +783,7 @@ static void install_project(run_read *r, const char *arg, jf_span at)
 		local = NULL;
 	} else {
 		r->opaque = true;
+		r->s->unfound += local == NULL;
 	}
 	free(local);
 	free(dir);
@@ -811,6 +807,7 @@ static void install_item(const jf_pip_item *it, void *data)
 		inner.from_file = true;
 		if (local)
 			jf_pip_requirements_file(local, install_item, &inner);
+		r->s->unfound += !local && it->path[0] != '/' && !strchr(it->path, '$');
 		r->opaque |= !local || inner.opaque;
 		free(local);
 	} else if (it->kind == JF_PIP_PROJECT) {
@@ -1075,7 +1072,7 @@ static void read_exec(const logical *l, size_t from, words *to, bool *set, bool 
 }
 
 bool jf_dockerfile_read(const char *fs_path, const char *display_path, const char *ctx,
-                        const char *top, jf_dockerfile *out)
+                        jf_dockerfile *out)
 {
 	memset(out, 0, sizeof *out);
 	out->src = jf_source_load(fs_path, display_path);
@@ -1164,10 +1161,10 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 				for (size_t k = 0; k < j.size; k++)
 					jf_array_push(&all, j.items[k]);
 				jf_array_release(&j);
-				read_copy(s, &all, keyword_is(&l, kw, "ADD"), context, top, l.whole);
+				read_copy(s, &all, keyword_is(&l, kw, "ADD"), context, l.whole);
 				words_release(&all);
 			} else {
-				read_copy(s, &w, keyword_is(&l, kw, "ADD"), context, top, l.whole);
+				read_copy(s, &w, keyword_is(&l, kw, "ADD"), context, l.whole);
 			}
 		} else if (s && keyword_is(&l, kw, "RUN")) {
 			s->runs_python |= run_changes_python(l.text.buf + kw);
@@ -1197,6 +1194,7 @@ bool jf_dockerfile_read(const char *fs_path, const char *display_path, const cha
 		out->opaque_at = s->opaque_at;
 		out->opaque_why = s->opaque_why;
 		out->runs_python = s->runs_python;
+		out->unfound = s->unfound;
 		out->workdir = s->workdir;
 		s->workdir = NULL;
 		out->workdir_at = s->workdir_at;

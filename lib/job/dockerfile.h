@@ -26,16 +26,17 @@ typedef JF_ARRAY(jf_docker_word) jf_docker_words;
 
 /* A COPY or ADD of the stage. */
 typedef struct {
-	/* The sources as paths of this machine (found in the Dockerfile's folder,
-	 * else under the repository's top); a glob stays a glob; NULL for one
-	 * jobfix cannot place (a variable, a URL, another stage's files). */
+	/* The sources as paths of this machine (in the build context); a glob
+	 * stays a glob; NULL for one jobfix cannot place (a variable, a URL,
+	 * another stage's files). `written`: the same as the instruction names
+	 * them, relative to the context (NULL alike). */
 	jf_strings sources;
+	jf_strings written;
 	/* When it copies one folder, or one file that keeps its name: the local
 	 * folder (as written, "." for the context) that appears at folder_dest
 	 * (for a file, the folder it is in: its other files may not be there). */
 	char *folder;
 	char *folder_dest;
-	bool at_top;   /* ...found under the repository's top, not the Dockerfile's folder */
 	char *dest;    /* the absolute container path, or NULL when not known */
 	bool dest_dir; /* the sources land in dest (a folder), not at dest */
 	jf_span at;    /* the instruction */
@@ -75,6 +76,10 @@ typedef struct {
 	jf_span opaque_at;
 	const char *opaque_why; /* why, when a local project it installs says (static), or NULL */
 	bool runs_python;   /* a RUN may install another Python */
+	/* Files the RUNs read from what the COPYs put in the image (requirements
+	 * files, local projects' metadata) that the build context lacks: a build
+	 * in that context would fail. */
+	unsigned unfound;
 	char *workdir;      /* absolute, or NULL when the stage sets none or it is unknown */
 	jf_span workdir_at;
 	jf_docker_word user;
@@ -89,12 +94,11 @@ typedef struct {
 /**
  * Reads the Dockerfile at `fs_path` (shown as `display_path`). The sources
  * of COPY are looked for in `context` (the build context; "" for the current
- * folder), then in `top` (the repository's top folder, a common build
- * context; may be NULL). Returns false when it cannot be read or has no
- * FROM; `out` is to be released either way.
+ * folder). Returns false when it cannot be read or has no FROM; `out` is to
+ * be released either way.
  */
 bool jf_dockerfile_read(const char *fs_path, const char *display_path, const char *context,
-                        const char *top, jf_dockerfile *out);
+                        jf_dockerfile *out);
 /** Why jf_dockerfile_read() returned false (static text). */
 const char *jf_dockerfile_why(const jf_dockerfile *self);
 void jf_dockerfile_release(jf_dockerfile *self);

@@ -242,6 +242,7 @@ typedef struct jf_job {
 	long gpus, nodes;       /* per node, and nodes; -1 when not given */
 	long procs;             /* processes per node the platform starts; -1 when not given */
 	jf_loc resources;       /* the resources value, for notes */
+	jf_loc nodes_at;        /* where the node count is written, for notes; src NULL when not */
 	/* The accelerators the job asks for, in the order written. With
 	 * `accels_any`, they are choices: the platform starts the job on one of
 	 * them (SkyPilot's lists and sets, any_of and ordered; a node affinity's

@@ -784,6 +784,192 @@ static void put_entrypoint(jf_job_read *r, const jf_dockerfile *df, const jf_sou
 		drop_entrypoint_units(r, why);
 }
 
+/* The texts of the job's command, for jf_job__pick_place(): a shell unit's
+ * program, an argv unit's words joined by blanks. Caller frees each. */
+static void command_texts(const jf_job *j, jf_strings *out)
+{
+	for (size_t i = 0; i < j->command.size; i++) {
+		const jf_cmd_unit *u = &j->command.items[i];
+		jf_buf b = JF_BUF_INIT;
+		if (u->kind == JF_CMD_ARGV) {
+			for (size_t k = 0; k < u->argv.size; k++)
+				if (u->argv.items[k].value)
+					jf_buf_addf(&b, "%s%s", b.len ? " " : "", u->argv.items[k].value);
+		} else if (u->copy) {
+			jf_buf_add(&b, u->copy->data, u->copy->len);
+		} else {
+			const jf_source *s = u->src ? u->src : j->file;
+			for (size_t k = 0; k < u->ranges.size; k++) {
+				jf_span sp = u->ranges.items[k];
+				if (sp.end <= s->len && sp.start <= sp.end)
+					jf_buf_add(&b, s->data + sp.start, sp.end - sp.start);
+				jf_buf_addc(&b, '\n');
+			}
+		}
+		jf_array_push(out, jf_buf_detach(&b, NULL));
+	}
+}
+
+/*
+ * `texts` as jf_job__pick_place() reads them, for a job that runs in
+ * container folder `cwd`: the words, with a script's absolute path under
+ * `cwd` made relative to it (`python /app/train.py` in /app names train.py),
+ * and the ENTRYPOINT and CMD of `df` (exec form) as one more text.
+ */
+static void relative_texts(const jf_strings *texts, const jf_dockerfile *df, const char *cwd,
+                           jf_strings *out)
+{
+	jf_buf ep = JF_BUF_INIT;
+	for (size_t i = 0; i < df->entrypoint.size; i++)
+		if (df->entrypoint.items[i].value)
+			jf_buf_addf(&ep, "%s ", df->entrypoint.items[i].value);
+	for (size_t i = 0; i < df->cmd.size; i++)
+		if (df->cmd.items[i].value)
+			jf_buf_addf(&ep, "%s ", df->cmd.items[i].value);
+	for (size_t t = 0; t <= texts->size; t++) {
+		const char *s = t < texts->size ? texts->items[t] : ep.buf;
+		jf_buf b = JF_BUF_INIT;
+		for (const char *p = s; *p;) {
+			size_t sep = strspn(p, " \t\r\n;|&()<>\"'`=,");
+			jf_buf_add(&b, p, sep);
+			p += sep;
+			size_t n = strcspn(p, " \t\r\n;|&()<>\"'`=,");
+			char *w = jf_xstrndup(p, n);
+			const char *rel = w[0] == '/' && cwd ? jf_path_under(w, cwd) : NULL;
+			jf_buf_adds(&b, rel && *rel ? rel : w);
+			free(w);
+			p += n;
+		}
+		jf_array_push(out, jf_buf_detach(&b, NULL));
+	}
+	jf_buf_release(&ep);
+}
+
+/* The COPY of a local folder that fills container folder `cwd` (at or
+ * above it, not `/`), the last one, or NULL. */
+static const jf_docker_copy *code_copy(const jf_dockerfile *df, const char *cwd)
+{
+	for (size_t i = df->copies.size; cwd && i-- > 0;)
+		if (df->copies.items[i].folder && strcmp(df->copies.items[i].folder_dest, "/") &&
+		    jf_path_under(cwd, df->copies.items[i].folder_dest))
+			return &df->copies.items[i];
+	return NULL;
+}
+
+/* Whether every source the COPYs of `df` name as written (not globs, other
+ * stages' files or URLs) is in folder `dir`. */
+static bool sources_in(const jf_dockerfile *df, const char *dir)
+{
+	for (size_t i = 0; i < df->copies.size; i++)
+		for (size_t k = 0; k < df->copies.items[i].written.size; k++) {
+			const char *w = df->copies.items[i].written.items[k];
+			if (!w || strpbrk(w, "*?["))
+				continue;
+			char *p = jf_path_join(dir, w);
+			bool there = jf_path_is_dir(p) || jf_path_is_file(p);
+			free(p);
+			if (!there)
+				return false;
+		}
+	return true;
+}
+
+static bool same_dir(const char *a, const char *b)
+{
+	char *x = jf_path_normalize(*a ? a : "."), *y = jf_path_normalize(*b ? b : ".");
+	bool same = !strcmp(*x ? x : ".", *y ? y : ".");
+	free(x);
+	free(y);
+	return same;
+}
+
+/*
+ * The build context of the Dockerfile `file` when the config does not name
+ * one: `docker build` takes the folder it runs in, which the repository does
+ * not write down. The candidates are its top (the default: `docker build -f
+ * docker/Dockerfile .`) and each folder below it down to the Dockerfile's
+ * own; one qualifies when it holds every source the COPYs name (the build
+ * fails otherwise); of those, the one whose code folder (the COPY that fills
+ * the working folder) holds the scripts the command names, else the first.
+ * Into *out and *why (static); false when two hold different scripts.
+ */
+static bool pick_context(jf_job_read *r, const jf_job_place *file, const jf_job_place *repo,
+                         jf_job_place *out, const char **why)
+{
+	jf_job *j = r->job;
+	char *dfdir = jf_path_dirname(file->dir), *dfshown = jf_path_dirname(file->display);
+	jf_arena_adopt(&j->arena, dfdir);
+	jf_arena_adopt(&j->arena, dfshown);
+	jf_job_place cands[16], ups[16];
+	size_t n = 0, m = repo ? jf_job__places(r, ".", ups, 16) : 0, at = m;
+	for (size_t i = 0; i < m && at == m; i++)
+		if (same_dir(ups[i].dir, dfdir))
+			at = i;
+	for (size_t i = m; at < m && i-- > at;)
+		cands[n++] = ups[i]; /* the top first, the Dockerfile's folder last */
+	if (!n)
+		cands[n++] = (jf_job_place){ dfdir, dfshown };
+	*out = cands[0];
+	*why = repo && n > 1 ? "the repository's top, where `docker build -f` runs by default"
+	       : repo        ? "the repository's top, the Dockerfile's folder"
+	                     : "the Dockerfile's folder";
+	if (n == 1)
+		return true;
+	/* The code folder each candidate gives, among those that hold the sources. */
+	jf_job_place codes[16];
+	size_t of[16], k = 0;
+	bool strict = true; /* the candidates hold what the build reads */
+	jf_strings texts = { 0 }, command = { 0 };
+	command_texts(j, &command);
+	for (int pass = 0; pass < 2 && !k; pass++)
+		for (size_t c = 0; c < n; c++) {
+			jf_dockerfile df;
+			if (jf_dockerfile_read(file->dir, file->display, cands[c].dir, &df) &&
+			    (pass || (!df.unfound && sources_in(&df, cands[c].dir)))) {
+				const char *cwd = j->workdir.value ? j->workdir.value : df.workdir;
+				const jf_docker_copy *copy = code_copy(&df, cwd);
+				if (!texts.size)
+					relative_texts(&command, &df, cwd, &texts);
+				if (copy) {
+					char *rel = jf_path_join(copy->folder, jf_path_under(cwd, copy->folder_dest));
+					codes[k] = (jf_job_place){ jf_path_join(cands[c].dir, rel),
+						                   jf_path_join(cands[c].display, rel) };
+					jf_arena_adopt(&j->arena, codes[k].dir);
+					jf_arena_adopt(&j->arena, codes[k].display);
+					of[k++] = c;
+					strict = !pass;
+					free(rel);
+				}
+			}
+			jf_dockerfile_release(&df);
+		}
+	jf_strings_release(&command);
+	if (!k) {
+		jf_strings_release(&texts);
+		return true;
+	}
+	jf_job_place code;
+	jf_place_outcome how = jf_job__pick_place(codes, k, (const char *const *)texts.items,
+	                                          texts.size, &code);
+	jf_strings_release(&texts);
+	size_t best = 0;
+	for (size_t i = 0; i < k; i++)
+		if (codes[i].dir == code.dir)
+			best = i;
+	size_t chosen = of[how == JF_PLACE_FOUND ? best : 0];
+	*out = cands[chosen];
+	if (!chosen)
+		*why = strict ? "the repository's top, where `docker build -f` runs by default"
+		           : "the repository's top, where `docker build -f` runs by default (no folder "
+		             "holds every file its COPYs and RUNs read)";
+	else if (how == JF_PLACE_FOUND)
+		*why = "the folder that holds the scripts the job runs";
+	else
+		*why = "the folder nearest the repository's top that holds every file its COPYs and "
+		       "RUNs read";
+	return how != JF_PLACE_BOTH;
+}
+
 static void find_code_in_image(jf_job_read *r)
 {
 	jf_job *j = r->job;
@@ -809,16 +995,25 @@ static void find_code_in_image(jf_job_read *r)
 		                image);
 		return;
 	}
-	/* The repository's top: COPY sources may be given from there. */
+	/* The build context: the config's, else the repository's top or a folder
+	 * below it down to the Dockerfile's. */
 	bool in_repo = jf_job__repo_top(r, &repo);
 	const char *fs = file.dir, *shown = file.display;
-	const char *top = in_repo ? repo.dir : NULL, *top_shown = in_repo ? repo.display : NULL;
-	jf_dockerfile df;
-	/* The build context: the config's, else the Dockerfile's folder. */
-	char *context = configured ? jf_xstrdup(configured->context) : jf_path_dirname(fs);
-	char *context_shown =
-		configured ? jf_xstrdup(configured->context_shown) : jf_path_dirname(shown);
-	if (!jf_dockerfile_read(fs, shown, context, top, &df)) {
+	jf_dockerfile df = { 0 };
+	jf_job_place ctx;
+	const char *ctx_why = "the config's";
+	if (configured) {
+		ctx = (jf_job_place){ configured->context, configured->context_shown };
+	} else if (!pick_context(r, &file, in_repo ? &repo : NULL, &ctx, &ctx_why)) {
+		jf_job__unknown(r, JF_JOB_CODE,
+		                "the job's scripts are in the folders %s copies from two build contexts "
+		                "of the repository: which one `docker build` runs in is not known, and "
+		                "the scripts are not checked",
+		                shown);
+		return;
+	}
+	char *context = jf_xstrdup(ctx.dir), *context_shown = jf_xstrdup(ctx.display);
+	if (!jf_dockerfile_read(fs, shown, context, &df)) {
 		jf_job__unknown(r, JF_JOB_CODE, "%s is not read (%s): the job's scripts are not checked",
 		                shown, jf_dockerfile_why(&df));
 		goto done;
@@ -849,17 +1044,13 @@ static void find_code_in_image(jf_job_read *r)
 	if (!j->workdir.value && df.workdir)
 		j->workdir = jf_dockerfile_field(r, dsrc, df.workdir, df.workdir_at);
 	const char *cwd = j->workdir.value;
-	const jf_docker_copy *copy = NULL;
-	for (size_t i = df.copies.size; cwd && i-- > 0 && !copy;)
-		if (df.copies.items[i].folder && strcmp(df.copies.items[i].folder_dest, "/") &&
-		    jf_path_under(cwd, df.copies.items[i].folder_dest))
-			copy = &df.copies.items[i];
+	const jf_docker_copy *copy = code_copy(&df, cwd);
 	/* Other COPYs and RUNs that put files where the code is. */
 	const jf_docker_copy *other = NULL;
 	const jf_docker_run *run = NULL;
 	char *local = NULL;
 	if (copy) {
-		local = jf_path_join(copy->at_top ? top : *context ? context : ".", copy->folder);
+		local = jf_path_join(*context ? context : ".", copy->folder);
 		for (size_t i = 0; i < df.copies.size && !other; i++)
 			if (&df.copies.items[i] != copy &&
 			    !copy_agrees(&df.copies.items[i], copy->folder_dest, local))
@@ -904,19 +1095,19 @@ static void find_code_in_image(jf_job_read *r)
 		                "volume '%s' is mounted over %s: the job's scripts are not checked",
 		                hides->name.value, cwd);
 	} else {
-		const char *base = copy->at_top ? top : NULL;
 		char *rel = jf_path_join(copy->folder, jf_path_under(cwd, copy->folder_dest));
-		j->code_dir = adopt(j, jf_path_join(base ? base : (*context ? context : "."), rel));
-		j->code_display = adopt(j, jf_path_join(copy->at_top ? top_shown : context_shown, rel));
+		j->code_dir = adopt(j, jf_path_join(*context ? context : ".", rel));
+		j->code_display = adopt(j, jf_path_join(context_shown, rel));
 		if (!*j->code_display)
 			j->code_display = jf_job__copy(r, ".");
 		j->code = jf_dockerfile_field(r, dsrc, copy->folder, copy->at);
 		/* The Dockerfile that puts the code in the image builds the image. */
 		jf_dockerfile_build_image(r, &df, dsrc);
 		jf_job__assume(r, JF_JOB_CODE,
-		               "image %s taken as built by %s (%s): its COPY puts '%s' at %s, where the job "
-		               "runs",
-		               image, shown, why, j->code_display, cwd);
+		               "image %s taken as built by %s (%s) with build context '%s' (%s): its COPY "
+		               "puts '%s' at %s, where the job runs",
+		               image, shown, why, *context_shown ? context_shown : ".", ctx_why,
+		               j->code_display, cwd);
 		free(rel);
 	}
 	free(local);

@@ -82,8 +82,8 @@ static bool resource_pair(jf_job_read *r, const char *key, yaml_node_t *k, yaml_
 	jf_field f = { 0 };
 	if (!strcmp(key, "gpus"))
 		jf_job__count(r, v, "resources.gpus", &r->job->gpus);
-	else if (!strcmp(key, "nodes"))
-		jf_job__count(r, v, "resources.nodes", &r->job->nodes);
+	else if (!strcmp(key, "nodes") && jf_job__count(r, v, "resources.nodes", &r->job->nodes))
+		r->job->nodes_at = jf_job__loc(r, v);
 	else if (!strcmp(key, "gpu_type"))
 		jf_job__string(r, v, key, &gpu->type);
 	else if (!strcmp(key, "gpu_memory"))

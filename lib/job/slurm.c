@@ -249,7 +249,7 @@ static void read_resources(jf_job_read *r, const directives *ds)
 	const directive *tasks = find(ds, "--ntasks", "-n");
 	if (nodes) {
 		j->nodes = number(nodes->value);
-		j->resources = (jf_loc){ r->src, nodes->line };
+		j->resources = j->nodes_at = (jf_loc){ r->src, nodes->line };
 	}
 	const directive *gpus_at = NULL;
 	if (per_node && (j->gpus = typed_count(per_node->value)) >= 0)
@@ -270,6 +270,10 @@ static void read_resources(jf_job_read *r, const directives *ds)
 	else if (tasks && j->nodes > 0 && number(tasks->value) >= 0 &&
 	         number(tasks->value) % j->nodes == 0)
 		j->procs = number(tasks->value) / j->nodes;
+	else if (!tasks && !find(ds, "--cpus-per-task", "-c") && !find(ds, "--ntasks-per-gpu", NULL) &&
+	         !find(ds, "--gpus-per-task", NULL) && !find(ds, "--ntasks-per-socket", NULL) &&
+	         !find(ds, "--ntasks-per-core", NULL))
+		j->procs = 1; /* sbatch's default: one task per node */
 }
 
 /* The GPU type of a --gres value's gpu item (`gpu:a100:4`) or of a `type:N`
@@ -580,11 +584,31 @@ static void read_export(jf_job_read *r, const directives *ds)
 	}
 }
 
+/* JF004 for a batch script whose first line is not `#!` and an interpreter:
+ * sbatch refuses it (src/sbatch/sbatch.c checks the first two bytes). */
+static void check_interpreter(jf_job_read *r)
+{
+	const jf_source *src = r->src;
+	if (src->len >= 2 && !memcmp(src->data, "#!", 2))
+		return;
+	jf_span first = jf_source_line_span(src, 0);
+	bool shebang_below = strstr(src->data, "\n#!") != NULL;
+	jf_diag *d = jf_sink_add(r->sink, JF004, src, first,
+	                         "the batch script's first line is not '#!' and an interpreter: "
+	                         "sbatch refuses it (\"This does not look like a batch script. The "
+	                         "first line must start with #! followed by the path to an "
+	                         "interpreter.\")");
+	jf_diag_set_help(d, shebang_below ? "move the #! line to the very first line: nothing, not "
+	                                    "even a blank line or a comment, may come before it"
+	                                  : "start the script with a line such as #!/bin/bash");
+}
+
 static void read_slurm(jf_job_read *r)
 {
 	jf_job *j = r->job;
 	const jf_source *src = r->src;
 	directives ds = { 0 };
+	check_interpreter(r);
 	read_directives(src->data, src->len, &ds);
 	j->platform.value = jf_job__copy(r, "slurm");
 	const directive *name = find(&ds, "--job-name", "-J");

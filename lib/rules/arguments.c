@@ -1404,8 +1404,45 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 }
 
 
+/* A false value as a `type=bool` option gets it: "False", "0", "no", ... (read as True). */
+static bool false_value(const char *v)
+{
+	static const char *const falses[] = { "false", "0", "no", "n", "off", "f", NULL };
+	char low[8];
+	size_t n = strlen(v);
+	if (n >= sizeof low)
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)tolower((unsigned char)v[i]);
+	return jf_str_in(low, falses);
+}
+
+/* In a job: the word of an invocation that passes option `opt` (a literal
+ * "--x" of the call) a false value, into *at; whether any invocation passes
+ * the option at all, into *passed. */
+static bool passes_false(const jf_rule_ctx *ctx, const char *opt, const jf_word **at, bool *passed)
+{
+	for (size_t i = 0; i < ctx->facts->shell.invocations.size; i++) {
+		const jf_words *w = &ctx->facts->shell.invocations.items[i].args;
+		for (size_t k = 0; k < w->size; k++) {
+			const char *s = w->items[k].value;
+			if (!s || !jf_word_passes(s, opt))
+				continue;
+			*passed = true;
+			const char *eq = strchr(s, '=');
+			const jf_word *v = eq ? &w->items[k] : k + 1 < w->size ? &w->items[k + 1] : NULL;
+			if (v && v->value && false_value(eq ? eq + 1 : v->value)) {
+				*at = v;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* JF305: `type=bool` matters only where argparse applies the type to a
- * value: with no `action=`, or "store", "append", "extend". */
+ * value: with no `action=`, or "store", "append", "extend". In a job, the
+ * message says whether an invocation passes the option a false value. */
 void jf_hook_bool_type(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *file, const jf_match *m)
 {
 	TSNode at = jf_match_get(m, "finding");
@@ -1426,6 +1463,23 @@ void jf_hook_bool_type(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *fil
 			return;
 	}
 	char *msg = jf_rule_message(rule, m, file);
-	jf_sink_add(ctx->out, rule->info.id, file->src, jf_node_span(at), "%s", msg);
+	const jf_word *false_at = NULL;
+	bool passed = false, is_false = false;
+	for (uint32_t i = 0; ctx->facts->job && i < ts_node_named_child_count(args) && !is_false; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		char *opt = jf_node_type_is(a, JF_T_string) ? jf_node_text(file, a) : NULL;
+		if (opt && strlen(opt) > 3 && opt[1] == '-') {
+			opt[strlen(opt) - 1] = '\0'; /* the quotes */
+			is_false = passes_false(ctx, opt + 1, &false_at, &passed);
+		}
+		free(opt);
+	}
+	jf_diag *d = jf_sink_add(ctx->out, rule->info.id, file->src, jf_node_span(at), "%s%s", msg,
+	                         !ctx->facts->job || is_false ? ""
+	                         : passed ? "; the job passes it no false value"
+	                                  : "; the job does not pass it");
+	if (is_false)
+		jf_diag_relate(d, false_at->src, false_at->span,
+		               "the job passes '%s' here, which is read as True", false_at->value);
 	free(msg);
 }

@@ -10,6 +10,8 @@ void jf_check_scripts(jf_rule_ctx *ctx, const jf_rule *rule)
 	jf_check_say_job(ctx, rule->info.id, JF_JOB_CODE | JF_JOB_COMMAND);
 	for (size_t i = 0; i < sh->not_followed.size; i++)
 		jf_sink_skip(ctx->out, rule->info.id, "%s", sh->not_followed.items[i]);
+	for (size_t i = 0; i < sh->assumed.size; i++)
+		jf_sink_skip(ctx->out, rule->info.id, "%s", sh->assumed.items[i]);
 	for (size_t i = 0; i < sh->missing_scripts.size; i++) {
 		const jf_missing_script *m = &sh->missing_scripts.items[i];
 		const jf_word *w = &m->word;

@@ -1,4 +1,4 @@
-/* topology.c - JF210, JF211: processes and device ids per node against the job's GPUs
+/* topology.c - JF210, JF211, JF212: processes, device ids and nodes of a launch against the job's
  *
  * Each invocation of an entry script starts some processes on every node: one
  * for python, --nproc_per_node for torchrun and torch.distributed.launch/run,
@@ -11,11 +11,19 @@
  * (no GPU is visible), and launches that wait for more nodes than the job has.
  *
  * Only counts known at lint time are compared. `gpu`/`auto`, values set at run
- * time (platform variables), hostfiles, --include/--exclude, a launcher under
+ * time (platform variables), options known only at run time (`torchrun
+ * $DISTRIBUTED_ARGS`: any option may be in them), hostfiles, --include/--exclude, a launcher under
  * mpirun and CPU jobs (gpus: 0) stay silent. JF211 warns only at the job's
  * largest launch, and not when CUDA_VISIBLE_DEVICES picks the GPUs: a smaller
  * launch beside a larger one (an evaluation on one GPU after training on all)
  * is deliberate.
+ *
+ * JF212: srun starts a torchrun (or torch.distributed.run/launch) on each of
+ * several nodes, and it has neither --nnodes nor a rendezvous (endpoint,
+ * backend, master address, node rank): each takes the defaults, one node
+ * and a store at 127.0.0.1, and trains alone. Silent when srun runs one task,
+ * its options or torchrun's are known only at run time, or the job exports
+ * torchrun's PET_* variables (its options from the environment).
  */
 #include <limits.h>
 
@@ -146,6 +154,8 @@ static procs procs_of(const jf_invocation *inv, const jf_job *job)
 	const jf_words *args = &inv->launcher_args;
 	if (inv->wrapper && !strcmp(inv->wrapper, "srun"))
 		return p; /* its tasks come from its options and the allocation's: not counted */
+	if (inv->launcher_open || inv->wrapper_open)
+		return p; /* options known only at run time may give any count */
 	if (inv->wrapper) {
 		if (strcmp(l, "python") && strcmp(l, "script"))
 			return p; /* a launcher under mpirun: how many run on a node is not clear */
@@ -215,7 +225,7 @@ static void check_nodes(jf_rule_ctx *ctx, const jf_invocation *inv)
 		names = acc_machines_opts;
 	else if (!strcmp(l, "deepspeed"))
 		names = ds_nodes_opts; /* the first N hosts of its hostfile */
-	if (!names || job->nodes < 1)
+	if (!names || job->nodes < 1 || inv->launcher_open)
 		return;
 	option o = find_option(&inv->launcher_args, names);
 	long n = count_of(o.value, true);
@@ -367,9 +377,88 @@ static void check_procs(jf_rule_ctx *ctx, const procs *p, const devices *dev, lo
 	free(opt);
 }
 
+/* Nodes joined */
+
+static const char *const rdzv_opts[] = { "--nnodes", "--rdzv_endpoint", "--rdzv_backend",
+	                                 "--rdzv_id", "--rdzv_conf", "--master_addr", "--node_rank",
+	                                 NULL };
+static const char *const srun_nodes_opts[] = { "--nodes", "-N", NULL };
+static const char *const srun_tasks_opts[] = { "--ntasks", "-n", NULL };
+static const char *const srun_per_node_opts[] = { "--ntasks-per-node", NULL };
+
+/* The value of srun's option `names`, also written `-N2`; NULL when absent
+ * or not known, with *given telling it is there. */
+static const char *srun_value(const jf_words *w, const char *const *names, bool *given)
+{
+	option o = find_option(w, names);
+	*given = o.name != NULL;
+	if (o.name)
+		return o.value;
+	for (size_t i = 0; i < w->size; i++) {
+		const char *s = w->items[i].value;
+		for (size_t k = 0; s && names[k]; k++)
+			if (names[k][1] != '-' && !strncmp(s, names[k], 2) && s[2] && s[2] != '=') {
+				*given = true;
+				return s + 2;
+			}
+	}
+	return NULL;
+}
+
+/* Whether the job hands torchrun options through the environment (PET_NNODES, ...). */
+static bool pet_variables(const jf_rule_ctx *ctx, const jf_invocation *inv)
+{
+	for (size_t i = 0; i < inv->env.size; i++)
+		if (inv->env.items[i].value && jf_str_starts(inv->env.items[i].value, "PET_"))
+			return true;
+	for (size_t i = 0; i < ctx->facts->shell.exported.size; i++)
+		if (jf_str_starts(ctx->facts->shell.exported.items[i], "PET_"))
+			return true;
+	for (size_t i = 0; i < ctx->facts->job->env.size; i++)
+		if (jf_str_starts(ctx->facts->job->env.items[i].name.value, "PET_"))
+			return true;
+	return false;
+}
+
+static void check_joined(jf_rule_ctx *ctx, const jf_invocation *inv)
+{
+	const jf_job *job = ctx->facts->job;
+	const char *l = inv->launcher;
+	if (!inv->wrapper || strcmp(inv->wrapper, "srun") || !inv->launcher_at.value ||
+	    (strcmp(l, "torchrun") && !jf_str_starts(l, "torch.distributed.")) ||
+	    inv->launcher_open || inv->wrapper_open || has_option(&inv->launcher_args, rdzv_opts) ||
+	    pet_variables(ctx, inv))
+		return;
+	bool given, tasks_given, per_node_given;
+	const char *n = srun_value(&inv->wrapper_args, srun_nodes_opts, &given);
+	long nodes = given ? count_of(n, true) : job->nodes;
+	if (nodes < 2)
+		return;
+	/* a torchrun on every node: srun's tasks per node, else its tasks over
+	 * the nodes, else the job's tasks per node */
+	const char *per = srun_value(&inv->wrapper_args, srun_per_node_opts, &per_node_given);
+	const char *tasks = srun_value(&inv->wrapper_args, srun_tasks_opts, &tasks_given);
+	long per_node = per_node_given ? count_of(per, false)
+	                : tasks_given  ? (count_of(tasks, false) >= nodes)
+	                               : job->procs;
+	if (per_node < 1)
+		return; /* a task on some nodes only, or a count not known */
+	const jf_word *at = &inv->launcher_at;
+	jf_diag *d = jf_sink_add(ctx->out, JF212, at->src, at->span,
+	                         "srun starts '%s' on each of %ld nodes, and it has no --nnodes or "
+	                         "rendezvous: each takes one node and a store at 127.0.0.1, so every "
+	                         "node trains alone, a job of its own",
+	                         at->value, nodes);
+	if (given)
+		jf_diag_relate(d, inv->wrapper_args.items[0].src, inv->wrapper_args.items[0].span,
+		               "srun runs on %ld nodes", nodes);
+	else if (job->nodes_at.src)
+		jf_diag_relate(d, job->nodes_at.src, job->nodes_at.span, "the job has %ld nodes", nodes);
+}
+
 void jf_check_topology(jf_rule_ctx *ctx, const jf_rule *rule)
 {
-	(void)rule; /* reports JF210 and JF211 both */
+	(void)rule; /* reports JF210, JF211 and JF212 */
 	const jf_job *job = ctx->facts->job;
 	if (!job || job->gpus > MAX_COUNT || job->nodes > MAX_COUNT)
 		return;
@@ -377,6 +466,7 @@ void jf_check_topology(jf_rule_ctx *ctx, const jf_rule *rule)
 	for (size_t i = 0; i < ctx->facts->shell.invocations.size; i++) {
 		const jf_invocation *inv = &ctx->facts->shell.invocations.items[i];
 		check_nodes(ctx, inv);
+		check_joined(ctx, inv);
 		if (job->gpus < 1)
 			continue; /* GPUs not given, or a CPU job */
 		devices dev = devices_of(ctx, inv);

@@ -27,10 +27,27 @@ typedef struct {
 	const jf_source *src; /* where it was set; NULL when not known */
 	jf_span span;
 	bool is_array;   /* X=(a b c): the words are in `items` */
+	/* X=$@, X=${@:5}: the value joins the caller's words, which `items`
+	 * keeps, each at its place, for an unquoted $X to stand for them. */
+	bool of_args;
 	jf_words items;
 } var;
 
 typedef JF_ARRAY(var) var_list;
+
+/* A function the script defines: its body, in the file that defines it. */
+typedef struct {
+	char *name;
+	jf_file *unit;
+	TSNode body;
+} shell_fn;
+
+/* A call of a function being walked: the variables its `local`s hide,
+ * given back when it returns. */
+typedef struct {
+	var_list saved;   /* their values before the call */
+	jf_strings unset; /* those that were not set */
+} fn_frame;
 
 typedef struct shell {
 	const jf_job *job;
@@ -39,6 +56,7 @@ typedef struct shell {
 	const jf_shell_host *host;
 	jf_file *unit;             /* the file being walked; NULL for an argv unit */
 	char *cwd;                 /* container path; NULL when unknown */
+	char *start_cwd;           /* the folder the script was started (submitted) in; NULL: unknown */
 	var_list vars;
 	jf_strings produced;       /* container paths the job creates itself */
 	bool produced_unknown;     /* something was produced where jobfix cannot tell */
@@ -48,6 +66,12 @@ typedef struct shell {
 	jf_words env;              /* the running command's prefix assignments (jf_invocation.env) */
 	bool nounset;              /* `set -u` */
 	bool vars_uncertain;       /* functions, eval, read: variables may be set unseen */
+	JF_ARRAY(shell_fn) fns;    /* the functions defined so far (a child shell has none) */
+	/* The variables the job's shell texts assign anywhere (shared by every
+	 * shell of the job): its own names, which no image or platform sets. */
+	jf_strings *own;
+	jf_strings *inherits; /* ...and those an assignment reads first (X=$X:..., X+=...) */
+	fn_frame *frame;           /* the function call being walked, or NULL */
 	int depth;
 	jf_loc argv_at;            /* the argv unit being run: its words have no tree */
 } shell;
@@ -58,9 +82,13 @@ typedef struct {
 	size_t from;
 	const char *wrapper; /* mpirun, horovodrun */
 	size_t wrapper_from, wrapper_to;
+	/* A word known only at run time stands among the launcher's (the
+	 * wrapper's) options: it may be any of them. */
+	bool open, wrapper_open;
 } launch;
 
-typedef enum { SCRIPT_SHELL, SCRIPT_PYTHON } script_kind;
+/* SCRIPT_EXEC: a shell script run by its path (`./run.sh`), by its #! line */
+typedef enum { SCRIPT_SHELL, SCRIPT_PYTHON, SCRIPT_EXEC } script_kind;
 
 /* interp.c */
 
@@ -69,6 +97,8 @@ var *jf_shell__find_var(shell *sh, const char *name);
 var *jf_shell__set_var(shell *sh, const char *name, const char *value, bool exported);
 /** The value of $name: NULL when unknown; *unset tells a variable nothing sets. */
 const char *jf_shell__lookup(shell *sh, const char *name, bool *unset);
+/** Whether $name, unset here, is surely unset when the job runs (bash expands it to ""). */
+bool jf_shell__surely_unset(shell *sh, const char *name);
 /** Container path `p` from the current folder; NULL when the folder is unknown. Caller frees. */
 char *jf_shell__container_path(shell *sh, const char *p);
 /** The job creates `p` (NULL: something jobfix cannot name). */
@@ -85,6 +115,11 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 /** Notes in the facts' `not_followed` that what word `at` starts is not
  * followed: "FILE:LINE: " and then the message. */
 void jf_shell__not_followed(shell *sh, const word *at, const char *fmt, ...) JF_PRINTF(3, 4);
+/** Notes in the facts' `assumed` what the walk took for a value it cannot
+ * know at word `at`: "FILE:LINE: " and then the message. */
+void jf_shell__assume(shell *sh, const word *at, const char *fmt, ...) JF_PRINTF(3, 4);
+/** Container path `cpath` as shown: under the code folder as the code is shown. Caller frees. */
+char *jf_shell__shown(const shell *sh, const char *cpath);
 
 /** Where findings about node `n` of the file belong, as a word without a value. */
 word jf_shell__place(shell *sh, TSNode n);
@@ -97,6 +132,11 @@ word jf_shell__copy_word(const word *w);
 void jf_shell__copy_words(words *out, const words *w, size_t from, size_t to);
 bool jf_shell__word_is(const words *w, size_t i, const char *s);
 bool jf_shell__word_starts(const words *w, size_t i, const char *s);
+/** Whether node `n` is "$@" or $@ (also $*): all positional parameters. */
+bool jf_shell__all_args(shell *sh, TSNode n);
+/** Whether node `n` is "${@:N}" or "${@:N:L}" (N >= 1), with its first index
+ * into the positional parameters and its length (SIZE_MAX: to the end). */
+bool jf_shell__args_slice(shell *sh, TSNode n, size_t *from, size_t *len);
 /** The last path component of word i, or "" when unknown. */
 const char *jf_shell__word_base(const words *w, size_t i);
 

@@ -9,9 +9,11 @@
 #include <fnmatch.h>
 
 #include "core/path.h"
+#include "env/platforms.h"
 #include "shell/internal.h"
 
 static void walk(shell *sh, TSNode n);
+static bool appends(TSNode n);
 
 /* Variables */
 
@@ -36,7 +38,7 @@ var *jf_shell__set_var(shell *sh, const char *name, const char *value, bool expo
 	v->value = value ? jf_xstrdup(value) : NULL;
 	v->exported |= exported;
 	v->src = NULL;
-	v->is_array = false;
+	v->is_array = v->of_args = false;
 	jf_words_release(&v->items);
 	return v;
 }
@@ -62,6 +64,105 @@ const char *jf_shell__lookup(shell *sh, const char *name, bool *unset)
 	*unset = true;
 	return NULL;
 }
+static void add_name(jf_strings *to, char *name)
+{
+	if (jf_strings_have(to, name))
+		free(name);
+	else
+		jf_array_push(to, name);
+}
+
+/* Whether the text of assignment `a`'s value reads $name (or ${name...}). */
+static bool reads_itself(const shell *sh, TSNode a, const char *name)
+{
+	TSNode value = jf_node_field(a, JF_F_value);
+	if (ts_node_is_null(value))
+		return false;
+	const char *t = sh->unit->src->data;
+	size_t n = strlen(name);
+	for (uint32_t i = ts_node_start_byte(value); i + n < ts_node_end_byte(value); i++) {
+		if (t[i] != '$')
+			continue;
+		uint32_t k = i + 1 + (t[i + 1] == '{');
+		if (!strncmp(t + k, name, n) && !jf_is_name_char(t[k + n]))
+			return true;
+	}
+	return false;
+}
+
+/* The names the assignments of tree `n` set, into sh->own; those an
+ * assignment of them also reads, into sh->inherits. */
+static void gather_own(shell *sh, TSNode n)
+{
+	if (!sh->own)
+		return;
+	TSTreeCursor cur = ts_tree_cursor_new(n);
+	for (bool more = true; more;) {
+		TSNode c = ts_tree_cursor_current_node(&cur);
+		bool assigns = jf_node_type_is(c, JF_T_variable_assignment);
+		TSNode name = assigns ? jf_node_field(c, JF_F_name)
+		              : jf_node_type_is(c, JF_T_for_statement) ? jf_node_field(c, JF_F_variable)
+		                                                       : (TSNode){ 0 };
+		if (jf_node_type_is(name, JF_T_variable_name)) {
+			char *v = jf_node_text(sh->unit, name);
+			if (assigns && (appends(c) || reads_itself(sh, c, v)))
+				add_name(sh->inherits, jf_xstrdup(v));
+			add_name(sh->own, v);
+		}
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur)) {
+				more = false;
+				break;
+			}
+	}
+	ts_tree_cursor_delete(&cur);
+}
+
+/*
+ * Whether $name, which nothing the walk saw sets, is unset when the job
+ * runs, so that bash expands it to "": a name the job's own shell texts
+ * assign somewhere (a variable of the script's, which an image does not
+ * set), that the job's file, its platform and its launchers do not set,
+ * in a job that gets no variables its file does not name, where nothing
+ * unseen (a sourced file, a function called from where the walk does not
+ * follow, eval, read) may have set it.
+ */
+bool jf_shell__surely_unset(shell *sh, const char *name)
+{
+	static const char *const launchers[] = { "torchrun", "torch.distributed.launch", "deepspeed",
+		                                 "accelerate", "horovodrun", "mpirun", NULL };
+	/* Variables an environment commonly holds, whatever the job's texts do */
+	static const char *const common[] = { "PATH", "PYTHONPATH", "PYTHONHOME", "LD_LIBRARY_PATH",
+		                              "LIBRARY_PATH", "CPATH", "LD_PRELOAD", "HOME", "USER",
+		                              "LOGNAME", "SHELL", "TMPDIR", "TERM", "LANG", "LANGUAGE",
+		                              "TZ", "VIRTUAL_ENV", "MANPATH", "PKG_CONFIG_PATH", NULL };
+	static const char *const prefixes[] = { "LC_", "CUDA", "NCCL_", "NVIDIA_", "CONDA", "HF_",
+		                                "TRANSFORMERS_", "TORCH", "OMP_", "MKL_", "PIP_",
+		                                "WANDB_", "XDG_", NULL };
+	const jf_job *j = sh->job;
+	for (size_t i = 0; prefixes[i]; i++)
+		if (jf_str_starts(name, prefixes[i]))
+			return false;
+	if (sh->vars_uncertain || !sh->own || !jf_strings_have(sh->own, name) ||
+	    jf_strings_have(sh->inherits, name) || jf_str_in(name, common) || j->env_open ||
+	    j->submitter_env == JF_SUBMITTER_ENV_ALL || jf_job_env(j, name))
+		return false;
+	if (j->submitter_env == JF_SUBMITTER_ENV_DEFAULT &&
+	    jf_platform_submitter_environment(j->platform.value))
+		return false;
+	for (size_t i = 0; i < j->subst.size; i++)
+		if (!strcmp(j->subst.items[i].name.value, name))
+			return false;
+	if (jf_platform_sets(j->platform.value, name))
+		return false;
+	for (size_t i = 0; launchers[i]; i++)
+		if (jf_launcher_sets(launchers[i], name))
+			return false;
+	return true;
+}
+
 /* Paths */
 
 char *jf_shell__container_path(shell *sh, const char *p)
@@ -118,6 +219,9 @@ static void shell_init(shell *sh, const shell *parent, jf_file *unit, const char
 	sh->host = parent->host;
 	sh->unit = unit;
 	sh->cwd = cwd ? jf_xstrdup(cwd) : NULL;
+	sh->start_cwd = cwd ? jf_xstrdup(cwd) : NULL;
+	sh->own = parent->own;
+	sh->inherits = parent->inherits;
 	sh->depth = depth;
 }
 
@@ -167,7 +271,7 @@ static bool same_var(const var *a, const var *b)
 {
 	if (!a || !b)
 		return a == b;
-	if (a->is_array != b->is_array || !same_str(a->value, b->value) ||
+	if (a->is_array != b->is_array || a->of_args != b->of_args || !same_str(a->value, b->value) ||
 	    a->items.size != b->items.size)
 		return false;
 	for (size_t i = 0; i < a->items.size; i++)
@@ -179,11 +283,37 @@ static bool same_var(const var *a, const var *b)
 static void shell_release(shell *sh)
 {
 	vars_release(&sh->vars);
+	for (size_t i = 0; i < sh->fns.size; i++)
+		free(sh->fns.items[i].name);
+	jf_array_release(&sh->fns);
 	for (size_t i = 0; i < sh->produced.size; i++)
 		free(sh->produced.items[i]);
 	jf_array_release(&sh->produced);
 	jf_words_release(&sh->args);
 	free(sh->cwd);
+	free(sh->start_cwd);
+}
+
+/* The statements of file `u`, in this shell: bash reads and runs them one
+ * by one, and stops at the one with a syntax error (JF301 reports it). */
+static void walk_unit(shell *sh, jf_file *u)
+{
+	TSNode root = ts_tree_root_node(u->tree);
+	if (!u->syntax_error) {
+		walk(sh, root);
+		return;
+	}
+	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+		TSNode c = ts_node_named_child(root, i);
+		if (ts_node_end_byte(c) > u->syntax_error_at) {
+			word at = jf_shell__place(sh, c);
+			jf_shell__not_followed(sh, &at, "bash stops at the syntax error of line %u (JF301): "
+			                                "the commands from here on do not run",
+			                       jf_source_line_of(u->src, u->syntax_error_at) + 1);
+			return;
+		}
+		walk(sh, c);
+	}
 }
 
 /* Walks launch script `u` in this shell (`same_shell`: `source`, which
@@ -194,8 +324,9 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 	if (same_shell) {
 		jf_file *saved = sh->unit;
 		sh->unit = u;
+		gather_own(sh, ts_tree_root_node(u->tree));
 		sh->depth++;
-		walk(sh, ts_tree_root_node(u->tree));
+		walk_unit(sh, u);
 		sh->depth--;
 		sh->unit = saved;
 		return;
@@ -229,7 +360,8 @@ void jf_shell__run_launch_script(shell *sh, jf_file *u, bool same_shell, const w
 	child.produced_unknown = sh->produced_unknown;
 	for (size_t i = 0; i < sh->produced.size; i++)
 		jf_array_push(&child.produced, jf_xstrdup(sh->produced.items[i]));
-	walk(&child, ts_tree_root_node(u->tree));
+	gather_own(&child, ts_tree_root_node(u->tree));
+	walk_unit(&child, u);
 	/* What the child made stays on disk for the commands after it. */
 	for (size_t i = sh->produced.size; i < child.produced.size; i++) {
 		jf_array_push(&sh->produced, child.produced.items[i]);
@@ -316,6 +448,13 @@ static void assignment(shell *sh, TSNode n, bool exported)
 	word at = jf_shell__place(sh, ts_node_is_null(value) ? n : value);
 	sv->src = at.src;
 	sv->span = at.span;
+	size_t from = 0, len = SIZE_MAX;
+	if (v && !append && !ts_node_is_null(value) &&
+	    (jf_shell__all_args(sh, value) || jf_shell__args_slice(sh, value, &from, &len))) {
+		sv->of_args = true;
+		for (size_t i = from, k = 0; i < sh->args.size && k < len; i++, k++)
+			jf_array_push(&sv->items, jf_shell__copy_word(&sh->args.items[i]));
+	}
 	free(vname);
 	free(v);
 }
@@ -339,16 +478,49 @@ static bool prefix_assignment(shell *sh, TSNode n, word *out)
 	return true;
 }
 
+/* `local X` (also `declare` and `typeset`) in a function being walked: X's
+ * value before, given back when the function returns. */
+static void hide_for_call(shell *sh, TSNode name_or_assignment)
+{
+	TSNode name = jf_node_type_is(name_or_assignment, JF_T_variable_assignment)
+	                      ? jf_node_field(name_or_assignment, JF_F_name)
+	                      : name_or_assignment;
+	if (!sh->frame || !jf_node_type_is(name, JF_T_variable_name))
+		return;
+	char *vname = jf_node_text(sh->unit, name);
+	fn_frame *f = sh->frame;
+	bool hidden = jf_strings_have(&f->unset, vname) || vars_find(&f->saved, vname);
+	const var *v = hidden ? NULL : jf_shell__find_var(sh, vname);
+	if (!hidden && v) {
+		var_list one = { 0 };
+		jf_array_push(&one, *v);
+		var_list c = vars_copy(&one);
+		jf_array_push(&f->saved, c.items[0]);
+		jf_array_release(&c);
+		jf_array_release(&one);
+	} else if (!hidden) {
+		jf_array_push(&f->unset, jf_xstrdup(vname));
+	}
+	free(vname);
+}
+
 static void declaration(shell *sh, TSNode n)
 {
 	char *kw = jf_node_text(sh->unit, ts_node_child(n, 0));
 	bool exported = jf_str_starts(kw, "export");
+	bool local = !strcmp(kw, "local") || !strcmp(kw, "declare") || !strcmp(kw, "typeset");
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode c = ts_node_named_child(n, i);
 		jf_type t = jf_node_type(c);
+		if (local && (t == JF_T_variable_assignment || t == JF_T_variable_name))
+			hide_for_call(sh, c);
 		if (t == JF_T_variable_assignment) {
 			assignment(sh, c, exported);
+		} else if (t == JF_T_variable_name && local && sh->frame) {
+			char *vname = jf_node_text(sh->unit, c);
+			jf_shell__set_var(sh, vname, "", exported); /* `local X`: empty in the call */
+			free(vname);
 		} else if (t == JF_T_variable_name && exported) {
 			char *vname = jf_node_text(sh->unit, c);
 			var *v = jf_shell__find_var(sh, vname);
@@ -392,6 +564,29 @@ static bool splice_expansion(shell *sh, TSNode c, words *out)
 	}
 	if (quoted || (!jf_node_type_is(c, JF_T_simple_expansion) && !jf_node_type_is(c, JF_T_expansion)))
 		return false;
+	/* $X of X=${@:5}: the caller's words, each split at blanks where it stands */
+	TSNode vn = ts_node_named_child(c, 0);
+	if (jf_node_type_is(vn, JF_T_variable_name) && ts_node_named_child_count(c) == 1) {
+		char *vname = jf_node_text(sh->unit, vn);
+		const var *v = jf_shell__find_var(sh, vname);
+		free(vname);
+		if (v && v->of_args && v->value) {
+			for (size_t i = 0; i < v->items.size; i++) {
+				const char *p = v->items.items[i].value;
+				while (*p) {
+					p += strspn(p, " \t\n");
+					size_t n = strcspn(p, " \t\n");
+					if (!n)
+						break;
+					word part = v->items.items[i];
+					part.value = jf_xstrndup(p, n);
+					jf_array_push(out, part);
+					p += n;
+				}
+			}
+			return true;
+		}
+	}
 	char *value = jf_shell__word_value(sh, c);
 	if (!value)
 		return false; /* one unknown word (it may stand for several) */
@@ -410,49 +605,81 @@ static bool splice_expansion(shell *sh, TSNode c, words *out)
 	return true;
 }
 
-/* Whether `n` is "$@" or $@ (also $*): all positional parameters. */
-static bool is_all_args(shell *sh, TSNode n)
+
+/* The function `name` the script defined last, or NULL. */
+static const shell_fn *find_fn(const shell *sh, const char *name)
 {
-	if (jf_node_type_is(n, JF_T_string) && ts_node_named_child_count(n) == 1)
-		n = ts_node_named_child(n, 0);
-	if (!jf_node_type_is(n, JF_T_simple_expansion))
-		return false;
-	TSNode name = ts_node_named_child(n, 0);
-	return jf_node_type_is(name, JF_T_special_variable_name) &&
-	       (jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*"));
+	for (size_t i = sh->fns.size; name && i-- > 0;)
+		if (!strcmp(sh->fns.items[i].name, name))
+			return &sh->fns.items[i];
+	return NULL;
 }
 
-/* Whether `n` is a slice of the positional parameters, "${@:N}" or
- * "${@:N:L}" (N >= 1), with its first index into them and its length
- * (SIZE_MAX: to the end). */
-static bool args_slice(shell *sh, TSNode n, size_t *from, size_t *len)
+static void remove_var(shell *sh, const char *name)
 {
-	if (jf_node_type_is(n, JF_T_string) && ts_node_named_child_count(n) == 1)
-		n = ts_node_named_child(n, 0);
-	uint32_t parts = ts_node_named_child_count(n);
-	if (!jf_node_type_is(n, JF_T_expansion) || parts < 2 || parts > 3)
-		return false;
-	TSNode name = ts_node_named_child(n, 0);
-	if (!jf_node_type_is(name, JF_T_special_variable_name) ||
-	    !(jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*")) ||
-	    sh->unit->src->data[ts_node_end_byte(name)] != ':')
-		return false;
-	long v[2] = { 0, -1 };
-	for (uint32_t i = 1; i < parts; i++) {
-		TSNode num = ts_node_named_child(n, i);
-		char *text = jf_node_text(sh->unit, num);
-		char *end;
-		v[i - 1] = jf_node_type_is(num, JF_T_number) ? strtol(text, &end, 10) : -1;
-		bool ok = jf_node_type_is(num, JF_T_number) && !*end && v[i - 1] >= 0;
-		free(text);
-		if (!ok)
-			return false;
+	for (size_t i = sh->vars.size; i-- > 0;)
+		if (!strcmp(sh->vars.items[i].name, name)) {
+			var *v = &sh->vars.items[i];
+			free(v->name);
+			free(v->value);
+			jf_words_release(&v->items);
+			memmove(v, v + 1, (sh->vars.size - i - 1) * sizeof *v);
+			sh->vars.size--;
+		}
+}
+
+/* A call of function `fn` with w[1..] as its positional parameters: its body
+ * runs in this shell, and its `local` variables are given back after it. */
+static void call_fn(shell *sh, const shell_fn *fn, const words *w)
+{
+	if (sh->depth >= MAX_SCRIPT_DEPTH) {
+		jf_shell__not_followed(sh, &w->items[0], "function '%s' is not followed: functions and "
+		                                         "launch scripts call one another deeper than "
+		                                         "%d levels",
+		                       fn->name, MAX_SCRIPT_DEPTH);
+		return;
 	}
-	if (v[0] < 1)
-		return false; /* ${@:0} starts with $0 */
-	*from = (size_t)v[0] - 1;
-	*len = parts == 3 ? (size_t)v[1] : SIZE_MAX;
-	return true;
+	jf_words args = sh->args;
+	bool args_known = sh->args_known;
+	jf_file *unit = sh->unit;
+	fn_frame frame = { { 0 }, { 0 } }, *outer = sh->frame;
+	sh->args = (jf_words){ 0 };
+	jf_shell__copy_words(&sh->args, w, 1, w->size);
+	sh->args_known = true;
+	sh->frame = &frame;
+	sh->unit = fn->unit;
+	sh->depth++;
+	walk(sh, fn->body);
+	sh->depth--;
+	sh->unit = unit;
+	sh->frame = outer;
+	jf_words_release(&sh->args);
+	sh->args = args;
+	sh->args_known = args_known;
+	for (size_t i = 0; i < frame.unset.size; i++)
+		remove_var(sh, frame.unset.items[i]);
+	for (size_t i = 0; i < frame.saved.size; i++) {
+		const var *o = &frame.saved.items[i];
+		var *v = jf_shell__set_var(sh, o->name, o->value, o->exported);
+		v->exported = o->exported;
+		v->src = o->src;
+		v->span = o->span;
+		v->is_array = o->is_array;
+		v->of_args = o->of_args;
+		jf_shell__copy_words(&v->items, &o->items, 0, o->items.size);
+	}
+	jf_strings_release(&frame.unset);
+	vars_release(&frame.saved);
+}
+
+/* `name() { ...; }`, `function name { ...; }`: kept for its calls. */
+static void define_fn(shell *sh, TSNode n)
+{
+	TSNode name = jf_node_field(n, JF_F_name), body = jf_node_field(n, JF_F_body);
+	if (ts_node_is_null(name) || ts_node_is_null(body))
+		return;
+	shell_fn f = { jf_node_text(sh->unit, name), sh->unit, body };
+	jf_array_push(&sh->fns, f);
 }
 
 static void command(shell *sh, TSNode n)
@@ -472,7 +699,7 @@ static void command(shell *sh, TSNode n)
 		if (t == JF_T_command_name)
 			c = ts_node_named_child(c, 0);
 		only_assignments = false;
-		if (is_all_args(sh, c)) {
+		if (jf_shell__all_args(sh, c)) {
 			/* "$@": the caller's words, each where the caller wrote it. */
 			if (sh->args_known) {
 				jf_shell__copy_words(&w, &sh->args, 0, sh->args.size);
@@ -485,7 +712,7 @@ static void command(shell *sh, TSNode n)
 			continue;
 		}
 		size_t from, len;
-		if (sh->args_known && args_slice(sh, c, &from, &len)) {
+		if (sh->args_known && jf_shell__args_slice(sh, c, &from, &len)) {
 			/* "${@:3}": the caller's words from the third on */
 			size_t end = from < sh->args.size ? sh->args.size : from;
 			if (len < end - from)
@@ -501,7 +728,10 @@ static void command(shell *sh, TSNode n)
 	/* Prefix assignments (`X=1 cmd`) apply to the command only. */
 	words outer = sh->env;
 	sh->env = env;
-	if (!only_assignments && w.size)
+	const shell_fn *fn = w.size ? find_fn(sh, w.items[0].value) : NULL;
+	if (fn)
+		call_fn(sh, fn, &w);
+	else if (!only_assignments && w.size)
 		jf_shell__run_words(sh, &w, 0, n, NULL);
 	jf_words_release(&sh->env);
 	sh->env = outer;
@@ -649,7 +879,7 @@ static void merge_outcomes(shell *sh, outcome_list *o_list, jf_strings *c_list)
 				var *m = &sh->vars.items[i];
 				free(m->value);
 				m->value = NULL; /* set in some outcomes only */
-				m->is_array = false;
+				m->is_array = m->of_args = false;
 				jf_words_release(&m->items);
 			}
 	sh->cwd = c_list->items[0];
@@ -808,7 +1038,10 @@ static void walk(shell *sh, TSNode n)
 		return;
 	}
 	if (t == JF_T_function_definition) {
-		sh->vars_uncertain = true; /* a call may set any variable */
+		/* Its calls that the walk meets run its body; another (a trap, a
+		 * name known at run time) may set any variable. */
+		sh->vars_uncertain = true;
+		define_fn(sh, n);
 		return;
 	}
 	if (t == JF_T_if_statement) {
@@ -830,15 +1063,19 @@ static void walk(shell *sh, TSNode n)
 			sh->vars_uncertain = true;
 		}
 	}
+	/* `( ... )`: its folder and variables are its own (the files it makes stay) */
 	bool scoped = t == JF_T_subshell;
 	char *saved = scoped && sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
 	bool had_cwd = sh->cwd != NULL;
+	var_list saved_vars = scoped ? vars_copy(&sh->vars) : (var_list){ 0 };
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++)
 		walk(sh, ts_node_named_child(n, i));
 	if (scoped) {
 		free(sh->cwd);
 		sh->cwd = had_cwd ? saved : NULL;
+		vars_release(&sh->vars);
+		sh->vars = saved_vars;
 	}
 }
 
@@ -871,7 +1108,8 @@ static void run_unit(shell *sh, const jf_job *job, const jf_cmd_unit *u)
 	if (!f)
 		return;
 	sh->unit = f;
-	walk(sh, ts_tree_root_node(f->tree));
+	gather_own(sh, ts_tree_root_node(f->tree));
+	walk_unit(sh, f);
 }
 
 /* The shell that runs the job's command: in the workdir, with the job's env. */
@@ -909,7 +1147,9 @@ void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
 		}
 		return;
 	}
-	shell top = { .job = job, .ws = ws, .out = out, .host = host };
+	jf_strings own = { 0 }, inherits = { 0 };
+	shell top = { .job = job, .ws = ws, .out = out, .host = host, .own = &own,
+		      .inherits = &inherits };
 	shell sh;
 	start_shell(&sh, &top);
 	jf_shell__image_projects(&sh);
@@ -928,6 +1168,8 @@ void jf_shell_run(jf_shell_facts *out, const jf_job *job, jf_workspace *ws,
 		run_unit(&sh, job, u);
 	}
 	shell_release(&sh);
+	jf_strings_release(&own);
+	jf_strings_release(&inherits);
 }
 
 void jf_shell_facts_release(jf_shell_facts *self)
@@ -936,6 +1178,7 @@ void jf_shell_facts_release(jf_shell_facts *self)
 	for (size_t i = 0; i < self->invocations.size; i++) {
 		jf_invocation *inv = &self->invocations.items[i];
 		free(inv->script.value);
+		free(inv->launcher_at.value);
 		free(inv->cwd);
 		jf_words_release(&inv->launcher_args);
 		jf_words_release(&inv->wrapper_args);
@@ -958,6 +1201,7 @@ void jf_shell_facts_release(jf_shell_facts *self)
 	jf_array_release(&self->pins);
 	jf_strings_release(&self->produced);
 	jf_strings_release(&self->not_followed);
+	jf_strings_release(&self->assumed);
 	jf_strings_release(&self->exported);
 	for (size_t i = 0; i < self->var_uses.size; i++)
 		free(self->var_uses.items[i].name);

@@ -14,11 +14,12 @@
 /* A launch of `launcher` with options from w[from], inside `outer`'s wrapper. */
 launch jf_shell__launch_of(const char *launcher, size_t from, const launch *outer)
 {
-	launch how = { launcher, from, NULL, 0, 0 };
+	launch how = { launcher, from, NULL, 0, 0, false, false };
 	if (outer) {
 		how.wrapper = outer->wrapper;
 		how.wrapper_from = outer->wrapper_from;
 		how.wrapper_to = outer->wrapper_to;
+		how.wrapper_open = outer->wrapper_open;
 	}
 	return how;
 }
@@ -80,7 +81,11 @@ static void record_invocation(shell *sh, jf_file *u, const words *w, size_t i, c
 	inv.unit = sh->unit;
 	inv.cwd = sh->cwd ? jf_xstrdup(sh->cwd) : NULL;
 	if (how) {
+		if (how->from > 0 && how->from <= i)
+			inv.launcher_at = jf_shell__copy_word(&w->items[how->from - 1]);
 		jf_shell__copy_words(&inv.launcher_args, w, how->from, i);
+		inv.launcher_open = how->open;
+		inv.wrapper_open = how->wrapper_open;
 		inv.wrapper = how->wrapper;
 		if (how->wrapper)
 			jf_shell__copy_words(&inv.wrapper_args, w, how->wrapper_from, how->wrapper_to);
@@ -96,6 +101,10 @@ void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, boo
                    const launch *how)
 {
 	const word *wd = &w->items[i];
+	/* run by its path: the kernel reads its #! line (a Python script run as `./x.py` too) */
+	bool by_path = kind == SCRIPT_EXEC || (how && !strcmp(how->launcher, "script"));
+	if (kind == SCRIPT_EXEC)
+		kind = SCRIPT_SHELL;
 	if (!wd->value || !*wd->value) {
 		if (!wd->value)
 			jf_shell__not_followed(sh, wd, "the script is not followed: its name is known "
@@ -143,6 +152,8 @@ void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, boo
 			                kind == SCRIPT_SHELL ? JF_ROLE_LAUNCH : JF_ROLE_ENTRY, cdir,
 			                sh->depth + 1);
 		free(cdir);
+		if (u && by_path)
+			u->run_by_path = true;
 		/* A launch script is walked once per job: each file is read once. */
 		if (u && kind == SCRIPT_SHELL && (fresh || same_shell) && u->lang == JF_LANG_BASH)
 			jf_shell__run_launch_script(sh, u, same_shell, w, i + 1);
@@ -272,21 +283,35 @@ static bool attached_option(const word *w)
 	return p < end && *p == '=';
 }
 
-/* Skips launcher options from word i; returns the index of the first
- * non-option word, or SIZE_MAX when an unknown word makes it unclear. */
+/*
+ * Skips launcher options from word i; returns the index of the first
+ * non-option word, or SIZE_MAX when an unknown word makes it unclear. A word
+ * known only at run time where an option stands (`$DISTRIBUTED_ARGS`) may be
+ * any options, and the value of the last: the first known word after it that
+ * is no option names what runs only when `names_it` says it can (a `.py`
+ * script, a program), not a value; *open tells such a word was skipped.
+ */
 static size_t skip_options(const words *w, size_t i, const char *const *flags,
-                           const char *const *pairs, bool short_attached)
+                           const char *const *pairs, bool short_attached,
+                           bool (*names_it)(const char *), bool *open)
 {
+	bool after_unknown = false;
 	while (i < w->size) {
 		const char *s = w->items[i].value;
 		if (!s && attached_option(&w->items[i])) {
 			i++; /* --nnodes=$NNODES: an option, whatever its value */
 			continue;
 		}
-		if (!s)
-			return SIZE_MAX;
-		if (s[0] != '-' || !s[1])
-			return i;
+		if (!s) {
+			after_unknown = *open = true;
+			i++;
+			continue;
+		}
+		if (s[0] != '-' || !s[1]) {
+			if (!after_unknown || names_it(s))
+				return i;
+			return SIZE_MAX; /* a value of an option in the unknown word, or the script */
+		}
 		if (!strcmp(s, "--"))
 			return i + 1;
 		/* `-N2`, `-lu`: a short option with its value, or short flags together */
@@ -299,6 +324,24 @@ static size_t skip_options(const words *w, size_t i, const char *const *flags,
 			i += 2;
 	}
 	return i;
+}
+
+/* What a script launcher runs: a Python script by its path. */
+static bool names_script(const char *s)
+{
+	return jf_str_ends(s, ".py");
+}
+
+/* What a wrapper (srun, mpirun) runs: a program jobfix follows. */
+static bool names_program(const char *s)
+{
+	static const char *const programs[] = { "torchrun", "deepspeed", "accelerate", "bash", "sh",
+		                                "singularity", "apptainer", "env", "horovodrun",
+		                                NULL };
+	const char *base = strrchr(s, '/');
+	base = base ? base + 1 : s;
+	return jf_shell__is_python(s) || jf_str_in(base, programs) || jf_str_ends(s, ".py") ||
+	       jf_str_ends(s, ".sh");
 }
 
 bool jf_shell__is_python(const char *name)
@@ -362,10 +405,12 @@ void jf_shell__python(shell *sh, const words *w, size_t i, TSNode cmd, const lau
 		return;
 	const char *mod = w->items[i + 1].value;
 	if (!strcmp(mod, "torch.distributed.launch") || !strcmp(mod, "torch.distributed.run")) {
-		size_t k = skip_options(w, i + 2, torchrun_flags, NULL, false);
+		bool open = false;
+		size_t k = skip_options(w, i + 2, torchrun_flags, NULL, false, names_script, &open);
 		launch how = jf_shell__launch_of(!strcmp(mod, "torch.distributed.launch") ? "torch.distributed.launch"
 		                                                                 : "torch.distributed.run",
 		                       i + 2, outer);
+		how.open = open;
 		if (k == SIZE_MAX)
 			jf_shell__not_followed(sh, &w->items[i + 1], "the script is not followed: the "
 			                       "launcher's options are known only at run time, so which "
@@ -385,8 +430,10 @@ static void run_script_launcher(shell *sh, const words *w, size_t i, const char 
 		if (jf_shell__word_is(w, k, "-m") || jf_shell__word_is(w, k, "--module") ||
 		    jf_shell__word_is(w, k, "--no_python") || jf_shell__word_is(w, k, "--no-python"))
 			return; /* a module or a non-Python program: not a script path */
-	size_t k = skip_options(w, i, flags, NULL, false);
+	bool open = false;
+	size_t k = skip_options(w, i, flags, NULL, false, names_script, &open);
 	launch how = jf_shell__launch_of(name, i, outer);
+	how.open = open;
 	if (k == SIZE_MAX)
 		jf_shell__not_followed(sh, &w->items[i - 1], "the script is not followed: the "
 		                       "launcher's options are known only at run time, so which "
@@ -450,16 +497,33 @@ bool jf_shell__launcher(shell *sh, words *w, size_t i, TSNode cmd, const launch 
 			return true;
 		}
 		/* The wrapper's options, then the command it runs on every process. */
-		size_t at = skip_options(w, first, l->flags, l->pairs, l->short_attached);
-		launch wrap = { NULL, 0, l->name, first, at };
+		bool open = false;
+		size_t at = skip_options(w, first, l->flags, l->pairs, l->short_attached, names_program,
+		                         &open);
+		launch wrap = { NULL, 0, l->name, first, at, false, open };
+		if (at == SIZE_MAX)
+			jf_shell__not_followed(sh, &w->items[i], "the command %s runs is not followed: its "
+			                                         "options are known only at run time, so "
+			                                         "which word names it is not known",
+			                       l->program);
 		if (at >= w->size)
 			return true;
 		const char *dir = NULL;
+		bool moved = !strcmp(l->program, "srun") && srun_cwd(w, first, at, &dir);
+		if (open && !moved && strcmp(l->program, "horovodrun")) {
+			/* an option of the unknown word may move the command (srun's
+			 * --chdir, mpirun's -wdir) or make it a configuration file */
+			jf_shell__not_followed(sh, &w->items[i], "%s's options are known only at run time "
+			                                         "(one may set the folder its command runs "
+			                                         "in): the scripts it runs are not followed",
+			                       l->program);
+			return true;
+		}
 		if (!strcmp(l->program, "srun")) {
 			for (size_t o = first; o < at; o++)
 				if (jf_shell__word_is(w, o, "--multi-prog"))
 					return true; /* the program is a configuration file */
-			if (srun_cwd(w, first, at, &dir)) {
+			if (moved) {
 				/* run in another folder: there for the command, back after it */
 				char *saved = sh->cwd;
 				sh->cwd = dir ? jf_shell__container_path(sh, dir) : NULL;

@@ -45,18 +45,71 @@ static void run_setter(shell *sh, words *w, size_t i, TSNode cmd, const launch *
 	sh->vars_uncertain |= strcmp(name, "printf") || jf_shell__word_is(w, i + 1, "-v");
 }
 
-/* `cd [-P] DIR`, `pushd DIR`. */
+/* The folders `pushd` left for `popd`, oldest first, one a line, as a
+ * variable no script can name: merged across branches as variables are. */
+#define DIRSTACK "\001dirstack"
+
+/* The working folder becomes `dir` (NULL: unknown); $OLDPWD the one before. */
+static void change_dir(shell *sh, char *dir)
+{
+	var *old = jf_shell__set_var(sh, "OLDPWD", sh->cwd, false);
+	old->src = NULL;
+	free(sh->cwd);
+	sh->cwd = dir;
+}
+
+/* `cd [-L|-P] DIR`, `cd -` (back to $OLDPWD), `pushd DIR`. */
 static void run_cd(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
 {
 	(void)cmd;
 	(void)outer;
+	bool push = jf_shell__word_is(w, i, "pushd");
 	char *dir = NULL;
-	if (++i < w->size && jf_shell__word_is(w, i, "-P"))
-		i++;
-	if (i < w->size && w->items[i].value && strcmp(w->items[i].value, "-"))
+	while (++i < w->size && (jf_shell__word_is(w, i, "-P") || jf_shell__word_is(w, i, "-L")))
+		;
+	if (i < w->size && jf_shell__word_is(w, i, "-") && !push) {
+		bool unset;
+		const char *back = jf_shell__lookup(sh, "OLDPWD", &unset);
+		if (unset)
+			return; /* bash: "cd: OLDPWD not set", and stays */
+		dir = back ? jf_xstrdup(back) : NULL;
+	} else if (i < w->size && w->items[i].value && w->items[i].value[0] != '-' &&
+	           w->items[i].value[0] != '+') {
 		dir = jf_shell__container_path(sh, w->items[i].value);
-	free(sh->cwd);
-	sh->cwd = dir;
+	}
+	if (push) {
+		bool unset;
+		const char *stack = jf_shell__lookup(sh, DIRSTACK, &unset);
+		char *pushed = !sh->cwd || (!unset && !stack) ? NULL
+		               : unset                        ? jf_xstrdup(sh->cwd)
+		                                              : jf_xasprintf("%s\n%s", stack, sh->cwd);
+		jf_shell__set_var(sh, DIRSTACK, pushed, false);
+		free(pushed);
+	}
+	change_dir(sh, dir);
+}
+
+/* `popd`: back to the folder the last `pushd` left. */
+static void run_popd(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	bool unset;
+	const char *stack = jf_shell__lookup(sh, DIRSTACK, &unset);
+	if (unset || (stack && !*stack))
+		return; /* bash: "popd: directory stack empty" */
+	if (!stack || i + 1 < w->size) {
+		/* an unknown stack, or `popd +N`: the folder is not known */
+		jf_shell__set_var(sh, DIRSTACK, NULL, false);
+		change_dir(sh, NULL);
+		return;
+	}
+	const char *nl = strrchr(stack, '\n');
+	char *dir = jf_xstrdup(nl ? nl + 1 : stack);
+	char *rest = jf_xstrndup(stack, nl ? (size_t)(nl - stack) : 0);
+	jf_shell__set_var(sh, DIRSTACK, rest, false);
+	free(rest);
+	change_dir(sh, dir);
 }
 
 /* `shift [n]`: drops the first n positional parameters. */
@@ -354,6 +407,7 @@ static const struct program {
 	{ "let", true, run_setter },
 	{ "cd", true, run_cd },
 	{ "pushd", true, run_cd },
+	{ "popd", true, run_popd },
 	{ "shift", true, run_shift },
 	{ "source", true, run_source },
 	{ ".", true, run_source },
@@ -465,18 +519,38 @@ static size_t unwrap(shell *sh, words *w, size_t i)
 	return i;
 }
 
+/* bash's builtins that are no program of the image (echo, test, kill and
+ * the like are run by bash itself too). */
+static bool is_builtin(const char *name)
+{
+	static const char *const builtins[] = {
+		":", "true", "false", "break", "continue", "return", "exit", "logout", "local",
+		"declare", "typeset", "readonly", "export", "unset", "shopt", "set", "shift",
+		"trap", "wait", "ulimit", "umask", "alias", "unalias", "hash", "type", "builtin",
+		"caller", "enable", "help", "history", "jobs", "fg", "bg", "disown", "suspend",
+		"times", "complete", "compgen", "compopt", "fc", "bind", "dirs", "popd", "pushd",
+		"cd", "pwd", "echo", "printf", "test", "[", "[[", "kill", "read", "readarray",
+		"mapfile", "getopts", "let", "eval", "source", ".", NULL,
+	};
+	return jf_str_in(name, builtins);
+}
+
 void jf_shell__run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
 {
 	i = unwrap(sh, w, i);
 	if (i >= w->size || !w->items[i].value)
 		return;
-	record_exec(sh, w, i);
 	const char *name = w->items[i].value;
+	bool local_script = strchr(name, '/') && (jf_str_ends(name, ".sh") || jf_str_ends(name, ".py"));
+	/* A program of the image: not bash itself, nor a script of the code
+	 * (followed, or JF102's when it is missing). */
+	if (!is_builtin(name) && !local_script)
+		record_exec(sh, w, i);
 	program_fn *run = program_of(w, i);
 	if (run) {
 		run(sh, w, i, cmd, outer);
 	} else if (strchr(name, '/') && jf_str_ends(name, ".sh")) {
-		jf_shell__script(sh, w, i, SCRIPT_SHELL, false, NULL);
+		jf_shell__script(sh, w, i, SCRIPT_EXEC, false, NULL);
 	} else if (strchr(name, '/') && jf_str_ends(name, ".py")) {
 		launch how = jf_shell__launch_of("script", i + 1, outer);
 		jf_shell__script(sh, w, i, SCRIPT_PYTHON, false, &how);

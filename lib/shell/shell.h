@@ -34,12 +34,17 @@ bool jf_word_passes(const char *word, const char *opt);
 typedef struct {
 	jf_file *entry;        /* the script */
 	jf_word script;        /* the word that names it */
+	jf_word launcher_at;   /* the word that names the launcher (torchrun, python), value NULL when none */
 	const char *launcher;  /* "python", "torchrun", "torch.distributed.launch", "deepspeed",
 	                          "accelerate", "script" (run by its path), or the path of a
 	                          local launcher script */
 	const char *wrapper;   /* "mpirun", "horovodrun", or NULL */
 	jf_words launcher_args; /* the launcher's own words before the script */
 	jf_words wrapper_args;  /* mpirun's or horovodrun's options */
+	/* A word of launcher_args (wrapper_args) known only at run time stands
+	 * where an option does (`torchrun $DISTRIBUTED_ARGS train.py`): it may be
+	 * any of the launcher's options, whatever the others say. */
+	bool launcher_open, wrapper_open;
 	jf_words args;         /* the script's arguments */
 	jf_words env;          /* "NAME=value" set for it: the command's prefix assignments,
 	                          `env NAME=value`, and CUDA_VISIBLE_DEVICES as exported
@@ -121,6 +126,10 @@ typedef struct {
 	 * met it ("launch.sh:3: what Python runs is not followed: ..."): the
 	 * scripts it would run are not checked (JF102 says it for --verbose). */
 	jf_strings not_followed;
+	/* What the walk took for values it cannot know, in the order it met
+	 * them ("train.sbatch:8: $SLURM_SUBMIT_DIR taken as ..."): said by JF102
+	 * for --verbose, as the scripts it then follows rest on them. */
+	jf_strings assumed;
 	JF_ARRAY(jf_shell_write) writes;
 	/* Statements walked, against JF_SHELL_MAX_STEPS: a script sourced again
 	 * and again in a chain would otherwise take exponential time. */

@@ -65,6 +65,32 @@ static bool expand_script_path(shell *sh, jf_buf *out)
 	return true;
 }
 
+/*
+ * $SLURM_SUBMIT_DIR and $PBS_O_WORKDIR, which the job does not set: the
+ * folder the batch script is submitted from, which sbatch and qsub set. It
+ * is taken as the folder the script started in: for a batch script that is
+ * the job, the folder its reader placed the code in (its own folder, or the
+ * one above it that holds the scripts it runs); for a launch script, the
+ * folder its caller ran it from. Said for --verbose.
+ */
+static const char *submit_dir(shell *sh, TSNode name_node, const char *name)
+{
+	if ((strcmp(name, "SLURM_SUBMIT_DIR") && strcmp(name, "PBS_O_WORKDIR")) || !sh->start_cwd)
+		return NULL;
+	word at = jf_shell__place(sh, ts_node_parent(name_node));
+	char *shown = jf_shell__shown(sh, sh->start_cwd);
+	bool batch = !sh->depth && !sh->job->workdir.value && sh->job->platform.value &&
+	             !strcmp(sh->job->platform.value, "slurm");
+	jf_shell__assume(sh, &at, "$%s taken as '%s', the folder the script is submitted from: %s",
+	                 name, shown,
+	                 sh->depth ? "the folder the command that runs the script is in"
+	                 : batch   ? "of the script's own folder and those above it, the one that "
+	                             "holds the scripts it runs"
+	                           : "the folder the job's command starts in");
+	free(shown);
+	return sh->start_cwd;
+}
+
 static bool expand_name(shell *sh, TSNode name_node, jf_buf *out)
 {
 	if (jf_node_is(sh->unit, name_node, "0"))
@@ -72,8 +98,16 @@ static bool expand_name(shell *sh, TSNode name_node, jf_buf *out)
 	char *name = jf_node_text(sh->unit, name_node);
 	bool unset;
 	const char *v = jf_shell__lookup(sh, name, &unset);
+	if (unset && (v = submit_dir(sh, name_node, name)) != NULL)
+		unset = false;
 	if (unset)
 		note_unset(sh, name_node, name);
+	/* bash expands to nothing a positional parameter the caller did not
+	 * pass (the caller's words are known when *unset is), and a variable
+	 * that is surely unset */
+	bool positional = name[0] >= '0' && name[0] <= '9';
+	if (unset && (positional || (!jf_str_in(name, bash_vars) && jf_shell__surely_unset(sh, name))))
+		v = "";
 	free(name);
 	if (!v)
 		return false;
@@ -186,10 +220,76 @@ static bool expand_substitution(shell *sh, TSNode n, jf_buf *out)
 	return ok;
 }
 
+/* Whether `n` is "$@" or $@ (also $*): all positional parameters. */
+bool jf_shell__all_args(shell *sh, TSNode n)
+{
+	if (jf_node_type_is(n, JF_T_string) && ts_node_named_child_count(n) == 1)
+		n = ts_node_named_child(n, 0);
+	if (!jf_node_type_is(n, JF_T_simple_expansion))
+		return false;
+	TSNode name = ts_node_named_child(n, 0);
+	return jf_node_type_is(name, JF_T_special_variable_name) &&
+	       (jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*"));
+}
+
+/* Whether `n` is a slice of the positional parameters, "${@:N}" or
+ * "${@:N:L}" (N >= 1), with its first index into them and its length
+ * (SIZE_MAX: to the end). */
+bool jf_shell__args_slice(shell *sh, TSNode n, size_t *from, size_t *len)
+{
+	if (jf_node_type_is(n, JF_T_string) && ts_node_named_child_count(n) == 1)
+		n = ts_node_named_child(n, 0);
+	uint32_t parts = ts_node_named_child_count(n);
+	if (!jf_node_type_is(n, JF_T_expansion) || parts < 2 || parts > 3)
+		return false;
+	TSNode name = ts_node_named_child(n, 0);
+	if (!jf_node_type_is(name, JF_T_special_variable_name) ||
+	    !(jf_node_is(sh->unit, name, "@") || jf_node_is(sh->unit, name, "*")) ||
+	    sh->unit->src->data[ts_node_end_byte(name)] != ':')
+		return false;
+	long v[2] = { 0, -1 };
+	for (uint32_t i = 1; i < parts; i++) {
+		TSNode num = ts_node_named_child(n, i);
+		char *text = jf_node_text(sh->unit, num);
+		char *end;
+		v[i - 1] = jf_node_type_is(num, JF_T_number) ? strtol(text, &end, 10) : -1;
+		bool ok = jf_node_type_is(num, JF_T_number) && !*end && v[i - 1] >= 0;
+		free(text);
+		if (!ok)
+			return false;
+	}
+	if (v[0] < 1)
+		return false; /* ${@:0} starts with $0 */
+	*from = (size_t)v[0] - 1;
+	*len = parts == 3 ? (size_t)v[1] : SIZE_MAX;
+	return true;
+}
+
+/* The positional parameters from `from` (at most `len` of them), joined by
+ * blanks as "$*" or an assignment X=$@ joins them; false when one is not known. */
+static bool expand_args(shell *sh, size_t from, size_t len, jf_buf *out)
+{
+	if (!sh->args_known)
+		return false;
+	for (size_t i = from, k = 0; i < sh->args.size && k < len; i++, k++) {
+		if (!sh->args.items[i].value)
+			return false;
+		if (k)
+			jf_buf_addc(out, ' ');
+		jf_buf_adds(out, sh->args.items[i].value);
+	}
+	return true;
+}
+
 /* Appends the value of word `n` to `out`; false when it is not known. */
 static bool expand(shell *sh, TSNode n, jf_buf *out)
 {
 	jf_type t = jf_node_type(n);
+	size_t from, len;
+	if ((t == JF_T_simple_expansion || t == JF_T_expansion) && jf_shell__all_args(sh, n))
+		return expand_args(sh, 0, SIZE_MAX, out);
+	if (t == JF_T_expansion && jf_shell__args_slice(sh, n, &from, &len))
+		return expand_args(sh, from, len, out);
 	const char *src = sh->unit->src->data;
 	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
 	if (t == JF_T_word || t == JF_T_number || t == JF_T_string_content) {
@@ -268,19 +368,45 @@ word jf_shell__place(shell *sh, TSNode n)
 	return w;
 }
 
+static void note_at(jf_strings *to, const word *at, const char *fmt, va_list ap)
+{
+	jf_buf b = JF_BUF_INIT;
+	jf_buf_vaddf(&b, fmt, ap);
+	char *line = jf_xasprintf("%s:%u: %s", at->src->path,
+	                          jf_source_line_of(at->src, at->span.start) + 1, b.buf);
+	if (jf_strings_have(to, line))
+		free(line); /* a word walked again (a function called twice) */
+	else
+		jf_array_push(to, line);
+	jf_buf_release(&b);
+}
+
 void jf_shell__not_followed(shell *sh, const word *at, const char *fmt, ...)
 {
 	if (!at->src)
 		return;
-	jf_buf b = JF_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	jf_buf_vaddf(&b, fmt, ap);
+	note_at(&sh->out->not_followed, at, fmt, ap);
 	va_end(ap);
-	jf_array_push(&sh->out->not_followed,
-	              jf_xasprintf("%s:%u: %s", at->src->path,
-	                           jf_source_line_of(at->src, at->span.start) + 1, b.buf));
-	jf_buf_release(&b);
+}
+
+void jf_shell__assume(shell *sh, const word *at, const char *fmt, ...)
+{
+	if (!at->src)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	note_at(&sh->out->assumed, at, fmt, ap);
+	va_end(ap);
+}
+
+char *jf_shell__shown(const shell *sh, const char *cpath)
+{
+	const char *rel = jf_path_under(cpath, jf_job_workdir(sh->job));
+	if (!rel || !sh->job->code_display || sh->job->workdir.value)
+		return jf_xstrdup(cpath);
+	return jf_path_join(sh->job->code_display, rel);
 }
 
 /* A word of the unit at node `n`, placed where findings about it belong. */

@@ -74,9 +74,97 @@ static uint32_t trailing_continuation(const jf_source *s, TSNode root)
  *   tree-sitter-python. Blanking the `*` leaves valid code valid (`a *(b)`
  *   becomes the call `a (b)`).
  */
+static uint32_t open_quote_at_end(const char *t, uint32_t n);
+
+/* bash's reserved words, as the first word of a command. */
+static const char *const reserved[] = { "if", "then", "else", "elif", "fi", "case", "esac", "for",
+	                                "select", "while", "until", "do", "done", "in", "function",
+	                                "time", "{", "}", "!", "[[", "]]", NULL };
+
+/*
+ * The reserved word that starts the line at `i`, when the line before ends
+ * in a line continuation (`\` and a newline) in the middle of a command's
+ * words: bash joins the lines, and the word is one more word of that command,
+ * not a keyword (`--device cpu \` and then `elif ...`). Its length, or 0.
+ */
+static size_t continued_keyword(const jf_source *src, uint32_t i)
+{
+	const char *t = src->data;
+	if (i < 2 || t[i - 1] != '\n' || t[i - 2] != '\\')
+		return 0;
+	uint32_t bs = i - 2, k = bs;
+	while (k > 0 && t[k - 1] == '\\')
+		k--;
+	if ((bs - k) % 2)
+		return 0; /* `\\` and a newline: an escaped backslash ends the line */
+	uint32_t w = i;
+	while (w < src->len && (t[w] == ' ' || t[w] == '\t'))
+		w++;
+	size_t n = 0;
+	while (w + n < src->len && !strchr(" \t\r\n;&|()<>", t[w + n]))
+		n++;
+	char *word = jf_xstrndup(t + w, n);
+	bool kw = n && jf_str_in(word, reserved);
+	free(word);
+	if (!kw)
+		return 0;
+	/* the line before: its last word, before the `\`, is an argument, not an
+	 * operator or a keyword after which a command starts */
+	uint32_t e = bs;
+	while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+		e--;
+	uint32_t b = e;
+	while (b > 0 && !strchr(" \t\n", t[b - 1]))
+		b--;
+	if (e == b || strchr(";&|({", t[e - 1]))
+		return 0;
+	char *last = jf_xstrndup(t + b, e - b);
+	bool starts_command = jf_str_in(last, reserved);
+	free(last);
+	uint32_t line = b;
+	while (line > 0 && t[line - 1] != '\n')
+		line--;
+	for (uint32_t c = line; c < b && !starts_command; c++)
+		starts_command = t[c] == '#' && (c == line || t[c - 1] == ' ' || t[c - 1] == '\t');
+	if (starts_command || open_quote_at_end(t, bs) != UINT32_MAX)
+		return 0; /* a comment's `\`, or one inside quotes */
+	return w - i + n;
+}
+
+/* Blanks the continued keywords of `src` into *copy (made when needed). */
+static void blank_continued_keywords(const jf_source *src, char **copy)
+{
+	for (uint32_t i = 2; i < src->len; i++) {
+		if (src->data[i - 1] != '\n' || src->data[i - 2] != '\\')
+			continue;
+		size_t n = continued_keyword(src, i);
+		if (!n)
+			continue;
+		if (!*copy) {
+			*copy = jf_xmalloc(src->len + 1);
+			memcpy(*copy, src->data, src->len + 1);
+		}
+		uint32_t w = i + (uint32_t)n - 1;
+		while (w > i && !strchr(" \t", (*copy)[w - 1]))
+			w--;
+		(*copy)[w] = 'x';
+	}
+}
+
+char *jf_syntax_continued_keywords_blanked(const jf_source *src)
+{
+	char *copy = NULL;
+	blank_continued_keywords(src, &copy);
+	return copy;
+}
+
 char *jf_syntax_gaps_blanked(const jf_source *src, jf_lang lang)
 {
 	char *copy = NULL;
+	/* bash: a reserved word joined to the command before it by a line
+	 * continuation is a plain word; tree-sitter-bash reads it as a keyword */
+	if (lang == JF_LANG_BASH)
+		blank_continued_keywords(src, &copy);
 	for (uint32_t i = 0; lang == JF_LANG_BASH && i + 2 < src->len; i++) {
 		if (src->data[i] != '$' || src->data[i + 1] != '{')
 			continue;
@@ -337,6 +425,85 @@ static TSNode redirect_without_file(const jf_source *s, TSNode root)
 	return found;
 }
 
+/*
+ * The first command whose name is a reserved word that closes or continues
+ * a compound command (then, elif, else, fi, do, done, esac): bash reads a
+ * reserved word at the start of a command as the keyword, which does not
+ * fit there ("syntax error near unexpected token `then'"); tree-sitter-bash
+ * lexes keywords by context and takes it for a program's name. A null node
+ * when there is none.
+ */
+static TSNode keyword_as_command(const jf_source *s, TSNode root)
+{
+	static const char *const closers[] = { "then", "elif", "else", "fi", "do", "done", "esac",
+		                               NULL };
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	TSNode found = { 0 };
+	for (bool more = true; more && ts_node_is_null(found);) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		if (jf_node_type_is(n, JF_T_command_name)) {
+			TSNode w = ts_node_named_child(n, 0);
+			uint32_t a = ts_node_start_byte(w), b = ts_node_end_byte(w);
+			if (jf_node_type_is(w, JF_T_word) && b > a && b - a < 8 && b <= s->len) {
+				char word[8];
+				memcpy(word, s->data + a, b - a);
+				word[b - a] = '\0';
+				if (jf_str_in(word, closers))
+					found = w;
+			}
+		}
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur)) {
+				more = false;
+				break;
+			}
+	}
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+/* The last reserved word before `before` that a line continuation joins to
+ * the command before it, or UINT32_MAX. */
+static uint32_t continued_keyword_before(const jf_source *s, uint32_t before)
+{
+	uint32_t at = UINT32_MAX;
+	for (uint32_t i = 2; i < before && i < s->len; i++)
+		if (s->data[i - 1] == '\n' && s->data[i - 2] == '\\' && continued_keyword(s, i)) {
+			at = i;
+			while (s->data[at] == ' ' || s->data[at] == '\t')
+				at++;
+		}
+	return at;
+}
+
+/* A shell file's syntax error at byte `at`: bash runs none of its commands from there on. */
+static void mark_error(jf_file *unit, uint32_t at)
+{
+	if (unit->lang != JF_LANG_BASH)
+		return;
+	unit->syntax_error = true;
+	unit->syntax_error_at = at;
+}
+
+/* When a reserved word that a line continuation joins to the command
+ * before it comes before `at`, the error bash reports at `at`: says so on `d`. */
+static void relate_continuation(jf_diag *d, const jf_source *s, uint32_t at)
+{
+	uint32_t cont = continued_keyword_before(s, at);
+	if (!d || cont == UINT32_MAX)
+		return;
+	size_t n = strcspn(s->data + cont, " \t\r\n;&|()<>");
+	char *kw = jf_xstrndup(s->data + cont, n);
+	jf_diag_relate(d, s, (jf_span){ cont, cont + (uint32_t)n },
+	               "the `\\` at the end of line %u joins '%s' to the command before it, as one "
+	               "more of its words, not a keyword",
+	               jf_source_line_of(s, cont), kw);
+	jf_diag_set_help(d, "end the command before '%s' without a `\\`", kw);
+	free(kw);
+}
+
 void jf_syntax_check(jf_sink *sink, jf_file *unit, TSTree *blanked)
 {
 	const jf_source *s = unit->src;
@@ -368,9 +535,25 @@ void jf_syntax_check(jf_sink *sink, jf_file *unit, TSTree *blanked)
 	                   : (TSNode){ 0 };
 	if (!ts_node_is_null(r) && (ts_node_is_null(e) || ts_node_start_byte(r) < ts_node_start_byte(e))) {
 		uint32_t at = ts_node_start_byte(r);
+		mark_error(unit, at);
 		jf_sink_add(sink, JF301, unit->src, (jf_span){ at, at + 1 },
 		            "shell syntax error: a redirection with no file after it on its line "
 		            "(bash: unexpected token `newline')");
+		return;
+	}
+	if (ts_node_is_null(e) && unit->lang == JF_LANG_BASH) {
+		TSNode k = keyword_as_command(s, root);
+		if (ts_node_is_null(k))
+			return;
+		uint32_t at = ts_node_start_byte(k);
+		char *word = jf_xstrndup(s->data + at, ts_node_end_byte(k) - at);
+		jf_diag *d = jf_sink_add(sink, JF301, unit->src, jf_node_span(k),
+		                         "shell syntax error: unexpected '%s' (bash: syntax error near "
+		                         "unexpected token `%s')",
+		                         word, word);
+		relate_continuation(d, s, at);
+		free(word);
+		mark_error(unit, at);
 		return;
 	}
 	if (ts_node_is_null(e))
@@ -385,6 +568,7 @@ void jf_syntax_check(jf_sink *sink, jf_file *unit, TSTree *blanked)
 	uint32_t quote = unit->lang == JF_LANG_BASH && whole ? open_quote_at_end(s->data, s->len)
 	                                                     : UINT32_MAX;
 	if (quote != UINT32_MAX) {
+		mark_error(unit, quote);
 		jf_diag_set_help(
 			jf_sink_add(sink, JF301, unit->src, (jf_span){ quote, quote + 1 },
 			            "shell syntax error: this %c is never closed: bash reads to the end "
@@ -396,8 +580,11 @@ void jf_syntax_check(jf_sink *sink, jf_file *unit, TSTree *blanked)
 	}
 	if (ts_node_is_missing(e)) {
 		uint32_t at = ts_node_start_byte(e);
-		jf_sink_add(sink, JF301, unit->src, (jf_span){ at, at }, "%s syntax error: missing '%s'",
-		              lang, ts_node_type(e));
+		mark_error(unit, at);
+		jf_diag *d = jf_sink_add(sink, JF301, unit->src, (jf_span){ at, at },
+		                         "%s syntax error: missing '%s'", lang, ts_node_type(e));
+		if (unit->lang == JF_LANG_BASH)
+			relate_continuation(d, s, at);
 		return;
 	}
 	/* Point at the first token the parser could not place. */
@@ -407,13 +594,17 @@ void jf_syntax_check(jf_sink *sink, jf_file *unit, TSTree *blanked)
 	jf_span span = jf_node_span(tok);
 	if (unit->lang == JF_LANG_BASH && span.start >= trailing_continuation(s, root))
 		return;
+	mark_error(unit, span.start);
 	char *text = jf_xstrndup(s->data + span.start, span.end - span.start);
 	size_t n = strcspn(text, "\n");
+	jf_diag *d;
 	if (!n || n > 40) {
-		jf_sink_add(sink, JF301, unit->src, span, "%s syntax error", lang);
+		d = jf_sink_add(sink, JF301, unit->src, span, "%s syntax error", lang);
 	} else {
 		text[n] = '\0';
-		jf_sink_add(sink, JF301, unit->src, span, "%s syntax error: unexpected '%s'", lang, text);
+		d = jf_sink_add(sink, JF301, unit->src, span, "%s syntax error: unexpected '%s'", lang, text);
 	}
+	if (unit->lang == JF_LANG_BASH)
+		relate_continuation(d, s, span.start);
 	free(text);
 }

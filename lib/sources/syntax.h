@@ -10,6 +10,13 @@
  * second parse; NULL when the text has none. Caller frees.
  */
 char *jf_syntax_gaps_blanked(const jf_source *src, jf_lang lang);
+/**
+ * For a shell text whose tree has no error: a copy in which the reserved
+ * words that a line continuation joins to the command before them are plain
+ * words, as bash reads them (tree-sitter-bash takes them as keywords), for a
+ * second parse; NULL when it has none. Caller frees.
+ */
+char *jf_syntax_continued_keywords_blanked(const jf_source *src);
 
 /**
  * Reports JF301 for `file` when it is not valid UTF-8 Python or its tree has

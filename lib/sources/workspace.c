@@ -139,9 +139,9 @@ void jf_workspace_keep_sources(jf_workspace *self, jf_sources *into)
 static void check_syntax(jf_workspace *ws, jf_file *f, const jf_span *ranges, size_t n)
 {
 	size_t before = ws->sink->report->diags.size;
-	char *copy = ts_node_has_error(ts_tree_root_node(f->tree))
-	                     ? jf_syntax_gaps_blanked(f->src, f->lang)
-	                     : NULL;
+	char *copy = ts_node_has_error(ts_tree_root_node(f->tree)) ? jf_syntax_gaps_blanked(f->src, f->lang)
+	             : f->lang == JF_LANG_BASH ? jf_syntax_continued_keywords_blanked(f->src)
+	                                       : NULL;
 	jf_source *blanked = copy ? jf_source_from_string(f->src->path, copy, f->src->len) : NULL;
 	TSTree *tree = blanked ? jf_parse(ws->parsers, f->lang, blanked, ranges, n) : NULL;
 	jf_syntax_check(ws->sink, f, tree);

@@ -42,6 +42,13 @@ typedef struct jf_file {
 	                        its top level runs only if they run */
 	unsigned walks;      /* full walks of its tree so far (the tests count them) */
 	bool syntax_reported; /* JF301 reported it when it was loaded */
+	/* A shell file bash stops reading at a syntax error (JF301): the byte
+	 * where it is; the commands from there on do not run. */
+	bool syntax_error;
+	uint32_t syntax_error_at;
+	/* The job runs it by its path (`./run.sh`): the kernel reads its #! line
+	 * (set by the shell's walk; JF401 reads it). */
+	bool run_by_path;
 	/* Why its syntax is not checked (a #! line that names another shell than
 	 * bash), a sentence for --verbose; NULL when it is. In the file's arena. */
 	const char *syntax_unchecked;
