@@ -9,6 +9,7 @@
 #define JF_DIAG_H
 
 #include "jobfix/jobfix.h"
+#include "core/cover.h"
 #include "core/source.h"
 
 /* A rule of the registry (rules/registry.h). It starts with its public
@@ -53,6 +54,9 @@ typedef struct {
 typedef struct {
 	JF_ARRAY(jf_diag) diags;
 	JF_ARRAY(char *) failures; /* why a path could not be linted (SARIF's invocation) */
+	/* What the jobs' checks covered, borrowed: the json format renders it
+	 * with the findings and the statistics when set. */
+	const jf_cover_jobs *coverage;
 } jf_report;
 
 /**

@@ -118,6 +118,7 @@ typedef struct {
 	JF_ARRAY(struct give_up { int why; jf_buf modules; size_t count; }) give_ups;
 	jf_strmap asked;
 	size_t modules, open;
+	bool checking; /* the imports are checked: their coverage is said at the end */
 	code_modules anywhere; /* modules anywhere under code, by name; read on first use */
 	bool anywhere_read;
 	jf_module_finder found;
@@ -699,6 +700,9 @@ static void check_packages_end(void *state)
 {
 	checker *c = state;
 	say_give_ups(c);
+	if (c->checking)
+		jf_sink_cover_imports(c->ctx->out, c->open ? JF_COVER_PARTIAL : JF_COVER_CHECKED,
+		                      c->modules, c->open, NULL);
 	for (size_t i = 0; i < c->anywhere.size; i++) {
 		free(c->anywhere.items[i].name);
 		free(c->anywhere.items[i].folder);
@@ -769,11 +773,16 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_sink_skip(ctx->out, JF110, "%s", ctx->facts->ws->unread.items[i]);
 	for (size_t i = 0; i < ctx->facts->sys_path_why.size; i++)
 		jf_sink_skip(ctx->out, JF110, "%s", ctx->facts->sys_path_why.items[i]);
-	if (!ctx->facts->job || !ctx->facts->job->code_dir)
+	if (!ctx->facts->job || !ctx->facts->job->code_dir) {
+		jf_sink_cover_imports(ctx->out, JF_COVER_NOT_CHECKED, 0, 0, "the job has no code");
 		return;
+	}
 	bool python = false;
 	for (size_t i = 0; i < ctx->facts->ws->files.size && !python; i++)
 		python = ctx->facts->ws->files.items[i]->lang == JF_LANG_PYTHON;
+	if (!python)
+		jf_sink_cover_imports(ctx->out, JF_COVER_NOTHING, 0, 0,
+		                      "the job runs no Python file jobfix follows");
 	checker *c = jf_xcalloc(1, sizeof *c);
 	*c = (checker){ .ctx = ctx, .img = img, .unknown_list = JF_BUF_INIT };
 	/* What the job installs brings its requirements: `pip install pandas`
@@ -788,9 +797,13 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_sink_skip(ctx->out, JF111, "the image's Python version is unknown: declare "
 		                          "image.python (\"3.10\") to check standard-library imports");
 	if (!jf_image_known(img)) {
+		if (python)
+			jf_sink_cover_imports(ctx->out, JF_COVER_NOT_CHECKED, 0, 0,
+			                      jf_image_unknown_reason(img));
 		check_packages_end(c);
 		return;
 	}
+	c->checking = python;
 	static const jf_file_part part = { NULL, check_imports_in, check_packages_end };
 	jf_check_each_file(ctx, &part, c);
 }
