@@ -18,7 +18,7 @@ typedef enum {
 	JF_COVER_PARTIAL,     /* with some questions given up, each said by a skip */
 	JF_COVER_NOT_CHECKED, /* given up as a whole, for a reason */
 	JF_COVER_NOTHING,     /* nothing to check: a script that reads no command line and
-	                         is given no arguments; a job that runs no Python */
+	                         is given no arguments */
 } jf_cover;
 
 /* What one job's lint covered. */

@@ -285,7 +285,6 @@ void jf_coverage_json_member(const jf_cover_jobs *jobs, jf_jsonw *w)
 	jf_jsonw_uint(w, "imports_checked", t.imports_full);
 	jf_jsonw_uint(w, "imports_partial", t.imports_partial);
 	jf_jsonw_uint(w, "imports_not_checked", t.imports_not);
-	jf_jsonw_uint(w, "imports_nothing", t.imports_nothing);
 	jf_jsonw_uint(w, "imports_not_run", t.imports_not_run);
 	jf_jsonw_close(w, '}');
 	jf_jsonw_close(w, '}');

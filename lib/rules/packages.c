@@ -780,9 +780,16 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 	bool python = false;
 	for (size_t i = 0; i < ctx->facts->ws->files.size && !python; i++)
 		python = ctx->facts->ws->files.items[i]->lang == JF_LANG_PYTHON;
-	if (!python)
-		jf_sink_cover_imports(ctx->out, JF_COVER_NOTHING, 0, 0,
-		                      "the job runs no Python file jobfix follows");
+	/* No Python file: what would run one is not followed, or a program
+	 * jobfix does not know runs it (or none runs: not told apart). */
+	const jf_strings *not_followed = &ctx->facts->shell.not_followed;
+	if (!python) {
+		char *why = jf_xasprintf("no Python file of the job is followed%s%s",
+		                         not_followed->size ? ": " : "",
+		                         not_followed->size ? not_followed->items[0] : "");
+		jf_sink_cover_imports(ctx->out, JF_COVER_NOT_CHECKED, 0, 0, why);
+		free(why);
+	}
 	checker *c = jf_xcalloc(1, sizeof *c);
 	*c = (checker){ .ctx = ctx, .img = img, .unknown_list = JF_BUF_INIT };
 	/* What the job installs brings its requirements: `pip install pandas`
