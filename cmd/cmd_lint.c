@@ -73,6 +73,12 @@ static void print_help(void)
 	       "  --no-config         read no config file\n"
 	       "  --statistics        print how many findings of each rule and category\n"
 	       "                      instead of the findings\n"
+	       "  --coverage          also print what each job's checks covered: whether the\n"
+	       "                      arguments of each entry script and the job's imports\n"
+	       "                      were checked, the checks given up and why, and the\n"
+	       "                      totals (text after the findings; json: a \"coverage\"\n"
+	       "                      member, which --statistics in json also has; sarif:\n"
+	       "                      in the run's properties)\n"
 	       "  --color WHEN        auto (default: when stdout is a terminal and NO_COLOR is\n"
 	       "                      unset), always or never\n"
 	       "  -j, --threads N     lint up to N files and jobs at once, and parse a job's\n"
@@ -166,7 +172,7 @@ typedef struct {
 	bool fail_on_given; /* else the config's fail-on wins */
 	int color;          /* 1 always, 0 never, -1 auto */
 	unsigned threads;   /* 0: one per core */
-	bool statistics, fix, diff, no_cache, quiet, verbose;
+	bool statistics, coverage, fix, diff, no_cache, quiet, verbose;
 	char **owned; /* the copies --staged makes of the paths the options name */
 	size_t nowned;
 	char *staged_buf; /* the staged files' names */
@@ -196,6 +202,8 @@ static bool take_flag(lint_options *o, const char *a)
 		flag = &o->verbose;
 	else if (!strcmp(a, "--statistics"))
 		flag = &o->statistics;
+	else if (!strcmp(a, "--coverage"))
+		flag = &o->coverage;
 	else if (!strcmp(a, "--no-cache"))
 		flag = &o->no_cache;
 	else if (!strcmp(a, "--fix"))
@@ -610,6 +618,12 @@ static bool write_outputs(jf_linter *l, const lint_options *o)
 	int color = cmd_color_for(o->color, STDOUT_FILENO);
 	bool ok = (o->statistics ? jf_linter_write_statistics(l, stdout, o->format)
 	                         : jf_linter_write(l, stdout, o->format, color)) >= 0;
+	if (o->coverage && o->format != JF_FORMAT_JSON && o->format != JF_FORMAT_SARIF) {
+		/* a blank line after the tables or the concise findings (text ends with one) */
+		if ((o->statistics || o->format != JF_FORMAT_TEXT) && jf_linter_count(l, JF_SEV_NOTE))
+			fputc('\n', stdout);
+		ok &= jf_linter_write_coverage(l, stdout, o->format) >= 0;
+	}
 	fflush(stdout); /* before FILE, which may be stdout too */
 	findings_to findings = { l, o->output_format };
 	if (o->output && jf_linter_has_read(l, o->output)) {
@@ -646,6 +660,8 @@ static int lint_and_report(const lint_options *o, const jf_config *config)
 	jf_options opts = JF_OPTIONS_INIT;
 	opts.config = config;
 	opts.threads = o->threads;
+	/* json and sarif documents carry it; --statistics in json always */
+	opts.coverage = o->coverage || (o->statistics && o->format == JF_FORMAT_JSON);
 	/* --fix rewrites files between its two lints: both run anew. */
 	char *cache_dir = o->no_cache || o->fix || o->diff ? NULL : jf_cache_dir();
 	opts.cache_dir = cache_dir;

@@ -181,6 +181,11 @@ static bool read_result(jf_wire *r, const jf_linter *self, replayed *out)
 		if (s)
 			jf_array_push(&out->result.skipped, s);
 	}
+	for (uint32_t n = jf_wire_get_count(r, 4), i = 0; i < n && !r->bad; i++) {
+		char *s = jf_wire_get_str(r);
+		if (s)
+			jf_array_push(&out->result.covered, s);
+	}
 	for (uint32_t n = jf_wire_get_count(r, 30), i = 0; i < n && !r->bad; i++) {
 		jf_diag d = { 0 };
 		char *id = jf_wire_get_str(r);
@@ -353,7 +358,8 @@ static void put_diags(jf_buf *b, const jf_report *report, size_t first, source_l
 
 void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *in,
                     const jf_deps *deps, size_t first_diag, size_t first_source,
-                    const jf_strings *skipped, size_t python_files, size_t python_walks)
+                    const jf_strings *skipped, const jf_strings *covered,
+                    size_t python_files, size_t python_walks)
 {
 	if (deps->overflow)
 		return;
@@ -398,6 +404,9 @@ void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *
 	jf_wire_put_u32(&b, (uint32_t)skipped->size);
 	for (size_t i = 0; i < skipped->size; i++)
 		jf_wire_put_str(&b, skipped->items[i]);
+	jf_wire_put_u32(&b, (uint32_t)covered->size);
+	for (size_t i = 0; i < covered->size; i++)
+		jf_wire_put_str(&b, covered->items[i]);
 	jf_buf_add(&b, diags.buf, diags.len);
 	if (ok && b.len <= JF_CACHE_MAX_ENTRY) {
 		jf_buf entry = JF_BUF_INIT;

@@ -7,9 +7,10 @@
  * folders the lint could read (core/confine.h), every question the lint
  * asked the file system (core/deps.h) with its answer's hash, and what the
  * lint left: its findings (places, related places, help, category, edits),
- * the files it read, its skipped checks and counts. A later lint of the same
- * path asks the questions again; when every answer is the same, the findings
- * are given back with their files read anew, and nothing is parsed.
+ * the files it read, its skipped checks, what its checks covered (core/cover.h)
+ * and counts. A later lint of the same path asks the questions again; when
+ * every answer is the same, the findings are given back with their files
+ * read anew, and nothing is parsed.
  *
  * Entries live in the cache folder only (never in the linted tree), are
  * written to a temporary file and renamed into place (a concurrent run sees
@@ -46,13 +47,14 @@ bool jf_cache_replay(jf_linter *self, const jf_cache_key *key, const jf_confine 
 /**
  * Writes the entry `key`: the roots `in`, the questions `deps`, and what
  * `self` collected from the marks on (diagnostics from `first_diag`, sources
- * from `first_source`) with `skipped`. Does nothing when a finding points
+ * from `first_source`) with `skipped` and `covered`. Does nothing when a finding points
  * into a source that was not read from a file, or the cache cannot be
  * written (a cache is a help, never a failure).
  */
 void jf_cache_store(jf_linter *self, const jf_cache_key *key, const jf_confine *in,
                     const jf_deps *deps, size_t first_diag, size_t first_source,
-                    const jf_strings *skipped, size_t python_files, size_t python_walks);
+                    const jf_strings *skipped, const jf_strings *covered,
+                    size_t python_files, size_t python_walks);
 /*
  * The entries of files: what a job's lint takes of each Python file it
  * reads (its names, imports and command-line steps, python/pyfacts.h, and

@@ -71,10 +71,13 @@ jf_linter *jf_linter_new(const jf_options *opts)
 	pthread_once(&allocator_once, set_allocator);
 	jf_linter *l = jf_xcalloc(1, sizeof(*l));
 	jf_options defaults = JF_OPTIONS_INIT;
+	l->opts = defaults;
 	if (opts && opts->version < 2) /* the caller's struct ends before `threads` */
 		memcpy(&l->opts, opts, offsetof(jf_options, threads));
-	else
-		l->opts = opts ? *opts : defaults;
+	else if (opts && opts->version < 3) /* before `coverage` */
+		memcpy(&l->opts, opts, offsetof(jf_options, coverage));
+	else if (opts)
+		l->opts = *opts;
 	l->threads = l->opts.threads ? l->opts.threads : jf_cores();
 	l->matcher = jf_matcher_new(l->threads > 1);
 	l->prefetch = l->threads > 1 ? jf_prefetch_new(l->threads - 1) : NULL;
@@ -97,6 +100,8 @@ void jf_linter_free(jf_linter *self)
 	jf_linter_restrict(self, NULL);
 	jf_array_release(&self->read);
 	jf_strings_release(&self->skipped);
+	jf_cover_jobs_release(&self->coverage);
+	jf_strings_release(&self->covered);
 	if (self->cache_stores)
 		jf_cache_prune(self->opts.cache_dir, JF_CACHE_MAX_BYTES, JF_CACHE_MAX_ENTRIES);
 	jf_strings_release(&self->cache_strings);
@@ -256,6 +261,19 @@ static void count_python(jf_linter *self, const jf_workspace *ws)
 	}
 }
 
+/* The coverage's line of the files a job's lint read: Python files and shell
+ * scripts (not the job's own command). */
+static char *files_line(const jf_workspace *ws)
+{
+	size_t python = 0, shell = 0;
+	for (size_t i = 0; i < ws->files.size; i++) {
+		python += ws->files.items[i]->lang == JF_LANG_PYTHON;
+		shell += ws->files.items[i]->lang == JF_LANG_BASH &&
+		         ws->files.items[i]->role != JF_ROLE_COMMAND;
+	}
+	return jf_cover_files_line(python, shell);
+}
+
 static int lint_path(jf_linter *self, const char *path)
 {
 	const char *broken = jf_rules_builtin_error();
@@ -281,7 +299,8 @@ static int lint_path(jf_linter *self, const char *path)
 		                    "shell scripts *.sh",
 		                    path);
 	lint L = { .sink = { &self->report, jf_linter__rule_of, cfg, &self->skipped,
-	                     lang == JF_LANG_YAML ? path : NULL } };
+	                     lang == JF_LANG_YAML ? path : NULL,
+	                     lang == JF_LANG_YAML ? &self->covered : NULL } };
 	jf_workspace_init(&L.ws, &self->parsers, &L.sink);
 	L.ws.on_parsed = match_rules;
 	L.ws.on_parsed_data = self->matcher;
@@ -320,6 +339,8 @@ static int lint_path(jf_linter *self, const char *path)
 		jf_report_filter(&self->report, first, keep_none, NULL);
 	else
 		jf_suppress_finish(&L.facts, cfg, &L.sink, first);
+	if (L.sink.covered && !rc && !left_out)
+		jf_array_push(L.sink.covered, files_line(&L.ws));
 	count_python(self, &L.ws);
 	if (jf_facts_trees_peak(&L.facts) > self->python_trees_peak)
 		self->python_trees_peak = jf_facts_trees_peak(&L.facts);
@@ -356,10 +377,12 @@ int jf_linter_lint(jf_linter *self, const char *path)
 	jf_cache_key key;
 	bool keep = jf_cache_key_of(self, path, &key);
 	int rc = 0;
+	/* What this lint skips and covers, whatever earlier lints skipped too;
+	 * the cache gives back both. */
+	jf_strings skipped = self->skipped;
+	memset(&self->skipped, 0, sizeof self->skipped);
+	jf_strings_release(&self->covered);
 	if (!keep || !jf_cache_replay(self, &key, &in)) {
-		/* What this lint skips, whatever earlier lints skipped too. */
-		jf_strings skipped = self->skipped;
-		memset(&self->skipped, 0, sizeof self->skipped);
 		size_t first_diag = self->report.diags.size, first_source = self->sources.size;
 		size_t files = self->python_files, walks = self->python_walks;
 		jf_deps deps;
@@ -370,11 +393,19 @@ int jf_linter_lint(jf_linter *self, const char *path)
 		jf_deps_leave();
 		if (keep && rc == 0)
 			jf_cache_store(self, &key, &in, &deps, first_diag, first_source, &self->skipped,
-			               self->python_files - files, self->python_walks - walks);
+			               &self->covered, self->python_files - files,
+			               self->python_walks - walks);
 		jf_deps_release(&deps);
-		jf_strings_merge(&skipped, &self->skipped);
-		self->skipped = skipped;
 	}
+	if (self->covered.size) {
+		jf_cover_job job = { jf_xstrdup(path), self->covered, { 0 } };
+		for (size_t i = 0; i < self->skipped.size; i++)
+			jf_array_push(&job.skipped, jf_xstrdup(self->skipped.items[i]));
+		jf_array_push(&self->coverage, job);
+		memset(&self->covered, 0, sizeof self->covered);
+	}
+	jf_strings_merge(&skipped, &self->skipped);
+	self->skipped = skipped;
 	jf_confine_leave();
 	jf_confine_release(&in);
 	if (rc < 0)
@@ -387,12 +418,15 @@ int jf_linter_lint(jf_linter *self, const char *path)
 void jf_linter__move(jf_linter *self, jf_lint_result *out)
 {
 	*out = (jf_lint_result){ self->report,        self->sources,      self->read,
-		                 self->skipped,       self->cache_strings, self->python_files,
-		                 self->python_walks,  self->cache_hits };
+		                 self->skipped,       self->covered,      self->coverage,
+		                 self->cache_strings, self->python_files, self->python_walks,
+		                 self->cache_hits };
 	memset(&self->report, 0, sizeof self->report);
 	memset(&self->sources, 0, sizeof self->sources);
 	memset(&self->read, 0, sizeof self->read);
 	memset(&self->skipped, 0, sizeof self->skipped);
+	memset(&self->covered, 0, sizeof self->covered);
+	memset(&self->coverage, 0, sizeof self->coverage);
 	memset(&self->cache_strings, 0, sizeof self->cache_strings);
 	self->python_files = self->python_walks = self->cache_hits = 0;
 }
@@ -407,6 +441,8 @@ void jf_linter__take(jf_linter *self, jf_lint_result *r)
 		if (!ids_have(&self->read, r->read.items[i]))
 			jf_array_push(&self->read, r->read.items[i]);
 	jf_strings_merge(&self->skipped, &r->skipped);
+	jf_array_extend(&self->covered, r->covered.items, r->covered.size);
+	jf_array_extend(&self->coverage, r->coverage.items, r->coverage.size);
 	jf_array_extend(&self->cache_strings, r->cache_strings.items, r->cache_strings.size);
 	self->python_files += r->python_files;
 	self->python_walks += r->python_walks;
@@ -416,6 +452,8 @@ void jf_linter__take(jf_linter *self, jf_lint_result *r)
 	jf_array_release(&r->report.failures);
 	jf_array_release(&r->sources);
 	jf_array_release(&r->read);
+	jf_array_release(&r->covered);
+	jf_array_release(&r->coverage);
 	jf_array_release(&r->cache_strings);
 	memset(r, 0, sizeof *r);
 }
@@ -426,6 +464,8 @@ void jf_lint_result_release(jf_lint_result *r)
 	jf_sources_release(&r->sources);
 	jf_array_release(&r->read);
 	jf_strings_release(&r->skipped);
+	jf_strings_release(&r->covered);
+	jf_cover_jobs_release(&r->coverage);
 	jf_strings_release(&r->cache_strings);
 	memset(r, 0, sizeof *r);
 }

@@ -44,6 +44,10 @@ struct jf_linter {
 	jf_strings changed_real;
 	jf_file_ids read;    /* the files of every lint that was not left out */
 	jf_strings skipped;  /* jf_linter_skipped() */
+	/* What each job's checks covered (core/cover.h), a job a lint, in the
+	 * order linted; `covered` holds the lines of the lint under way. */
+	jf_cover_jobs coverage;
+	jf_strings covered;
 	/* Counted over every lint, for the tests: Python files read, and full
 	 * walks of their trees; the most trees one lint this linter ran (not
 	 * one given back by the cache or another thread) kept at once, and the
@@ -66,6 +70,10 @@ typedef struct {
 	jf_sources sources;
 	jf_file_ids read;
 	jf_strings skipped;
+	/* The lines of a lint given back by the cache (jf_linter.covered), and
+	 * the jobs of a thread's lints (jf_linter.coverage). */
+	jf_strings covered;
+	jf_cover_jobs coverage;
 	jf_strings cache_strings; /* what the findings given back by the cache point into */
 	size_t python_files, python_walks, cache_hits;
 } jf_lint_result;

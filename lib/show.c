@@ -539,7 +539,7 @@ static int show_path(jf_linter *self, const char *path)
 	jf_report quiet = { 0 };
 	jf_strings skipped = { 0 };
 	/* The findings of reading go nowhere: `jobfix lint` reports them. */
-	jf_sink sink = { &quiet, jf_linter__rule_of, self->opts.config, &skipped, path };
+	jf_sink sink = { &quiet, jf_linter__rule_of, self->opts.config, &skipped, path, NULL };
 	jf_job *job = NULL;
 	if (!jf_str_ends(path, ".yaml") && !jf_str_ends(path, ".yml") && !jf_job_sniff_file(path)) {
 		jf_report_release(&quiet);

@@ -1,5 +1,6 @@
 /* write.c - writing reports to a FILE: the linter's findings, its statistics, the config's errors */
 #include "linter.h"
+#include "report/render.h"
 #include "report/report.h"
 #include "rules/config.h"
 
@@ -16,7 +17,9 @@ int jf_linter_write(jf_linter *self, FILE *out, jf_format format, int color)
 {
 	jf_buf b = JF_BUF_INIT;
 	jf_report_finish(&self->report);
+	self->report.coverage = self->opts.coverage ? &self->coverage : NULL;
 	jf_report_render(&self->report, &b, format, color != 0);
+	self->report.coverage = NULL;
 	return write_all(&b, out);
 }
 
@@ -24,7 +27,19 @@ int jf_linter_write_statistics(jf_linter *self, FILE *out, jf_format format)
 {
 	jf_buf b = JF_BUF_INIT;
 	jf_report_finish(&self->report);
+	self->report.coverage = self->opts.coverage ? &self->coverage : NULL;
 	jf_report_render_statistics(&self->report, &b, format);
+	self->report.coverage = NULL;
+	return write_all(&b, out);
+}
+
+int jf_linter_write_coverage(jf_linter *self, FILE *out, jf_format format)
+{
+	jf_buf b = JF_BUF_INIT;
+	if (format == JF_FORMAT_TEXT || format == JF_FORMAT_CONCISE || format == JF_FORMAT_GITHUB)
+		jf_coverage_render_text(&self->coverage, &b);
+	else if (format == JF_FORMAT_JSON)
+		jf_coverage_render_json(&self->coverage, &b);
 	return write_all(&b, out);
 }
 

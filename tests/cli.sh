@@ -161,6 +161,27 @@ check "--statistics in sarif: the counts in the run's properties" \
 check "--statistics: --output gets the findings only" bash -c "! grep -q statistics '$tmp/stats.sarif'"
 run lint --statistics "$fixtures/JF104/silent-root-user/job.yaml"
 check "--statistics of a clean job: nothing, exit 0" test "$rc" -eq 0 -a -z "$out"
+run lint --coverage --no-cache "$pip"
+check "--coverage: exit status as without" test "$rc" -eq 1
+check "--coverage: the findings, then the job's coverage" \
+	bash -c "grep -q 'JF104' '$tmp/out' && grep -q '^  imports    ' '$tmp/out'"
+check "--coverage: the totals last" bash -c "tail -1 '$tmp/out' | grep -q '^coverage: 1 job; arguments checked for '"
+run lint --coverage --statistics --no-cache "$pip"
+check "--coverage --statistics: the tables, a blank line, the coverage" \
+	bash -c "grep -Eq '^ +3  JF104' '$tmp/out' && grep -B1 -q ': [0-9]* Python file' '$tmp/out' && tail -1 '$tmp/out' | grep -q '^coverage: '"
+run lint --statistics --format json --no-cache "$pip"
+check "--statistics in json has the coverage" grep -q '"coverage": {' "$tmp/out"
+run lint --format json --no-cache "$pip"
+check "json without --coverage or --statistics has none" bash -c "! grep -q '\"coverage\"' '$tmp/out'"
+run lint --coverage --format sarif --no-cache "$pip"
+check "--coverage in sarif: in the run's properties" grep -q '"coverage": {' "$tmp/out"
+run lint --statistics --format sarif --no-cache "$pip"
+check "--statistics in sarif without --coverage has none" bash -c "! grep -q '\"coverage\"' '$tmp/out'"
+run lint --coverage --format github --no-cache "$pip"
+check "--coverage in github: the annotations, then the coverage" \
+	bash -c "grep -q '^::error file=' '$tmp/out' && tail -1 '$tmp/out' | grep -q '^coverage: '"
+run lint --coverage "$fixtures/JF104/fires-non-root/setup.sh"
+check "--coverage of a file alone: no job, totals of none" grep -q '^coverage: 0 jobs;' "$tmp/out"
 mkdir -p "$tmp/cfg/sub" "$tmp/cfg/repo/.git"
 cp -r "$(dirname "$pip")" "$tmp/cfg/sub/deeper"
 cp -r "$(dirname "$pip")" "$tmp/cfg/repo/src"

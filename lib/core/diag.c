@@ -26,6 +26,17 @@ jf_diag *jf_report_vadd(jf_report *self, const jf_rule *rule, const jf_source *s
 	return jf_array_last(&self->diags);
 }
 
+void jf_diag_set_unproven(jf_diag *self)
+{
+	self->unproven = true;
+	self->severity = jf_diag_severity_of(self, self->severity);
+}
+
+jf_severity jf_diag_severity_of(const jf_diag *d, jf_severity s)
+{
+	return d->unproven && s > JF_SEV_WARNING ? JF_SEV_WARNING : s;
+}
+
 jf_diag *jf_report_add(jf_report *self, const jf_rule *rule, const jf_source *src, jf_span span,
                        const char *fmt, ...)
 {

@@ -9,6 +9,7 @@
 #define JF_DIAG_H
 
 #include "jobfix/jobfix.h"
+#include "core/cover.h"
 #include "core/source.h"
 
 /* A rule of the registry (rules/registry.h). It starts with its public
@@ -42,6 +43,10 @@ typedef struct {
 	char *message;
 	char *help; /* NULL: the rule's help */
 	const char *category; /* static; NULL: the rule's category */
+	/* The finding rests on a bound of what jobfix knows, not on facts alone
+	 * (jf_diag_set_unproven()): at most a warning, whatever the rule's
+	 * severity or the config's. */
+	bool unproven;
 	JF_ARRAY(jf_related) related;
 	JF_ARRAY(jf_edit) edits;
 } jf_diag;
@@ -49,6 +54,9 @@ typedef struct {
 typedef struct {
 	JF_ARRAY(jf_diag) diags;
 	JF_ARRAY(char *) failures; /* why a path could not be linted (SARIF's invocation) */
+	/* What the jobs' checks covered, borrowed: the json format renders it
+	 * with the findings and the statistics when set. */
+	const jf_cover_jobs *coverage;
 } jf_report;
 
 /**
@@ -70,6 +78,10 @@ jf_diag *jf_report_vadd(jf_report *self, const jf_rule *rule, const jf_source *s
 void jf_diag_relate(jf_diag *self, const jf_source *src, jf_span span, const char *fmt, ...)
 	JF_PRINTF(4, 5);
 void jf_diag_set_help(jf_diag *self, const char *fmt, ...) JF_PRINTF(2, 3);
+/** Marks `self` as resting on a bound, not on facts: an error becomes a warning. */
+void jf_diag_set_unproven(jf_diag *self);
+/** The severity `s` that `d` has when its rule's is `s`: at most a warning when unproven. */
+jf_severity jf_diag_severity_of(const jf_diag *d, jf_severity s);
 /** Offers replacing `span` of `src` (a file, not a copy of a value) with `text`. */
 void jf_diag_add_edit(jf_diag *self, const jf_source *src, jf_span span, const char *text);
 /** The failure category of `d`: its own, else its rule's. */

@@ -48,6 +48,29 @@ void jf_sink_skip(jf_sink *self, const char *rule_id, const char *fmt, ...)
 	add_skipped(self->skipped, jf_buf_detach(&b, NULL));
 }
 
+void jf_sink_cover_entry(jf_sink *self, const char *script, jf_cover state, const char *why)
+{
+	if (!self->covered)
+		return;
+	for (size_t i = 0; i < self->covered->size; i++) {
+		jf_cover_line l;
+		if (!jf_cover_line_read(self->covered->items[i], &l))
+			continue;
+		bool same = l.kind == JF_COVER_LINE_ENTRY && !strcmp(l.script, script);
+		jf_cover_line_release(&l);
+		if (same)
+			return;
+	}
+	jf_array_push(self->covered, jf_cover_entry_line(script, state, why));
+}
+
+void jf_sink_cover_imports(jf_sink *self, jf_cover state, size_t modules, size_t open,
+                           const char *why)
+{
+	if (self->covered)
+		jf_array_push(self->covered, jf_cover_imports_line(state, modules, open, why));
+}
+
 void jf_sink_skips_move(jf_sink *self, jf_strings *from)
 {
 	for (size_t i = 0; i < from->size; i++)

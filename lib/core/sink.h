@@ -12,6 +12,7 @@
 #ifndef JF_SINK_H
 #define JF_SINK_H
 
+#include "core/cover.h"
 #include "core/diag.h"
 #include "rule_ids.h"
 
@@ -23,6 +24,8 @@ typedef struct jf_sink {
 	/* Messages of the checks skipped so far, each once (owned by the linter). */
 	jf_strings *skipped;
 	const char *job; /* the job file linted, named in those messages; NULL: a file alone */
+	/* What the checks covered (core/cover.h), owned by the linter; NULL: not kept. */
+	jf_strings *covered;
 } jf_sink;
 
 /**
@@ -36,6 +39,15 @@ jf_diag *jf_sink_add(jf_sink *self, const char *rule_id, const jf_source *src, j
 void jf_sink_not_linted(jf_sink *self, const jf_source *src);
 /** Notes that `rule_id`'s check was skipped, and how to enable it; once per message. */
 void jf_sink_skip(jf_sink *self, const char *rule_id, const char *fmt, ...) JF_PRINTF(3, 4);
+/**
+ * Says what the arguments check covered of entry script `script` (as shown):
+ * `state`, and why when it is not JF_COVER_CHECKED (NULL: no reason). A
+ * script said twice keeps the first.
+ */
+void jf_sink_cover_entry(jf_sink *self, const char *script, jf_cover state, const char *why);
+/** Says what the imports check covered of the job: `modules` asked, `open` of them given up. */
+void jf_sink_cover_imports(jf_sink *self, jf_cover state, size_t modules, size_t open,
+                           const char *why);
 /** Moves the messages of `from` after those skipped so far, each once; empties `from`. */
 void jf_sink_skips_move(jf_sink *self, jf_strings *from);
 /** The finding of `rule_id` already reported at `span` of `src`, or NULL. */

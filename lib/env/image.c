@@ -320,6 +320,10 @@ static void add_installs(jf_image *img, const jf_job_image *ji, const char *buil
 		if (strcmp(ji->installs.items[i].name.value, "python")) /* conda's interpreter */
 			jf_array_push(&named, ji->installs.items[i].name.value);
 	const char *unknown = jf_dist_closure(&named, &brought);
+	for (size_t i = 0; i < named.size; i++)
+		if (!jf_dist_requires(named.items[i]) &&
+		    !jf_strings_have(&img->unknown_installs, named.items[i]))
+			jf_array_push(&img->unknown_installs, jf_xstrdup(named.items[i]));
 	jf_array_release(&named);
 	if (ji->extended_by.value)
 		img->extended = jf_xasprintf(ji->extended_why ? "%s:%u (%.*s) installs a local project, and %s"
@@ -334,7 +338,12 @@ static void add_installs(jf_image *img, const jf_job_image *ji, const char *buil
 		img->extended = jf_xasprintf("%s installs '%s', whose requirements are not in "
 		                             "jobfix's data (data/dependencies.txt)",
 		                             builder, unknown);
+	if (ji->extended_by.value)
+		img->unnamed_install = img->extended;
 	if (img->extended) {
+		img->base_complete = img->packages_complete;
+		for (size_t i = 0; i < img->absent.size; i++)
+			jf_array_push(&img->base_absent, jf_xstrdup(img->absent.items[i]));
 		img->packages_complete = false;
 		for (size_t i = 0; i < img->absent.size; i++)
 			free(img->absent.items[i]);
@@ -399,6 +408,12 @@ static void conda_env(jf_image *img, const jf_job_image *ji)
 	img->conda = jf_xstrdup(ji->conda_file.value);
 	img->conda_at = ji->conda_file.at;
 	img->packages_complete = true;
+	/* what a Dockerfile's build left open is no part of the environment */
+	free(img->extended);
+	img->extended = NULL;
+	img->unnamed_install = NULL;
+	jf_strings_release(&img->unknown_installs);
+	jf_strings_release(&img->base_absent);
 	add_installs(img, ji, "the conda file");
 	for (size_t i = 0; i < ji->installs.size; i++)
 		if (!strcmp(ji->installs.items[i].name.value, "python") && ji->installs.items[i].version)
@@ -442,6 +457,8 @@ jf_image *jf_image_resolve(const jf_job *job, jf_sink *sink)
 			read_manifest(img, src->data);
 			img->packages_complete = true;
 			img->has_manifest = true;
+			jf_strings_release(&img->unknown_installs);
+			img->unnamed_install = NULL;
 		} else if (sink) {
 			jf_diag_set_help(
 				jf_sink_add(sink, JF005, ji->manifest.at.src, ji->manifest.at.span,
@@ -475,6 +492,8 @@ void jf_image_free(jf_image *self)
 	for (size_t i = 0; i < self->absent.size; i++)
 		free(self->absent.items[i]);
 	jf_array_release(&self->absent);
+	jf_strings_release(&self->unknown_installs);
+	jf_strings_release(&self->base_absent);
 	free(self);
 }
 
@@ -529,6 +548,19 @@ jf_tri jf_image_has_package(const jf_image *self, const char *dist, const char *
 		return JF_NO;
 	for (size_t i = 0; i < self->absent.size; i++)
 		if (jf_dist_name_eq(self->absent.items[i], strlen(self->absent.items[i]), dist))
+			return JF_NO;
+	return JF_UNKNOWN;
+}
+
+jf_tri jf_image_base_has_package(const jf_image *self, const char *dist)
+{
+	jf_tri has = jf_image_has_package(self, dist, NULL);
+	if (has != JF_UNKNOWN || !self->extended)
+		return has;
+	if (self->base_complete)
+		return JF_NO;
+	for (size_t i = 0; i < self->base_absent.size; i++)
+		if (jf_dist_name_eq(self->base_absent.items[i], strlen(self->base_absent.items[i]), dist))
 			return JF_NO;
 	return JF_UNKNOWN;
 }

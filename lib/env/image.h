@@ -39,6 +39,20 @@ typedef struct {
 	bool packages_complete;   /* from a manifest, or a complete catalog entry */
 	bool has_manifest;
 	JF_ARRAY(char *) absent;  /* distributions the catalog says are not installed */
+	/* What the build (a Dockerfile's RUNs, a conda file) installs without
+	 * jobfix knowing all it brings, each a cause of `extended`: the
+	 * distributions it names that have no line in data/dependencies.txt,
+	 * and an install it cannot name (`unnamed_install`: a URL, a script, a
+	 * local project whose requirements are computed). `extended` leaves the
+	 * package list incomplete and nothing absent; `base_complete` and
+	 * `base_absent` keep what the catalog or the conda file said before, so
+	 * that a check can ask of each distribution whether one of those
+	 * unknowns could bring it (jf_image_base_has_package()). A manifest
+	 * answers for them: it lists what they brought. */
+	jf_strings unknown_installs;
+	const char *unnamed_install; /* why, or NULL; points into `extended` */
+	bool base_complete;
+	jf_strings base_absent;
 	jf_image_pairs executables; /* name -> "yes" / "no" */
 	jf_image_pairs env;         /* variables set in the image */
 	/* Where the job states the image, its Python, user and manifest: for related notes. */
@@ -77,6 +91,13 @@ bool jf_image_known(const jf_image *self);
  * the catalog lists it as absent, else JF_UNKNOWN. Names compare as pip does.
  */
 jf_tri jf_image_has_package(const jf_image *self, const char *dist, const char **version);
+/**
+ * Whether distribution `dist` is installed, leaving aside what the build's
+ * unknowns (`unknown_installs`, `unnamed_install`) may bring: as
+ * jf_image_has_package(), with the package list as complete and the
+ * distributions as absent as the catalog or conda file said before them.
+ */
+jf_tri jf_image_base_has_package(const jf_image *self, const char *dist);
 /** Whether the image's user is known and is not root. */
 bool jf_image_user_is_nonroot(const jf_image *self);
 /** Whether the image has executable `name` on its PATH. */

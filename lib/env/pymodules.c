@@ -31,7 +31,14 @@ typedef struct {
 static JF_ARRAY(stdlib_entry) stdlib;
 static JF_ARRAY(import_entry) imports;
 static JF_ARRAY(requires_entry) requires;
+/* A distribution and those of the data that require it: the reverse of `requires`. */
+typedef struct {
+	const char *dist;
+	JF_ARRAY(const char *) by;
+} required_entry;
+static JF_ARRAY(required_entry *) required;
 static jf_strmap stdlib_by_name, imports_by_module, requires_by_dist; /* to the entries above */
+static jf_strmap required_of_dist;
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
 /* A distribution name as pip compares them: lower case, `_` and `.` as `-`. */
@@ -98,6 +105,26 @@ static void load(void)
 	for (size_t i = requires.size; i-- > 0;)
 		jf_strmap_put(&requires_by_dist, requires.items[i].dist, strlen(requires.items[i].dist),
 		              &requires.items[i]);
+	/* The reverse: each requirement's list of who requires it, once each,
+	 * counting a distribution's first line only, as the lookups do. */
+	for (size_t i = 0; i < requires.size; i++) {
+		const requires_entry *e = &requires.items[i];
+		if (jf_strmap_get(&requires_by_dist, e->dist, strlen(e->dist)) != e)
+			continue;
+		for (char **r = e->requires; *r; r++) {
+			required_entry *x = jf_strmap_get(&required_of_dist, *r, strlen(*r));
+			if (!x) {
+				x = jf_xcalloc(1, sizeof *x);
+				x->dist = *r;
+				jf_array_push(&required, x);
+				jf_strmap_put(&required_of_dist, *r, strlen(*r), x);
+			}
+			if (!x->by.size || strcmp(*jf_array_last(&x->by), e->dist))
+				jf_array_push(&x->by, e->dist);
+		}
+	}
+	for (size_t i = 0; i < required.size; i++) /* NULL-terminated */
+		jf_array_push(&required.items[i]->by, NULL);
 	/* The maps point into the arrays, which grow no more. The first line of
 	 * a name wins, as a search from the top would find it. */
 	for (size_t i = stdlib.size; i-- > 0;)
@@ -137,6 +164,22 @@ const char *const *jf_dist_requires(const char *dist)
 	const requires_entry *e = jf_strmap_get(&requires_by_dist, key, strlen(key));
 	free(key);
 	return e ? (const char *const *)e->requires : NULL;
+}
+
+const char *const *jf_dist_required_by(const char *dist)
+{
+	pthread_once(&loaded, load);
+	char *key = jf_xstrdup(dist);
+	normalize(key);
+	const required_entry *e = jf_strmap_get(&required_of_dist, key, strlen(key));
+	free(key);
+	return e ? (const char *const *)e->by.items : NULL;
+}
+
+size_t jf_dist_count(void)
+{
+	pthread_once(&loaded, load);
+	return requires_by_dist.size;
 }
 
 /* Adds `dist` (normalized) and what it requires to `out`, once each. */

@@ -43,4 +43,16 @@ const char *const *jf_dist_requires(const char *dist);
  */
 const char *jf_dist_closure(const jf_strings *dists, jf_strings *out);
 
+/**
+ * The distributions of data/dependencies.txt that require `dist` directly
+ * (its reverse dependencies), as normalized names in the data's order:
+ * NULL-terminated and borrowed, NULL when none does. A distribution no line
+ * requires is brought only by what names it (a job, an image's build), never
+ * through the requirements of another distribution the data knows.
+ */
+const char *const *jf_dist_required_by(const char *dist);
+
+/** How many distributions data/dependencies.txt has a line for. */
+size_t jf_dist_count(void);
+
 #endif

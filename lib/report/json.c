@@ -38,7 +38,8 @@ static void json_body(jf_buf *b, const jf_diag *d)
 	jf_buf_adds(b, "]\n    }");
 }
 
-/* {"version": 1, "diagnostics": [...]}, a finding a member of the list. */
+/* {"version": 1, "diagnostics": [...]}, a finding a member of the list; with the
+ * report's coverage, "coverage": {...} after it. */
 void jf_render__json(const jf_report *r, jf_buf *b, bool color)
 {
 	(void)color;
@@ -57,7 +58,12 @@ void jf_render__json(const jf_report *r, jf_buf *b, bool color)
 		jf_buf_adds(b, ",");
 		json_body(b, d);
 	}
-	jf_buf_adds(b, r->diags.size ? "\n  ]\n}\n" : "]\n}\n");
+	jf_buf_adds(b, r->diags.size ? "\n  ]" : "]");
+	if (r->coverage) {
+		jf_jsonw w = { b, 1, false };
+		jf_coverage_json_member(r->coverage, &w);
+	}
+	jf_buf_adds(b, "\n}\n");
 }
 
 /* The document of the findings with none, and the errors in "config_errors". */

@@ -84,6 +84,12 @@ void jf_render__github_statistics(const jf_report *r, const jf_stats *s, jf_buf 
 void jf_render__stats_text(const jf_report *report, const jf_stats *s, jf_buf *out);
 void jf_render__stats_json(const jf_report *report, const jf_stats *s, jf_buf *out);
 
+/* coverage.c: what each job's checks covered (--coverage), as text, as the
+ * "coverage" member of a json document, or as a document of its own. */
+void jf_coverage_render_text(const jf_cover_jobs *jobs, jf_buf *out);
+void jf_coverage_json_member(const jf_cover_jobs *jobs, jf_jsonw *w);
+void jf_coverage_render_json(const jf_cover_jobs *jobs, jf_buf *out);
+
 /* Shared by the renderers (render.c). */
 
 /** The help shown with `d`: its own, else its rule's; NULL when it has neither. */

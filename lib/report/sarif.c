@@ -263,7 +263,7 @@ static size_t used_index(const used_rules *used, const jf_rule *rule)
  * The SARIF log of `r`'s findings (NULL: none), or of the errors of jobfix's
  * configuration in `config_errors` (then nothing was linted: the invocation
  * failed, with each error a toolConfigurationNotification). With `s`, the
- * run's properties carry the statistics.
+ * run's properties carry the statistics, and with the report's coverage, that.
  */
 static void render_log(const jf_report *r, const jf_report *config_errors, const jf_stats *s,
                        jf_buf *b)
@@ -353,11 +353,15 @@ static void render_log(const jf_report *r, const jf_report *config_errors, const
 	jf_array_release(&cache.keys);
 	jf_array_release(&used);
 	jf_jsonw_close(&w, ']');
-	if (s) {
+	if (s || r->coverage) {
 		jf_jsonw_open(&w, "properties", '{');
-		jf_jsonw_open(&w, "statistics", '{');
-		jf_stats_json_members(s, &w);
-		jf_jsonw_close(&w, '}');
+		if (s) {
+			jf_jsonw_open(&w, "statistics", '{');
+			jf_stats_json_members(s, &w);
+			jf_jsonw_close(&w, '}');
+		}
+		if (r->coverage)
+			jf_coverage_json_member(r->coverage, &w);
 		jf_jsonw_close(&w, '}');
 	}
 	jf_jsonw_close(&w, '}');

@@ -137,13 +137,14 @@ void jf_stats_json_members(const jf_stats *self, jf_jsonw *w)
 	jf_jsonw_close(w, ']');
 }
 
-/* {"version": 1, "rules": [...], "categories": [...]} */
+/* {"version": 1, "rules": [...], "categories": [...]}, and "coverage": {...} with the report's. */
 void jf_render__stats_json(const jf_report *report, const jf_stats *s, jf_buf *out)
 {
-	(void)report;
 	jf_jsonw w;
 	jf_jsonw_start(&w, out);
 	jf_jsonw_uint(&w, "version", 1);
 	jf_stats_json_members(s, &w);
+	if (report->coverage)
+		jf_coverage_json_member(report->coverage, &w);
 	jf_jsonw_finish(&w);
 }

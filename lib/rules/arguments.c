@@ -1335,6 +1335,30 @@ static void add_library_fields(jf_rule_ctx *ctx, jf_cmdline *c, jf_versions *ver
 	}
 }
 
+/* Says what the check covers of `entry` (--coverage): its command line read,
+ * in full or tolerating flags its parser does not define, or why not; a
+ * script that reads none and is given no arguments has nothing to check. */
+static void cover_entry(jf_rule_ctx *ctx, const jf_file *entry, const jf_cmdline *c,
+                        const char *why)
+{
+	bool passes = false;
+	for (size_t k = 0; k < ctx->facts->shell.invocations.size; k++)
+		passes |= ctx->facts->shell.invocations.items[k].entry == entry &&
+		          ctx->facts->shell.invocations.items[k].args.size;
+	if (why) {
+		jf_sink_cover_entry(ctx->out, entry->src->path,
+		                    !c->ways && !passes ? JF_COVER_NOTHING : JF_COVER_NOT_CHECKED, why);
+	} else if (c->tolerant) {
+		char *partly = jf_xasprintf("it parses its command line with %s: flags its parser "
+		                            "does not define are not checked",
+		                            c->tolerant);
+		jf_sink_cover_entry(ctx->out, entry->src->path, JF_COVER_PARTIAL, partly);
+		free(partly);
+	} else {
+		jf_sink_cover_entry(ctx->out, entry->src->path, JF_COVER_CHECKED, NULL);
+	}
+}
+
 void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 {
 	(void)rule; /* one pass reports JF302-JF304 and JF306-JF309 */
@@ -1346,8 +1370,11 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 			continue;
 		jf_facts_settle(ctx->facts); /* what is kept across entries is text */
 		const jf_pyfacts *py = jf_facts_python(ctx->facts, entry);
-		if (!py)
+		if (!py) {
+			jf_sink_cover_entry(ctx->out, entry->src->path, JF_COVER_NOT_CHECKED,
+			                    "jobfix could not read the script");
 			continue;
+		}
 		jf_cmdline c;
 		jf_cmdline_read(&c, &files, py);
 		if (c.library.size) {
@@ -1360,6 +1387,7 @@ void jf_check_arguments(jf_rule_ctx *ctx, const jf_rule *rule)
 		                  : c.open   ? c.open
 		                  : !c.ways  ? "jobfix finds no parser that reads its command line"
 		                             : NULL;
+		cover_entry(ctx, entry, &c, why);
 		for (size_t k = 0; why && k < ctx->facts->shell.invocations.size; k++)
 			if (ctx->facts->shell.invocations.items[k].entry == entry &&
 			    (c.ways || ctx->facts->shell.invocations.items[k].args.size)) {

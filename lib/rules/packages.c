@@ -11,6 +11,7 @@
  * an `if` (other than `if __name__ == "__main__"`), in a `try` that catches
  * ImportError, or in an `except` clause.
  */
+#include <ctype.h>
 #include <dirent.h>
 
 #include "rules/checks.h"
@@ -101,9 +102,23 @@ typedef struct {
 	 * may hold them (facts.sys_path_unknown_folders), said once each. */
 	jf_strings unsure;
 	/* What the job installs and what that brings (data/dependencies.txt);
-	 * `brings_unknown` when it may bring any package. */
+	 * `brings_unknown` when something may bring what the data does not say. */
 	jf_strings brought;
 	bool brings_unknown;
+	/* The unknowns that may bring a module the known installs do not
+	 * (answer()): the distributions without a line in the data that the
+	 * job or the image's build installs, by name, each once; and an install
+	 * jobfix cannot name (why, or NULL). */
+	jf_strings unknown;
+	jf_buf unknown_list; /* "'a', 'b' and 'c'", for messages */
+	const char *unnamed;
+	/* The modules given up, grouped by why (--verbose says each group
+	 * once), and the third-party modules asked about, by top-level name,
+	 * each once: their count and how many were given up, for the coverage. */
+	JF_ARRAY(struct give_up { int why; jf_buf modules; size_t count; }) give_ups;
+	jf_strmap asked;
+	size_t modules, open;
+	bool checking; /* the imports are checked: their coverage is said at the end */
 	code_modules anywhere; /* modules anywhere under code, by name; read on first use */
 	bool anywhere_read;
 	jf_module_finder found;
@@ -266,6 +281,190 @@ static void check_stdlib(checker *c, jf_span at, const char *top, const jf_stdli
 	                minor);
 }
 
+/* Why a module's import is not checked (a group of give_ups). */
+enum { OPEN_IMAGE, OPEN_UNNAMED, OPEN_SHIPPED, OPEN_UNCLAIMED, OPEN_REQUIRED };
+
+/* Notes that the import of `top` at `at` is not checked, for `why`. */
+static void give_up(checker *c, int why, jf_span at, const char *top, const char *detail)
+{
+	struct give_up *g = NULL;
+	for (size_t i = 0; i < c->give_ups.size && !g; i++)
+		if (c->give_ups.items[i].why == why)
+			g = &c->give_ups.items[i];
+	if (!g) {
+		struct give_up n = { why, JF_BUF_INIT, 0 };
+		jf_array_push(&c->give_ups, n);
+		g = jf_array_last(&c->give_ups);
+	}
+	jf_buf_addf(&g->modules, "%s'%s' (%s:%u%s%s)", g->count ? ", " : "", top,
+	            c->unit->src->path, jf_source_line_of(c->unit->src, at.start) + 1,
+	            detail ? ": " : "", detail ? detail : "");
+	g->count++;
+	c->open++;
+}
+
+/* Says each group of modules given up, once (--verbose). */
+static void say_give_ups(checker *c)
+{
+	const jf_image *img = c->img;
+	for (size_t i = 0; i < c->give_ups.size; i++) {
+		struct give_up *g = &c->give_ups.items[i];
+		const char *s = g->count == 1 ? "" : "s";
+		if (g->why == OPEN_IMAGE)
+			jf_sink_skip(c->ctx->out, JF110,
+			             "%s, and does not list the distributions of %zu module%s as absent: "
+			             "%s: whether the image has them is not checked; declare "
+			             "image.manifest (the image's `pip freeze`) to check them",
+			             img->catalog ? "the catalog's package list of the image is partial"
+			                          : jf_image_unknown_reason(img),
+			             g->count, s, g->modules.buf);
+		else if (g->why == OPEN_UNNAMED)
+			jf_sink_skip(c->ctx->out, JF110,
+			             "%s, which may be or bring the distribution of %zu module%s: %s: "
+			             "whether the job has them is not checked",
+			             c->unnamed, g->count, s, g->modules.buf);
+		else if (g->why == OPEN_SHIPPED)
+			jf_sink_skip(c->ctx->out, JF110,
+			             "the job installs distributions that have no line in jobfix's data "
+			             "(data/dependencies.txt) and whose names name %zu module%s, which "
+			             "they may hold themselves: %s: whether the job has them is not checked",
+			             g->count, s, g->modules.buf);
+		else if (g->why == OPEN_UNCLAIMED)
+			jf_sink_skip(c->ctx->out, JF110,
+			             "%s ha%s no line in jobfix's data (data/dependencies.txt) and may "
+			             "hold %zu module%s that no distribution jobfix knows of holds: %s: "
+			             "whether the job has them is not checked",
+			             c->unknown_list.buf, c->unknown.size == 1 ? "s" : "ve", g->count, s,
+			             g->modules.buf);
+		else
+			jf_sink_skip(c->ctx->out, JF110,
+			             "%s ha%s no line in jobfix's data (data/dependencies.txt) and may "
+			             "require the distribution of %zu module%s that other distributions "
+			             "require: %s: whether the job has them is not checked",
+			             c->unknown_list.buf, c->unknown.size == 1 ? "s" : "ve", g->count, s,
+			             g->modules.buf);
+	}
+}
+
+/* The distributions of data/dependencies.txt that require one of `dists`:
+ * how many, with the first in *first. */
+static size_t required_by(const char *const *dists, const char **first)
+{
+	size_t n = 0;
+	*first = NULL;
+	for (size_t i = 0; dists[i]; i++) {
+		const char *const *by = jf_dist_required_by(dists[i]);
+		for (size_t k = 0; by && by[k]; k++, n++)
+			if (!*first)
+				*first = by[k];
+	}
+	return n;
+}
+
+/* Where the job or its image's build installs `dist`: NULL when not known. */
+static const jf_loc *install_place(const checker *c, const char *dist)
+{
+	const jf_shell_facts *sh = &c->ctx->facts->shell;
+	for (size_t i = 0; i < sh->pins.size; i++)
+		if (jf_dist_name_eq(sh->pins.items[i].name, strlen(sh->pins.items[i].name), dist))
+			return &sh->pins.items[i].at;
+	const jf_job_image *ji = &c->ctx->facts->job->image;
+	for (size_t i = 0; i < ji->installs.size; i++)
+		if (jf_dist_name_eq(ji->installs.items[i].name.value,
+		                    strlen(ji->installs.items[i].name.value), dist))
+			return &ji->installs.items[i].name.at;
+	return NULL;
+}
+
+/* Where the job's command starts: for notes about what it installs where
+ * no word names it (the requirements of a project it installs). */
+static jf_loc command_place(const checker *c)
+{
+	const jf_job *j = c->ctx->facts->job;
+	for (size_t i = 0; i < j->command.size; i++)
+		if (j->command.items[i].at.src)
+			return j->command.items[i].at;
+	return (jf_loc){ j->file, { 0, 0 } };
+}
+
+/* A finding that rests on the dependency data's bound: the distributions
+ * without data, by the place that installs them (the command where no word
+ * names them), and why each is taken not to bring `dist`. */
+static void relate_unknowns(checker *c, jf_diag *d, const char *dist)
+{
+	jf_diag_set_unproven(d);
+	size_t n = c->unknown.size;
+	jf_loc *places = jf_xcalloc(n, sizeof *places);
+	for (size_t i = 0; i < n; i++) {
+		const jf_loc *at = install_place(c, c->unknown.items[i]);
+		places[i] = at && at->src ? *at : command_place(c);
+	}
+	bool *said = jf_xcalloc(n, sizeof *said);
+	for (size_t i = 0; i < n; i++) {
+		if (said[i])
+			continue;
+		jf_buf names = JF_BUF_INIT;
+		size_t count = 0;
+		for (size_t k = i; k < n; k++)
+			if (!said[k] && places[k].src == places[i].src &&
+			    places[k].span.start == places[i].span.start &&
+			    places[k].span.end == places[i].span.end) {
+				jf_buf_addf(&names, "%s'%s'", count++ ? ", " : "", c->unknown.items[k]);
+				said[k] = true;
+			}
+		jf_diag_relate(d, places[i].src, places[i].span,
+		               "the job installs %s here, which ha%s no line in jobfix's dependency "
+		               "data: %s would bring %s only by requiring it, and none of the %zu "
+		               "distributions of the data requires %s",
+		               names.buf, count == 1 ? "s" : "ve", count == 1 ? "it" : "they", dist,
+		               jf_dist_count(), dist);
+		jf_buf_release(&names);
+	}
+	free(said);
+	free(places);
+}
+
+/* `s` as pip compares distribution names: lower case, `_` and `.` as `-`. */
+static char *normalized(const char *s)
+{
+	char *n = jf_xstrdup(s);
+	for (char *p = n; *p; p++)
+		*p = *p == '_' || *p == '.' ? '-' : (char)tolower((unsigned char)*p);
+	return n;
+}
+
+/* Whether distribution `dist`, which has no line in the data, may hold
+ * module `top` itself: its name is the module's, or a run of the parts of
+ * its name is ("taming" of taming-transformers-rom1504). */
+static bool may_hold(const char *dist, const char *top)
+{
+	char *d = normalized(dist), *m = normalized(top);
+	size_t n = strlen(m);
+	bool found = false;
+	for (const char *p = strstr(d, m); p && !found; p = strstr(p + 1, m))
+		found = (p == d || p[-1] == '-') && (!p[n] || p[n] == '-');
+	free(d);
+	free(m);
+	return found;
+}
+
+/* The first distribution without data that may hold `top` itself, or NULL. */
+static const char *unknown_holding(const checker *c, const char *top)
+{
+	for (size_t i = 0; i < c->unknown.size; i++)
+		if (may_hold(c->unknown.items[i], top))
+			return c->unknown.items[i];
+	return NULL;
+}
+
+/* Whether the data knows a distribution of module `module` (top-level
+ * `top`): a line of import-names.txt, or a distribution of its name that
+ * dependencies.txt has or one of its lines requires. */
+static bool module_known(const char *module, const char *top)
+{
+	return jf_import_distributions(module) || jf_dist_requires(top) || jf_dist_required_by(top);
+}
+
 static void check_import(checker *c, jf_span at, const char *module)
 {
 	char *top = jf_xstrndup(module, strcspn(module, "."));
@@ -276,17 +475,12 @@ static void check_import(checker *c, jf_span at, const char *module)
 		check_stdlib(c, at, top, m);
 		goto done;
 	}
-	if (c->brings_unknown)
-		goto done;
 	/* "-" in the data: a project that is not on PyPI (apex, detectron2). */
 	const char *own[] = { top, NULL };
 	const char *const *dists = jf_import_distributions(module);
 	bool on_pypi = !dists || strcmp(dists[0], "-");
 	if (!dists || !on_pypi)
 		dists = own;
-	for (size_t i = 0; dists[i]; i++)
-		if (jf_image_has_package(c->img, dists[i], NULL) != JF_NO || job_brings(c, dists[i]))
-			goto done;
 	for (size_t i = 0; i < c->reported.size; i++) {
 		struct reported *r = &c->reported.items[i];
 		if (strcmp(r->top, top))
@@ -297,6 +491,17 @@ static void check_import(checker *c, jf_span at, const char *module)
 			jf_diag_relate(&c->ctx->out->report->diags.items[r->diag], c->unit->src,
 			               at, "'%s' is imported here too", top);
 		goto done;
+	}
+	/* Each module is a question once: could anything the job has bring it? */
+	if (!jf_strmap_add(&c->asked, top))
+		goto done;
+	c->modules++;
+	bool image_may = false;
+	for (size_t i = 0; dists[i]; i++) {
+		jf_tri has = jf_image_base_has_package(c->img, dists[i]);
+		if (has == JF_YES || job_brings(c, dists[i]))
+			goto done;
+		image_may |= has == JF_UNKNOWN;
 	}
 	/* A folder the code puts on sys.path whose modules are not known (the
 	 * image's, a mount's, one made at run time) may hold it. */
@@ -309,11 +514,62 @@ static void check_import(checker *c, jf_span at, const char *module)
 			             c->unit->src->path, jf_source_line_of(c->unit->src, at.start) + 1,
 			             top, unknown_folders->items[0]);
 		}
+		c->open++;
+		goto done;
+	}
+	/* What jobfix does not know may still bring it (docs: rules/JF110.md):
+	 * the image's package list where it is partial, an install it cannot
+	 * name (which may be the distribution itself), a distribution without
+	 * data whose name names the module, or that may hold it under another
+	 * name when no distribution of the data is known to, or one that
+	 * requires it or one of the distributions that the data says require
+	 * it. Taken as bounds, and
+	 * said with the finding, which is then a warning: a distribution that
+	 * no line of the data requires is not required by those without data
+	 * either; a module that the repository holds and no distribution of the
+	 * data provides is not in a stock image whose package list is partial. */
+	const jf_job *j = c->ctx->facts->job;
+	const char *folder = NULL;
+	bool own_code = false;
+	const char *first;
+	size_t dependents = required_by(dists, &first);
+	if (c->unnamed) {
+		give_up(c, OPEN_UNNAMED, at, top, NULL);
+		goto done;
+	}
+	const char *holder = unknown_holding(c, top);
+	if (holder) {
+		char *detail = jf_xasprintf("'%s'", holder);
+		give_up(c, OPEN_SHIPPED, at, top, detail);
+		free(detail);
+		goto done;
+	}
+	/* A module no distribution of the data is known to hold: the
+	 * repository's own, or one that jobfix's data misses, which a
+	 * distribution without data may hold under another name. */
+	bool known = module_known(module, top);
+	if (!known && !dependents && ((image_may && c->img->catalog) || c->unknown.size))
+		folder = module_anywhere(c, top);
+	own_code = folder != NULL;
+	if (!known && c->unknown.size && !own_code) {
+		give_up(c, OPEN_UNCLAIMED, at, top, NULL);
+		goto done;
+	}
+	if (image_may && !(own_code && c->img->catalog)) {
+		give_up(c, OPEN_IMAGE, at, top, NULL);
+		goto done;
+	}
+	if (dependents && c->unknown.size) {
+		char *detail = jf_xasprintf("%zu distribution%s of the data require%s %s, such as %s",
+		                            dependents, dependents == 1 ? "" : "s",
+		                            dependents == 1 ? "s" : "", dists[0], first);
+		give_up(c, OPEN_REQUIRED, at, top, detail);
+		free(detail);
 		goto done;
 	}
 	/* A module of the repository in a folder nothing puts on sys.path. */
-	const jf_job *j = c->ctx->facts->job;
-	const char *folder = module_anywhere(c, top);
+	if (!folder)
+		folder = module_anywhere(c, top);
 	bool elsewhere = folder != NULL;
 	jf_diag *d;
 	if (elsewhere) {
@@ -323,7 +579,9 @@ static void check_import(checker *c, jf_span at, const char *module)
 		                "in the image (ModuleNotFoundError)",
 		                top, shown);
 		/* Python puts the script's folder on sys.path, not the one it runs in. */
-		char *cfolder = jf_path_join(jf_job_workdir(j), *folder ? folder : ".");
+		char *cfolder = j->workdir.value ? jf_path_join(j->workdir.value, *folder ? folder : ".")
+		                : *folder        ? jf_xasprintf("the code's folder %s/", folder)
+		                                 : jf_xstrdup("the code's top folder");
 		jf_diag_set_help(d, "add %s to PYTHONPATH (in the job's env or before the command), "
 		                    "install the project that holds it, or import it by its package "
 		                    "path",
@@ -345,7 +603,18 @@ static void check_import(checker *c, jf_span at, const char *module)
 	}
 	struct reported r = { jf_xstrdup(top), c->ctx->out->report->diags.size - 1, 0 };
 	jf_array_push(&c->reported, r);
-	jf_image_relate(d, c->img, JF_FACT_PACKAGES, "no %s", dists[0]);
+	if (own_code && image_may) {
+		jf_diag_set_unproven(d);
+		jf_diag_relate(d, c->img->ref_at.src, c->img->ref_at.span,
+		               "jobfix's image catalog lists part of the packages of '%s', and no "
+		               "distribution jobfix knows of holds '%s': a stock image does not have "
+		               "the repository's own modules",
+		               c->img->base ? c->img->base : c->img->ref, top);
+	} else {
+		jf_image_relate(d, c->img, JF_FACT_PACKAGES, "no %s", dists[0]);
+	}
+	if (c->unknown.size)
+		relate_unknowns(c, d, dists[0]);
 	if (!elsewhere && on_pypi && c->img->conda)
 		jf_diag_set_help(d, "add '%s' to the pip list of the conda file", dists[0]);
 	else if (!elsewhere && on_pypi)
@@ -430,6 +699,10 @@ static void check_imports_in(void *state, size_t index, const jf_file *u)
 static void check_packages_end(void *state)
 {
 	checker *c = state;
+	say_give_ups(c);
+	if (c->checking)
+		jf_sink_cover_imports(c->ctx->out, c->open ? JF_COVER_PARTIAL : JF_COVER_CHECKED,
+		                      c->modules, c->open, NULL);
 	for (size_t i = 0; i < c->anywhere.size; i++) {
 		free(c->anywhere.items[i].name);
 		free(c->anywhere.items[i].folder);
@@ -446,8 +719,47 @@ static void check_packages_end(void *state)
 		free(r->top);
 	}
 	jf_array_release(&c->reported);
+	for (size_t i = 0; i < c->give_ups.size; i++)
+		jf_buf_release(&c->give_ups.items[i].modules);
+	jf_array_release(&c->give_ups);
+	jf_strmap_release(&c->asked);
 	jf_strings_release(&c->brought);
+	jf_strings_release(&c->unknown);
+	jf_buf_release(&c->unknown_list);
 	free(c);
+}
+
+/* Adds `dist` to the distributions without data, once. */
+static void add_unknown(checker *c, const char *dist)
+{
+	for (size_t i = 0; i < c->unknown.size; i++)
+		if (jf_dist_name_eq(c->unknown.items[i], strlen(c->unknown.items[i]), dist))
+			return;
+	jf_array_push(&c->unknown, jf_xstrdup(dist));
+}
+
+/* What may bring a module that the known installs do not: the job's and the
+ * image build's distributions without data, and an install jobfix cannot name. */
+static void read_unknowns(checker *c)
+{
+	const jf_shell_facts *sh = &c->ctx->facts->shell;
+	const jf_image *img = c->img;
+	for (size_t i = 0; i < sh->installed.size; i++)
+		if (!jf_dist_requires(sh->installed.items[i]))
+			add_unknown(c, sh->installed.items[i]);
+	for (size_t i = 0; i < img->unknown_installs.size; i++)
+		add_unknown(c, img->unknown_installs.items[i]);
+	c->unnamed = sh->installs_unknown
+	                     ? sh->installs_why ? sh->installs_why
+	                                        : "the job installs what jobfix cannot name"
+	                     : img->unnamed_install;
+	c->brings_unknown = c->unnamed || c->unknown.size;
+	for (size_t i = 0; i < c->unknown.size; i++)
+		jf_buf_addf(&c->unknown_list, "%s'%s'",
+		            !i                          ? ""
+		            : i + 1 == c->unknown.size ? " and "
+		                                       : ", ",
+		            c->unknown.items[i]);
 }
 
 void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
@@ -461,42 +773,44 @@ void jf_check_packages(jf_rule_ctx *ctx, const jf_rule *rule)
 		jf_sink_skip(ctx->out, JF110, "%s", ctx->facts->ws->unread.items[i]);
 	for (size_t i = 0; i < ctx->facts->sys_path_why.size; i++)
 		jf_sink_skip(ctx->out, JF110, "%s", ctx->facts->sys_path_why.items[i]);
-	if (!ctx->facts->job || !ctx->facts->job->code_dir)
+	if (!ctx->facts->job || !ctx->facts->job->code_dir) {
+		jf_sink_cover_imports(ctx->out, JF_COVER_NOT_CHECKED, 0, 0, "the job has no code");
 		return;
+	}
 	bool python = false;
 	for (size_t i = 0; i < ctx->facts->ws->files.size && !python; i++)
 		python = ctx->facts->ws->files.items[i]->lang == JF_LANG_PYTHON;
+	/* No Python file: what would run one is not followed, or a program
+	 * jobfix does not know runs it (or none runs: not told apart). */
+	const jf_strings *not_followed = &ctx->facts->shell.not_followed;
+	if (!python) {
+		char *why = jf_xasprintf("no Python file of the job is followed%s%s",
+		                         not_followed->size ? ": " : "",
+		                         not_followed->size ? not_followed->items[0] : "");
+		jf_sink_cover_imports(ctx->out, JF_COVER_NOT_CHECKED, 0, 0, why);
+		free(why);
+	}
 	checker *c = jf_xcalloc(1, sizeof *c);
-	*c = (checker){ .ctx = ctx, .img = img };
+	*c = (checker){ .ctx = ctx, .img = img, .unknown_list = JF_BUF_INIT };
 	/* What the job installs brings its requirements: `pip install pandas`
 	 * installs numpy too. */
-	const jf_shell_facts *sh = &ctx->facts->shell;
-	const char *unknown = jf_dist_closure(&sh->installed, &c->brought);
-	c->brings_unknown = sh->installs_unknown || unknown;
-	if (python && sh->installs_unknown)
-		jf_sink_skip(ctx->out, JF110, "%s, which may bring any package: third-party imports "
-		                              "are not checked",
-		             sh->installs_why ? sh->installs_why : "the job installs what jobfix cannot name");
-	else if (python && unknown)
-		jf_sink_skip(ctx->out, JF110, "the job installs '%s', whose requirements are not in "
-		                          "jobfix's data (data/dependencies.txt): third-party imports are "
-		                          "not checked",
-		             unknown);
-	else if (python && img->extended)
-		jf_sink_skip(ctx->out, JF110, "%s: third-party imports are not checked", img->extended);
-	else if (python && !img->packages_complete)
-		jf_sink_skip(ctx->out, JF110, "%s; declare image.manifest (the image's `pip freeze`) to "
-		                          "check every import",
-		            img->catalog ? "the catalog's package list of the image is partial: only "
-		                           "distributions it lists as absent are checked"
-		                         : jf_image_unknown_reason(img));
+	jf_dist_closure(&ctx->facts->shell.installed, &c->brought);
+	read_unknowns(c);
+	if (python && !jf_image_known(img))
+		jf_sink_skip(ctx->out, JF110, "%s; declare image.manifest (the image's `pip freeze`) "
+		                              "to check every import",
+		             jf_image_unknown_reason(img));
 	if (python && !img->py_major)
 		jf_sink_skip(ctx->out, JF111, "the image's Python version is unknown: declare "
 		                          "image.python (\"3.10\") to check standard-library imports");
 	if (!jf_image_known(img)) {
+		if (python)
+			jf_sink_cover_imports(ctx->out, JF_COVER_NOT_CHECKED, 0, 0,
+			                      jf_image_unknown_reason(img));
 		check_packages_end(c);
 		return;
 	}
+	c->checking = python;
 	static const jf_file_part part = { NULL, check_imports_in, check_packages_end };
 	jf_check_each_file(ctx, &part, c);
 }

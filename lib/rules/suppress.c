@@ -220,7 +220,7 @@ static bool keep(void *data, jf_diag *d)
 	if (jf_config__excluded(env->cfg, fs) || !jf_config__active(env->cfg, d->rule, fs) ||
 	    suppressed(env->sups, d))
 		return false;
-	d->severity = jf_config__severity(env->cfg, d->rule);
+	d->severity = jf_diag_severity_of(d, jf_config__severity(env->cfg, d->rule));
 	return true;
 }
 

@@ -171,7 +171,7 @@ static jf_job *load(th_fixture *f, const char *name, const char *text)
 	char *path = th_write(f->dir, name, text);
 	jf_report report = { 0 };
 	jf_strings skipped = { 0 };
-	jf_sink sink = { &report, jf_linter__rule_of, f->linter->opts.config, &skipped, path };
+	jf_sink sink = { &report, jf_linter__rule_of, f->linter->opts.config, &skipped, path, NULL };
 	jf_job *job = NULL;
 	jf_error err = JF_ERROR_INIT;
 	if (jf_job_load(path, name, NULL, &sink, &job, &err))

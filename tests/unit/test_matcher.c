@@ -23,7 +23,7 @@ static const jf_rule *no_rule(const void *data, const char *id)
 static int setup(void **state)
 {
 	fixture *f = jf_xcalloc(1, sizeof(*f));
-	f->sink = (jf_sink){ &f->report, no_rule, NULL, &f->skipped, NULL };
+	f->sink = (jf_sink){ &f->report, no_rule, NULL, &f->skipped, NULL, NULL };
 	jf_workspace_init(&f->ws, &f->parsers, &f->sink);
 	f->matcher = jf_matcher_new(true);
 	f->dir = th_mkdtemp();

@@ -259,12 +259,37 @@ static void test_lookups(void **state)
 	assert_null(jf_import_distributions("tests"));
 }
 
+/* The reverse of the lines: who requires a distribution. */
+static void test_required_by(void **state)
+{
+	(void)state;
+	assert_true(has(jf_dist_required_by("PyYAML"), "transformers"));
+	assert_true(has(jf_dist_required_by("pyyaml"), "jsonargparse"));
+	assert_true(has(jf_dist_required_by("einops"), "flash-attn"));
+	/* Distributions no line requires: leaves of the data. */
+	assert_null(jf_dist_required_by("flash_attn"));
+	assert_null(jf_dist_required_by("surely-no-such-distribution"));
+	/* Each requirer once, and every name a distribution with a line. */
+	const char *const *by = jf_dist_required_by("numpy");
+	assert_non_null(by);
+	size_t n = 0;
+	for (; by[n]; n++) {
+		assert_non_null(jf_dist_requires(by[n]));
+		assert_true(has(jf_dist_requires(by[n]), "numpy"));
+		for (size_t k = 0; k < n; k++)
+			assert_string_not_equal(by[k], by[n]);
+	}
+	assert_true(n > 10 && n < jf_dist_count());
+	assert_true(jf_dist_count() > 3000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dependencies_file),
 		cmocka_unit_test(test_import_names_file),
 		cmocka_unit_test(test_lookups),
+		cmocka_unit_test(test_required_by),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

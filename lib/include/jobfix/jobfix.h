@@ -69,7 +69,7 @@ JF_EXPORT const char *jf_format_summary(jf_format format);
 typedef struct jf_config jf_config; /* opaque: see "Configuration" below */
 
 typedef struct {
-	unsigned version;         /* of this struct: 2 (1 ends before `threads`) */
+	unsigned version;         /* of this struct: 3 (1 ends before `threads`, 2 before `coverage`) */
 	int verbose;              /* reserved for messages about skipped checks */
 	const jf_config *config;  /* borrowed, resolved; must outlive the linter. NULL: defaults */
 	unsigned threads;         /* the threads a linter may use at once; 0: one per core */
@@ -77,8 +77,13 @@ typedef struct {
 	 * folders did not change since it was kept there is not run again. NULL:
 	 * no cache. jf_cache_dir() gives the usual one. */
 	const char *cache_dir;
+	/* Non-zero: the json and sarif documents of jf_linter_write() and
+	 * jf_linter_write_statistics() also say what each job's checks covered
+	 * (jf_linter_write_coverage()): json as the document's "coverage"
+	 * member, sarif in the run's properties. */
+	int coverage;
 } jf_options;
-#define JF_OPTIONS_INIT { 2, 0, NULL, 0, NULL }
+#define JF_OPTIONS_INIT { 3, 0, NULL, 0, NULL, 0 }
 
 /**
  * The usual folder of the fact cache: $XDG_CACHE_HOME/jobfix, else
@@ -187,6 +192,20 @@ JF_EXPORT int jf_linter_fix(jf_linter *self, FILE *out, int apply, size_t *fixes
  * need the findings. Returns 0, or JF_EIO when writing failed.
  */
 JF_EXPORT int jf_linter_write_statistics(jf_linter *self, FILE *out, jf_format format);
+
+/**
+ * Writes what the checks of each job linted so far covered: per job, the
+ * files it read, whether the arguments of each entry script were checked
+ * (JF302-JF309) and why not, whether its imports were checked (JF110) in
+ * full, per question or not at all, and its skipped checks by rule; then
+ * the totals (entry scripts whose arguments were checked, jobs whose imports
+ * were). Files linted alone have none. As text in text, concise and github
+ * (plain lines for the log), as a document {"version": 1, "coverage": {...}}
+ * in json (docs/cli.md gives its shape); sarif writes nothing (its log has it
+ * in the run's properties: jf_options.coverage). Returns 0, or JF_EIO when
+ * writing failed.
+ */
+JF_EXPORT int jf_linter_write_coverage(jf_linter *self, FILE *out, jf_format format);
 
 /*
  * Configuration: `.jobfix.yaml` (docs/config.md), with the command line's
