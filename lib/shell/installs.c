@@ -51,7 +51,7 @@ void jf_shell__pip_install(shell *sh, const words *w, size_t i, TSNode cmd, bool
 /* Installed packages */
 
 /* The job installs something that may bring any package: `why` says what, for --verbose. */
-static void installs_unknown(shell *sh, char *why)
+void jf_shell__installs_unknown(shell *sh, char *why)
 {
 	sh->out->installs_unknown = true;
 	if (!sh->out->installs_why)
@@ -84,7 +84,7 @@ static void add_project(shell *sh, const char *local, const char *extras, instal
 	if (c && !c->no_deps && p.unknown) {
 		const char *rel = jf_path_under(local, sh->job->code_dir);
 		char *shown = jf_path_join(sh->job->code_display, rel ? rel : ".");
-		installs_unknown(sh, jf_xasprintf("the job installs the project in '%s', and %s",
+		jf_shell__installs_unknown(sh, jf_xasprintf("the job installs the project in '%s', and %s",
 		                                  *shown ? shown : ".", p.unknown));
 		free(shown);
 	}
@@ -132,7 +132,7 @@ static void install_project(install_ctx *c, const char *arg)
 	if (local && jf_path_is_dir(local))
 		add_project(sh, local, extras, c);
 	else
-		installs_unknown(sh, jf_xasprintf("the job installs '%s', a folder jobfix cannot "
+		jf_shell__installs_unknown(sh, jf_xasprintf("the job installs '%s', a folder jobfix cannot "
 		                                  "place in the code folder", arg));
 	free(local);
 	free(cpath);
@@ -162,7 +162,7 @@ static void install_item(const jf_pip_item *it, void *data)
 	} else if (it->kind == JF_PIP_PROJECT) {
 		install_project(c, it->path);
 	} else {
-		installs_unknown(sh, jf_xstrdup("the job installs a package jobfix cannot name (a URL, "
+		jf_shell__installs_unknown(sh, jf_xstrdup("the job installs a package jobfix cannot name (a URL, "
 		                                "a wheel, a value known only at run time)"));
 	}
 }
@@ -175,7 +175,7 @@ static void install_requirements(shell *sh, const char *path, int depth, jf_loc 
 	jf_source *src = local && depth < 4 ? jf_source_load(local, local) : NULL;
 	if (!src || src->status != JF_SOURCE_OK) {
 		/* made at run time, or not there: pip says so */
-		installs_unknown(sh, jf_xasprintf("the job installs the requirements in '%s', a file "
+		jf_shell__installs_unknown(sh, jf_xasprintf("the job installs the requirements in '%s', a file "
 		                                  "jobfix cannot read", path ? path : "?"));
 		jf_source_free(src);
 		free(local);

@@ -167,6 +167,8 @@ bool jf_shell__run_console_script(shell *sh, const char *name);
 
 /** `python setup.py develop|install` with the script at w[script]: the project in its folder. */
 void jf_shell__setup_py(shell *sh, const words *w, size_t script);
+/** The job installs something that may bring any package; `why` (taken) says what, for --verbose. */
+void jf_shell__installs_unknown(shell *sh, char *why);
 /** `pip install ...` or `conda install ...` from word i (just after "install"). */
 void jf_shell__install_words(shell *sh, const words *w, size_t i, bool pip);
 /** JF104's fact: `pip install ...` from word i, into the system site-packages. */

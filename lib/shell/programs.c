@@ -312,6 +312,16 @@ static void run_uv(shell *sh, words *w, size_t i, TSNode cmd, const launch *oute
 		jf_shell__install_words(sh, w, i + 3, true);
 }
 
+/* `mim install ...`: OpenMMLab's installer passes its words to pip (it
+ * only picks the index of a prebuilt mmcv). */
+static void run_mim(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
+{
+	(void)cmd;
+	(void)outer;
+	if (jf_shell__word_is(w, i + 1, "install"))
+		jf_shell__install_words(sh, w, i + 2, true);
+}
+
 /* `git clone URL [DIR]`: the folder it makes. */
 static void run_git(shell *sh, words *w, size_t i, TSNode cmd, const launch *outer)
 {
@@ -423,6 +433,7 @@ static const struct program {
 	{ "pip", false, run_pip },
 	{ "pip3", false, run_pip },
 	{ "uv", false, run_uv },
+	{ "mim", false, run_mim },
 	{ "git", true, run_git },
 	{ "wget", false, run_producer },
 	{ "curl", false, run_producer },
@@ -557,6 +568,12 @@ void jf_shell__run_words(shell *sh, words *w, size_t i, TSNode cmd, const launch
 	} else if (jf_shell__is_python(name)) {
 		jf_shell__python(sh, w, i, cmd, outer);
 	} else if (!jf_shell__launcher(sh, w, i, cmd, outer)) {
+		/* `poetry install`, `pipenv install`, `pdm install`: an installer
+		 * jobfix does not know may install any package */
+		if (jf_shell__word_is(w, i + 1, "install"))
+			jf_shell__installs_unknown(sh, jf_xasprintf("the job runs '%s install', an installer "
+			                                            "jobfix does not know",
+			                                            name));
 		jf_shell__run_console_script(sh, name);
 	}
 }
