@@ -995,8 +995,10 @@ static bool next_argparse(jf_token_reader *r, jf_token *t)
 			t->kind = JF_TOKEN_RUNTIME;
 			return true;
 		}
+		/* A REMAINDER positional starts at a positional word (right after the
+		 * positionals before it): the options before the first one are options. */
 		if (r->positional_only || !jf_cmdline_looks_like_option(s) ||
-		    r->positionals >= r->remainder_after) {
+		    (r->positionals && r->positionals >= r->remainder_after)) {
 			r->positionals++;
 			t->kind = JF_TOKEN_POSITIONAL;
 			return true;

@@ -272,7 +272,7 @@ typedef struct {
 	const jf_words *words;
 	size_t i;
 	size_t positionals;      /* positionals so far */
-	size_t remainder_after;  /* argparse: after this many positionals, every word is one */
+	size_t remainder_after;  /* argparse: after this many positionals (one at least), every word is one */
 	bool positional_only;    /* after `--` */
 	bool undefok;            /* absl: --undefok or --flagfile: unknown flags are allowed */
 	bool flagfile;           /* absl: --flagfile: the file may pass anything */
