@@ -66,6 +66,9 @@ static uint32_t trailing_continuation(const jf_source *s, TSNode root)
  *   `<placeholder>` of a template), which tree-sitter-bash rejects; bash
  *   fails only where a redirection has no word after it (below).
  * - bash: an escaped blank `\ ` at the end of a line (a word of one space).
+ * - bash: a backquoted comment (`` `# a note` ``), which expands to nothing
+ *   and is how a comment is put inside a command continued over lines;
+ *   tree-sitter-bash reads the `#` as a comment to the end of the line.
  * - bash: a `$` just before the `)` or backquote that closes a command
  *   substitution (`$(echo a$)`) is a literal `$` to bash; tree-sitter-bash
  *   rejects it.
@@ -206,6 +209,26 @@ char *jf_syntax_gaps_blanked(const jf_source *src, jf_lang lang)
 			memcpy(copy, src->data, src->len + 1);
 		}
 		copy[i] = ' ';
+	}
+	for (uint32_t i = 0; lang == JF_LANG_BASH && i + 1 < src->len; i++) {
+		/* bash: `# ...` between backquotes on one line; blanked whole */
+		if (src->data[i] != '`' || (i > 0 && src->data[i - 1] == '\\'))
+			continue;
+		uint32_t k = i + 1;
+		while (k < src->len && (src->data[k] == ' ' || src->data[k] == '\t'))
+			k++;
+		if (k >= src->len || src->data[k] != '#')
+			continue;
+		while (k < src->len && src->data[k] != '`' && src->data[k] != '\n')
+			k++;
+		if (k >= src->len || src->data[k] != '`')
+			continue;
+		if (!copy) {
+			copy = jf_xmalloc(src->len + 1);
+			memcpy(copy, src->data, src->len + 1);
+		}
+		memset(copy + i, ' ', k - i + 1);
+		i = k;
 	}
 	for (uint32_t i = 0; i + 1 < src->len; i++) {
 		char c = src->data[i], next = src->data[i + 1];
