@@ -3,7 +3,8 @@
  * JF112: an executable the image does not have: one the catalog lists as
  * absent (`python` where only `python3` exists), or a launcher whose package
  * the image lacks (`torchrun` before torch 1.10, `deepspeed` without the
- * deepspeed package), unless the job installs it first.
+ * deepspeed package), unless the job installs it first; a command whose
+ * first word is an option, which no program is (a broken line continuation).
  * JF105: `sudo`, and package managers that need root, in an image whose user
  * is not root.
  */
@@ -39,10 +40,46 @@ static bool installed_by_job(jf_rule_ctx *ctx, const char *dist, const char *exe
 	return found || unknown;
 }
 
+/*
+ * A command whose first word is an option (`--lr 1e-4`): no program has that
+ * name. It is most often the next line of a command whose line continuation
+ * broke: a `\` followed by a blank escapes the blank, not the line's end.
+ */
+static void dash_command(jf_rule_ctx *ctx, const jf_exec_fact *f)
+{
+	const jf_source *src = f->name.src;
+	uint32_t line = jf_source_line_of(src, f->name.span.start);
+	jf_span prev = line ? jf_source_line_span(src, line - 1) : (jf_span){ 0, 0 };
+	uint32_t end = prev.end;
+	while (end > prev.start && (src->data[end - 1] == ' ' || src->data[end - 1] == '\t' ||
+	                            src->data[end - 1] == '\r'))
+		end--;
+	bool broken = line && end < prev.end && end > prev.start && src->data[end - 1] == '\\';
+	jf_diag *d = jf_sink_add(ctx->out, JF112, src, f->name.span,
+	                         "'%s' starts a command of its own: no program has that name "
+	                         "(command not found)%s",
+	                         f->name.value,
+	                         broken ? ", and the command before ends without the words from here on"
+	                                : "");
+	if (broken) {
+		jf_diag_relate(d, src, (jf_span){ end - 1, prev.end },
+		               "the '\\' is followed by a blank, which it escapes instead of the "
+		               "line's end: the command ends on this line");
+		jf_diag_set_help(d, "delete the blanks after the '\\' at the end of the line before");
+	} else {
+		jf_diag_set_help(d, "join the line to the command it belongs to with a '\\' at the "
+		                    "end of the line before");
+	}
+}
+
 static void check_executable(jf_rule_ctx *ctx, const jf_image *img,
                              const jf_exec_fact *f)
 {
 	const char *name = f->name.value;
+	if (name && name[0] == '-' && name[1] && f->name.src) {
+		dash_command(ctx, f);
+		return;
+	}
 	if (!name || strchr(name, '/'))
 		return; /* a path: the image's business, not its PATH */
 	jf_diag *d = NULL;
