@@ -1108,20 +1108,7 @@ static char *error_for(const jf_api_change *e, use_kind use, const char *name)
 
 static void relate_version(checker *c, jf_diag *d, const jf_api_change *e, const jf_dist_version *v)
 {
-	const jf_image *img = c->f->image;
-	if (v->pin && v->pin->file)
-		jf_diag_relate(d, v->pin->at.src, v->pin->at.span, "the job installs %s from %s",
-		               v->shown, v->pin->file);
-	else if (v->pin)
-		jf_diag_relate(d, v->pin->at.src, v->pin->at.span, "the job installs %s", v->shown);
-	else if (v->docker)
-		jf_diag_relate(d, v->docker->name.at.src, v->docker->name.at.span,
-		               c->f->image->conda ? "the job's conda file installs %s"
-		                                  : "the image's Dockerfile installs %s",
-		               v->shown);
-	else
-		jf_image_relate(d, img, !strcmp(e->package, "python") ? JF_FACT_PYTHON : JF_FACT_PACKAGES,
-		                "%s", v->shown);
+	jf_dist_version_relate(d, c->f, v, !strcmp(e->package, "python"));
 }
 
 /* The --verbose line for a name whose package version is not known; once per package. */

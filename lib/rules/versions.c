@@ -181,3 +181,20 @@ void jf_versions_free(jf_versions *self)
 	jf_strings_release(&self->brought);
 	free(self);
 }
+
+void jf_dist_version_relate(jf_diag *d, const jf_facts *f, const jf_dist_version *v, bool python)
+{
+	if (v->pin && v->pin->file)
+		jf_diag_relate(d, v->pin->at.src, v->pin->at.span, "the job installs %s from %s",
+		               v->shown, v->pin->file);
+	else if (v->pin)
+		jf_diag_relate(d, v->pin->at.src, v->pin->at.span, "the job installs %s", v->shown);
+	else if (v->docker)
+		jf_diag_relate(d, v->docker->name.at.src, v->docker->name.at.span,
+		               f->image->conda ? "the job's conda file installs %s"
+		                               : "the image's Dockerfile installs %s",
+		               v->shown);
+	else
+		jf_image_relate(d, f->image, python ? JF_FACT_PYTHON : JF_FACT_PACKAGES, "%s",
+		                v->shown);
+}

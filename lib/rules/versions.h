@@ -30,6 +30,9 @@ void jf_versions_free(jf_versions *self);
 /** The version of distribution `dist` ("python": the image's Python) for the
  * job; owned by `self`. */
 const jf_dist_version *jf_versions_of(jf_versions *self, const char *dist);
+/** Relates to `d` where the job gets version `v`: the install, the
+ * Dockerfile or conda file, else the image (its Python when `python`). */
+void jf_dist_version_relate(jf_diag *d, const jf_facts *f, const jf_dist_version *v, bool python);
 /** Whether distribution `name` provides `dist`'s modules (tensorflow-gpu
  * tensorflow's). */
 bool jf_dist_provides(const char *name, const char *dist);
