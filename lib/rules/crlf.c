@@ -14,13 +14,18 @@
  * - `cd DIR`: the folder with the carriage return does not exist;
  * - the script a line runs, last on the line (`python train.py`, `bash
  *   run.sh`): its name with the carriage return does not exist;
+ * - an option last on the line of a Python command: the script gets it with
+ *   the carriage return, an option its parser does not define;
  * - a blank line under `set -e` (set on a line without a carriage return:
  *   `set -e` with one fails with "invalid option"): "$'\r': command not
  *   found" stops the script.
  *
  * A carriage return on other lines is not reported: bash prints an error, or
- * passes a value with a trailing \r, and goes on.
+ * passes a value with a trailing \r, and goes on (whether the program
+ * rejects the value is not judged).
  */
+#include <ctype.h>
+
 #include "rules/checks.h"
 
 /* The words of line text `t` (n bytes, without the carriage return), split at
@@ -167,6 +172,19 @@ static bool breaks(const jf_rule_ctx *ctx, const jf_file *u, uint32_t l, bool er
 		jf_buf_addf(msg, "'%.*s' is named with the carriage return as part of its name, and %s "
 		                 "cannot open it (\"No such file or directory\")",
 		            (int)last_n, last, inv ? "python" : "bash");
+		return true;
+	}
+	/* the last word of a Python command is an option: with the carriage
+	 * return, it is none the script defines */
+	bool python = false;
+	for (size_t j = first; j + 1 < k && !python; j++)
+		python = (len[j] >= 6 && !memcmp(w[j], "python", 6)) || word_is(w[j], len[j], "torchrun") ||
+		         word_is(w[j], len[j], "deepspeed") || word_is(w[j], len[j], "accelerate");
+	if (python && last_n > 1 && last[0] == '-' && !isdigit((unsigned char)last[1])) {
+		jf_buf_addf(msg, "the script is given '%.*s' with the carriage return at its end, which "
+		                 "is no option it defines: its parser stops with \"unrecognized "
+		                 "arguments\"",
+		            (int)last_n, last);
 		return true;
 	}
 	return false;
