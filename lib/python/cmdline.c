@@ -932,6 +932,44 @@ jf_tri jf_argdef_passed(const jf_argdef *d, const jf_words *args, const char **v
 	return JF_NO;
 }
 
+jf_tri jf_cmdline_positional_passed(const jf_cmdline *c, const char *dest, const jf_words *args,
+                                    const char **value)
+{
+	*value = NULL;
+	if (c->dialect != JF_DIALECT_ARGPARSE || c->open || c->subparsers)
+		return JF_UNKNOWN;
+	/* its place among the positionals, each before it one word */
+	size_t index = 0;
+	const jf_argdef *d = NULL;
+	for (size_t k = 0; k < c->args.size && !d; k++) {
+		const jf_argdef *a = &c->args.items[k];
+		if (a->options.size || a->command != JF_CMDLINE_MAIN)
+			continue;
+		if (a->dest && !strcmp(a->dest, dest))
+			d = a;
+		else if (a->nargs == NARGS_ONE)
+			index++;
+		else
+			return JF_UNKNOWN;
+	}
+	if (!d || d->nargs != NARGS_ONE || d->act != ACT_STORE)
+		return JF_UNKNOWN;
+	jf_token_reader r;
+	jf_token t;
+	jf_tri result = JF_NO;
+	size_t seen = 0;
+	jf_token_reader_init(&r, c, args);
+	while (result == JF_NO && jf_cmdline_next_token(&r, &t)) {
+		if (t.kind == JF_TOKEN_RUNTIME || t.kind == JF_TOKEN_UNKNOWN ||
+		    (t.kind == JF_TOKEN_OPTION && t.def->act == ACT_CUSTOM))
+			result = JF_UNKNOWN;
+		else if (t.kind == JF_TOKEN_POSITIONAL && seen++ == index)
+			*value = t.word->value, result = JF_YES;
+	}
+	jf_token_reader_release(&r);
+	return result;
+}
+
 /* Reading an invocation's words */
 
 void jf_token_reader_init(jf_token_reader *r, const jf_cmdline *c, const jf_words *words)

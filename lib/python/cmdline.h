@@ -238,6 +238,13 @@ char *jf_argdef_dest(const jf_argdef *d);
  * *value (NULL when it is not in the words), JF_NO, or JF_UNKNOWN when a word
  * known only at run time may pass it. Exact option strings only. */
 jf_tri jf_argdef_passed(const jf_argdef *d, const jf_words *args, const char **value);
+/** Whether the positional argument of `c` that stores `dest` is given a word
+ * by `args`, read as argparse reads them: JF_YES with the word in *value,
+ * JF_NO, or JF_UNKNOWN when which word it takes is not certain (a word
+ * known only at run time, an option the parser does not define or with an
+ * action of its own, a positional before it that takes several words). */
+jf_tri jf_cmdline_positional_passed(const jf_cmdline *c, const char *dest, const jf_words *args,
+                                    const char **value);
 
 /* Reading an invocation's words as the library does */
 

@@ -402,8 +402,18 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	    (hit < last && !strcmp(hit[1].dest, hit->dest)))
 		return unknown();
 	const jf_argdef *d = hit->def;
-	if (d->unread || !d->options.size || d->act != ACT_STORE || d->nargs != NARGS_ONE)
-		return unknown(); /* positionals, flags, lists: not a single string */
+	if (d->unread || d->act != ACT_STORE || d->nargs != NARGS_ONE)
+		return unknown(); /* flags, lists: not a single string */
+	/* A positional's word depends on the other arguments: the entry's whole
+	 * command line, read from its records. */
+	const jf_pyfacts *entry = !d->options.size && d->unit->role == JF_ROLE_ENTRY
+	                                  ? jf_pyfiles_get(&e->s->files, d->unit)
+	                                  : NULL;
+	if (!d->options.size && !entry)
+		return unknown();
+	jf_cmdline line;
+	if (entry)
+		jf_cmdline_read(&line, &e->s->files, entry);
 	/* Every run that reaches this parser: of this entry, or any for a module. */
 	const char *value = NULL;
 	bool agree = true, any = false, defaulted = false;
@@ -413,7 +423,8 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 			continue;
 		any = true;
 		const char *passed;
-		switch (jf_argdef_passed(d, &inv->args, &passed)) {
+		switch (entry ? jf_cmdline_positional_passed(&line, d->dest, &inv->args, &passed)
+		              : jf_argdef_passed(d, &inv->args, &passed)) {
 		case JF_UNKNOWN:
 			agree = false;
 			break;
@@ -426,6 +437,8 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 			break;
 		}
 	}
+	if (entry)
+		jf_cmdline_release(&line);
 	jf_pyvalue result = unknown();
 	if (agree && any && value && !defaulted) {
 		result = known(jf_xstrdup(value), (TSNode){ 0 }, NULL);

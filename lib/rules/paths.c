@@ -37,6 +37,9 @@ static const struct {
 	IO("joblib.load", 0, IO_READ),      IO("os.listdir", 0, IO_READ),
 	IO("tofile", 0, IO_WRITE),
 	IO("ImageFolder", 0, IO_READ),      IO("load_from_disk", 0, IO_READ),
+	/* config files read by name: mmcv/mmengine, yacs and detectron2, OmegaConf */
+	IO("Config.fromfile", 0, IO_READ),  IO("merge_from_file", 0, IO_READ),
+	IO("OmegaConf.load", 0, IO_READ),
 	IO("torch.save", 1, IO_WRITE),      IO("np.save", 0, IO_WRITE),
 	IO("np.savez", 0, IO_WRITE),        IO("np.savetxt", 0, IO_WRITE),
 	IO("np.savez_compressed", 0, IO_WRITE),
