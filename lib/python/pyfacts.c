@@ -5,6 +5,8 @@
  * stack of the definitions it is in.
  */
 #define _GNU_SOURCE /* memmem */
+#include <ctype.h>
+
 #include "python/pyfacts.h"
 
 #include "python/cmdline.h"
@@ -403,6 +405,11 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 		call.bare = !dot;
 		size_t len = strlen(name);
 		call.name = kept_in(names, &kept, name, len);
+		/* `Builder.build(...)`: a method called on its class runs the class's
+		 * code, as a call of the class itself does */
+		const char *cls = dot && strchr(text, '.') == dot && isupper((unsigned char)text[0])
+		                          ? kept_in(names, &kept, text, (size_t)(dot - text))
+		                          : NULL;
 		free(text);
 		uint32_t def = outermost_index(f, pn);
 		if (def != outer_def) {
@@ -414,16 +421,24 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 		}
 		call.outer = outer;
 		call.main = under_main_guard(f, pn->node);
-		/* Its identity: the kept strings' addresses, and the two flags. */
-		char key[2 * sizeof(char *) + 2];
-		memcpy(key, &call.name, sizeof call.name);
-		memcpy(key + sizeof call.name, &call.outer, sizeof call.outer);
-		key[sizeof key - 2] = call.bare;
-		key[sizeof key - 1] = call.main;
-		if (jf_strmap_get(&seen, key, sizeof key))
-			continue;
-		jf_strmap_put(&seen, key, sizeof key, (void *)1);
-		jf_array_push(&calls, call);
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass == 1) {
+				if (!cls)
+					break;
+				call.name = cls;
+				call.bare = true; /* the class is a name of this file, or another's */
+			}
+			/* Its identity: the kept strings' addresses, and the two flags. */
+			char key[2 * sizeof(char *) + 2];
+			memcpy(key, &call.name, sizeof call.name);
+			memcpy(key + sizeof call.name, &call.outer, sizeof call.outer);
+			key[sizeof key - 2] = call.bare;
+			key[sizeof key - 1] = call.main;
+			if (jf_strmap_get(&seen, key, sizeof key))
+				continue;
+			jf_strmap_put(&seen, key, sizeof key, (void *)1);
+			jf_array_push(&calls, call);
+		}
 	}
 	/* A class calls its bases: what runs of a base runs when its subclass is
 	 * made (TrainOptions(BaseOptions): BaseOptions' methods). */
