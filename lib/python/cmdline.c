@@ -660,9 +660,43 @@ static bool reads_no_argument(const char *text, const char *p)
 	return false;
 }
 
-/* Adds what the statements of `unit` (its record `rec`) do to `c`: all of
- * them for the entry script (`called` NULL), those that run for it in an
- * imported module (with `own`, its jf_py_own_calls()). */
+/* Whether `p` in `text` stands in a comment: after a `#` of its line that
+ * no quote before it opens. */
+static bool in_comment(const char *text, const char *p)
+{
+	const char *line = p;
+	while (line > text && line[-1] != '\n')
+		line--;
+	char quote = 0;
+	for (const char *q = line; q < p; q++) {
+		if (quote && *q == '\\' && q + 1 < p)
+			q++;
+		else if (quote && *q == quote)
+			quote = 0;
+		else if (!quote && (*q == '\'' || *q == '"'))
+			quote = *q;
+		else if (!quote && *q == '#')
+			return true;
+	}
+	return false;
+}
+
+bool jf_cmdline_unreferenced(const char *text, const char *name)
+{
+	size_t n = strlen(name), seen = 0;
+	for (const char *p = strstr(text, name); p && seen < 2; p = strstr(p + n, name)) {
+		bool start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		bool end = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+		seen += start && end && !in_comment(text, p);
+	}
+	return seen < 2;
+}
+
+/* Adds what the statements of `unit` (its record `rec`) do to `c`: for the
+ * entry script (`called` NULL) all of them but those of a function the file
+ * never names again (`def main():` beside the `main_wo_bpe()` it calls),
+ * those that run for it in an imported module (with `own`, its
+ * jf_py_own_calls()). */
 static void collect(jf_cmdline *c, const jf_file *unit, const jf_cmdline_record *rec,
                     const jf_strmap *called, const jf_strmap *own)
 {
@@ -676,11 +710,12 @@ static void collect(jf_cmdline *c, const jf_file *unit, const jf_cmdline_record 
 	bool runs = true;
 	for (size_t k = 0; rec && k < rec->count; k++) {
 		const jf_cmdline_step *s = &rec->steps[k];
-		if (called && s->place && s->place != place) {
+		if (s->place && s->place != place) {
 			place = s->place;
-			runs = jf_py_place_runs(place, called, own);
+			runs = called ? jf_py_place_runs(place, called, own)
+			              : !place->outer || !jf_cmdline_unreferenced(unit->src->data, place->outer);
 		}
-		if (!called || !s->place || runs)
+		if (!s->place || runs)
 			replay(c, unit, s);
 	}
 	bool takes_part = c->takes_part || c->args.size > defined || c->parsers > made;

@@ -222,6 +222,10 @@ bool jf_cmdline_stores(const jf_cmdline *c, const char *name);
  * parser there. Reads around the call only.
  */
 bool jf_cmdline_foreign_add_argument(const jf_file *unit, TSNode call);
+/** Whether `name` is written in Python source `text` once at most, as a
+ * whole word outside comments: a function nothing calls or hands on (its
+ * definition is the one), whose statements do not run. */
+bool jf_cmdline_unreferenced(const char *text, const char *name);
 /** Whether argparse takes word `s` for an option (not a negative number). */
 bool jf_cmdline_looks_like_option(const char *s);
 /** The option `name` (a long option, maybe abbreviated); NULL and *ambiguous when several

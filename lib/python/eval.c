@@ -368,6 +368,19 @@ static void read_arguments(jf_pyeval *s)
 		qsort(s->args.items, s->args.size, sizeof(argdef), argdef_cmp);
 }
 
+/* Whether `a` and `b` are one option defined twice: the same file, option
+ * strings, action and arity. */
+static bool same_option(const jf_argdef *a, const jf_argdef *b)
+{
+	if (a->unit != b->unit || a->act != b->act || a->nargs != b->nargs ||
+	    a->options.size != b->options.size || !a->options.size)
+		return false;
+	for (size_t i = 0; i < a->options.size; i++)
+		if (strcmp(a->options.items[i], b->options.items[i]))
+			return false;
+	return true;
+}
+
 /* args.X: the value every run of the script gives X (passed, or the default). */
 static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 {
@@ -396,11 +409,17 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	free(dest);
 	if (!hit)
 		return unknown();
-	/* Defined once when its neighbours in the sorted list store other dests. */
+	/* Defined more than once (the sorted list's neighbours store the same
+	 * dest): the same word is its value only when every definition is one
+	 * option of the same file with the same option strings (two parsers of
+	 * one script), and only when a run passes it. */
 	const argdef *first = e->s->args.items, *last = first + e->s->args.size - 1;
-	if ((hit > first && !strcmp(hit[-1].dest, hit->dest)) ||
-	    (hit < last && !strcmp(hit[1].dest, hit->dest)))
-		return unknown();
+	while (hit > first && !strcmp(hit[-1].dest, hit->dest))
+		hit--;
+	bool several = hit < last && !strcmp(hit[1].dest, hit->dest);
+	for (const argdef *o = hit + 1; several && o <= last && !strcmp(o->dest, hit->dest); o++)
+		if (!same_option(o->def, hit->def))
+			return unknown();
 	const jf_argdef *d = hit->def;
 	if (d->unread || d->act != ACT_STORE || d->nargs != NARGS_ONE)
 		return unknown(); /* flags, lists: not a single string */
@@ -442,7 +461,7 @@ static jf_pyvalue eval_argument(evaluator *e, TSNode object, TSNode attr)
 	jf_pyvalue result = unknown();
 	if (agree && any && value && !defaulted) {
 		result = known(jf_xstrdup(value), (TSNode){ 0 }, NULL);
-	} else if (agree && any && !value && defaulted && d->default_at.end &&
+	} else if (agree && any && !value && defaulted && !several && d->default_at.end &&
 	           jf_pyfiles_get(&e->s->files, d->unit)) {
 		/* the definition's file, read again if its tree was released */
 		evaluator de = { e->s, d->unit, e->depth + 1 };

@@ -1033,6 +1033,26 @@ static void follow_calls(jf_rule_ctx *ctx, const jf_cmdline *c,
 }
 
 /* Checks name.attr in `body`, and in the functions `body` passes `name` to. */
+/* Adds to `aw->assigned` every attribute the file stores on a name
+ * (`x.attr = ...`) anywhere: a function the namespace is handed to may set it
+ * before the use (`prepare_dataloaders(opt)` setting opt.src_vocab_size). */
+static void add_stored_anywhere(attr_walk *aw)
+{
+	const jf_pyfacts *py = aw->py;
+	for (size_t k = 0; k < py->of_kind[JF_PY_ATTRIBUTE].size; k++) {
+		const jf_py_node *pn = jf_pyfacts_at(py, JF_PY_ATTRIBUTE, k);
+		TSNode parent = ts_node_parent(pn->node);
+		if (!jf_node_type_is(pn->a, JF_T_identifier) || !jf_node_type_is(parent, JF_T_assignment) ||
+		    !ts_node_eq(jf_node_field(parent, JF_F_left), pn->node))
+			continue;
+		char *a = jf_node_text(aw->unit, pn->b);
+		if (jf_strings_have(&aw->assigned, a))
+			free(a);
+		else
+			jf_array_push(&aw->assigned, a);
+	}
+}
+
 static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c,
                           const struct jf_cmdline_dataclass *dc, const jf_pyfacts *py,
                           TSNode body, const char *name, int depth)
@@ -1041,6 +1061,7 @@ static void check_uses_of(jf_rule_ctx *ctx, const jf_cmdline *c,
 		return;
 	attr_walk aw = { ctx, c, py->file, py, name, { 0 }, false, dc };
 	visit_attributes(&aw, body, false); /* what the code assigns itself */
+	add_stored_anywhere(&aw);
 	visit_attributes(&aw, body, true);
 	jf_strings_release(&aw.assigned);
 	if (depth < MAX_NAMESPACE_CALLS)
@@ -1135,6 +1156,21 @@ static void read_value_checks(jf_cmdline *c, const jf_file *unit, TSNode body, T
 
 /* Finds each `NAME = x.parse_args()` at the top of a body (the module, its
  * functions, theirs) and checks NAME.attr in that body. */
+/* Whether `n` stands in a top-level function its file never names again. */
+static bool in_unreferenced_function(const jf_file *unit, TSNode n)
+{
+	TSNode outer = { 0 };
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+		if (jf_node_type_is(p, JF_T_function_definition) || jf_node_type_is(p, JF_T_class_definition))
+			outer = p;
+	if (ts_node_is_null(outer) || !jf_node_type_is(outer, JF_T_function_definition))
+		return false;
+	char *name = jf_node_text(unit, jf_node_field(outer, JF_F_name));
+	bool unused = jf_cmdline_unreferenced(unit->src->data, name);
+	free(name);
+	return unused;
+}
+
 static void check_namespace_uses(jf_rule_ctx *ctx, jf_cmdline *c, const jf_pyfacts *py)
 {
 	const jf_file *unit = py->file;
@@ -1153,6 +1189,8 @@ static void check_namespace_uses(jf_rule_ctx *ctx, jf_cmdline *c, const jf_pyfac
 		    ts_node_named_child_count(jf_node_field(right, JF_F_arguments)) > 0 ||
 		    !statement_body(body))
 			continue;
+		if (in_unreferenced_function(unit, stmt))
+			continue; /* `def main():` beside the `main_wo_bpe()` the script calls */
 		char *name = jf_node_text(unit, left);
 		read_value_checks(c, unit, body, stmt, name);
 		check_uses_of(ctx, c, NULL, py, body, name, 0);
