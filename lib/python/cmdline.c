@@ -427,7 +427,7 @@ const jf_cmdline_record *jf_cmdline_record_of(jf_arena *arena, const jf_pyfacts 
 		any |= wanted[p] = parsers[p]->mentions(py->file);
 	if (!any)
 		return NULL;
-	jf_cmdline_recorder r = { .arena = arena, .unit = py->file, .py = py };
+	jf_cmdline_recorder r = { .arena = arena, .unit = py->file, .py = py, .own_add_argument = -1 };
 	/* Assignments, calls and decorated definitions, in source order. */
 	for (size_t k = 0; k < py->nodes.size; k++) {
 		const jf_py_node *pn = &py->nodes.items[k];
@@ -822,10 +822,15 @@ static bool names_class(const jf_file *unit, TSNode fn)
 	return c >= 'A' && c <= 'Z';
 }
 
-bool jf_cmdline_foreign_add_argument(const jf_file *unit, TSNode call)
+bool jf_cmdline_foreign_add_argument(const jf_file *unit, TSNode call, int8_t *own)
 {
 	TSNode object = jf_node_field(jf_node_field(call, JF_F_function), JF_F_object);
-	bool own_method = strstr(unit->src->data, "def add_argument(") != NULL;
+	int8_t asked = -1;
+	if (!own)
+		own = &asked;
+	if (*own < 0) /* once per file: a search of its whole text */
+		*own = strstr(unit->src->data, "def add_argument(") != NULL;
+	bool own_method = *own;
 	if (!jf_node_type_is(object, JF_T_identifier))
 		return own_method; /* self.add_argument(...) in a class that defines it */
 	/* The body around the call: its function's, or the module. */

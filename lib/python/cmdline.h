@@ -219,9 +219,10 @@ bool jf_cmdline_stores(const jf_cmdline *c, const char *name);
  * from a class that makes none (`validator = ConfigValidator(...)`; a
  * function's result, `parser = eval_parser()`, may be a parser), or the
  * file defines an add_argument method of its own and `x` is not assigned a
- * parser there. Reads around the call only.
+ * parser there. Reads around the call only; `own` (NULL: none) keeps, for
+ * the file, whether it defines add_argument (-1: not asked yet).
  */
-bool jf_cmdline_foreign_add_argument(const jf_file *unit, TSNode call);
+bool jf_cmdline_foreign_add_argument(const jf_file *unit, TSNode call, int8_t *own);
 /** Whether `name` is written in Python source `text` once at most, as a
  * whole word outside comments: a function nothing calls or hands on (its
  * definition is the one), whose statements do not run. */
@@ -342,6 +343,7 @@ typedef struct {
 	const jf_py_place *place, *last_place;
 	JF_ARRAY(jf_cmdline_step) steps;
 	jf_strmap holders; /* the variables some statement so far gives a parser */
+	int8_t own_add_argument; /* the file defines add_argument (-1: not asked yet) */
 } jf_cmdline_recorder;
 
 /* A library's reader. */

@@ -1515,7 +1515,7 @@ void jf_hook_bool_type(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *fil
 	if (ts_node_is_null(at))
 		return;
 	TSNode args = ts_node_parent(at);
-	if (jf_cmdline_foreign_add_argument(file, ts_node_parent(args)))
+	if (jf_cmdline_foreign_add_argument(file, ts_node_parent(args), NULL))
 		return; /* a method of a class of the code's own, not argparse's */
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);

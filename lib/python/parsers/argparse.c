@@ -447,7 +447,7 @@ static void record_call(jf_cmdline_recorder *r, const jf_py_node *pn)
 	if (jf_cmdline__callee_ends(unit, fn, "add_config_arguments")) {
 		record_deepspeed_options(r, n);
 	} else if (jf_cmdline__calls_method(unit, fn, "add_argument") &&
-	           jf_cmdline_foreign_add_argument(unit, n)) {
+	           jf_cmdline_foreign_add_argument(unit, n, &r->own_add_argument)) {
 		/* a method of a class of the code's own (a config validator) */
 	} else if (jf_cmdline__calls_method(unit, fn, "add_argument")) {
 		const char *object = variable(r, jf_node_field(fn, JF_F_object));
