@@ -392,6 +392,81 @@ static default_use argparse_default_use(const jf_rule_ctx *ctx, const jf_file *u
 	return overridden == runs ? DEFAULT_OVERRIDDEN : DEFAULT_USED;
 }
 
+/* Calls that read the path they are given, by the last part of the callee's name. */
+static const char *const reading_calls[] = {
+	"open", "load", "loadtxt", "genfromtxt", "fromfile", "memmap", "read_csv", "read_json",
+	"read_parquet", "read_pickle", "read_excel", "read_table", "read_hdf", "read_feather",
+	"imread", "VideoCapture", "File", "GFile", "Open", "TFRecordDataset", "read_file",
+	"load_model", "load_weights", "from_pretrained", "ImageFolder", "DatasetFolder", "ZipFile",
+	"listdir", "walk", "scandir", "glob", "iglob", "chdir", NULL,
+};
+
+/* Whether `call` reads (reading_calls) and its first argument is `name`
+ * (NULL: any), outside a `try`. */
+static bool reads_first(const jf_file *unit, TSNode call, const char *name)
+{
+	TSNode fn = jf_node_field(call, JF_F_function);
+	if (jf_node_type_is(fn, JF_T_attribute))
+		fn = jf_node_field(fn, JF_F_attribute);
+	char *callee = jf_node_type_is(fn, JF_T_identifier) ? jf_node_text(unit, fn) : NULL;
+	bool reads = callee && jf_str_in(callee, reading_calls);
+	free(callee);
+	TSNode args = jf_node_field(call, JF_F_arguments);
+	TSNode first = ts_node_is_null(args) ? (TSNode){ 0 } : ts_node_named_child(args, 0);
+	if (!reads || (name && (!jf_node_type_is(first, JF_T_identifier) || !jf_node_is(unit, first, name))))
+		return false;
+	for (TSNode p = ts_node_parent(call); !ts_node_is_null(p); p = ts_node_parent(p))
+		if (jf_node_type_is(p, JF_T_try_statement))
+			return false; /* a missing file may be what the code expects */
+	return true;
+}
+
+/*
+ * Whether Python literal `at` ("~/..."), a path under the home folder, is
+ * read: as the argument of a reading call, or through the name it is bound
+ * to (`cache = os.path.expanduser("~/x")` ... `torch.load(cache)`) in the
+ * same body, outside a `try`. The container has a home folder too: a path
+ * under `~` that is only built, written, or handed on may be one the code
+ * makes there.
+ */
+static bool home_path_read(const jf_file *unit, TSNode at)
+{
+	TSNode kw = ts_node_parent(at);
+	if (jf_node_type_is(kw, JF_T_keyword_argument) &&
+	    jf_node_is(unit, jf_node_field(kw, JF_F_name), "default"))
+		return true; /* an option's default: judged with the runs that leave it (below) */
+	TSNode e = at;
+	for (TSNode p = ts_node_parent(e); !ts_node_is_null(p); e = p, p = ts_node_parent(p)) {
+		if (jf_node_type_is(p, JF_T_call) && reads_first(unit, p, NULL))
+			return true;
+		if (!jf_node_type_is(p, JF_T_argument_list) && !jf_node_type_is(p, JF_T_call) &&
+		    !jf_node_type_is(p, JF_T_binary_operator) && !jf_node_type_is(p, JF_T_parenthesized_expression))
+			break;
+	}
+	TSNode as = ts_node_parent(e);
+	if (!jf_node_type_is(as, JF_T_assignment) || !ts_node_eq(jf_node_field(as, JF_F_right), e) ||
+	    !jf_node_type_is(jf_node_field(as, JF_F_left), JF_T_identifier))
+		return false;
+	char *name = jf_node_text(unit, jf_node_field(as, JF_F_left));
+	/* the body the name lives in: its function's, or the module */
+	TSNode scope = as;
+	while (!ts_node_is_null(ts_node_parent(scope)) && !jf_node_type_is(scope, JF_T_function_definition))
+		scope = ts_node_parent(scope);
+	TSNode body = jf_node_type_is(scope, JF_T_function_definition) ? jf_node_field(scope, JF_F_body)
+	                                                                : scope;
+	bool read = false;
+	for (uint32_t i = 0; !read && i < ts_node_named_child_count(body); i++) {
+		jf_iter it;
+		for (TSNode n = jf_iter_start(&it, ts_node_named_child(body, i)); !ts_node_is_null(n) && !read;
+		     n = jf_iter_next(&it, true))
+			read = jf_node_type_is(n, JF_T_call) && ts_node_start_byte(n) > ts_node_end_byte(as) &&
+			       reads_first(unit, n, name);
+		jf_iter_release(&it);
+	}
+	free(name);
+	return read;
+}
+
 void jf_hook_local_path(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *unit, const jf_match *m)
 {
 	TSNode at = jf_match_get(m, "finding");
@@ -400,6 +475,13 @@ void jf_hook_local_path(jf_rule_ctx *ctx, const jf_rule *rule, const jf_file *un
 	if (unit->lang == JF_LANG_PYTHON ? !python_path_use(unit, at) || created_by_code(unit, at)
 	                                 : !shell_path_use(unit, at))
 		return;
+	if (unit->lang == JF_LANG_PYTHON) {
+		char *v = literal_value(unit, at);
+		bool home = v && jf_str_starts(v, "~/");
+		free(v);
+		if (home && !home_path_read(unit, at))
+			return;
+	}
 	const jf_invocation *by = NULL;
 	default_use use = unit->lang == JF_LANG_PYTHON ? argparse_default_use(ctx, unit, at, &by)
 	                                               : DEFAULT_NOT_AN_OPTION;
