@@ -15,6 +15,18 @@ void jf_check_scripts(jf_rule_ctx *ctx, const jf_rule *rule)
 	for (size_t i = 0; i < sh->missing_scripts.size; i++) {
 		const jf_missing_script *m = &sh->missing_scripts.items[i];
 		const jf_word *w = &m->word;
+		if (m->module_file) {
+			size_t n = strlen(m->display) - 3;
+			jf_diag *d = jf_sink_add(ctx->out, rule->info.id, w->src, w->span,
+			                         "`python -m` takes a module name, and '%s' is a file's: "
+			                         "\"Error while finding module specification for '%s' "
+			                         "(ModuleNotFoundError: __path__ attribute not found on "
+			                         "'%.*s' ...)\"",
+			                         m->display, m->display, (int)n, m->display);
+			jf_diag_set_help(d, "run `python -m %.*s`, or `python %s`", (int)n, m->display,
+			                 m->display);
+			continue;
+		}
 		jf_diag *d = jf_sink_add(ctx->out, rule->info.id, w->src, w->span,
 		                         m->is_dir ? "%s '%s' is a folder, not a file"
 		                                   : "%s '%s' does not exist",

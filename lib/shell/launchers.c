@@ -137,8 +137,8 @@ void jf_shell__script(shell *sh, const words *w, size_t i, script_kind kind, boo
 	/* A FIFO or a device is there: loading it says it is not read (JF005). */
 	if (found == JF_PATH_NONE || is_dir) {
 		if (!jf_shell__is_produced(sh, cpath)) {
-			jf_missing_script m = { jf_shell__copy_word(wd), kind == SCRIPT_PYTHON, is_dir, display,
-				                cpath };
+			jf_missing_script m = { .word = jf_shell__copy_word(wd), .python = kind == SCRIPT_PYTHON,
+				                .is_dir = is_dir, .display = display, .cpath = cpath };
 			jf_array_push(&sh->out->missing_scripts, m);
 			display = cpath = NULL;
 		}
@@ -213,6 +213,26 @@ static void module(shell *sh, const word *at, const char *mod)
 			found = load_entry(sh, local, dirs.items[d]);
 			free(local);
 		}
+	/* `python -m train.py`: Python looks for a module `py` in a package
+	 * `train`; the file train.py is no package: ModuleNotFoundError. */
+	size_t n = strlen(mod);
+	for (size_t d = 0; d < dirs.size && !found && n > 3 && jf_str_ends(mod, ".py"); d++) {
+		p.len -= 3;
+		p.buf[p.len] = '\0';
+		char *file = jf_xasprintf("%s/%s.py", dirs.items[d], p.buf);
+		char *package = jf_xasprintf("%s/%s", dirs.items[d], p.buf);
+		if (jf_workspace_path_kind(sh->ws, file) == JF_PATH_FILE &&
+		    jf_workspace_path_kind(sh->ws, package) != JF_PATH_DIR) {
+			jf_missing_script m = { .word = jf_shell__copy_word(at), .python = true,
+				                .module_file = true, .display = jf_xstrdup(mod),
+				                .cpath = jf_xstrdup(mod) };
+			jf_array_push(&sh->out->missing_scripts, m);
+			found = true;
+		}
+		free(file);
+		free(package);
+		jf_buf_adds(&p, ".py");
+	}
 	/* An installed module (pip, the image's own) is the image's business. */
 	if (!found)
 		jf_shell__not_followed(sh, at, "module '%s' is not followed: it is no file of the code "

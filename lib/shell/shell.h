@@ -74,6 +74,7 @@ typedef struct {
 	jf_word word;     /* the word naming it (value known) */
 	bool python;      /* an entry script, not a launch script */
 	bool is_dir;      /* a folder of that name is there */
+	bool module_file; /* `python -m x.py`: a file name given as a module name */
 	char *display;    /* its path under the code folder, as shown */
 	char *cpath;      /* its path in the container */
 } jf_missing_script;
