@@ -23,8 +23,11 @@ void jf_check_scripts(jf_rule_ctx *ctx, const jf_rule *rule)
 			                         "(ModuleNotFoundError: __path__ attribute not found on "
 			                         "'%.*s' ...)\"",
 			                         m->display, m->display, (int)n, m->display);
-			jf_diag_set_help(d, "run `python -m %.*s`, or `python %s`", (int)n, m->display,
-			                 m->display);
+			if (memchr(m->display, '.', n))
+				jf_diag_set_help(d, "run `python -m %.*s`", (int)n, m->display);
+			else
+				jf_diag_set_help(d, "run `python -m %.*s`, or `python %s`", (int)n, m->display,
+				                 m->display);
 			continue;
 		}
 		jf_diag *d = jf_sink_add(ctx->out, rule->info.id, w->src, w->span,

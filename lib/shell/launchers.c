@@ -193,34 +193,50 @@ static bool load_entry(shell *sh, const char *local, const char *root)
 }
 
 /* `python -m mod`: the module's file in the working folder, else in the
- * folders the local projects the job installed put on sys.path. */
+ * folders the local projects the job installed put on sys.path. From a
+ * folder above the working folder (`cd /workspace` with the code at
+ * /workspace/encoder), a module whose path goes down into the code
+ * (`encoder.run_classifier`) is the code's own. */
 static void module(shell *sh, const word *at, const char *mod)
 {
-	jf_strings dirs = { 0 };
-	const char *rel = sh->cwd ? jf_path_under(sh->cwd, jf_job_workdir(sh->job)) : NULL;
-	if (rel)
-		jf_array_push(&dirs, jf_path_join(sh->job->code_dir, rel));
-	for (size_t i = 0; i < sh->out->import_roots.size; i++)
-		jf_array_push(&dirs, jf_xstrdup(sh->out->import_roots.items[i]));
 	jf_buf p = JF_BUF_INIT;
 	for (const char *c = mod; *c; c++)
 		jf_buf_addc(&p, *c == '.' ? '/' : *c);
+	/* each folder, with how much of the module's path it takes off */
+	jf_strings dirs = { 0 };
+	JF_ARRAY(size_t) skip = { 0 };
+	const char *workdir = jf_job_workdir(sh->job);
+	const char *rel = sh->cwd ? jf_path_under(sh->cwd, workdir) : NULL;
+	const char *down = sh->cwd && !rel ? jf_path_under(workdir, sh->cwd) : NULL;
+	if (rel) {
+		jf_array_push(&dirs, jf_path_join(sh->job->code_dir, rel));
+		jf_array_push(&skip, 0);
+	} else if (down && *down && jf_str_starts(p.buf, down) && p.buf[strlen(down)] == '/') {
+		jf_array_push(&dirs, jf_xstrdup(sh->job->code_dir));
+		jf_array_push(&skip, strlen(down) + 1);
+	}
+	for (size_t i = 0; i < sh->out->import_roots.size; i++) {
+		jf_array_push(&dirs, jf_xstrdup(sh->out->import_roots.items[i]));
+		jf_array_push(&skip, 0);
+	}
 	bool found = false;
 	for (size_t d = 0; d < dirs.size && !found; d++)
 		for (int k = 0; k < 2 && !found; k++) {
-			char *local = jf_xasprintf("%s/%s%s", dirs.items[d], p.buf,
+			char *local = jf_xasprintf("%s/%s%s", dirs.items[d], p.buf + skip.items[d],
 			                           k ? "/__main__.py" : ".py");
-			found = load_entry(sh, local, dirs.items[d]);
+			found = load_entry(sh, local, skip.items[d] ? NULL : dirs.items[d]);
 			free(local);
 		}
 	/* `python -m train.py`: Python looks for a module `py` in a package
 	 * `train`; the file train.py is no package: ModuleNotFoundError. */
 	size_t n = strlen(mod);
-	for (size_t d = 0; d < dirs.size && !found && n > 3 && jf_str_ends(mod, ".py"); d++) {
+	if (!found && n > 3 && jf_str_ends(mod, ".py")) {
 		p.len -= 3;
 		p.buf[p.len] = '\0';
-		char *file = jf_xasprintf("%s/%s.py", dirs.items[d], p.buf);
-		char *package = jf_xasprintf("%s/%s", dirs.items[d], p.buf);
+	}
+	for (size_t d = 0; d < dirs.size && !found && n > 3 && jf_str_ends(mod, ".py"); d++) {
+		char *file = jf_xasprintf("%s/%s.py", dirs.items[d], p.buf + skip.items[d]);
+		char *package = jf_xasprintf("%s/%s", dirs.items[d], p.buf + skip.items[d]);
 		if (jf_workspace_path_kind(sh->ws, file) == JF_PATH_FILE &&
 		    jf_workspace_path_kind(sh->ws, package) != JF_PATH_DIR) {
 			jf_missing_script m = { .word = jf_shell__copy_word(at), .python = true,
@@ -231,7 +247,6 @@ static void module(shell *sh, const word *at, const char *mod)
 		}
 		free(file);
 		free(package);
-		jf_buf_adds(&p, ".py");
 	}
 	/* An installed module (pip, the image's own) is the image's business. */
 	if (!found)
@@ -240,6 +255,7 @@ static void module(shell *sh, const word *at, const char *mod)
 		                       mod);
 	jf_buf_release(&p);
 	jf_strings_release(&dirs);
+	jf_array_release(&skip);
 }
 
 /* A console script of a local project the job installed: its module runs,
