@@ -384,6 +384,23 @@ static const char *kept_in(jf_py_names *names, jf_strmap *kept, const char *s, s
 	return k;
 }
 
+typedef JF_ARRAY(jf_py_call) py_calls;
+
+/* Adds `call` to `calls` unless one like it is there (the same kept name and
+ * outer, bare or not, in __main__ or not: `seen` holds their identities). */
+static void add_call(py_calls *calls, jf_strmap *seen, jf_py_call call)
+{
+	char key[2 * sizeof(char *) + 2];
+	memcpy(key, &call.name, sizeof call.name);
+	memcpy(key + sizeof call.name, &call.outer, sizeof call.outer);
+	key[sizeof key - 2] = call.bare;
+	key[sizeof key - 1] = call.main;
+	if (jf_strmap_get(seen, key, sizeof key))
+		return;
+	jf_strmap_put(seen, key, sizeof key, (void *)1);
+	jf_array_push(calls, call);
+}
+
 jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 {
 	const jf_file *file = f->file;
@@ -394,7 +411,7 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 	 * definition and the same block) is not kept again: the questions
 	 * asked of the calls ask of each such kind of call once. */
 	jf_strmap kept = JF_STRMAP_INIT, seen = JF_STRMAP_INIT;
-	JF_ARRAY(jf_py_call) calls = { 0 };
+	py_calls calls = { 0 };
 	uint32_t outer_def = JF_PY_NONE;
 	const char *outer = NULL;
 	for (size_t k = 0; k < f->of_kind[JF_PY_CALL].size; k++) {
@@ -421,23 +438,11 @@ jf_py_names *jf_py_names_read(const jf_pyfacts *f)
 		}
 		call.outer = outer;
 		call.main = under_main_guard(f, pn->node);
-		for (int pass = 0; pass < 2; pass++) {
-			if (pass == 1) {
-				if (!cls)
-					break;
-				call.name = cls;
-				call.bare = true; /* the class is a name of this file, or another's */
-			}
-			/* Its identity: the kept strings' addresses, and the two flags. */
-			char key[2 * sizeof(char *) + 2];
-			memcpy(key, &call.name, sizeof call.name);
-			memcpy(key + sizeof call.name, &call.outer, sizeof call.outer);
-			key[sizeof key - 2] = call.bare;
-			key[sizeof key - 1] = call.main;
-			if (jf_strmap_get(&seen, key, sizeof key))
-				continue;
-			jf_strmap_put(&seen, key, sizeof key, (void *)1);
-			jf_array_push(&calls, call);
+		add_call(&calls, &seen, call);
+		if (cls) {
+			call.name = cls;
+			call.bare = true; /* the class is a name of this file, or another's */
+			add_call(&calls, &seen, call);
 		}
 	}
 	/* A class calls its bases: what runs of a base runs when its subclass is

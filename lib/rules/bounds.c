@@ -308,8 +308,8 @@ void *jf_bounds_record_load(jf_wire *w, jf_arena *arena, const jf_file *file)
 		it->dist = jf_wire_get_str_in(w, arena);
 		it->bound = jf_wire_get_str_in(w, arena);
 		it->op = jf_wire_get_u32(w);
-		if (it->op >= sizeof op_text / sizeof *op_text)
-			it->op = OP_EQ, it->dist = NULL; /* bad: dropped below */
+		if (it->op >= sizeof op_text / sizeof *op_text || !it->dist || !it->bound)
+			w->bad = true;
 		it->at = jf_wire_get_span_in(w, file->src->len);
 		it->assert = jf_wire_get_span_in(w, file->src->len);
 	}
@@ -347,14 +347,11 @@ static void check_file(void *state, size_t index, const jf_file *u)
 	uint32_t reported = UINT32_MAX; /* one finding per assert */
 	for (size_t i = 0; i < r->size; i++) {
 		const bound_item *b = &r->items[i];
-		if (!b->dist || b->assert.start == reported)
+		if (b->assert.start == reported)
 			continue;
 		const jf_dist_version *v = jf_versions_of(c->versions, b->dist);
 		if (!v->known || !v->version) {
-			bool said = false;
-			for (size_t k = 0; k < c->unknown.size && !said; k++)
-				said = !strcmp(c->unknown.items[k], b->dist);
-			if (!said) {
+			if (!jf_strings_have(&c->unknown, b->dist)) {
 				jf_array_push(&c->unknown, jf_xstrdup(b->dist));
 				jf_sink_skip(c->ctx->out, JF122, "%s:%u asserts a bound on the version of %s, "
 				                                 "which is not checked: %s",

@@ -128,6 +128,19 @@ static const char *const message_calls[] = { "print", "logging", "logger", "log"
 static const char *const message_commands[] = { "echo", "printf", "logger", "log", "info",
 	                                        "warn", "die", "usage", NULL };
 
+/* Whether the last dotted part of `call`'s callee (`load` of `np.load`) is in `names`. */
+static bool callee_last_in(const jf_file *unit, TSNode call, const char *const *names)
+{
+	TSNode fn = jf_node_field(call, JF_F_function);
+	if (!jf_node_type_is(fn, JF_T_identifier) && !jf_node_type_is(fn, JF_T_attribute))
+		return false;
+	const char *text = unit->src->data + ts_node_start_byte(fn);
+	size_t len = ts_node_end_byte(fn) - ts_node_start_byte(fn), last = len;
+	while (last > 0 && text[last - 1] != '.')
+		last--;
+	return jf_strn_in(text + last, len - last, names);
+}
+
 /* Whether `call` reads or writes its arguments as paths. */
 static bool io_call(const jf_file *unit, TSNode call, bool keyword)
 {
@@ -141,12 +154,7 @@ static bool io_call(const jf_file *unit, TSNode call, bool keyword)
 		first = len;
 	if (jf_strn_in(text, first, message_calls))
 		return false;
-	if (keyword)
-		return true;
-	size_t last = len;
-	while (last > 0 && text[last - 1] != '.')
-		last--;
-	return jf_strn_in(text + last, len - last, io_calls);
+	return keyword || callee_last_in(unit, call, io_calls);
 }
 
 /* Python: whether the string literal is used as a path (see the query's comment). */
@@ -405,12 +413,7 @@ static const char *const reading_calls[] = {
  * (NULL: any), outside a `try`. */
 static bool reads_first(const jf_file *unit, TSNode call, const char *name)
 {
-	TSNode fn = jf_node_field(call, JF_F_function);
-	if (jf_node_type_is(fn, JF_T_attribute))
-		fn = jf_node_field(fn, JF_F_attribute);
-	char *callee = jf_node_type_is(fn, JF_T_identifier) ? jf_node_text(unit, fn) : NULL;
-	bool reads = callee && jf_str_in(callee, reading_calls);
-	free(callee);
+	bool reads = callee_last_in(unit, call, reading_calls);
 	TSNode args = jf_node_field(call, JF_F_arguments);
 	TSNode first = ts_node_is_null(args) ? (TSNode){ 0 } : ts_node_named_child(args, 0);
 	if (!reads || (name && (!jf_node_type_is(first, JF_T_identifier) || !jf_node_is(unit, first, name))))
