@@ -163,6 +163,20 @@ yaml_node_t *jf_yml_get(const yaml_document_t *doc, const yaml_node_t *map, cons
 	return NULL;
 }
 
+yaml_node_t *jf_yml_unknown_key(const yaml_document_t *doc, const yaml_node_t *map,
+                                const char *const *known)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = jf_yml_node(doc, p->key);
+		if (!jf_yml_scalar(k) || !jf_str_in(jf_yml_scalar(k), known))
+			return k;
+	}
+	return NULL;
+}
+
 const char *jf_yml_scalar(const yaml_node_t *n)
 {
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;

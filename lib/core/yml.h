@@ -58,6 +58,13 @@ yaml_node_t *jf_yml_node(const yaml_document_t *doc, int index);
 jf_span jf_yml_span(const jf_source *src, const yaml_node_t *n);
 /** The value of `key` in mapping `map` of `doc`, or NULL (also when `map` is not a mapping). */
 yaml_node_t *jf_yml_get(const yaml_document_t *doc, const yaml_node_t *map, const char *key);
+/**
+ * The first key of mapping `map` that is not one of NULL-terminated `known` (a key that is not
+ * a scalar too), or NULL. Strict readers of data files reject it: a comma in an unquoted value
+ * of a flow mapping (`{why: a, b}`) makes a key of what follows it.
+ */
+yaml_node_t *jf_yml_unknown_key(const yaml_document_t *doc, const yaml_node_t *map,
+                                const char *const *known);
 /** The value of a scalar node, or NULL for NULL and other nodes. */
 const char *jf_yml_scalar(const yaml_node_t *n);
 /** A copy of the scalar value of `key` in mapping `map`, or NULL when absent or empty. */

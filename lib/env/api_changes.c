@@ -423,13 +423,10 @@ int jf_api_changes_check(jf_error *err)
 			                  DATA_PATH, line);
 			break;
 		}
-		for (yaml_node_pair_t *p = e->data.mapping.pairs.start;
-		     !rc && p < e->data.mapping.pairs.top; p++) {
-			const char *k = jf_yml_scalar(yaml_document_get_node(&doc, p->key));
-			if (!k || !jf_str_in(k, keys))
-				rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", DATA_PATH,
-				                  line, k ? k : "?");
-		}
+		const yaml_node_t *unknown = jf_yml_unknown_key(&doc, e, keys);
+		if (unknown)
+			rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", DATA_PATH, line,
+			                  jf_yml_scalar(unknown) ? jf_yml_scalar(unknown) : "?");
 		const char *kind = jf_yml_scalar(jf_yml_get(&doc, e, "kind"));
 		yaml_node_t *source = jf_yml_get(&doc, e, "source");
 		jf_api_change c;
@@ -463,13 +460,10 @@ int jf_api_changes_check(jf_error *err)
 	     !rc && groups && i < groups->data.sequence.items.top; i++) {
 		yaml_node_t *g = yaml_document_get_node(&doc, *i);
 		unsigned long line = (unsigned long)g->start_mark.line + 1;
-		for (yaml_node_pair_t *p = g->type == YAML_MAPPING_NODE ? g->data.mapping.pairs.start : NULL;
-		     !rc && p && p < g->data.mapping.pairs.top; p++) {
-			const char *k = jf_yml_scalar(yaml_document_get_node(&doc, p->key));
-			if (!k || !jf_str_in(k, group_keys))
-				rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", DATA_PATH,
-				                  line, k ? k : "?");
-		}
+		const yaml_node_t *unknown = jf_yml_unknown_key(&doc, g, group_keys);
+		if (unknown)
+			rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", DATA_PATH, line,
+			                  jf_yml_scalar(unknown) ? jf_yml_scalar(unknown) : "?");
 		yaml_node_t *names = jf_yml_get(&doc, g, "names");
 		if (!rc && (!jf_yml_get(&doc, g, "source") || !names || names->type != YAML_SEQUENCE_NODE))
 			rc = jf_error_set(err, JF_EPARSE, "data/%s:%lu: a renames group needs source and "

@@ -176,11 +176,10 @@ static uint64_t size_of(const char *s)
 static void check_keys(yaml_document_t *doc, yaml_node_t *n, const char *what,
                        const char *const *known)
 {
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		const char *k = jf_yml_scalar(yaml_document_get_node(doc, p->key));
-		if (!k || !jf_str_in(k, known))
-			problem(line_of(n), "unknown key '%s' in %s", k ? k : "?", what);
-	}
+	const yaml_node_t *k = jf_yml_unknown_key(doc, n, known);
+	if (k)
+		problem(line_of(n), "unknown key '%s' in %s",
+		        jf_yml_scalar(k) ? jf_yml_scalar(k) : "?", what);
 }
 
 /* The platforms' name lists of a GPU or model entry, and their tables. */

@@ -607,13 +607,11 @@ static int check_entry(catalog_doc *c, yaml_node_t *e, jf_error *err)
 	if (e->type != YAML_MAPPING_NODE)
 		return jf_error_set(err, JF_EPARSE, "data/%s:%lu: an entry is not a mapping", where,
 		                    line);
-	for (yaml_node_pair_t *p = e->data.mapping.pairs.start; p < e->data.mapping.pairs.top; p++) {
-		const char *k = scalar_of(node(c, p->key));
-		if (!k || !jf_str_in(k, entry_keys))
-			return jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", where,
-			                    (unsigned long)node(c, p->key)->start_mark.line + 1,
-			                    k ? k : "?");
-	}
+	const yaml_node_t *unknown = jf_yml_unknown_key(&c->doc, e, entry_keys);
+	if (unknown)
+		return jf_error_set(err, JF_EPARSE, "data/%s:%lu: unknown key '%s'", where,
+		                    (unsigned long)unknown->start_mark.line + 1,
+		                    jf_yml_scalar(unknown) ? jf_yml_scalar(unknown) : "?");
 	if (!scalar_of(get(c, e, "name")))
 		return jf_error_set(err, JF_EPARSE, "data/%s:%lu: no name", where, line);
 	yaml_node_t *tags = get(c, e, "tags");
