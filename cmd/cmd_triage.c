@@ -23,7 +23,9 @@ static void print_help(void)
 	       "                   logs do not tell (for a retry policy or an epilog)\n"
 	       "  --config FILE    the config for linting --job, instead of .jobfix.yaml\n"
 	       "  --no-config      read no config file\n"
-	       "  -v, --verbose    also say which checks of the --job lint were skipped\n"
+	       "  -v, --verbose    also say how each failure line was chosen (the pattern, or\n"
+	       "                   why none matched), and which checks of the --job lint were\n"
+	       "                   skipped\n"
 	       "  -h, --help       show this help\n\n"
 	       "Without --exit-code: 0 when every log was read, 2 when one could not be.\n"
 	       "docs/triage.md tells more.\n");
@@ -78,8 +80,8 @@ int cmd_triage(int argc, char **argv)
 		rc = usage_error("triage ", "--format sarif needs --job: SARIF places results in code");
 	if (rc == JF_EXIT_OK)
 		rc = cmd_config_args_check("triage ", &config_args);
-	if (rc == JF_EXIT_OK && (config_args.path || config_args.none || verbose) && !job)
-		rc = usage_error("triage ", "--config, --no-config and --verbose are for linting --job");
+	if (rc == JF_EXIT_OK && (config_args.path || config_args.none) && !job)
+		rc = usage_error("triage ", "--config and --no-config are for linting --job");
 	size_t stdin_logs = 0;
 	for (size_t i = 0; i < nlogs; i++)
 		stdin_logs += !strcmp(logs[i], "-");
@@ -123,6 +125,8 @@ int cmd_triage(int argc, char **argv)
 	} else if (jf_triage_write(t, stdout, format) < 0) {
 		read_rc = JF_EXIT_ERROR;
 	}
+	for (size_t i = 0; verbose && jf_triage_line_basis(t, i); i++)
+		fprintf(stderr, "jobfix: %s\n", jf_triage_line_basis(t, i));
 	rc = exit_code ? jf_triage_verdict(t) : read_rc;
 	jf_triage_free(t);
 	free(logs);

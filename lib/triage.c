@@ -1,6 +1,7 @@
 /* triage.c - jf_triage: the logs of failed jobs, read, linked to the job's code and findings */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 struct jf_triage {
 	JF_ARRAY(jf_triage_entry) entries;
 	bool linked;
+	char *basis; /* jf_triage_line_basis()'s last */
 };
 
 jf_triage *jf_triage_new(void)
@@ -27,6 +29,7 @@ void jf_triage_free(jf_triage *self)
 	for (size_t i = 0; i < self->entries.size; i++)
 		jf_triage_entry_release(&self->entries.items[i]);
 	jf_array_release(&self->entries);
+	free(self->basis);
 	free(self);
 }
 
@@ -41,6 +44,37 @@ int jf_triage_read(jf_triage *self, const char *path)
 const char *jf_triage_error(const jf_triage *self)
 {
 	return self->entries.size ? self->entries.items[self->entries.size - 1].r.error : NULL;
+}
+
+const char *jf_triage_line_basis(jf_triage *self, size_t i)
+{
+	if (i >= self->entries.size)
+		return NULL;
+	const jf_triage_result *r = &self->entries.items[i].r;
+	const char *log = strcmp(r->log, "-") ? r->log : "<stdin>";
+	free(self->basis);
+	if (r->error)
+		self->basis = jf_xasprintf("%s: not read: %s", log, r->error);
+	else if (!r->found)
+		self->basis = jf_xasprintf(
+			"%s: no line reads as a failure: none matches a pattern of data/triage.yaml, none "
+			"is an exception line, none has an error word (error, exception, fail, fatal, "
+			"abort, killed, denied, refused, timed out, core dumped, crash, assert) outside a "
+			"warning or a progress bar",
+			log);
+	else if (r->pattern)
+		self->basis = jf_xasprintf("%s:%" PRIu64 ": matches pattern %s (data/triage.yaml:%u)",
+		                           log, r->line, r->pattern->id, r->pattern->line);
+	else
+		self->basis = jf_xasprintf(
+			"%s:%" PRIu64 ": no pattern of data/triage.yaml knows this line (nor any but a "
+			"launcher's wrapper line, which tells less); it is %s",
+			log, r->line,
+			r->basis == JF_BASIS_TRACEBACK_END ? "the last exception line a traceback ends with"
+			: r->basis == JF_BASIS_EXCEPTION   ? "the last exception line (with no traceback)"
+			                                   : "the last line with an error word, not a "
+			                                     "warning's or a progress bar's");
+	return self->basis;
 }
 
 int jf_triage_verdict(const jf_triage *self)

@@ -82,12 +82,17 @@ printf '\x1f\x8b\x08\x00\x00\x00\x00\x00' >"$tmp/cut.log.gz"
 check "a gzip stream cut short: exit 2" test $? -eq 2
 check "a gzip stream cut short: said" grep -q "cut short or corrupt" "$tmp/err"
 
-# --job: a frame in no file of the job says so; --verbose is for --job only.
+# --job: a frame in no file of the job says so; --verbose says how each line was chosen.
 printf 'Traceback (most recent call last):\n  File "/opt/app/elsewhere.py", line 3, in f\nKeyError: 1\n' >"$tmp/elsewhere.log"
 check "a frame outside the job's code is said" grep -q "no file of the job's code has this path" \
 	<(cd "$cases/job-frame-link" && "$jobfix" triage --job job/spec.yaml "$tmp/elsewhere.log")
-"$jobfix" triage --verbose "$tmp/oom.log" >/dev/null 2>&1
-check "--verbose without --job: exit 2" test $? -eq 2
+check "--verbose names the pattern" grep -q "oom.log:1: matches pattern torch-cuda-oom-any (data/triage.yaml:[0-9]*)$" \
+	<("$jobfix" triage --verbose "$tmp/oom.log" 2>&1 >/dev/null)
+printf 'step 3\nrunner: fatal: lost the lease\n' >"$tmp/unknown.log"
+check "--verbose says why no pattern matched" grep -q "unknown.log:2: no pattern of data/triage.yaml knows this line" \
+	<("$jobfix" triage --verbose "$tmp/unknown.log" 2>&1 >/dev/null)
+check "--verbose says why no line was taken" grep -q "none.log: no line reads as a failure" \
+	<("$jobfix" triage --verbose "$tmp/none.log" 2>&1 >/dev/null)
 check "--verbose with --job: exit 0" \
 	bash -c "cd '$cases/job-frame-link' && '$jobfix' triage -v --job job/spec.yaml input.log >/dev/null 2>&1"
 

@@ -30,7 +30,8 @@ typedef struct {
 } rank_state;
 
 typedef struct {
-	const jf_triage_pattern *pattern; /* NULL: an exception line no pattern knows */
+	const jf_triage_pattern *pattern; /* NULL: a line no pattern knows, chosen by `basis` */
+	jf_triage_basis basis;
 	uint64_t line;
 	char *message;
 	bool has_frame;
@@ -46,7 +47,8 @@ typedef struct {
 	void *md;
 	rank_state *ranks;
 	size_t nranks, last_rank;
-	candidate best, fallback;
+	candidate best;
+	candidate fallback; /* the last line of the best basis no pattern knows */
 	candidate contexts[CONTEXTS_MAX];
 	size_t ncontexts;
 	/* the current line's keys, from the prefilter: patterns whose literal it holds (sorted,
@@ -56,7 +58,7 @@ typedef struct {
 	struct {
 		uint32_t word;
 		size_t at;
-	} words[16];
+	} words[32];
 	size_t nwords;
 	size_t traceback_at; /* where "Traceback (most recent call last)" is; SIZE_MAX: nowhere */
 	/* time and progress */
@@ -66,6 +68,9 @@ typedef struct {
 	uint64_t train_line;   /* the last line showing training progress */
 	uint64_t eval_line;    /* the last line starting an evaluation */
 	uint64_t frames_seen;  /* Python ran: a traceback frame was seen */
+	/* an IDE's "Exception has occurred: Name": the name, for the message on the next line */
+	char ide_exception[64];
+	char *joined; /* "Name: message", JF_LOG_LINE_MAX + sizeof ide_exception + 3 bytes */
 } analysis;
 
 /* Frames */
@@ -245,15 +250,67 @@ static size_t leading_space(const char *s, size_t n)
 	return i;
 }
 
-/* "Name: message" or "Name" where Name is a dotted identifier: an exception line. */
-static bool exception_line(const char *s, size_t n)
+/* The length of the dotted identifier s starts with, 0: none. */
+static size_t dotted_name(const char *s, size_t n)
 {
 	size_t i = 0;
 	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return false;
+		return 0;
 	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'))
 		i++;
-	return i == n || (s[i] == ':' && (i + 1 == n || s[i + 1] == ' '));
+	return i;
+}
+
+/* "Name: message" or "Name" where Name is a dotted identifier: the line a traceback ends
+ * with. */
+static bool exception_line(const char *s, size_t n)
+{
+	size_t i = dotted_name(s, n);
+	return i && (i == n || (s[i] == ':' && (i + 1 == n || s[i + 1] == ' ')));
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+/* An exception line without its traceback: "pkg.SomeError: message" (a name ending as
+ * exceptions' names do), or a program's "error: ..." / "FATAL: ...". */
+static bool exception_shaped(const char *s, size_t n)
+{
+	static const char *const ends[] = { "Error", "Exception", "Failure", "Exit", "Interrupt",
+		                            "Fault", NULL };
+	static const char *const levels[] = { "error", "Error", "ERROR", "fatal", "Fatal", "FATAL",
+		                              NULL };
+	size_t i = dotted_name(s, n);
+	if (!i || i == n || s[i] != ':' || (i + 1 < n && s[i + 1] != ' '))
+		return false;
+	for (const char *const *e = ends; *e; e++)
+		if (ends_with(s, i, *e))
+			return true;
+	for (const char *const *e = levels; *e; e++)
+		if (i == strlen(*e) && !memcmp(s, *e, i))
+			return true;
+	return false;
+}
+
+/* Whether the line's words (scan_line() found them) make it read as an error: one of the
+ * error words, starting a word (not "--fail-fast", "error_rate" is one: its start), on a line
+ * that is not a warning or a progress bar's. */
+static bool error_worded(const analysis *a, const char *text)
+{
+	bool error = false;
+	for (size_t i = 0; i < a->nwords; i++) {
+		uint32_t w = a->words[i].word;
+		size_t at = a->words[i].at;
+		if (w == JF_WORD_WARN || w == JF_WORD_RATE || w == JF_WORD_RATE2)
+			return false;
+		if (w >= JF_WORD_ERROR && w <= JF_WORD_ASSERT &&
+		    (at == 0 || !(isalnum((unsigned char)text[at - 1]) || strchr("_-./=", text[at - 1]))))
+			error = true;
+	}
+	return error;
 }
 
 /* Candidates */
@@ -306,6 +363,7 @@ static void capture(analysis *a, candidate *c, const jf_triage_pattern *p, uint6
 {
 	candidate_release(c);
 	c->pattern = p;
+	c->basis = JF_BASIS_PATTERN;
 	c->line = number;
 	c->message = quote_line(text, len);
 	const rank_state *tb = frames_for(r, number);
@@ -472,10 +530,38 @@ static bool track_traceback(analysis *a, rank_state *r, const char *text, size_t
 	return false;
 }
 
+/* VS Code shows an uncaught exception as "Exception has occurred: ValueError" with the message
+ * on the next line; users paste it so. The two are read as the one line Python prints. */
+static void join_ide_exception(analysis *a, jf_log_line *ln)
+{
+	static const char HEADER[] = "Exception has occurred: ";
+	const size_t hn = sizeof HEADER - 1;
+	if (!ln->len)
+		return;
+	if (a->ide_exception[0]) {
+		size_t n = strlen(a->ide_exception);
+		if (!(ln->len > n && !memcmp(ln->text, a->ide_exception, n) && ln->text[n] == ':')) {
+			memcpy(a->joined, a->ide_exception, n);
+			memcpy(a->joined + n, ": ", 2);
+			memcpy(a->joined + n + 2, ln->text, ln->len);
+			ln->text = a->joined;
+			ln->len += n + 2;
+		}
+		a->ide_exception[0] = '\0';
+		return;
+	}
+	if (ln->len > hn && ln->len - hn < sizeof a->ide_exception && !memcmp(ln->text, HEADER, hn) &&
+	    dotted_name(ln->text + hn, ln->len - hn) == ln->len - hn) {
+		memcpy(a->ide_exception, ln->text + hn, ln->len - hn);
+		a->ide_exception[ln->len - hn] = '\0';
+	}
+}
+
 static void analyze_line(analysis *a, const char *raw, size_t len, char *buf, uint64_t number)
 {
 	jf_log_line ln;
 	jf_log_clean(raw, len, buf, &ln);
+	join_ide_exception(a, &ln);
 	if (ln.time >= 0) {
 		if (a->first_time < 0) {
 			a->first_time = ln.time;
@@ -495,17 +581,37 @@ static void analyze_line(analysis *a, const char *raw, size_t len, char *buf, ui
 	} else if (p) {
 		if (!a->best.pattern || p->rank > a->best.pattern->rank)
 			capture(a, &a->best, p, number, ln.text, ln.len, r);
-	} else if (r->ended == number && r->exception && !a->best.pattern) {
+	} else {
 		size_t ws = leading_space(ln.text, ln.len);
-		capture(a, &a->fallback, NULL, number, ln.text + ws, ln.len - ws, r);
+		jf_triage_basis basis = r->ended == number && r->exception ? JF_BASIS_TRACEBACK_END
+		                        : exception_shaped(ln.text + ws, ln.len - ws) ? JF_BASIS_EXCEPTION
+		                        : error_worded(a, ln.text)                     ? JF_BASIS_ERROR_WORD
+		                                                                       : JF_BASIS_NONE;
+		if (basis != JF_BASIS_NONE && (!a->fallback.message || basis >= a->fallback.basis)) {
+			capture(a, &a->fallback, NULL, number, ln.text + ws, ln.len - ws, r);
+			a->fallback.basis = basis;
+		}
 	}
 	track_progress(a, ln.text, ln.len, number);
 }
 
-/* The explaining line for the winner, or the winner. */
+/* Whether the winning pattern only wraps a failure it does not name (torchrun's summary, "exited
+ * with code 1"), so that an exception line no pattern knows tells more. */
+static bool only_wraps(const jf_triage_pattern *p)
+{
+	return p->rank <= 10 && !strcmp(p->category->name, "Unknown");
+}
+
+/* The explaining line for the winner, or the winner: the line of the highest pattern, else
+ * the last line no pattern knows that reads as a failure (an exception line beats a
+ * wrapper's). */
 static candidate *root_of(analysis *a)
 {
-	candidate *best = a->best.pattern ? &a->best : a->fallback.message ? &a->fallback : NULL;
+	candidate *best = &a->best;
+	if (!a->best.pattern ||
+	    (only_wraps(a->best.pattern) && a->fallback.message &&
+	     a->fallback.basis >= JF_BASIS_EXCEPTION))
+		best = a->fallback.message ? &a->fallback : NULL;
 	if (!best || !best->pattern)
 		return best;
 	for (size_t i = 0; i < a->ncontexts; i++) {
@@ -548,6 +654,7 @@ void jf_triage_analyze(const char *path, jf_triage_result *out)
 	a.first_time = a.time = -1;
 	a.epoch = a.step = -1;
 	char *buf = jf_xmalloc(JF_LOG_LINE_MAX + 1);
+	a.joined = jf_xmalloc(JF_LOG_LINE_MAX + sizeof a.ide_exception + 3);
 	const char *line;
 	size_t len;
 	int rc;
@@ -567,6 +674,7 @@ void jf_triage_analyze(const char *path, jf_triage_result *out)
 		out->line = root->line;
 		out->message = root->message, root->message = NULL;
 		out->pattern = root->pattern;
+		out->basis = root->basis;
 		if (root->pattern) {
 			out->category = root->pattern->category;
 			out->retry = root->pattern->retry;
@@ -585,6 +693,7 @@ void jf_triage_analyze(const char *path, jf_triage_result *out)
 		}
 	}
 	free(buf);
+	free(a.joined);
 	candidate_release(&a.best);
 	candidate_release(&a.fallback);
 	for (size_t i = 0; i < a.ncontexts; i++)

@@ -6,8 +6,10 @@
  * place. Python
  * tracebacks are followed per rank label, so interleaved ranks keep their own frames: the
  * winner gets the frames of the traceback it ends (or that ended just before it), and its
- * user frame is the innermost one outside the libraries. When no pattern matches, the last
- * exception line a traceback ends with is reported as Unknown.
+ * user frame is the innermost one outside the libraries. When no pattern matches (or only a
+ * launcher's wrapper does), the last line that reads as a failure is reported as Unknown:
+ * the exception line a traceback ends with, else an exception line of its own, else a line
+ * with an error word (`jf_triage_basis`).
  *
  * Memory is bounded: one line, the frames of one traceback per rank label (at most
  * FRAMES_MAX each, for at most RANKS_MAX labels), the winner and a few explaining lines.
@@ -26,6 +28,15 @@ typedef struct {
 	char *function;
 } jf_triage_frame;
 
+/* Why the failure line was chosen. */
+typedef enum {
+	JF_BASIS_NONE,
+	JF_BASIS_ERROR_WORD,   /* no pattern: the last line with an error word */
+	JF_BASIS_EXCEPTION,    /* no pattern: the last exception line, with no traceback */
+	JF_BASIS_TRACEBACK_END, /* no pattern: the last exception line a traceback ends with */
+	JF_BASIS_PATTERN,      /* a pattern of data/triage.yaml matches it */
+} jf_triage_basis;
+
 typedef struct {
 	char *log;                            /* as named: a path, or "-" */
 	char *error;                          /* why the log could not be read; then only `log` */
@@ -34,6 +45,7 @@ typedef struct {
 	uint64_t line;                        /* its line in the log, from 1 */
 	char *message;                        /* that line, cleaned, valid UTF-8, at most 400 bytes */
 	const jf_triage_pattern *pattern;     /* NULL: not a known message */
+	jf_triage_basis basis;                /* why `line` was chosen */
 	const jf_triage_category *category;   /* never NULL once read: Unknown at worst */
 	jf_retry retry;
 	const char *why;                      /* the retry's reason, static */

@@ -296,6 +296,110 @@ char *jf_triage_literal(const char *re)
 	return jf_buf_detach(&best, NULL);
 }
 
+/* The top-level alternatives of re[0, n): up to `max` (start, end) pairs; their count, or
+ * max + 1 when there are more. */
+static size_t alternatives(const char *re, size_t n, size_t (*at)[2], size_t max)
+{
+	size_t count = 0, start = 0;
+	for (size_t i = 0; i <= n;) {
+		if (i == n || re[i] == '|') {
+			if (count == max)
+				return max + 1;
+			at[count][0] = start, at[count][1] = i;
+			count++;
+			start = ++i;
+		} else if (re[i] == '\\') {
+			i += 2;
+		} else if (re[i] == '(' || re[i] == '[') {
+			i = skip_group(re, i);
+		} else {
+			i++;
+		}
+	}
+	return count;
+}
+
+#define ALTERNATIVES_MAX 16
+
+static char **literals_of(const char *re, size_t n, int depth);
+
+/* One literal for each alternative of re[0, n) (split at `at`), or NULL when one has none. */
+static char **each_literal(const char *re, size_t (*at)[2], size_t count, int depth)
+{
+	char **all = jf_xcalloc(ALTERNATIVES_MAX * ALTERNATIVES_MAX + 1, sizeof *all);
+	size_t k = 0;
+	for (size_t a = 0; a < count; a++) {
+		char **some = literals_of(re + at[a][0], at[a][1] - at[a][0], depth + 1);
+		if (!some || k + ALTERNATIVES_MAX > ALTERNATIVES_MAX * ALTERNATIVES_MAX) {
+			jf_triage_literals_free(some);
+			jf_triage_literals_free(all);
+			return NULL;
+		}
+		for (char **l = some; *l; l++)
+			all[k++] = *l;
+		free(some);
+	}
+	return all;
+}
+
+/* The literals of re[0, n): one (jf_triage_literal()), else one per top-level alternative,
+ * else one per alternative of the first group every match goes through. */
+static char **literals_of(const char *re, size_t n, int depth)
+{
+	char *text = jf_xstrndup(re, n);
+	char *one = jf_triage_literal(text);
+	free(text);
+	if (one) {
+		char **all = jf_xcalloc(2, sizeof *all);
+		all[0] = one;
+		return all;
+	}
+	size_t at[ALTERNATIVES_MAX][2];
+	if (depth > 2 || strstr(re, "(?x") || strstr(re, "(?-i"))
+		return NULL;
+	size_t count = alternatives(re, n, at, ALTERNATIVES_MAX);
+	if (count > ALTERNATIVES_MAX)
+		return NULL;
+	if (count > 1)
+		return each_literal(re, at, count, depth);
+	for (size_t i = 0; i < n;) {
+		if (re[i] == '\\') {
+			i += 2;
+			continue;
+		}
+		if (re[i] != '(') {
+			i = re[i] == '[' ? skip_group(re, i) : i + 1;
+			continue;
+		}
+		size_t end = skip_group(re, i);
+		/* a group of its own (not a look-around or a flag), that every match goes through */
+		size_t body = re[i + 1] != '?' ? i + 1 : re[i + 2] == ':' ? i + 3 : 0;
+		if (body && end <= n && re[end - 1] == ')' && !optional_quantifier(re, end) &&
+		    !(end < n && re[end] == '{')) {
+			count = alternatives(re + body, end - 1 - body, at, ALTERNATIVES_MAX);
+			if (count > 1 && count <= ALTERNATIVES_MAX) {
+				for (size_t a = 0; a < count; a++)
+					at[a][0] += body, at[a][1] += body;
+				return each_literal(re, at, count, depth);
+			}
+		}
+		i = end;
+	}
+	return NULL;
+}
+
+char **jf_triage_literals(const char *re)
+{
+	return literals_of(re, strlen(re), 0);
+}
+
+void jf_triage_literals_free(char **literals)
+{
+	for (size_t i = 0; literals && literals[i]; i++)
+		free(literals[i]);
+	free(literals);
+}
+
 /* Reading the data */
 
 static jf_triage_table table;
@@ -337,9 +441,26 @@ static bool fail(unsigned line, const char *what)
 	return false;
 }
 
+/* A key the reader does not know fails the table, so that no value is silently cut. */
+static bool known_keys(yaml_document_t *doc, yaml_node_t *e, const char *const *known)
+{
+	if (e->type != YAML_MAPPING_NODE)
+		return fail((unsigned)e->start_mark.line + 1, "an entry must be a mapping");
+	yaml_node_t *k = jf_yml_unknown_key(doc, e, known);
+	if (!k)
+		return true;
+	char what[200];
+	snprintf(what, sizeof what, "unknown key '%.60s' (a comma in an unquoted value of a "
+	         "{...} mapping ends the value)", jf_yml_scalar(k) ? jf_yml_scalar(k) : "?");
+	return fail((unsigned)k->start_mark.line + 1, what);
+}
+
 static bool read_category(yaml_document_t *doc, yaml_node_t *e, jf_triage_category *c)
 {
+	static const char *const keys[] = { "name", "dimension", "retry", "why", NULL };
 	unsigned line = (unsigned)e->start_mark.line + 1;
+	if (!known_keys(doc, e, keys))
+		return false;
 	c->name = jf_yml_text(doc, e, "name");
 	c->why = jf_yml_text(doc, e, "why");
 	c->dimension = jf_yml_text(doc, e, "dimension");
@@ -356,7 +477,12 @@ static bool read_category(yaml_document_t *doc, yaml_node_t *e, jf_triage_catego
 
 static bool read_pattern(yaml_document_t *doc, yaml_node_t *e, jf_triage_pattern *p)
 {
+	static const char *const keys[] = { "id", "match", "category", "rank", "retry", "why",
+		                            "cause", "stage", "explains", "hint", "example",
+		                            "source", NULL };
 	unsigned line = (unsigned)e->start_mark.line + 1;
+	if (!known_keys(doc, e, keys))
+		return false;
 	p->line = line;
 	p->id = jf_yml_text(doc, e, "id");
 	p->match = jf_yml_text(doc, e, "match");
@@ -382,6 +508,10 @@ static bool read_pattern(yaml_document_t *doc, yaml_node_t *e, jf_triage_pattern
 	const char *retry = jf_yml_scalar(jf_yml_get(doc, e, "retry"));
 	if (retry && !retry_of(retry, &p->retry))
 		return fail(line, "retry must be no, yes or maybe");
+	if (p->retry != p->category->retry && !p->why)
+		return fail(line, "a retry other than the category's needs a why");
+	if (!strcmp(p->category->name, "Unknown") && p->retry != JF_RETRY_MAYBE)
+		return fail(line, "an Unknown failure's retry is maybe: the log does not tell");
 	yaml_node_t *ex = jf_yml_get(doc, e, "explains");
 	if (ex) {
 		size_t n = seq_len(ex);
@@ -405,7 +535,7 @@ static bool read_pattern(yaml_document_t *doc, yaml_node_t *e, jf_triage_pattern
 	}
 	(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* failing, it is interpreted */
 	p->re = re;
-	p->literal = jf_triage_literal(p->match);
+	p->literals = jf_triage_literals(p->match);
 	return true;
 }
 
@@ -454,12 +584,19 @@ static void load(void)
 		[JF_WORD_RATE] = "it/s]", [JF_WORD_RATE2] = "s/it]", [JF_WORD_EVAL] = "eval",
 		[JF_WORD_VALID] = "valid", [JF_WORD_TEST] = "test",
 		[JF_WORD_TRACEBACK] = "traceback (most recent call last)",
+		[JF_WORD_ERROR] = "error", [JF_WORD_EXCEPTION] = "exception", [JF_WORD_FAIL] = "fail",
+		[JF_WORD_FATAL] = "fatal", [JF_WORD_ABORT] = "abort", [JF_WORD_KILLED] = "killed",
+		[JF_WORD_DENIED] = "denied", [JF_WORD_REFUSED] = "refused",
+		[JF_WORD_TIMED_OUT] = "timed out", [JF_WORD_DUMPED] = "core dumped",
+		[JF_WORD_SEGFAULT] = "segmentation fault", [JF_WORD_ILLEGAL] = "illegal instruction",
+		[JF_WORD_CRASH] = "crash", [JF_WORD_UNSUCCESSFUL] = "unsuccessful",
+		[JF_WORD_ASSERT] = "assert", [JF_WORD_WARN] = "warn",
 	};
 	table.unfiltered = jf_xcalloc(table.npatterns + 1, sizeof *table.unfiltered);
 	for (size_t i = 0; i < table.npatterns; i++) {
-		if (patterns[i].literal)
-			jf_keyset_add(table.literals, patterns[i].literal, (uint32_t)i);
-		else
+		for (char **l = patterns[i].literals; l && *l; l++)
+			jf_keyset_add(table.literals, *l, (uint32_t)i);
+		if (!patterns[i].literals)
 			table.unfiltered[table.nunfiltered++] = (uint32_t)i;
 	}
 	for (size_t k = 0; k < JF_WORD_COUNT; k++)

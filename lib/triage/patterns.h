@@ -39,17 +39,23 @@ typedef struct jf_triage_pattern {
 	const char *source;
 	const jf_triage_category **explains; /* NULL-terminated, or NULL */
 	void *re;                             /* pcre2_code */
-	char *literal;                        /* lower case; NULL: none (always run) */
+	char **literals; /* lower case, NULL-terminated: every match holds one; NULL: none (always run) */
 	unsigned line;                        /* in data/triage.yaml */
 } jf_triage_pattern;
 
 /* The keys a prefilter index is built from: byte strings of 4 bytes or more, lower case. */
 typedef struct jf_keyset jf_keyset;
 
-/* The words a log's progress and tracebacks are told by, found by the same scan as the
- * literals: word k has the id npatterns + k. */
+/* The words a log's progress, tracebacks and error lines are told by, found by the same scan
+ * as the literals: word k has the id npatterns + k. JF_WORD_ERROR to JF_WORD_ASSERT make a
+ * line read as an error (the study's keywords and a few of the shell's), JF_WORD_WARN makes
+ * it a warning. */
 enum { JF_WORD_EPOCH, JF_WORD_STEP, JF_WORD_ITER, JF_WORD_RATE, JF_WORD_RATE2, JF_WORD_EVAL,
-       JF_WORD_VALID, JF_WORD_TEST, JF_WORD_TRACEBACK, JF_WORD_COUNT };
+       JF_WORD_VALID, JF_WORD_TEST, JF_WORD_TRACEBACK,
+       JF_WORD_ERROR, JF_WORD_EXCEPTION, JF_WORD_FAIL, JF_WORD_FATAL, JF_WORD_ABORT,
+       JF_WORD_KILLED, JF_WORD_DENIED, JF_WORD_REFUSED, JF_WORD_TIMED_OUT, JF_WORD_DUMPED,
+       JF_WORD_SEGFAULT, JF_WORD_ILLEGAL, JF_WORD_CRASH, JF_WORD_UNSUCCESSFUL, JF_WORD_ASSERT,
+       JF_WORD_WARN, JF_WORD_COUNT };
 
 typedef struct {
 	jf_triage_category *categories;
@@ -72,6 +78,13 @@ const jf_triage_category *jf_triage_category_find(const jf_triage_table *t, cons
  * none of at least 4 bytes can be told (a top-level alternation, only classes). Caller frees.
  */
 char *jf_triage_literal(const char *re);
+/**
+ * Literals one of which every match of `re` contains: jf_triage_literal()'s, else one for
+ * each alternative of a top-level alternation or of a group every match goes through. NULL
+ * when an alternative has none; free with jf_triage_literals_free().
+ */
+char **jf_triage_literals(const char *re);
+void jf_triage_literals_free(char **literals);
 
 /* A set of keys, found in a text in one pass (the prefilter). */
 jf_keyset *jf_keyset_new(void);

@@ -1,10 +1,11 @@
 /* test_triage.c - data/triage.yaml, the prefilter, cleaning a log line, reading a log */
-#define _GNU_SOURCE /* strcasestr */
+#define _GNU_SOURCE /* strcasestr, memmem */
 #include "helpers.h"
 
 #include <stdio.h>
 #include <unistd.h>
 
+#include "core/embed.h"
 #include "triage/analyze.h"
 #include "triage/log.h"
 #include "triage/patterns.h"
@@ -30,15 +31,64 @@ static void test_data_is_well_formed(void **state)
 		jf_log_clean(p->example, len, buf, &ln);
 		if (!jf_triage_pattern_matches(p, ln.text, ln.len, md))
 			fail_msg("data/triage.yaml:%u: %s does not match its example", p->line, p->id);
-		if (p->literal && !strcasestr(ln.text, p->literal))
-			fail_msg("data/triage.yaml:%u: %s: literal '%s' not in its example", p->line,
-			         p->id, p->literal);
+		bool held = !p->literals;
+		for (char **l = p->literals; l && *l; l++)
+			held = held || strcasestr(ln.text, *l);
+		if (!held)
+			fail_msg("data/triage.yaml:%u: %s: no literal of it in its example", p->line, p->id);
 		if (strncmp(p->source, "https://", 8))
 			fail_msg("data/triage.yaml:%u: %s: the source is no URL", p->line, p->id);
 		if (p->cause && !strstr(" CPE DE IPS ED APIM ", p->cause))
 			fail_msg("data/triage.yaml:%u: %s: unknown cause %s", p->line, p->id, p->cause);
 	}
 	jf_triage_match_data_free(md);
+}
+
+/* `why` read back is the whole value the file holds: the text after "why: " (and a quote),
+ * ended by the value's end, not cut at a comma of a {...} mapping. */
+static void expect_whole_why(const jf_embedded *f, const char *why, const char *what)
+{
+	char key[512];
+	int n = snprintf(key, sizeof key, "why: %s", why);
+	assert_true(n > 0 && (size_t)n < sizeof key);
+	const char *data = (const char *)f->data, *end = data + f->len;
+	/* plain, "double-quoted", 'single-quoted' (a quote written twice) */
+	for (int form = 0; form < 3; form++) {
+		if (form == 1)
+			snprintf(key, sizeof key, "why: \"%s", why);
+		if (form == 2) {
+			size_t k = (size_t)snprintf(key, sizeof key, "why: '");
+			for (const char *c = why; *c && k + 3 < sizeof key; c++)
+				k += (size_t)snprintf(key + k, sizeof key - k, *c == '\'' ? "''" : "%c", *c);
+		}
+		size_t k = strlen(key);
+		for (const char *at = data; (at = memmem(at, (size_t)(end - at), key, k)); at++)
+			if (at + k == end || strchr(form == 0 ? "\n" : form == 1 ? "\"" : "'", at[k]))
+				return;
+	}
+	fail_msg("data/triage.yaml: the why of %s is read as '%s', not the whole value", what, why);
+}
+
+static void test_whys_are_whole(void **state)
+{
+	(void)state;
+	const jf_triage_table *t = jf_triage_table_get();
+	const jf_embedded *f = jf_embedded_data_find("triage.yaml");
+	assert_non_null(f);
+	for (size_t i = 0; i < t->ncategories; i++) {
+		expect_whole_why(f, t->categories[i].why, t->categories[i].name);
+		/* Unknown says the log does not tell: a retry may or may not help */
+		if (!strcmp(t->categories[i].name, "Unknown"))
+			assert_int_equal(t->categories[i].retry, JF_RETRY_MAYBE);
+	}
+	for (size_t i = 0; i < t->npatterns; i++) {
+		const jf_triage_pattern *p = &t->patterns[i];
+		if (p->why)
+			expect_whole_why(f, p->why, p->id);
+		else if (p->retry != p->category->retry)
+			fail_msg("data/triage.yaml:%u: %s: another retry than its category's, no why",
+			         p->line, p->id);
+	}
 }
 
 static void expect_literal(const char *re, const char *want)
@@ -51,9 +101,29 @@ static void expect_literal(const char *re, const char *want)
 	free(got);
 }
 
+static void expect_literals(const char *re, const char *want)
+{
+	char **got = jf_triage_literals(re);
+	char joined[256] = "";
+	for (char **l = got; l && *l; l++)
+		snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s",
+		         l == got ? "" : "|", *l);
+	if (!want ? got != NULL : strcmp(joined, want))
+		fail_msg("literals of '%s': '%s', expected '%s'", re, got ? joined : "(none)",
+		         want ? want : "(none)");
+	jf_triage_literals_free(got);
+}
+
 static void test_literal(void **state)
 {
 	(void)state;
+	expect_literals("Killed by signal", "killed by signal");
+	expect_literals("CUDA backend failed|Backend .cuda. failed to init", "cuda backend failed| failed to init");
+	expect_literals("(?<![\\w])(?:TracerBoolError|ConcretizationTypeError)\\b",
+	                "tracerboolerror|concretizationtypeerror");
+	expect_literals("(?i)(?:exceeded mem usage|TERM_MEMLIMIT)", "exceeded mem usage|term_memlimit");
+	expect_literals("ab|cdefgh", NULL);             /* an alternative with no literal */
+	expect_literals("x(?:abcdef|ghijkl)?y", NULL);  /* an optional group */
 	expect_literal("CUDA out of memory\\. Tried", "cuda out of memory. tried");
 	expect_literal("(?i)resource.?exhausted: Out of memory", "exhausted: out of memory");
 	expect_literal("a|bcdefgh", NULL);                  /* top-level alternation */
@@ -240,6 +310,48 @@ static void test_unknown_exception(void **state)
 	jf_triage_result_release(&r);
 }
 
+/* A log no pattern knows still gives its failure line: an exception line of its own (a
+ * launcher's wrapper line tells less), else the last line with an error word that is not a
+ * warning's or a progress bar's. */
+static void test_line_without_pattern(void **state)
+{
+	(void)state;
+	jf_triage_result r = analyze(
+		"epoch 3 step 40 loss 1.2\n"
+		"mylib.WeirdStateException: `devices` selected 8 but only 2 are available\n"
+		"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 "
+		"(pid: 12) of binary: /usr/bin/python\n");
+	assert_true(r.found);
+	assert_null(r.pattern);
+	assert_int_equal(r.basis, JF_BASIS_EXCEPTION);
+	assert_int_equal(r.line, 2);
+	assert_string_equal(r.category->name, "Unknown");
+	assert_int_equal(r.retry, JF_RETRY_MAYBE);
+	jf_triage_result_release(&r);
+	r = analyze("Downloading shards: 100%|####| 2/2 [00:10<00:00, 5.00s/it] error\n"
+	            "UserWarning: this call will fail in a future release\n"
+	            "launcher: the job step ended unsuccessfully on node-7\n"
+	            "--fail-fast given: stopping\n"
+	            "wandb: Synced 5 files\n");
+	assert_true(r.found);
+	assert_int_equal(r.basis, JF_BASIS_ERROR_WORD);
+	assert_int_equal(r.line, 3);
+	jf_triage_result_release(&r);
+	/* an IDE's paste: the exception's name, then its message on the next line */
+	r = analyze("Exception has occurred: FileNotFoundError\n"
+	            "[Errno 2] No such file or directory: 'data/train.json'\n"
+	            "  File \"/work/train.py\", line 3, in <module>\n");
+	assert_non_null(r.pattern);
+	assert_string_equal(r.category->name, "Path Not Found");
+	assert_int_equal(r.line, 2);
+	assert_string_equal(r.message, "FileNotFoundError: [Errno 2] No such file or directory: 'data/train.json'");
+	jf_triage_result_release(&r);
+	r = analyze("UserWarning: this call will fail in a future release\nall done\n");
+	assert_false(r.found);
+	assert_int_equal(r.basis, JF_BASIS_NONE);
+	jf_triage_result_release(&r);
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -282,6 +394,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_data_is_well_formed),
+		cmocka_unit_test(test_whys_are_whole),
 		cmocka_unit_test(test_literal),
 		cmocka_unit_test(test_keyset),
 		cmocka_unit_test(test_clean),
@@ -289,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_oom_before_runtime_error),
 		cmocka_unit_test(test_explaining_line),
 		cmocka_unit_test(test_unknown_exception),
+		cmocka_unit_test(test_line_without_pattern),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_library_files),
 	};

@@ -461,6 +461,12 @@ JF_EXPORT int jf_triage_link(jf_triage *self, jf_linter *linter, const char *job
  */
 JF_EXPORT int jf_triage_write(jf_triage *self, FILE *out, jf_format format);
 /**
+ * How the failure line of the `i`th log read was chosen (`jobfix triage -v`): the pattern
+ * that matched it, or why none did and what the line was taken for. NULL when `i` is past
+ * the logs read; owned by `self`, valid until the next call.
+ */
+JF_EXPORT const char *jf_triage_line_basis(jf_triage *self, size_t i);
+/**
  * What a platform should do about the logs read: JF_TRIAGE_NO_RETRY when one
  * failure is deterministic, else JF_TRIAGE_UNKNOWN when one log shows no known
  * failure or could not be read, else JF_TRIAGE_RETRY (a retry may help).
