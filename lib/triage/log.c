@@ -290,6 +290,19 @@ static size_t host_label(const char *s, const char *end)
 	return (size_t)(p - s);
 }
 
+/* The length of mpirun's tag "[1,19]<stderr>:" at p, or 0. */
+static size_t mpi_tag(const char *p, const char *end)
+{
+	const char *q = p + 1;
+	int commas = 0;
+	while (q < end && (isdigit((unsigned char)*q) || (*q == ',' && !commas++)))
+		q++;
+	if (commas != 1 || end - q < 10 || *q != ']' ||
+	    (strncmp(q + 1, "<stderr>:", 9) && strncmp(q + 1, "<stdout>:", 9)))
+		return 0;
+	return (size_t)(q + 10 - p);
+}
+
 static void set_rank(jf_log_line *out, const char *s, size_t n)
 {
 	if (n >= sizeof out->rank)
@@ -398,6 +411,23 @@ void jf_log_clean(const char *raw, size_t len, char *buf, jf_log_line *out)
 	}
 	for (int k = 0; k < 4 && strip_prefix(&s, end, out); k++)
 		;
+	/* mpirun tags each write of a rank ("[1,19]<stderr>:"), so two writes of one line carry
+	 * a second tag inside it ("RuntimeError[1,19]<stderr>:: NCCL ..."): it is dropped, into
+	 * `buf` (compacted in place when the text is already there). */
+	if (memmem(s, (size_t)(end - s), "]<std", 5)) {
+		size_t n = 0;
+		for (const char *p = s; p < end;) {
+			size_t tag = *p == '[' ? mpi_tag(p, end) : 0;
+			if (tag) {
+				p += tag;
+				continue;
+			}
+			buf[n++] = *p++;
+		}
+		buf[n] = '\0';
+		s = buf;
+		end = buf + n;
+	}
 	out->text = s;
 	out->len = (size_t)(end - s);
 }

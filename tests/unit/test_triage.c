@@ -197,6 +197,10 @@ static void test_clean(void **state)
 	expect_clean("[default0]:  File \"a.py\", line 1", " File \"a.py\", line 1", "default0");
 	expect_clean("3: RuntimeError: boom", "RuntimeError: boom", "3");
 	expect_clean("[1,0]<stderr>:ValueError: v", "ValueError: v", "1,0");
+	/* a second write of the rank inside the line brings its tag again */
+	expect_clean("[1,19]<stderr>:RuntimeError[1,19]<stderr>:: NCCL aborted", "RuntimeError: NCCL aborted",
+	             "1,19");
+	expect_clean("x = a[1,2]<stdout> kept", "x = a[1,2]<stdout> kept", "");
 	expect_clean("worker-1: [rank1]: OSError: x", "OSError: x", "rank1");
 	expect_clean("I0301 12:00:00.123456  1234 file.cc:56] message", "message", "");
 	expect_clean("2024-01-02 03:04:05,678 - INFO - hello", "INFO - hello", "");
