@@ -492,6 +492,17 @@ static void track_progress(analysis *a, const char *text, size_t len, uint64_t n
 	}
 }
 
+/* Whether the text after "Traceback (most recent call last)" ends the line: ":" and spaces,
+ * or nothing (a notebook's header); a traceback quoted inside a longer line starts none. */
+static bool ends_traceback_header(const char *s, const char *end)
+{
+	if (s < end && *s == ':')
+		s++;
+	while (s < end && isspace((unsigned char)*s))
+		s++;
+	return s == end;
+}
+
 /* Tracebacks: returns whether the line is part of one (a frame or code), not to be matched. */
 static bool track_traceback(analysis *a, rank_state *r, const char *text, size_t len,
                             uint64_t number)
@@ -500,7 +511,8 @@ static bool track_traceback(analysis *a, rank_state *r, const char *text, size_t
 	const char *s = text + ws, *end = text + len;
 	/* the scan ignores case: Python's own is checked */
 	if (a->traceback_at != SIZE_MAX &&
-	    !memcmp(text + a->traceback_at, TRACEBACK, sizeof TRACEBACK - 1)) {
+	    !memcmp(text + a->traceback_at, TRACEBACK, sizeof TRACEBACK - 1) &&
+	    ends_traceback_header(text + a->traceback_at + sizeof TRACEBACK - 1, end)) {
 		frames_clear(r);
 		r->open = true;
 		r->indent = ws;

@@ -428,6 +428,23 @@ void jf_log_clean(const char *raw, size_t len, char *buf, jf_log_line *out)
 		s = buf;
 		end = buf + n;
 	}
+	/* A platform's error report that quotes the script's traceback as one JSON or repr
+	 * string ("FailureReason": "...Traceback (most recent call last):\n  File ...\nKeyError:
+	 * 'x'\n"): its escaped line breaks are read as spaces, so that each message in it starts
+	 * a word. Only there: a Windows path's "\new" elsewhere stays as it is. */
+	static const char ESCAPED_TRACEBACK[] = "Traceback (most recent call last):\\n";
+	if (memmem(s, (size_t)(end - s), ESCAPED_TRACEBACK, sizeof ESCAPED_TRACEBACK - 1)) {
+		size_t n = 0;
+		for (const char *p = s; p < end; p++) {
+			bool escape = *p == '\\' && p + 1 < end && (p[1] == 'n' || p[1] == 't');
+			buf[n++] = escape ? ' ' : *p;
+			if (escape)
+				buf[n++] = ' ', p++;
+		}
+		buf[n] = '\0';
+		s = buf;
+		end = buf + n;
+	}
 	out->text = s;
 	out->len = (size_t)(end - s);
 }

@@ -201,6 +201,10 @@ static void test_clean(void **state)
 	expect_clean("[1,19]<stderr>:RuntimeError[1,19]<stderr>:: NCCL aborted", "RuntimeError: NCCL aborted",
 	             "1,19");
 	expect_clean("x = a[1,2]<stdout> kept", "x = a[1,2]<stdout> kept", "");
+	/* a traceback quoted as one JSON string: its escaped line breaks read as spaces */
+	expect_clean("\"Reason\": \"Traceback (most recent call last):\\n  File \\\"t.py\\\"\\nKeyError: 'a'\"",
+	             "\"Reason\": \"Traceback (most recent call last):    File \\\"t.py\\\"  KeyError: 'a'\"", "");
+	expect_clean("File \"C:\\new\\train.py\", line 3", "File \"C:\\new\\train.py\", line 3", "");
 	expect_clean("worker-1: [rank1]: OSError: x", "OSError: x", "rank1");
 	expect_clean("I0301 12:00:00.123456  1234 file.cc:56] message", "message", "");
 	expect_clean("2024-01-02 03:04:05,678 - INFO - hello", "INFO - hello", "");
