@@ -59,8 +59,9 @@ const char *jf_triage_line_basis(jf_triage *self, size_t i)
 		self->basis = jf_xasprintf(
 			"%s: no line reads as a failure: none matches a pattern of data/triage.yaml, none "
 			"is an exception line, none has an error word (error, exception, fail, fatal, "
-			"abort, killed, denied, refused, timed out, core dumped, crash, assert) outside a "
-			"warning or a progress bar",
+			"abort, killed, denied, refused, timed out, core dumped, crash, no such file, not "
+			"found, unrecognized, rejected, invalid, cannot, unable to, exceeded, assert) "
+			"outside a warning or a progress bar",
 			log);
 	else if (r->pattern)
 		self->basis = jf_xasprintf("%s:%" PRIu64 ": matches pattern %s (data/triage.yaml:%u)",

@@ -590,7 +590,10 @@ static void load(void)
 		[JF_WORD_TIMED_OUT] = "timed out", [JF_WORD_DUMPED] = "core dumped",
 		[JF_WORD_SEGFAULT] = "segmentation fault", [JF_WORD_ILLEGAL] = "illegal instruction",
 		[JF_WORD_CRASH] = "crash", [JF_WORD_UNSUCCESSFUL] = "unsuccessful",
-		[JF_WORD_ASSERT] = "assert", [JF_WORD_WARN] = "warn",
+		[JF_WORD_NO_SUCH] = "no such file", [JF_WORD_NOT_FOUND] = "not found",
+		[JF_WORD_UNRECOGNIZED] = "unrecognized", [JF_WORD_REJECTED] = "rejected",
+		[JF_WORD_INVALID] = "invalid", [JF_WORD_CANNOT] = "cannot", [JF_WORD_UNABLE] = "unable to",
+		[JF_WORD_EXCEEDED] = "exceeded", [JF_WORD_ASSERT] = "assert", [JF_WORD_WARN] = "warn",
 	};
 	table.unfiltered = jf_xcalloc(table.npatterns + 1, sizeof *table.unfiltered);
 	for (size_t i = 0; i < table.npatterns; i++) {

@@ -48,13 +48,15 @@ typedef struct jf_keyset jf_keyset;
 
 /* The words a log's progress, tracebacks and error lines are told by, found by the same scan
  * as the literals: word k has the id npatterns + k. JF_WORD_ERROR to JF_WORD_ASSERT make a
- * line read as an error (the study's keywords and a few of the shell's), JF_WORD_WARN makes
- * it a warning. */
+ * line read as an error (the study's keywords, a few of the shell's and of the schedulers'),
+ * JF_WORD_WARN makes it a warning. */
 enum { JF_WORD_EPOCH, JF_WORD_STEP, JF_WORD_ITER, JF_WORD_RATE, JF_WORD_RATE2, JF_WORD_EVAL,
        JF_WORD_VALID, JF_WORD_TEST, JF_WORD_TRACEBACK,
        JF_WORD_ERROR, JF_WORD_EXCEPTION, JF_WORD_FAIL, JF_WORD_FATAL, JF_WORD_ABORT,
        JF_WORD_KILLED, JF_WORD_DENIED, JF_WORD_REFUSED, JF_WORD_TIMED_OUT, JF_WORD_DUMPED,
-       JF_WORD_SEGFAULT, JF_WORD_ILLEGAL, JF_WORD_CRASH, JF_WORD_UNSUCCESSFUL, JF_WORD_ASSERT,
+       JF_WORD_SEGFAULT, JF_WORD_ILLEGAL, JF_WORD_CRASH, JF_WORD_UNSUCCESSFUL, JF_WORD_NO_SUCH,
+       JF_WORD_NOT_FOUND, JF_WORD_UNRECOGNIZED, JF_WORD_REJECTED, JF_WORD_INVALID,
+       JF_WORD_CANNOT, JF_WORD_UNABLE, JF_WORD_EXCEEDED, JF_WORD_ASSERT,
        JF_WORD_WARN, JF_WORD_COUNT };
 
 typedef struct {
