@@ -125,8 +125,9 @@ int cmd_triage(int argc, char **argv)
 	} else if (jf_triage_write(t, stdout, format) < 0) {
 		read_rc = JF_EXIT_ERROR;
 	}
-	for (size_t i = 0; verbose && jf_triage_line_basis(t, i); i++)
-		fprintf(stderr, "jobfix: %s\n", jf_triage_line_basis(t, i));
+	const char *basis;
+	for (size_t i = 0; verbose && (basis = jf_triage_line_basis(t, i)); i++)
+		fprintf(stderr, "jobfix: %s\n", basis);
 	rc = exit_code ? jf_triage_verdict(t) : read_rc;
 	jf_triage_free(t);
 	free(logs);
